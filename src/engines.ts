@@ -1,0 +1,85 @@
+// The engines behind count() and solutions(): the wasm kernel, the same
+// algorithm in TypeScript, and the array-backtracking reference.
+import type { Subproblem, SubproblemCount } from './constellations.js';
+import * as bitmask from './kernels/bitmask.js';
+import * as symmetry from './kernels/symmetry.js';
+import { bitmaskSolutions } from './kernels/solutions.js';
+import { instantiateKernel, u64, wasmFailure, wasmModule, type WasmKernel } from './wasm.js';
+
+export const ENGINES = ['auto', 'wasm', 'js', 'reference'] as const;
+export type EngineChoice = (typeof ENGINES)[number];
+export type EngineName = Exclude<EngineChoice, 'auto'>;
+
+/** A kernel that runs the symmetry search's subproblems and the plain bitmask DFS. */
+export interface Kernel {
+  readonly name: 'wasm' | 'js';
+  countSubproblem(n: number, s: Subproblem): SubproblemCount;
+  /** Plain bitmask DFS: solutions with the row-0 queen in column `col`. */
+  countFirstRow(n: number, col: number): bigint;
+  solutions(n: number): Iterator<number[]>;
+}
+
+export const jsKernel: Kernel = {
+  name: 'js',
+  countSubproblem: symmetry.countSubproblem,
+  countFirstRow: bitmask.countFirstRow,
+  solutions: bitmaskSolutions,
+};
+
+function* wasmSolutions(module: WebAssembly.Module, n: number): Generator<number[], void, undefined> {
+  // Each enumeration keeps its state in its own instance, so several can interleave.
+  const kernel = instantiateKernel(module);
+  kernel.solutionsStart(n);
+  while (kernel.solutionsNext() === 1) {
+    yield Array.from(new Uint8Array(kernel.memory.buffer, kernel.placementPointer(), n));
+  }
+}
+
+/** Wraps an instance. Call once per module; warms the hot functions. */
+export function wasmKernelFrom(module: WebAssembly.Module): Kernel {
+  const k: WasmKernel = instantiateKernel(module);
+  const kernel: Kernel = {
+    name: 'wasm',
+    countSubproblem(n, s) {
+      const solutions = u64(k.countConstellation(n, s.a, s.b, s.c, s.d, s.symmetries));
+      return { solutions, fixes: s.symmetries === 0 ? 0n : u64(k.lastFixes()) };
+    },
+    countFirstRow: (n, col) => u64(k.countFirstRow(n, col)),
+    solutions: (n) => wasmSolutions(module, n),
+  };
+  // V8 runs new wasm in its baseline tier and cannot swap in optimised code
+  // while a call is running, so run the hot loops a little before real work.
+  for (let i = 0; i < 20; i++) {
+    k.countFirstRow(10, i % 5);
+    k.countConstellation(10, 1, 6, 4, 3, 0);
+  }
+  return kernel;
+}
+
+let wasmKernel: Kernel | undefined;
+
+/** The shared wasm kernel, or undefined where WebAssembly is unavailable. */
+export function getWasmKernel(): Kernel | undefined {
+  if (wasmKernel) return wasmKernel;
+  const module = wasmModule();
+  if (module) wasmKernel = wasmKernelFrom(module);
+  return wasmKernel;
+}
+
+/** The kernel for a choice; 'auto' falls back to TypeScript when wasm is unavailable. */
+export function resolveKernel(engine: 'auto' | 'wasm' | 'js'): Kernel {
+  if (engine === 'js') return jsKernel;
+  const kernel = getWasmKernel();
+  if (kernel) return kernel;
+  if (engine === 'auto') return jsKernel;
+  const reason = wasmFailure();
+  throw new Error(
+    `engine 'wasm' is unavailable here (${reason instanceof Error ? reason.message : String(reason)}); ` +
+      `use engine 'auto' to fall back to 'js'`,
+  );
+}
+
+/** Forgets the cached wasm kernel; for tests that remove WebAssembly. */
+export function resetEnginesForTests(): void {
+  wasmKernel = undefined;
+}

@@ -1,0 +1,144 @@
+// One symmetry-search subproblem in TypeScript: the solutions containing a
+// border constellation. Mirrors assembly/symmetry.ts; see
+// src/constellations.ts for the decomposition.
+import type { Subproblem, SubproblemCount } from '../constellations.js';
+import { boardMask } from './bitmask.js';
+import { SafeCounter } from './safe-counter.js';
+
+// Per inner row: the border queens' attacks and the distance to the next inner row.
+const rowAttacks = new Int32Array(32);
+const rowShift = new Int32Array(32);
+const innerRow = new Int32Array(32);
+const stack = new Int32Array(32 * 4);
+const placement = new Int32Array(32);
+
+function diagonalAttacks(n: number, row: number, qr: number, qc: number): number {
+  const dist = row - qr;
+  let m = 0;
+  if (qc + dist >= 0 && qc + dist < n) m |= 1 << (qc + dist);
+  if (qc - dist >= 0 && qc - dist < n) m |= 1 << (qc - dist);
+  return m;
+}
+
+function prepare(n: number, a: number, b: number, c: number, d: number): number {
+  let inner = 0;
+  for (let row = 1; row < n - 1; row++) {
+    if (row === c || row === d) continue;
+    rowAttacks[inner] =
+      diagonalAttacks(n, row, 0, a) |
+      diagonalAttacks(n, row, n - 1, b) |
+      diagonalAttacks(n, row, c, 0) |
+      diagonalAttacks(n, row, d, n - 1);
+    innerRow[inner] = row;
+    if (inner > 0) rowShift[inner - 1] = row - innerRow[inner - 1];
+    inner++;
+  }
+  return inner;
+}
+
+export function countSubproblem(n: number, s: Subproblem): SubproblemCount {
+  const { a, b, c, d } = s;
+  const inner = prepare(n, a, b, c, d);
+  // Columns outside the board are marked used, so no separate mask is needed.
+  const used = ~boardMask(n) | 1 | (1 << (n - 1)) | (1 << a) | (1 << b);
+  if (s.symmetries !== 0) return countSymmetric(n, s, inner, used);
+  const solutions = inner === 0 ? 1n : countInner(inner, used);
+  return { solutions, fixes: 0n };
+}
+
+function countInner(inner: number, used: number): bigint {
+  const counter = new SafeCounter();
+  let count = 0;
+  let sp = 0;
+  let k = 0;
+  const last = inner - 1;
+  let cols = used;
+  let ld = 0;
+  let rd = 0;
+  let avail = ~(cols | rowAttacks[0]);
+  for (;;) {
+    if (k === last) {
+      if (avail !== 0) count++; // at most one column is left
+      avail = 0;
+    }
+    if (avail !== 0) {
+      const bit = avail & -avail;
+      avail ^= bit;
+      stack[sp] = avail;
+      stack[sp + 1] = cols;
+      stack[sp + 2] = ld;
+      stack[sp + 3] = rd;
+      sp += 4;
+      const shift = rowShift[k];
+      k++;
+      cols |= bit;
+      ld = (ld | bit) << shift;
+      rd = (rd | bit) >>> shift;
+      avail = ~(cols | ld | rd | rowAttacks[k]);
+    } else {
+      if (sp === 0) break;
+      if (count >= SafeCounter.FLUSH_AT) count = counter.flush(count);
+      sp -= 4;
+      k--;
+      avail = stack[sp];
+      cols = stack[sp + 1];
+      ld = stack[sp + 2];
+      rd = stack[sp + 3];
+    }
+  }
+  return counter.total(count);
+}
+
+// The rare constellations with a non-trivial stabiliser: a recursive search
+// that keeps the placement, so each solution can be tested against the
+// symmetries that fix its constellation.
+function countSymmetric(n: number, s: Subproblem, inner: number, used: number): SubproblemCount {
+  placement[0] = s.a;
+  placement[n - 1] = s.b;
+  placement[s.c] = 0;
+  placement[s.d] = n - 1;
+  const symmetries: number[] = [];
+  for (let g = 1; g < 8; g++) if ((s.symmetries >> g) & 1) symmetries.push(g);
+  const counter = new SafeCounter();
+  let solutions = 0;
+  let fixes = 0;
+  const search = (k: number, cols: number, ld: number, rd: number): void => {
+    if (k === inner) {
+      if (++solutions >= SafeCounter.FLUSH_AT) solutions = counter.flush(solutions);
+      for (const g of symmetries) if (isFixedBy(placement, n, g)) fixes++;
+      return;
+    }
+    const shift = rowShift[k];
+    let avail = ~(cols | ld | rd | rowAttacks[k]);
+    while (avail !== 0) {
+      const bit = avail & -avail;
+      avail ^= bit;
+      placement[innerRow[k]] = 31 - Math.clz32(bit);
+      search(k + 1, cols | bit, (ld | bit) << shift, (rd | bit) >>> shift);
+    }
+  };
+  search(0, used, 0, 0);
+  // Fixed solutions are a vanishing fraction (at most 1 in n/2 or so), far below 2^53.
+  return { solutions: counter.total(solutions), fixes: BigInt(fixes) };
+}
+
+/** Does symmetry g (1..7, numbered as in constellations.ts) map the placement to itself? */
+export function isFixedBy(placement: ArrayLike<number>, n: number, g: number): boolean {
+  const m = n - 1;
+  for (let r = 0; r <= m; r++) {
+    const c = placement[r];
+    // The image of the queen (r, c) must be a queen too.
+    let ok: boolean;
+    switch (g) {
+      case 1: ok = placement[c] === m - r; break; // quarter turn: (c, m-r)
+      case 2: ok = placement[m - r] === m - c; break; // half turn
+      case 3: ok = placement[m - c] === r; break; // three-quarter turn
+      case 4: ok = c === m - c; break; // mirror left-right
+      case 5: ok = placement[m - r] === c; break; // mirror top-bottom
+      case 6: ok = placement[c] === r; break; // transpose
+      default: ok = placement[m - c] === m - r; // anti-transpose
+    }
+    if (!ok) return false;
+  }
+  return true;
+}

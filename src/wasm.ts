@@ -1,0 +1,64 @@
+// Loads the AssemblyScript kernel from the bytes inlined at build time.
+// The kernel's boundary is numbers only, so @assemblyscript/loader has
+// nothing to marshal: it instantiates synchronously and demangles exports.
+import { instantiateSync } from '@assemblyscript/loader';
+import { WASM_BASE64 } from './wasm-bytes.generated.js';
+
+/** The kernel's exports. i64 results arrive as (signed) bigint. */
+export interface WasmKernel {
+  countFirstRow(n: number, col: number): bigint;
+  countMirrored(n: number): bigint;
+  countConstellation(n: number, a: number, b: number, c: number, d: number, symmetries: number): bigint;
+  lastFixes(): bigint;
+  solutionsStart(n: number): void;
+  solutionsNext(): number;
+  placementPointer(): number;
+  memory: WebAssembly.Memory;
+}
+
+/** Reads a u64 result: wasm hands i64 to JS as a signed bigint. */
+export function u64(value: bigint): bigint {
+  return BigInt.asUintN(64, value);
+}
+
+function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(text);
+  const bytes = new Uint8Array(new ArrayBuffer(binary.length));
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+let compiled: WebAssembly.Module | undefined;
+let failure: unknown;
+
+/**
+ * The compiled kernel, or undefined where WebAssembly is missing or refuses
+ * to compile (a CSP without 'wasm-unsafe-eval', some runtimes). Compiled once.
+ */
+export function wasmModule(): WebAssembly.Module | undefined {
+  if (compiled || failure) return compiled;
+  try {
+    if (typeof WebAssembly !== 'object' || WebAssembly === null) throw new Error('WebAssembly is not available');
+    compiled = new WebAssembly.Module(decodeBase64(WASM_BASE64));
+  } catch (error) {
+    failure = error;
+  }
+  return compiled;
+}
+
+/** Why wasm is unavailable, if it is. */
+export function wasmFailure(): unknown {
+  wasmModule();
+  return failure;
+}
+
+/** A fresh instance with its own memory (enumerations keep state in it). */
+export function instantiateKernel(module: WebAssembly.Module): WasmKernel {
+  return instantiateSync<Record<string, unknown>>(module, {}).exports as unknown as WasmKernel;
+}
+
+/** Forgets the compiled module; for tests that remove WebAssembly. */
+export function resetWasmForTests(): void {
+  compiled = undefined;
+  failure = undefined;
+}

@@ -1,0 +1,91 @@
+// Smoke tests of the nqueens command, run as a user would.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+
+function nqueens(...args: string[]) {
+  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('nqueens CLI', () => {
+  it('count <n> prints N, total, unique, engine, time and rate', () => {
+    const r = nqueens('count', '10');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^N\s+10$/m);
+    expect(r.stdout).toMatch(/^total\s+724$/m);
+    expect(r.stdout).toMatch(/^unique\s+92$/m);
+    expect(r.stdout).toMatch(/^engine\s+wasm$/m);
+    expect(r.stdout).toMatch(/^time\s+[\d.]+ m?s$/m);
+    expect(r.stdout).toMatch(/^rate\s+[\d.]+ [kMG]? ?solutions\/s$/m);
+  });
+
+  it('count <a>..<b> prints a table', () => {
+    const r = nqueens('count', '4..8', '--engine', 'js');
+    expect(r.code).toBe(0);
+    const rows = r.stdout.trim().split('\n');
+    expect(rows).toHaveLength(6);
+    expect(rows[0]).toMatch(/N\s+total\s+unique\s+engine\s+time\s+rate/);
+    expect(rows.slice(1).map((row) => row.trim().split(/\s+/).slice(0, 4))).toEqual([
+      ['4', '2', '1', 'js'],
+      ['5', '10', '2', 'js'],
+      ['6', '4', '1', 'js'],
+      ['7', '40', '6', 'js'],
+      ['8', '92', '12', 'js'],
+    ]);
+  });
+
+  it('count --json prints one object per size with exact counts', () => {
+    const r = nqueens('count', '11..12', '--json');
+    const lines = r.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines.map((l) => [l.n, l.total, l.unique])).toEqual([
+      [11, '2680', '341'],
+      [12, '14200', '1787'],
+    ]);
+  });
+
+  it('solve prints boards', () => {
+    const r = nqueens('solve', '4', '--limit', '2');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('.Q..\n...Q\nQ...\n..Q.\n');
+    expect(r.stdout).toContain('..Q.\nQ...\n...Q\n.Q..\n');
+  });
+
+  it('solve --format json prints placements', () => {
+    const r = nqueens('solve', '8', '--limit', '2', '--format', 'json', '--engine', 'reference');
+    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l))).toEqual([
+      [0, 4, 7, 5, 2, 6, 1, 3],
+      [0, 5, 7, 2, 6, 3, 1, 4],
+    ]);
+  });
+
+  it('--help explains the commands', () => {
+    const r = nqueens('--help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/nqueens count <n>/);
+    expect(r.stdout).toMatch(/--engine/);
+  });
+
+  it.each([
+    [['count', '33'], /n must be an integer from 1 to 32; got 33/],
+    [['count', 'abc'], /n must be an integer from 1 to 32; got "abc"/],
+    [['count', '2.5'], /n must be an integer from 1 to 32; got "2.5"/],
+    [['count', '-3'], /./],
+    [['count', '9..4'], /the range 9..4 is empty/],
+    [['count'], /count needs a board size/],
+    [['count', '8', '--engine', 'gpu'], /--engine must be one of auto, wasm, js, reference; got "gpu"/],
+    [['count', '8', '--frobnicate'], /Unknown option '--frobnicate'/],
+    [['solve', '8', '--limit', 'x'], /--limit must be an integer >= 0; got "x"/],
+    [['solve', '8', '--format', 'xml'], /--format must be board or json; got "xml"/],
+    [['fly'], /unknown command "fly"/],
+    [[], /missing command/],
+  ])('%j fails with one line and a non-zero exit', (args, message) => {
+    const r = nqueens(...args);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stdout).toBe('');
+  });
+});

@@ -1,0 +1,37 @@
+// Every engine against the OEIS tables, through the public API.
+import { describe, expect, it } from 'vitest';
+import { count, countSync } from '../dist/index.js';
+import { range, TOTAL, UNIQUE } from './oeis.js';
+
+// The reference engine is plain array backtracking: n = 14 alone takes ~10 s.
+const ENGINES = [
+  { engine: 'wasm', upTo: 16 },
+  { engine: 'js', upTo: 16 },
+  { engine: 'reference', upTo: 12 },
+] as const;
+
+describe.each(ENGINES)('engine $engine', ({ engine, upTo }) => {
+  it.each(range(1, upTo))(`countSync(%i) matches A000170 and A002562`, (n) => {
+    const r = countSync(n, { engine });
+    expect(r).toMatchObject({ n, total: TOTAL[n], unique: UNIQUE[n], engine });
+    expect(typeof r.elapsedMs).toBe('number');
+  });
+
+  it('count() resolves to the same result as countSync()', async () => {
+    const r = await count(11, { engine });
+    expect(r).toMatchObject({ n: 11, total: 2680n, unique: 341n, engine });
+  });
+});
+
+describe('auto engine', () => {
+  it('uses wasm where WebAssembly works', async () => {
+    const r = await count(10);
+    expect(r).toMatchObject({ total: 724n, unique: 92n, engine: 'wasm' });
+  });
+
+  it('returns exact bigints', () => {
+    const r = countSync(8);
+    expect(typeof r.total).toBe('bigint');
+    expect(typeof r.unique).toBe('bigint');
+  });
+});

@@ -1,0 +1,71 @@
+// Bad input fails fast with a TypeError or RangeError that names the argument.
+import { describe, expect, it } from 'vitest';
+import { count, countSync, solutions } from '../dist/index.js';
+
+const BAD_N: [unknown, typeof TypeError | typeof RangeError][] = [
+  [0, RangeError],
+  [-1, RangeError],
+  [33, RangeError],
+  [2.5, RangeError],
+  [NaN, RangeError],
+  [Infinity, RangeError],
+  [-Infinity, RangeError],
+  [1e300, RangeError],
+  ['8', TypeError],
+  [null, TypeError],
+  [undefined, TypeError],
+  [8n, TypeError],
+  [{}, TypeError],
+  [[8], TypeError],
+];
+
+const N_MESSAGE = /^n must be an integer from 1 to 32; got /;
+
+describe.each(BAD_N)('n = %s', (n, type) => {
+  it('countSync throws', () => {
+    expect(() => countSync(n as number)).toThrow(type);
+    expect(() => countSync(n as number)).toThrow(N_MESSAGE);
+  });
+
+  it('count rejects', async () => {
+    await expect(count(n as number)).rejects.toThrow(type);
+    await expect(count(n as number)).rejects.toThrow(N_MESSAGE);
+  });
+
+  it('solutions throws at the call, not at the first next()', () => {
+    expect(() => solutions(n as number)).toThrow(type);
+    expect(() => solutions(n as number)).toThrow(N_MESSAGE);
+  });
+});
+
+describe('options', () => {
+  it.each([
+    [{ engine: 'gpu' }, RangeError, /options.engine must be one of 'auto', 'wasm', 'js', 'reference'; got "gpu"/],
+    [{ engine: 1 }, TypeError, /options.engine must be one of .*; got 1/],
+    [{ engine: null }, TypeError, /options.engine must be one of .*; got null/],
+    [{ engnie: 'js' }, TypeError, /unknown option "engnie"; allowed options are engine/],
+    ['js', TypeError, /options must be an object or undefined; got "js"/],
+    [null, TypeError, /options must be an object or undefined; got null/],
+    [[], TypeError, /options must be an object or undefined; got an array/],
+  ])('countSync(8, %j) throws', (options, type, message) => {
+    expect(() => countSync(8, options as never)).toThrow(type);
+    expect(() => countSync(8, options as never)).toThrow(message);
+  });
+
+  it('count() rejects an unknown engine', async () => {
+    await expect(count(8, { engine: 'fast' as never })).rejects.toThrow(/options.engine must be one of/);
+  });
+
+  it.each([
+    [{ limit: -1 }, RangeError, /options.limit must be an integer >= 0; got -1/],
+    [{ limit: 1.5 }, RangeError, /options.limit must be an integer >= 0; got 1.5/],
+    [{ limit: NaN }, RangeError, /options.limit must be an integer >= 0; got NaN/],
+    [{ limit: Infinity }, RangeError, /options.limit must be an integer >= 0; got Infinity/],
+    [{ limit: '3' }, TypeError, /options.limit must be an integer >= 0; got "3"/],
+    [{ limit: 3, threads: 2 }, TypeError, /solutions\(\): unknown option "threads"; allowed options are limit, engine/],
+    [{ engine: 'gpu' }, RangeError, /options.engine must be one of/],
+  ])('solutions(8, %j) throws', (options, type, message) => {
+    expect(() => solutions(8, options as never)).toThrow(type);
+    expect(() => solutions(8, options as never)).toThrow(message);
+  });
+});

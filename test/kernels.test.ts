@@ -1,0 +1,79 @@
+// The engines against each other, below the public API: subproblem by
+// subproblem, and the symmetry search against the plain bitmask DFS.
+import { describe, expect, it } from 'vitest';
+import { planSubproblems, contribution } from '../dist/constellations.js';
+import { getWasmKernel, jsKernel } from '../dist/engines.js';
+import { countReference } from '../dist/kernels/reference.js';
+import { range, TOTAL, UNIQUE } from './oeis.js';
+
+const wasm = getWasmKernel()!;
+
+describe('kernels agree', () => {
+  it('wasm is available in this test run', () => {
+    expect(wasm.name).toBe('wasm');
+  });
+
+  it.each(range(4, 13))('n = %i: wasm and js give identical counts for every subproblem', (n) => {
+    for (const s of planSubproblems(n)) {
+      expect(wasm.countSubproblem(n, s)).toEqual(jsKernel.countSubproblem(n, s));
+    }
+  });
+
+  it.each(range(1, 14))('n = %i: plain bitmask DFS, per first-row column, wasm = js = table', (n) => {
+    let wasmTotal = 0n;
+    let jsTotal = 0n;
+    for (let col = 0; col < n; col++) {
+      const w = wasm.countFirstRow(n, col);
+      expect(w).toBe(jsKernel.countFirstRow(n, col));
+      wasmTotal += w;
+      jsTotal += jsKernel.countFirstRow(n, col);
+    }
+    expect(wasmTotal).toBe(TOTAL[n]);
+    expect(jsTotal).toBe(TOTAL[n]);
+  });
+
+  it.each(range(1, 11))('n = %i: the reference agrees with the tables', (n) => {
+    expect(countReference(n)).toEqual({ total: TOTAL[n], unique: UNIQUE[n] });
+  });
+});
+
+describe('the subproblem list', () => {
+  it.each(range(2, 14))('n = %i: classes cover every placeable constellation once', (n) => {
+    const plan = planSubproblems(n);
+    // Brute force: border constellations whose queens do not attack each other.
+    let placeable = 0;
+    for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) for (let c = 0; c < n; c++) for (let d = 0; d < n; d++) {
+      const cells = [[0, a], [n - 1, b], [c, 0], [d, n - 1]];
+      let ok = true;
+      for (let i = 0; i < 4 && ok; i++) for (let j = i + 1; j < 4 && ok; j++) {
+        const [p, q] = [cells[i], cells[j]];
+        if (p[0] === q[0] && p[1] === q[1]) continue;
+        if (p[0] === q[0] || p[1] === q[1] || Math.abs(p[0] - q[0]) === Math.abs(p[1] - q[1])) ok = false;
+      }
+      if (ok) placeable++;
+    }
+    expect(plan.reduce((sum, s) => sum + 8 / s.stabiliser, 0)).toBe(placeable);
+  });
+
+  it('is deterministic: ids are positions, and a second plan is identical', () => {
+    const plan = planSubproblems(12);
+    expect(plan.map((s) => s.id)).toEqual(range(0, plan.length - 1));
+    expect(JSON.parse(JSON.stringify(plan))).toEqual(JSON.parse(JSON.stringify(planSubproblems(12))));
+    expect(plan.length).toBe(730);
+  });
+
+  it('weights every symmetric subproblem correctly (n = 16 totals)', () => {
+    let total = 0n;
+    let unique = 0n;
+    for (const s of planSubproblems(16)) {
+      if (s.stabiliser === 1) continue;
+      const c = contribution(s, wasm.countSubproblem(16, s));
+      total += c.total;
+      unique += c.unique;
+    }
+    // Symmetric classes are a small part of the whole, but must add up exactly.
+    expect(total).toBeGreaterThan(0n);
+    expect(unique).toBeGreaterThan(0n);
+    expect(total).toBeLessThan(TOTAL[16]);
+  });
+});

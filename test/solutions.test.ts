@@ -1,0 +1,103 @@
+// solutions(): lexicographic placements, checked against an independent
+// brute-force enumerator and validated where brute force is too slow.
+import { describe, expect, it } from 'vitest';
+import { solutions } from '../dist/index.js';
+import { range, TOTAL } from './oeis.js';
+
+/** Every permutation in lexicographic order, keeping those with no diagonal attack. */
+function bruteForce(n: number): number[][] {
+  const out: number[][] = [];
+  const perm: number[] = [];
+  const used = new Array<boolean>(n).fill(false);
+  const extend = (): void => {
+    if (perm.length === n) {
+      for (let i = 0; i < n; i++) {
+        for (let j = i + 1; j < n; j++) if (Math.abs(perm[i] - perm[j]) === j - i) return;
+      }
+      out.push([...perm]);
+      return;
+    }
+    for (let c = 0; c < n; c++) {
+      if (used[c]) continue;
+      used[c] = true;
+      perm.push(c);
+      extend();
+      perm.pop();
+      used[c] = false;
+    }
+  };
+  extend();
+  return out;
+}
+
+function isSolution(p: number[], n: number): boolean {
+  if (p.length !== n) return false;
+  for (let i = 0; i < n; i++) {
+    if (!Number.isInteger(p[i]) || p[i] < 0 || p[i] >= n) return false;
+    for (let j = i + 1; j < n; j++) {
+      if (p[i] === p[j] || Math.abs(p[i] - p[j]) === j - i) return false;
+    }
+  }
+  return true;
+}
+
+function lexLess(p: number[], q: number[]): boolean {
+  for (let i = 0; i < p.length; i++) if (p[i] !== q[i]) return p[i] < q[i];
+  return false;
+}
+
+const ENGINES = ['wasm', 'js', 'reference'] as const;
+
+describe.each(ENGINES)('solutions() with engine %s', (engine) => {
+  it('gives the two 4-queens placements in order', () => {
+    expect([...solutions(4, { engine })]).toEqual([
+      [1, 3, 0, 2],
+      [2, 0, 3, 1],
+    ]);
+  });
+
+  it.each(range(1, 9))('n = %i equals brute force, in the same order', (n) => {
+    expect([...solutions(n, { engine })]).toEqual(bruteForce(n));
+  });
+
+  it.each([10, 11, 12])('n = %i: every placement is a distinct solution, in increasing order', (n) => {
+    let previous: number[] | undefined;
+    let found = 0;
+    for (const p of solutions(n, { engine })) {
+      expect(isSolution(p, n)).toBe(true);
+      if (previous) expect(lexLess(previous, p)).toBe(true);
+      previous = p;
+      found++;
+    }
+    expect(BigInt(found)).toBe(TOTAL[n]);
+  });
+
+  it('stops at the limit and gives independent arrays', () => {
+    const first = [...solutions(8, { engine, limit: 3 })];
+    expect(first).toEqual([
+      [0, 4, 7, 5, 2, 6, 1, 3],
+      [0, 5, 7, 2, 6, 3, 1, 4],
+      [0, 6, 3, 5, 7, 1, 4, 2],
+    ]);
+    first[0][0] = 99;
+    expect([...solutions(8, { engine, limit: 1 })][0][0]).toBe(0);
+    expect([...solutions(8, { engine, limit: 0 })]).toEqual([]);
+  });
+
+  it('is lazy: takes the first solution of n = 24 without enumerating the rest', () => {
+    const [p] = solutions(24, { engine, limit: 1 });
+    expect(p).toEqual([0, 2, 4, 1, 3, 8, 10, 13, 17, 21, 18, 22, 19, 23, 9, 20, 5, 7, 11, 15, 12, 6, 16, 14]);
+    expect(isSolution(p, 24)).toBe(true);
+  });
+});
+
+describe('interleaved enumerations', () => {
+  it('do not share state', () => {
+    const a = solutions(6, { engine: 'wasm' });
+    const b = solutions(6, { engine: 'wasm' });
+    expect(a.next().value).toEqual([1, 3, 5, 0, 2, 4]);
+    expect(b.next().value).toEqual([1, 3, 5, 0, 2, 4]);
+    expect(a.next().value).toEqual([2, 5, 1, 4, 0, 3]);
+    expect(b.next().value).toEqual([2, 5, 1, 4, 0, 3]);
+  });
+});
