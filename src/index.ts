@@ -1,14 +1,27 @@
 // nqueens-wasm: count and list N-Queens solutions with a WebAssembly kernel,
 // a pure TypeScript fallback, and a plain reference for cross-checks.
+import { abortError, isAbortSignal } from './abort.js';
 import { toBoard } from './board.js';
+import { planSubproblems } from './constellations.js';
 import { ENGINES, resolveKernel, type EngineChoice, type EngineName, type Kernel } from './engines.js';
+import { availableCores } from './environment.js';
 import { countReference, referenceSolutions } from './kernels/reference.js';
+import { runPlan, type Progress } from './run.js';
 import { countAll } from './tally.js';
-import { checkChoice, checkInteger, checkN, checkOptions } from './validate.js';
+import { checkChoice, checkInteger, checkN, checkOptions, describe } from './validate.js';
 
 export { toBoard };
-export { ENGINES, type EngineChoice, type EngineName };
+export { ENGINES, type EngineChoice, type EngineName, type Progress };
 export { MAX_N, MIN_N } from './validate.js';
+export { planSubproblems, type Subproblem, type SubproblemCount } from './constellations.js';
+
+/** Most worker threads one count may start. */
+export const MAX_THREADS = 256;
+/**
+ * From this n on, count() uses a worker per core unless told otherwise; below
+ * it, starting workers costs more than it saves (see README, "Threads").
+ */
+export const AUTO_THREADS_MIN_N = 14;
 
 export interface CountResult {
   readonly n: number;
@@ -18,6 +31,8 @@ export interface CountResult {
   readonly unique: bigint;
   /** The engine that actually ran: 'auto' resolves to 'wasm', or to 'js' where wasm is unavailable. */
   readonly engine: EngineName;
+  /** Threads that counted: 1 on the calling thread, else the number of workers. */
+  readonly threads: number;
   /** Wall time of the count, in milliseconds. */
   readonly elapsedMs: number;
 }
@@ -27,7 +42,17 @@ export interface CountSyncOptions {
   engine?: EngineChoice;
 }
 
-export type CountOptions = CountSyncOptions;
+export interface CountOptions extends CountSyncOptions {
+  /**
+   * Worker threads (1 to 256). Default: one per core from n = 14 on, else the
+   * calling thread, in slices that let the event loop run.
+   */
+  threads?: number;
+  /** Called with progress at most every 100 ms, and once at the end. */
+  onProgress?: (progress: Progress) => void;
+  /** Aborting rejects the count with an AbortError and stops its workers. */
+  signal?: AbortSignal;
+}
 
 export interface SolutionsOptions {
   /** Stop after this many placements (an integer >= 0). Default: all. */
@@ -36,7 +61,7 @@ export interface SolutionsOptions {
 }
 
 const COUNT_SYNC_OPTIONS = ['engine'] as const;
-const COUNT_OPTIONS = ['engine'] as const;
+const COUNT_OPTIONS = ['engine', 'threads', 'onProgress', 'signal'] as const;
 const SOLUTIONS_OPTIONS = ['limit', 'engine'] as const;
 
 function checkEngine(engine: unknown): EngineChoice {
@@ -51,11 +76,11 @@ function countOnThisThread(n: number, engine: EngineChoice): CountResult {
   const start = now();
   if (engine === 'reference') {
     const { total, unique } = countReference(n);
-    return { n, total, unique, engine, elapsedMs: now() - start };
+    return { n, total, unique, engine, threads: 1, elapsedMs: now() - start };
   }
   const kernel: Kernel = resolveKernel(engine);
   const { total, unique } = countAll(n, kernel);
-  return { n, total, unique, engine: kernel.name, elapsedMs: now() - start };
+  return { n, total, unique, engine: kernel.name, threads: 1, elapsedMs: now() - start };
 }
 
 /**
@@ -75,7 +100,26 @@ export function countSync(n: number, options?: CountSyncOptions): CountResult {
 export async function count(n: number, options?: CountOptions): Promise<CountResult> {
   checkN(n);
   const opts = checkOptions<CountOptions>(options, 'count()', COUNT_OPTIONS);
-  return countOnThisThread(n, checkEngine(opts.engine));
+  const engine = checkEngine(opts.engine);
+  const threads = opts.threads === undefined ? undefined : checkInteger(opts.threads, 'options.threads', 1, MAX_THREADS);
+  const { onProgress, signal } = opts;
+  if (onProgress !== undefined && typeof onProgress !== 'function') {
+    throw new TypeError(`options.onProgress must be a function; got ${describe(onProgress)}`);
+  }
+  if (signal !== undefined && !isAbortSignal(signal)) {
+    throw new TypeError(`options.signal must be an AbortSignal; got ${describe(signal)}`);
+  }
+  if (signal?.aborted) throw abortError(signal);
+  if (engine === 'reference') {
+    if (threads !== undefined && threads > 1) {
+      throw new RangeError(`options.threads must be 1 with engine 'reference' (it has no subproblems to share); got ${threads}`);
+    }
+    return countOnThisThread(n, engine);
+  }
+  const start = now();
+  const workers = threads ?? (n >= AUTO_THREADS_MIN_N ? await availableCores() : 0);
+  const r = await runPlan({ n, subproblems: planSubproblems(n), engine, threads: workers, onProgress, signal });
+  return { n, total: r.total, unique: r.unique, engine: r.engine, threads: r.threads, elapsedMs: now() - start };
 }
 
 /**

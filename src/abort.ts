@@ -1,0 +1,16 @@
+// Abort handling in the shape the web platform uses: an AbortError DOMException.
+
+export function abortError(signal?: AbortSignal): Error {
+  const error = new DOMException('The count was aborted', 'AbortError');
+  if (signal?.reason !== undefined) (error as Error & { cause?: unknown }).cause = signal.reason;
+  return error;
+}
+
+export function isAbortSignal(value: unknown): value is AbortSignal {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as AbortSignal).aborted === 'boolean' &&
+    typeof (value as AbortSignal).addEventListener === 'function'
+  );
+}

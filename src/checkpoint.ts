@@ -1,0 +1,73 @@
+// Checkpoints: a file that records each finished subproblem as it finishes,
+// so an interrupted count resumes without redoing any of them. JSON lines:
+// a header, then one line per subproblem. Node only (the CLI uses it).
+import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import type { Subproblem, SubproblemCount } from './constellations.js';
+import { VERSION } from './version.js';
+
+export const CHECKPOINT_FORMAT = 'nqueens-checkpoint';
+
+interface Header {
+  format: typeof CHECKPOINT_FORMAT;
+  version: string;
+  n: number;
+  /** The slice it covers, "i/m"; "0/1" for the whole count. */
+  shard: string;
+  subproblems: number;
+}
+
+export class Checkpoint {
+  /** Counts of the subproblems finished before this run, by id. */
+  readonly done = new Map<number, SubproblemCount>();
+
+  private constructor(readonly file: string) {}
+
+  /**
+   * Opens FILE for this count: resumes it if it exists (refusing one made for
+   * another n, slice or version), else starts it.
+   */
+  static open(file: string, n: number, shard: string, subproblems: readonly Subproblem[]): Checkpoint {
+    const checkpoint = new Checkpoint(file);
+    const header: Header = { format: CHECKPOINT_FORMAT, version: VERSION, n, shard, subproblems: subproblems.length };
+    const lines = [JSON.stringify(header)];
+    if (existsSync(file)) {
+      const text = readFileSync(file, 'utf8');
+      const [first, ...rest] = text.split('\n');
+      let found: Header;
+      try {
+        found = JSON.parse(first) as Header;
+      } catch {
+        throw new Error(`${file} is not a checkpoint (its first line is not JSON)`);
+      }
+      if (found?.format !== CHECKPOINT_FORMAT) throw new Error(`${file} is not a checkpoint`);
+      if (found.version !== VERSION) {
+        throw new Error(`${file} was written by nqueens-wasm ${found.version}; this is ${VERSION}, which may split the search differently`);
+      }
+      if (found.n !== n) throw new Error(`${file} is a checkpoint for n = ${found.n}, not n = ${n}`);
+      if (found.shard !== shard) throw new Error(`${file} is a checkpoint for shard ${found.shard}, not ${shard}`);
+      const valid = new Set(subproblems.map((s) => s.id));
+      for (const line of rest) {
+        // A line cut short by a crash is dropped; that subproblem just runs again.
+        let entry: { id: number; solutions: string; fixes: string };
+        try {
+          entry = JSON.parse(line);
+        } catch {
+          continue;
+        }
+        if (!valid.has(entry?.id)) continue;
+        checkpoint.done.set(entry.id, { solutions: BigInt(entry.solutions), fixes: BigInt(entry.fixes) });
+        lines.push(line);
+      }
+    }
+    // Rewrite only whole lines, so appends never follow a torn one.
+    const temporary = `${file}.tmp`;
+    writeFileSync(temporary, lines.join('\n') + '\n');
+    renameSync(temporary, file);
+    return checkpoint;
+  }
+
+  record(s: Subproblem, count: SubproblemCount): void {
+    const line = JSON.stringify({ id: s.id, solutions: count.solutions.toString(), fixes: count.fixes.toString() });
+    appendFileSync(this.file, line + '\n');
+  }
+}

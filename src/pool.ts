@@ -1,0 +1,94 @@
+// Runs subproblems on a pool of workers. Work is handed out in list order
+// (largest first) to whichever worker is free, so the pool finishes evenly;
+// each worker holds one subproblem in hand and one queued, so it never
+// waits for a message between two. Every worker is terminated before the promise
+// settles, whatever happened.
+import { abortError } from './abort.js';
+import type { Subproblem, SubproblemCount } from './constellations.js';
+import { spawnWorker, type WorkerHandle } from './spawn-worker.js';
+import type { FromWorker } from './worker-messages.js';
+
+export interface PoolJob {
+  n: number;
+  subproblems: readonly Subproblem[];
+  threads: number;
+  /** The compiled kernel, sent to each worker once; null runs the TypeScript kernel. */
+  module: WebAssembly.Module | null;
+  signal?: AbortSignal;
+  onResult(s: Subproblem, count: SubproblemCount): void;
+}
+
+export function runOnWorkers(job: PoolJob): Promise<void> {
+  const { n, subproblems, signal } = job;
+  if (signal?.aborted) return Promise.reject(abortError(signal));
+  if (subproblems.length === 0) return Promise.resolve();
+  const byId = new Map(subproblems.map((s) => [s.id, s]));
+  const workers: WorkerHandle[] = [];
+  let next = 0;
+  let finished = 0;
+  let settled = false;
+
+  return new Promise<void>((resolve, reject) => {
+    const settle = (error?: unknown): void => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      const stopping = workers.map((w) => w.terminate().catch(() => undefined));
+      void Promise.all(stopping).then(() => (error === undefined ? resolve() : reject(error)));
+    };
+    const onAbort = (): void => settle(abortError(signal));
+    signal?.addEventListener('abort', onAbort, { once: true });
+
+    const dispatch = (worker: WorkerHandle): void => {
+      if (next < subproblems.length) worker.post({ type: 'run', subproblem: subproblems[next++] });
+    };
+    const IN_FLIGHT = 2;
+
+    const onMessage = (worker: WorkerHandle, message: FromWorker): void => {
+      if (settled) return;
+      switch (message.type) {
+        case 'online':
+          worker.post({ type: 'init', n, module: job.module });
+          return;
+        case 'ready':
+          for (let i = 0; i < IN_FLIGHT; i++) dispatch(worker);
+          return;
+        case 'result': {
+          const s = byId.get(message.id)!;
+          try {
+            job.onResult(s, { solutions: message.solutions, fixes: message.fixes });
+          } catch (error) {
+            settle(error);
+            return;
+          }
+          if (++finished === subproblems.length) settle();
+          else dispatch(worker);
+          return;
+        }
+        case 'error': {
+          const error = new Error(`counting worker failed: ${message.message}`);
+          if (message.stack) error.stack = message.stack;
+          settle(error);
+        }
+      }
+    };
+
+    const size = Math.min(job.threads, subproblems.length);
+    for (let i = 0; i < size; i++) {
+      spawnWorker().then(
+        (worker) => {
+          if (settled) {
+            void worker.terminate();
+            return;
+          }
+          workers.push(worker);
+          worker.listen(
+            (message) => onMessage(worker, message),
+            (error) => settle(error),
+          );
+        },
+        (error) => settle(error),
+      );
+    }
+  });
+}

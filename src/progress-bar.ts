@@ -1,0 +1,38 @@
+// A one-line progress bar for long counts, drawn on a terminal's stderr only.
+import type { Progress } from './run.js';
+
+export interface ProgressBar {
+  update(p: Progress): void;
+  clear(): void;
+}
+
+const WIDTH = 24;
+const SHOW_AFTER_MS = 500;
+
+function formatSeconds(s: number): string {
+  if (!Number.isFinite(s)) return '?';
+  if (s < 60) return `${s.toFixed(0)}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.round((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+export function progressBar(stream: NodeJS.WriteStream): ProgressBar {
+  if (!stream.isTTY) return { update() {}, clear() {} };
+  let drawn = false;
+  return {
+    update(p) {
+      if (p.elapsedMs < SHOW_AFTER_MS && p.fraction < 1) return;
+      const filled = Math.round(p.fraction * WIDTH);
+      const bar = '#'.repeat(filled) + '-'.repeat(WIDTH - filled);
+      // Largest subproblems run first, so this estimate errs on the long side.
+      const eta = p.fraction > 0 ? ((p.elapsedMs / p.fraction) * (1 - p.fraction)) / 1000 : Infinity;
+      const line = `[${bar}] ${(p.fraction * 100).toFixed(1)}%  ${p.finished}/${p.subproblems} subproblems  ${p.total} solutions  eta ${formatSeconds(eta)}`;
+      stream.write(`\r${line.slice(0, (stream.columns || 100) - 1)}\x1b[K`);
+      drawn = true;
+    },
+    clear() {
+      if (drawn) stream.write('\r\x1b[K');
+      drawn = false;
+    },
+  };
+}

@@ -1,0 +1,105 @@
+// Runs a list of subproblems, on this thread or on workers, and reports
+// progress. count(), shards and checkpoints are all built on this.
+import { abortError } from './abort.js';
+import { contribution, type Subproblem, type SubproblemCount } from './constellations.js';
+import { resolveKernel } from './engines.js';
+import { runOnWorkers } from './pool.js';
+import { wasmModule } from './wasm.js';
+
+export interface Progress {
+  readonly n: number;
+  /** Subproblems finished so far, and how many there are. */
+  readonly finished: number;
+  readonly subproblems: number;
+  /** finished / subproblems, from 0 to 1. The largest subproblems run first. */
+  readonly fraction: number;
+  /** Solutions counted so far. */
+  readonly total: bigint;
+  /** Unique solutions counted so far. */
+  readonly unique: bigint;
+  readonly elapsedMs: number;
+}
+
+export interface PlanRun {
+  n: number;
+  subproblems: readonly Subproblem[];
+  engine: 'auto' | 'wasm' | 'js';
+  /** Worker threads; 0 counts on the calling thread, yielding to the event loop between slices. */
+  threads: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: Progress) => void;
+  /** Called as each subproblem finishes (checkpoints record them). */
+  onSubproblem?: (s: Subproblem, count: SubproblemCount) => void;
+  /** Counts already done elsewhere (a resumed checkpoint), included in progress and result. */
+  already?: { finished: number; total: bigint; unique: bigint };
+  /** Least time between two progress reports; the last report always comes. Default 100 ms. */
+  progressIntervalMs?: number;
+}
+
+export interface PlanResult {
+  total: bigint;
+  unique: bigint;
+  engine: 'wasm' | 'js';
+  threads: number;
+}
+
+const SLICE_MS = 20;
+
+function now(): number {
+  return performance.now();
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+export async function runPlan(run: PlanRun): Promise<PlanResult> {
+  const { n, subproblems, signal } = run;
+  if (signal?.aborted) throw abortError(signal);
+  const kernel = resolveKernel(run.engine); // throws now if 'wasm' is unavailable
+  const start = now();
+  const already = run.already ?? { finished: 0, total: 0n, unique: 0n };
+  const all = already.finished + subproblems.length;
+  let finished = already.finished;
+  let total = already.total;
+  let unique = already.unique;
+  const interval = run.progressIntervalMs ?? 100;
+  let lastReport = -Infinity;
+
+  const report = (force: boolean): void => {
+    if (!run.onProgress) return;
+    const t = now();
+    if (!force && t - lastReport < interval) return;
+    lastReport = t;
+    run.onProgress({ n, finished, subproblems: all, fraction: all === 0 ? 1 : finished / all, total, unique, elapsedMs: t - start });
+  };
+  const record = (s: Subproblem, count: SubproblemCount): void => {
+    const c = contribution(s, count);
+    total += c.total;
+    unique += c.unique;
+    finished++;
+    run.onSubproblem?.(s, count);
+    report(finished === all);
+  };
+
+  report(true);
+  let threads = Math.min(run.threads, subproblems.length);
+  if (threads === 0) {
+    threads = 1;
+    let sliceStart = now();
+    for (const s of subproblems) {
+      if (signal?.aborted) throw abortError(signal);
+      record(s, kernel.countSubproblem(n, s));
+      if (now() - sliceStart > SLICE_MS) {
+        await yieldToEventLoop();
+        sliceStart = now();
+      }
+    }
+    if (signal?.aborted) throw abortError(signal);
+  } else {
+    const module = kernel.name === 'wasm' ? wasmModule()! : null;
+    await runOnWorkers({ n, subproblems, threads, module, signal, onResult: record });
+  }
+  if (finished === already.finished) report(true);
+  return { total, unique, engine: kernel.name, threads };
+}

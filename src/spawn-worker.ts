@@ -1,0 +1,69 @@
+// Starts a counting worker: a worker thread in Node, a module Web Worker in
+// browsers. Both are created from `new URL('./worker.js', import.meta.url)`,
+// the form bundlers recognise, so no Blob or eval is ever needed.
+import { importNodeBuiltin, isNode } from './environment.js';
+import type { FromWorker, ToWorker } from './worker-messages.js';
+
+export interface WorkerHandle {
+  post(message: ToWorker): void;
+  /** Exactly one of these fires per event; `onFailure` also on an unexpected exit. */
+  listen(onMessage: (message: FromWorker) => void, onFailure: (error: Error) => void): void;
+  terminate(): Promise<void>;
+}
+
+/**
+ * Node hands a worker its parent's flags, but `--input-type` (as in
+ * `node --input-type=module -e ...`) makes a worker file fail to load.
+ */
+function workerExecArgv(parent: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < parent.length; i++) {
+    const flag = parent[i];
+    if (flag.startsWith('--input-type=')) continue;
+    if (['--input-type', '-e', '--eval', '-p', '--print'].includes(flag)) {
+      i++; // and its value
+      continue;
+    }
+    out.push(flag);
+  }
+  return out;
+}
+
+export async function spawnWorker(): Promise<WorkerHandle> {
+  if (isNode) {
+    const { Worker: NodeWorker } = await importNodeBuiltin<typeof import('node:worker_threads')>('worker_threads');
+    // Kept apart from the browser form below so bundlers only bundle that one.
+    const file = './worker.js';
+    const worker = new NodeWorker(new URL(file, import.meta.url), { execArgv: workerExecArgv(process.execArgv) });
+    let terminating = false;
+    return {
+      post: (message) => worker.postMessage(message),
+      listen(onMessage, onFailure) {
+        worker.on('message', onMessage);
+        worker.on('error', onFailure);
+        worker.on('exit', (code) => {
+          if (!terminating) onFailure(new Error(`counting worker exited unexpectedly with code ${code}`));
+        });
+      },
+      async terminate() {
+        terminating = true;
+        await worker.terminate();
+      },
+    };
+  }
+  const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  return {
+    post: (message) => worker.postMessage(message),
+    listen(onMessage, onFailure) {
+      worker.onmessage = (event: MessageEvent<FromWorker>) => onMessage(event.data);
+      worker.onerror = (event: ErrorEvent) => {
+        event.preventDefault();
+        onFailure(new Error(`counting worker failed: ${event.message || 'could not load worker.js'}`));
+      };
+      worker.onmessageerror = () => onFailure(new Error('counting worker sent a message that could not be read'));
+    },
+    async terminate() {
+      worker.terminate();
+    },
+  };
+}

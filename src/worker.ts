@@ -1,0 +1,47 @@
+// A counting worker: announces itself, receives the board size and the compiled kernel once,
+// then counts one subproblem per 'run' message. Runs as a Node worker thread
+// or a module Web Worker.
+import { jsKernel, wasmKernelFrom, type Kernel } from './engines.js';
+import { importNodeBuiltin, isNode } from './environment.js';
+import type { FromWorker, ToWorker } from './worker-messages.js';
+
+type Port = { post(message: FromWorker): void; listen(handler: (message: ToWorker) => void): void };
+
+async function parentPort(): Promise<Port> {
+  if (isNode) {
+    const { parentPort } = await importNodeBuiltin<typeof import('node:worker_threads')>('worker_threads');
+    if (!parentPort) throw new Error('worker.js must run as a worker thread');
+    return { post: (m) => parentPort.postMessage(m), listen: (h) => parentPort.on('message', h) };
+  }
+  const scope = globalThis as unknown as {
+    postMessage(m: FromWorker): void;
+    addEventListener(type: 'message', h: (e: MessageEvent<ToWorker>) => void): void;
+  };
+  return { post: (m) => scope.postMessage(m), listen: (h) => scope.addEventListener('message', (e) => h(e.data)) };
+}
+
+const port = await parentPort();
+// Say so once listening: a message sent before the listener existed could be lost.
+port.post({ type: 'online' });
+let kernel: Kernel | undefined;
+let n = 0;
+
+port.listen((message) => {
+  try {
+    if (message.type === 'init') {
+      n = message.n;
+      kernel = message.module ? wasmKernelFrom(message.module) : jsKernel;
+      port.post({ type: 'ready' });
+    } else {
+      const s = message.subproblem;
+      if (!kernel) throw new Error("'run' before 'init'");
+      for (const key of ['a', 'b', 'c', 'd'] as const) {
+        if (!Number.isInteger(s?.[key]) || s[key] < 0 || s[key] >= n) throw new RangeError(`subproblem ${s?.id}: ${key} = ${s?.[key]} is not a column/row of an n = ${n} board`);
+      }
+      port.post({ type: 'result', id: s.id, ...kernel.countSubproblem(n, s) });
+    }
+  } catch (error) {
+    const e = error instanceof Error ? error : new Error(String(error));
+    port.post({ type: 'error', message: e.message, name: e.name, stack: e.stack });
+  }
+});

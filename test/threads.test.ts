@@ -1,0 +1,150 @@
+// Worker threads, progress and abort through count().
+import { availableParallelism } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { AUTO_THREADS_MIN_N, count, type Progress } from '../dist/index.js';
+import { planSubproblems } from '../dist/constellations.js';
+import { runOnWorkers } from '../dist/pool.js';
+import { wasmModule } from '../dist/wasm.js';
+import { TOTAL, UNIQUE } from './oeis.js';
+
+const index = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+
+describe.each(['wasm', 'js'] as const)('threads with engine %s', (engine) => {
+  it.each([
+    [8, 1],
+    [11, 2],
+    [12, 3],
+    [13, 2],
+    [1, 2],
+    [2, 4],
+  ])('count(%i, { threads: %i }) is exact', async (n, threads) => {
+    const r = await count(n, { engine, threads });
+    expect(r).toMatchObject({ n, total: TOTAL[n], unique: UNIQUE[n], engine });
+    // No more workers than subproblems (n = 2 has none: it runs on this thread).
+    expect(r.threads).toBe(Math.max(1, Math.min(threads, planSubproblems(n).length)));
+  });
+});
+
+describe('default threads', () => {
+  it(`uses every core from n = ${AUTO_THREADS_MIN_N}`, async () => {
+    const r = await count(AUTO_THREADS_MIN_N);
+    expect(r.total).toBe(TOTAL[AUTO_THREADS_MIN_N]);
+    expect(r.threads).toBe(availableParallelism());
+  });
+
+  it('counts small boards on the calling thread', async () => {
+    const r = await count(AUTO_THREADS_MIN_N - 1);
+    expect(r).toMatchObject({ total: TOTAL[AUTO_THREADS_MIN_N - 1], threads: 1 });
+  });
+});
+
+describe('onProgress', () => {
+  it.each([0, 2])('reports monotone progress ending at the exact total (threads %i)', async (threads) => {
+    const seen: Progress[] = [];
+    const r = await count(13, { threads: threads || undefined, onProgress: (p) => seen.push(p) });
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    const last = seen[seen.length - 1];
+    expect(last).toMatchObject({ n: 13, finished: 1105, subproblems: 1105, fraction: 1, total: 73712n, unique: 9233n });
+    expect(r.total).toBe(last.total);
+    for (let i = 1; i < seen.length; i++) {
+      expect(seen[i].finished).toBeGreaterThanOrEqual(seen[i - 1].finished);
+      expect(seen[i].total).toBeGreaterThanOrEqual(seen[i - 1].total);
+    }
+    expect(seen[0]).toMatchObject({ finished: 0, total: 0n, fraction: 0 });
+  });
+});
+
+describe('abort', () => {
+  it('an already-aborted signal rejects at once, on any engine', async () => {
+    for (const engine of ['auto', 'js', 'reference'] as const) {
+      const started = performance.now();
+      await expect(count(16, { engine, signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+      expect(performance.now() - started).toBeLessThan(100);
+    }
+  });
+
+  it.each([1, 2])('aborting a long count with %i worker(s) rejects within a second', async (threads) => {
+    const controller = new AbortController();
+    const running = count(18, { threads, signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const abortedAt = performance.now();
+    controller.abort();
+    await expect(running).rejects.toMatchObject({ name: 'AbortError' });
+    expect(performance.now() - abortedAt).toBeLessThan(1000);
+  });
+
+  it('aborting a count on the calling thread rejects within a second', async () => {
+    const controller = new AbortController();
+    const running = count(13, { engine: 'js', signal: controller.signal });
+    setTimeout(() => controller.abort(), 5);
+    await expect(running).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('leaves no worker behind to keep Node alive', () => {
+    const script = `
+      import { count } from ${JSON.stringify(index)};
+      const done = await count(15, { threads: 2 });
+      const controller = new AbortController();
+      const aborted = count(19, { threads: 2, signal: controller.signal }).catch((e) => e.name);
+      setTimeout(() => controller.abort(), 200);
+      console.log(String(done.total), await aborted);`;
+    const started = performance.now();
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    expect(r.stdout.trim()).toBe('2279184 AbortError');
+    expect(r.status).toBe(0);
+    expect(performance.now() - started).toBeLessThan(15_000);
+  });
+});
+
+describe('worker failures reject the count', () => {
+  it('an error inside a worker', async () => {
+    const [s] = planSubproblems(10);
+    await expect(
+      runOnWorkers({ n: 10, subproblems: [{ ...s, a: 99 }], threads: 1, module: null, onResult: () => undefined }),
+    ).rejects.toThrow(/counting worker failed: subproblem 0: a = 99 is not a column\/row of an n = 10 board/);
+  });
+
+  it('a kernel that does not instantiate', async () => {
+    await expect(
+      runOnWorkers({
+        n: 10,
+        subproblems: planSubproblems(10),
+        threads: 2,
+        module: {} as WebAssembly.Module,
+        onResult: () => undefined,
+      }),
+    ).rejects.toThrow(/counting worker failed/);
+  });
+
+  it('an onResult that throws', async () => {
+    await expect(
+      runOnWorkers({
+        n: 9,
+        subproblems: planSubproblems(9),
+        threads: 1,
+        module: wasmModule()!,
+        onResult: () => {
+          throw new Error('listener broke');
+        },
+      }),
+    ).rejects.toThrow('listener broke');
+  });
+});
+
+describe('bad thread options', () => {
+  it.each([
+    [{ threads: 0 }, RangeError, /options.threads must be an integer from 1 to 256; got 0/],
+    [{ threads: 1.5 }, RangeError, /options.threads must be an integer from 1 to 256; got 1.5/],
+    [{ threads: 257 }, RangeError, /options.threads must be an integer from 1 to 256; got 257/],
+    [{ threads: '2' }, TypeError, /options.threads must be an integer from 1 to 256; got "2"/],
+    [{ engine: 'reference', threads: 2 }, RangeError, /options.threads must be 1 with engine 'reference'/],
+    [{ onProgress: 5 }, TypeError, /options.onProgress must be a function; got 5/],
+    [{ signal: {} }, TypeError, /options.signal must be an AbortSignal; got an object/],
+  ])('count(8, %j) rejects', async (options, type, message) => {
+    const running = count(8, options as never);
+    await expect(running).rejects.toThrow(type);
+    await expect(running).rejects.toThrow(message);
+  });
+});
