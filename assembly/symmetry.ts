@@ -6,6 +6,7 @@
 // weights it. Here we only count completions of one constellation, skipping
 // the rows the border queens already fill.
 import { boardMask } from "./common";
+import { countSimd, SIMD_MAX_ROWS } from "./symmetry-simd";
 
 // Per inner row k: the attacks of the border queens on it (u32) and the
 // distance to the next inner row (u32).
@@ -15,6 +16,8 @@ const STACK: usize = memory.data(32 * 16);
 // For the symmetric (slow) path: the board row of each inner row, and
 // placement[row] = column.
 const INNER_ROW: usize = memory.data(32 * 4);
+// The border queens' attacks per inner row, packed, for the SIMD search.
+const INNER_ATTACKS: usize = memory.data(32 * 4);
 const PLACEMENT: usize = memory.data(32 * 4);
 
 let fixes: u64 = 0;
@@ -51,6 +54,7 @@ function prepare(n: i32, a: i32, b: i32, c: i32, d: i32): i32 {
       diagonalAttacks(n, row, d, n - 1);
     store<u32>(ROWS + (<usize>inner << 3), attacks);
     store<i32>(INNER_ROW + (<usize>inner << 2), row);
+    store<u32>(INNER_ATTACKS + (<usize>inner << 2), attacks);
     if (previous >= 0) store<u32>(ROWS + (<usize>(inner - 1) << 3), row - previous, 4);
     previous = row;
     inner++;
@@ -71,6 +75,8 @@ export function countConstellation(n: i32, a: i32, b: i32, c: i32, d: i32, symme
   const used: u32 = ~boardMask(n) | 1 | (1 << (n - 1)) | (1 << a) | (1 << b);
   if (symmetries != 0) return countSymmetric(n, a, b, c, d, inner, used, symmetries);
   if (inner == 0) return 1;
+  // The SIMD build (see asconfig.json) prunes far more per node; it needs n <= 31 for its lane encoding.
+  if (ASC_FEATURE_SIMD && inner <= SIMD_MAX_ROWS && n <= 31) return countSimd(n, inner, used, INNER_ATTACKS, INNER_ROW);
   return countInner(inner, used);
 }
 

@@ -1,8 +1,10 @@
-// Loads the AssemblyScript kernel from the bytes inlined at build time.
+// Loads the AssemblyScript kernel from the bytes inlined at build time. There
+// are two builds of one source: with wasm SIMD (a search that prunes far
+// more, see assembly/symmetry-simd.ts) and without, for engines that lack it.
 // The kernel's boundary is numbers only, so @assemblyscript/loader has
 // nothing to marshal: it instantiates synchronously and demangles exports.
 import { instantiateSync } from '@assemblyscript/loader';
-import { WASM_BASE64 } from './wasm-bytes.generated.js';
+import { WASM_BASE64, WASM_SIMD_BASE64 } from './wasm-bytes.generated.js';
 
 /** The kernel's exports. i64 results arrive as (signed) bigint. */
 export interface WasmKernel {
@@ -28,7 +30,13 @@ function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
+/** Compiles one of the two builds; throws where WebAssembly cannot. */
+export function compileKernel(build: 'simd' | 'baseline'): WebAssembly.Module {
+  return new WebAssembly.Module(decodeBase64(build === 'simd' ? WASM_SIMD_BASE64 : WASM_BASE64));
+}
+
 let compiled: WebAssembly.Module | undefined;
+let compiledSimd = false;
 let failure: unknown;
 
 /**
@@ -39,11 +47,17 @@ export function wasmModule(): WebAssembly.Module | undefined {
   if (compiled || failure) return compiled;
   try {
     if (typeof WebAssembly !== 'object' || WebAssembly === null) throw new Error('WebAssembly is not available');
-    compiled = new WebAssembly.Module(decodeBase64(WASM_BASE64));
+    compiledSimd = typeof WebAssembly.validate === 'function' && WebAssembly.validate(decodeBase64(WASM_SIMD_BASE64));
+    compiled = compileKernel(compiledSimd ? 'simd' : 'baseline');
   } catch (error) {
     failure = error;
   }
   return compiled;
+}
+
+/** True when the compiled kernel is the SIMD build. */
+export function wasmUsesSimd(): boolean {
+  return wasmModule() !== undefined && compiledSimd;
 }
 
 /** Why wasm is unavailable, if it is. */
@@ -60,5 +74,6 @@ export function instantiateKernel(module: WebAssembly.Module): WasmKernel {
 /** Forgets the compiled module; for tests that remove WebAssembly. */
 export function resetWasmForTests(): void {
   compiled = undefined;
+  compiledSimd = false;
   failure = undefined;
 }

@@ -2,15 +2,36 @@
 // subproblem, and the symmetry search against the plain bitmask DFS.
 import { describe, expect, it } from 'vitest';
 import { planSubproblems, contribution } from '../dist/constellations.js';
-import { getWasmKernel, jsKernel } from '../dist/engines.js';
+import { getWasmKernel, jsKernel, wasmKernelFrom } from '../dist/engines.js';
+import { compileKernel, wasmUsesSimd } from '../dist/wasm.js';
 import { countReference } from '../dist/kernels/reference.js';
 import { range, TOTAL, UNIQUE } from './oeis.js';
 
 const wasm = getWasmKernel()!;
+// Node has wasm SIMD, so the shared kernel is the SIMD build; test the other one explicitly.
+const baseline = wasmKernelFrom(compileKernel('baseline'));
 
 describe('kernels agree', () => {
-  it('wasm is available in this test run', () => {
+  it('wasm is available in this test run, as the SIMD build', () => {
     expect(wasm.name).toBe('wasm');
+    expect(wasmUsesSimd()).toBe(true);
+  });
+
+  it.each(range(1, 13))('n = %i: the wasm build without SIMD agrees with the SIMD build on every subproblem', (n) => {
+    for (const s of planSubproblems(n)) {
+      expect(baseline.countSubproblem(n, s)).toEqual(wasm.countSubproblem(n, s));
+    }
+  });
+
+  it('the wasm build without SIMD counts n = 15 exactly', () => {
+    let total = 0n;
+    let unique = 0n;
+    for (const s of planSubproblems(15)) {
+      const c = contribution(s, baseline.countSubproblem(15, s));
+      total += c.total;
+      unique += c.unique;
+    }
+    expect({ total, unique }).toEqual({ total: TOTAL[15], unique: UNIQUE[15] });
   });
 
   it.each(range(4, 13))('n = %i: wasm and js give identical counts for every subproblem', (n) => {

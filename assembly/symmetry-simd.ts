@@ -1,0 +1,158 @@
+// The SIMD search for one constellation, used by the SIMD build when at most
+// 16 rows are left to fill. All open rows' attacked squares live in four
+// i32x4 vectors (lane j = inner row j), so after each queen one OR per
+// vector updates every row at once, and two cheap tests prune whole subtrees:
+// a row with no free square left (forward checking), and a free column that
+// no open row can take. The search branches on the most constrained row
+// (fewest free squares) in the top levels, where a good choice saves the
+// most, and on the first open row below, where counting squares costs more
+// than it saves. The last two rows are settled without pushing.
+//
+// Lane encoding: bits 0..n-1 squares (1 = attacked or column taken), bits
+// n..30 always set, bit 31 clear while the row is open; a filled row, or a
+// lane beyond the inner rows, is all ones.
+import { boardMask } from "./common";
+
+/** Most inner rows the lanes can hold. */
+export const SIMD_MAX_ROWS: i32 = 16;
+// [lane][col] -> the attacks of a queen at (lane, col) on all 16 lanes.
+const ATTACKS: usize = memory.data(16 * 32 * 64, 16);
+// One frame per level: the 16 lanes (64 bytes), then avail, cols, lane, open.
+const FRAMES: usize = memory.data(18 * 80, 16);
+const LANE_IDS: usize = memory.data<i32>([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15], 16);
+const SCRATCH: usize = memory.data(64, 16);
+const OPEN_FULL: u32 = 0x7fffffff;
+// Below this depth, branch on the first open row instead of the tightest.
+const CHOOSE_TIGHTEST_ABOVE: i32 = 8;
+
+// @ts-ignore: decorator
+@inline function frameLane(fp: usize, lane: i32): u32 {
+  return load<u32>(fp + (<usize>lane << 2));
+}
+
+/**
+ * Counts the completions given, per inner row j, its board row (rowOf) and
+ * the squares the border queens and taken columns leave unusable (state).
+ */
+export function countSimd(n: i32, inner: i32, used: u32, state: usize, rowOf: usize): u64 {
+  if (inner == 1) return <u64>popcnt(~(used | load<u32>(state)) & boardMask(n));
+  for (let j = 0; j < 16; j++) {
+    store<u32>(FRAMES + (<usize>j << 2), j < inner ? (used | load<u32>(state + (<usize>j << 2))) & OPEN_FULL : 0xffffffff);
+  }
+  for (let j = 0; j < inner; j++) {
+    const rj = load<i32>(rowOf + (<usize>j << 2));
+    for (let col = 0; col < n; col++) {
+      const base = ATTACKS + (<usize>((j << 5) | col) << 6);
+      for (let l = 0; l < 16; l++) {
+        let m: u32 = 0;
+        if (l == j) m = 0xffffffff;
+        else if (l < inner) {
+          const dist = load<i32>(rowOf + (<usize>l << 2)) - rj;
+          m = 1 << col;
+          if (col + dist >= 0 && col + dist < n) m |= 1 << (col + dist);
+          if (col - dist >= 0 && col - dist < n) m |= 1 << (col - dist);
+        }
+        store<u32>(base + (<usize>l << 2), m);
+      }
+    }
+  }
+  return search(inner, used);
+}
+
+/** The open lane with the fewest free squares (ties: the lowest lane). */
+// @ts-ignore: decorator
+@inline function tightestLane(fp: usize): i32 {
+  // key = (free squares - 1) << 4 | lane; a closed lane has no free square, so its key wraps to the top.
+  const one = i32x4.splat(1);
+  let k0 = i32x4.extadd_pairwise_i16x8_u(i16x8.extadd_pairwise_i8x16_u(i8x16.popcnt(v128.not(v128.load(fp)))));
+  let k1 = i32x4.extadd_pairwise_i16x8_u(i16x8.extadd_pairwise_i8x16_u(i8x16.popcnt(v128.not(v128.load(fp, 16)))));
+  let k2 = i32x4.extadd_pairwise_i16x8_u(i16x8.extadd_pairwise_i8x16_u(i8x16.popcnt(v128.not(v128.load(fp, 32)))));
+  let k3 = i32x4.extadd_pairwise_i16x8_u(i16x8.extadd_pairwise_i8x16_u(i8x16.popcnt(v128.not(v128.load(fp, 48)))));
+  k0 = v128.or(i32x4.shl(i32x4.sub(k0, one), 4), v128.load(LANE_IDS));
+  k1 = v128.or(i32x4.shl(i32x4.sub(k1, one), 4), v128.load(LANE_IDS, 16));
+  k2 = v128.or(i32x4.shl(i32x4.sub(k2, one), 4), v128.load(LANE_IDS, 32));
+  k3 = v128.or(i32x4.shl(i32x4.sub(k3, one), 4), v128.load(LANE_IDS, 48));
+  let m = i32x4.min_u(i32x4.min_u(k0, k1), i32x4.min_u(k2, k3));
+  m = i32x4.min_u(m, i32x4.shuffle(m, m, 2, 3, 0, 1));
+  m = i32x4.min_u(m, i32x4.shuffle(m, m, 1, 0, 3, 2));
+  return i32x4.extract_lane(m, 0) & 15;
+}
+
+function search(inner: i32, used: u32): u64 {
+  let open: u32 = (1 << inner) - 1;
+  let count: u64 = 0;
+  let fp = FRAMES;
+  let depth = 0;
+  const lastPush = inner - 2;
+  let cols = used;
+  let lane = tightestLane(fp);
+  open ^= 1 << lane;
+  let avail = ~frameLane(fp, lane) & OPEN_FULL;
+  const full = i32x4.splat(OPEN_FULL);
+  while (true) {
+    if (avail != 0) {
+      const bit = avail & (0 - avail);
+      avail ^= bit;
+      const t = ATTACKS + (<usize>((lane << 5) | ctz(bit)) << 6);
+      const n0 = v128.or(v128.load(fp), v128.load(t));
+      const n1 = v128.or(v128.load(fp, 16), v128.load(t, 16));
+      const n2 = v128.or(v128.load(fp, 32), v128.load(t, 32));
+      const n3 = v128.or(v128.load(fp, 48), v128.load(t, 48));
+      // A row left with no free square, or a free column no row can take: prune.
+      const dead = v128.or(v128.or(i32x4.eq(n0, full), i32x4.eq(n1, full)), v128.or(i32x4.eq(n2, full), i32x4.eq(n3, full)));
+      let blocked = v128.and(v128.and(n0, n1), v128.and(n2, n3));
+      blocked = v128.and(blocked, i32x4.shuffle(blocked, blocked, 2, 3, 0, 1));
+      blocked = v128.and(blocked, i32x4.shuffle(blocked, blocked, 1, 0, 3, 2));
+      const nc = cols | bit;
+      if (v128.any_true(dead) || (<u32>i32x4.extract_lane(blocked, 0) & ~nc) != 0) continue;
+      if (depth == lastPush) {
+        // One row left, not dead, and its one free column is open: a solution.
+        count++;
+        continue;
+      }
+      if (depth == lastPush - 1) {
+        // Two rows (l1, l2) and two free columns (x < y) left: try both pairings.
+        v128.store(SCRATCH, n0);
+        v128.store(SCRATCH, n1, 16);
+        v128.store(SCRATCH, n2, 32);
+        v128.store(SCRATCH, n3, 48);
+        const l1 = ctz(open);
+        const l2 = ctz(open & (open - 1));
+        const f1 = ~load<u32>(SCRATCH + (<usize>l1 << 2));
+        const f2 = ~load<u32>(SCRATCH + (<usize>l2 << 2));
+        const free = ~nc;
+        const x = free & (0 - free);
+        const y = free ^ x;
+        const xHitsL2 = load<u32>(ATTACKS + (<usize>((l1 << 5) | ctz(x)) << 6) + (<usize>l2 << 2));
+        const yHitsL2 = load<u32>(ATTACKS + (<usize>((l1 << 5) | ctz(y)) << 6) + (<usize>l2 << 2));
+        const xy = u32((f1 & x) != 0) & u32((f2 & y) != 0) & u32((xHitsL2 & y) == 0);
+        const yx = u32((f1 & y) != 0) & u32((f2 & x) != 0) & u32((yHitsL2 & x) == 0);
+        count += <u64>(xy + yx);
+        continue;
+      }
+      store<u32>(fp, avail, 64);
+      store<u32>(fp, cols, 68);
+      store<i32>(fp, lane, 72);
+      store<u32>(fp, open, 76);
+      fp += 80;
+      v128.store(fp, n0);
+      v128.store(fp, n1, 16);
+      v128.store(fp, n2, 32);
+      v128.store(fp, n3, 48);
+      cols = nc;
+      depth++;
+      lane = depth < CHOOSE_TIGHTEST_ABOVE ? tightestLane(fp) : ctz(open);
+      open ^= 1 << lane;
+      avail = ~frameLane(fp, lane) & OPEN_FULL;
+    } else {
+      if (depth == 0) break;
+      fp -= 80;
+      depth--;
+      avail = load<u32>(fp, 64);
+      cols = load<u32>(fp, 68);
+      lane = load<i32>(fp, 72);
+      open = load<u32>(fp, 76);
+    }
+  }
+  return count;
+}

@@ -1,0 +1,168 @@
+// The engine benchmark: every engine side by side in one run (tinybench),
+// warm and cold, plus the native C anchor. Writes bench/results/latest.{json,md}
+// and the table in README.md.
+//
+//   npm run bench               n = 8, 10, 12, 14, 16
+//   npm run bench -- --quick    n = 8, 10, 12, fewer iterations (a smoke run)
+//   npm run bench:17            n = 17 only: the targets against native C
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { arch, availableParallelism, cpus, platform, release } from 'node:os';
+import { parseArgs } from 'node:util';
+import { Bench } from 'tinybench';
+import { count } from '../dist/index.js';
+import { getWasmKernel, jsKernel, wasmKernelFrom } from '../dist/engines.js';
+import { compileKernel, wasmUsesSimd } from '../dist/wasm.js';
+import { countReference } from '../dist/kernels/reference.js';
+import { countAll } from '../dist/tally.js';
+import { buildNative, runNative } from './native.mjs';
+
+const { values } = parseArgs({
+  options: { quick: { type: 'boolean' }, anchor: { type: 'boolean' }, sizes: { type: 'string' } },
+});
+const anchor = values.anchor === true;
+const sizes = values.sizes
+  ? values.sizes.split(',').map(Number)
+  : anchor
+    ? [17]
+    : values.quick
+      ? [8, 10, 12]
+      : [8, 10, 12, 14, 16];
+const cores = availableParallelism();
+const wasm = getWasmKernel();
+if (!wasm || !wasmUsesSimd()) throw new Error('the benchmark needs WebAssembly with SIMD');
+const wasmBaseline = wasmKernelFrom(compileKernel('baseline'));
+const compiler = buildNative();
+
+/** The plain mirror-halved bitmask count on one kernel. */
+function mirrored(kernel, n) {
+  let total = 0n;
+  for (let col = 0; col < n >> 1; col++) total += kernel.countFirstRow(n, col);
+  total *= 2n;
+  if (n & 1) total += kernel.countFirstRow(n, n >> 1);
+  return total;
+}
+
+const ENGINES = [
+  { id: 'reference', label: 'reference: array backtracking', maxN: 12, run: (n) => countReference(n).total },
+  { id: 'bitmask-js', label: 'plain bitmask, TS', maxN: anchor ? 0 : 16, run: (n) => mirrored(jsKernel, n) },
+  { id: 'bitmask-wasm', label: 'plain bitmask, wasm', maxN: anchor ? 0 : 16, run: (n) => mirrored(wasm, n) },
+  { id: 'native', label: 'plain bitmask, native C', native: true },
+  { id: 'symmetry-js', label: 'symmetry search, TS', run: (n) => countAll(n, jsKernel).total },
+  { id: 'symmetry-wasm-nosimd', label: 'symmetry search, wasm without SIMD', run: (n) => countAll(n, wasmBaseline).total },
+  { id: 'symmetry-wasm', label: 'symmetry search, wasm (SIMD)', run: (n) => countAll(n, wasm).total },
+  { id: 'threads-1', label: 'symmetry search, wasm, 1 worker', minN: anchor ? 17 : 99, run: async (n) => (await count(n, { threads: 1 })).total },
+  { id: `threads-${cores}`, label: `symmetry search, wasm, ${cores} workers`, minN: 12, run: async (n) => (await count(n, { threads: cores })).total },
+];
+const BASELINE = 'symmetry-wasm';
+
+function iterationsFor(n) {
+  if (anchor) return 3;
+  if (values.quick) return 5;
+  return n >= 16 ? 3 : n >= 14 ? 5 : 10;
+}
+
+const rows = [];
+for (const n of sizes) {
+  const engines = ENGINES.filter((e) => (e.maxN ?? 99) >= n && (e.minN ?? 0) <= n && (!e.native || compiler));
+  const bench = new Bench({ name: `n = ${n}`, iterations: iterationsFor(n), time: anchor ? 0 : 500, warmupIterations: 1, warmupTime: 0, throws: true });
+  const totals = new Map();
+  for (const e of engines) {
+    if (e.native) {
+      bench.add(e.id, () => {
+        const { total, ms } = runNative(n);
+        totals.set(e.id, total);
+        return { overriddenDuration: ms };
+      });
+    } else {
+      bench.add(e.id, async () => {
+        totals.set(e.id, await e.run(n));
+      });
+    }
+  }
+  process.stderr.write(`n = ${n}: ${engines.map((e) => e.id).join(', ')}\n`);
+  await bench.run();
+  const expected = totals.get(BASELINE);
+  for (const task of bench.tasks) {
+    if (totals.get(task.name) !== expected) throw new Error(`n = ${n}: ${task.name} counted ${totals.get(task.name)}, ${BASELINE} ${expected}`);
+    const { latency } = task.result;
+    rows.push({
+      n,
+      engine: task.name,
+      label: engines.find((e) => e.id === task.name).label,
+      medianMs: latency.p50,
+      meanMs: latency.mean,
+      rme: latency.rme,
+      samples: latency.samplesCount ?? latency.samples?.length,
+      total: String(expected),
+    });
+  }
+  const base = rows.find((r) => r.n === n && r.engine === BASELINE).medianMs;
+  for (const r of rows.filter((r) => r.n === n)) r.vsSymmetryWasm = r.medianMs / base;
+  console.table(rows.filter((r) => r.n === n).map((r) => ({ engine: r.label, 'median ms': r.medianMs.toFixed(2), '±%': r.rme.toFixed(1), 'x wasm symmetry': r.vsSymmetryWasm.toFixed(2) })));
+}
+
+/** Cold: a fresh process per sample, so module load, compile and warm-up count. */
+const cold = [];
+if (!anchor) {
+  for (const engine of ['wasm', 'js']) {
+    for (const n of [8, 12]) {
+      const samples = [];
+      for (let i = 0; i < 5; i++) {
+        const r = spawnSync(process.execPath, [new URL('./cold.mjs', import.meta.url).pathname, engine, String(n)], { encoding: 'utf8' });
+        samples.push(JSON.parse(r.stdout).ms);
+      }
+      samples.sort((a, b) => a - b);
+      cold.push({ engine, n, medianMs: samples[2] });
+    }
+  }
+}
+
+const machine = {
+  cpu: cpus()[0]?.model ?? 'unknown',
+  cores,
+  os: `${platform()} ${release()} ${arch()}`,
+  node: process.version,
+  v8: process.versions.v8,
+  nativeCompiler: compiler ?? 'none found (native row skipped)',
+};
+const date = new Date().toISOString();
+const result = { date, machine, sizes, rows, cold, baseline: BASELINE };
+const name = anchor ? 'latest-n17' : 'latest';
+writeFileSync(new URL(`./results/${name}.json`, import.meta.url), JSON.stringify(result, null, 2) + '\n');
+
+function markdown() {
+  const labels = [...new Set(rows.map((r) => r.engine))];
+  const head = `| engine | ${sizes.map((n) => `n = ${n}`).join(' | ')} |\n|---|${sizes.map(() => '---:').join('|')}|`;
+  const cell = (engine, n) => {
+    const r = rows.find((x) => x.engine === engine && x.n === n);
+    if (!r) return '–';
+    const ms = r.medianMs >= 1000 ? `${(r.medianMs / 1000).toFixed(2)} s` : `${r.medianMs.toFixed(r.medianMs < 10 ? 2 : 1)} ms`;
+    return `${ms} (${r.vsSymmetryWasm.toFixed(2)}x)`;
+  };
+  const body = labels.map((e) => `| ${rows.find((r) => r.engine === e).label} | ${sizes.map((n) => cell(e, n)).join(' | ')} |`).join('\n');
+  const lines = [
+    `Median wall time per count, one run of \`npm run bench${anchor ? ':17' : ''}\` on ${date.slice(0, 10)}: ${machine.cpu}, ${cores} cores, Node ${machine.node}; native C built with ${machine.nativeCompiler}. In brackets: time relative to the single-threaded wasm (SIMD) symmetry search in the same run (lower is faster).`,
+    '',
+    head,
+    body,
+  ];
+  if (cold.length > 0) {
+    lines.push('', 'Cold start (a fresh Node process: import, wasm compile and instantiation, warm-up, first count; median of 5):', '');
+    lines.push('| engine | n = 8 | n = 12 |', '|---|---:|---:|');
+    for (const engine of ['wasm', 'js']) {
+      const c = (n) => `${cold.find((x) => x.engine === engine && x.n === n).medianMs.toFixed(1)} ms`;
+      lines.push(`| ${engine} | ${c(8)} | ${c(12)} |`);
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+const md = markdown();
+writeFileSync(new URL(`./results/${name}.md`, import.meta.url), md);
+const readmeUrl = new URL('../README.md', import.meta.url);
+const readme = readFileSync(readmeUrl, 'utf8');
+const marker = anchor ? 'bench17' : 'bench';
+const pattern = new RegExp(`(<!-- ${marker}:start -->\\n)[\\s\\S]*?(<!-- ${marker}:end -->)`);
+if (pattern.test(readme)) writeFileSync(readmeUrl, readme.replace(pattern, `$1${md}$2`));
+console.log('\n' + md);
