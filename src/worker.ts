@@ -20,13 +20,10 @@ async function parentPort(): Promise<Port> {
   return { post: (m) => scope.postMessage(m), listen: (h) => scope.addEventListener('message', (e) => h(e.data)) };
 }
 
-const port = await parentPort();
-// Say so once listening: a message sent before the listener existed could be lost.
-port.post({ type: 'online' });
 let kernel: Kernel | undefined;
 let n = 0;
 
-port.listen((message) => {
+function handle(port: Port, message: ToWorker): void {
   try {
     if (message.type === 'init') {
       n = message.n;
@@ -44,4 +41,13 @@ port.listen((message) => {
     const e = error instanceof Error ? error : new Error(String(error));
     port.post({ type: 'error', message: e.message, name: e.name, stack: e.stack });
   }
+}
+
+// No top-level await: bundlers emit workers as classic scripts (Vite's default
+// worker format is 'iife'), where it is a build error. A rejection here still
+// fails the worker in Node (an unhandled rejection ends the thread).
+void parentPort().then((port) => {
+  port.listen((message) => handle(port, message));
+  // Say so once listening: a message sent before the listener existed could be lost.
+  port.post({ type: 'online' });
 });
