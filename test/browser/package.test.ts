@@ -1,0 +1,247 @@
+// The package in headless Chromium, loaded through the demo page's
+// production build: wasm and TypeScript engines, Web Workers, abort, CSP.
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { toBoard } from '../../dist/index.js';
+import { TOTAL, UNIQUE } from '../oeis.js';
+import {
+  HAVE_CHROMIUM,
+  MISSING_MESSAGE,
+  RECORD_WORKERS,
+  REQUIRED,
+  buildAndPreview,
+  launchChromium,
+  watchErrors,
+  type PlainResult,
+  type Served,
+  type WorkerLog,
+} from './harness.js';
+
+const WEB = fileURLToPath(new URL('../../web', import.meta.url));
+const NO_WASM = 'delete globalThis.WebAssembly;';
+
+it.runIf(REQUIRED && !HAVE_CHROMIUM)('Chromium is installed (NQUEENS_REQUIRE_BROWSER=1)', () => {
+  throw new Error(MISSING_MESSAGE);
+});
+
+function countIn(page: Page, n: number, options: { engine?: string; threads?: number } = {}): Promise<PlainResult> {
+  return page.evaluate(
+    async ([n, options]) => {
+      const r = await nqueens.count(n, options as Parameters<typeof nqueens.count>[1]);
+      return { ...r, total: String(r.total), unique: String(r.unique) };
+    },
+    [n, options] as const,
+  );
+}
+
+const exact = (n: number) => ({ n, total: String(TOTAL[n]), unique: String(UNIQUE[n]) });
+
+describe.skipIf(!HAVE_CHROMIUM)('in Chromium', () => {
+  let browser: Browser;
+  let served: Served;
+  let errors: string[] = [];
+  const pages: Page[] = [];
+
+  beforeAll(async () => {
+    [browser, served] = await Promise.all([launchChromium(), buildAndPreview({ root: WEB, configFile: false })]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await served?.close();
+  });
+  afterEach(async () => {
+    for (const page of pages.splice(0)) await page.context().close();
+  });
+
+  /** A fresh context (own storage, own init scripts) on the demo page. */
+  async function open(url: string, ...initScripts: string[]): Promise<Page> {
+    const context = await browser.newContext();
+    for (const script of initScripts) await context.addInitScript(script);
+    const page = await context.newPage();
+    pages.push(page);
+    errors = watchErrors(page);
+    await page.goto(url);
+    await page.waitForFunction(() => 'nqueens' in globalThis);
+    return page;
+  }
+
+  describe('with WebAssembly', () => {
+    it.each([1, 4, 8, 10, 12])('count(%i, { engine: wasm }) is exact', async (n) => {
+      const page = await open(served.url);
+      expect(await countIn(page, n, { engine: 'wasm', threads: 1 })).toMatchObject({ ...exact(n), engine: 'wasm' });
+      expect(errors).toEqual([]);
+    });
+
+    it("'auto' picks wasm; countSync, solutions and toBoard work", async () => {
+      const page = await open(served.url);
+      expect(await countIn(page, 11)).toMatchObject({ ...exact(11), engine: 'wasm', threads: 1 });
+      const other = await page.evaluate(() => {
+        const sync = nqueens.countSync(9, { engine: 'wasm' });
+        return {
+          sync: [String(sync.total), String(sync.unique), sync.engine],
+          first8: [...nqueens.solutions(8, { limit: 2, engine: 'wasm' })],
+          boards4: [...nqueens.solutions(4)].map(nqueens.toBoard),
+        };
+      });
+      expect(other).toEqual({
+        sync: ['352', '46', 'wasm'],
+        first8: [
+          [0, 4, 7, 5, 2, 6, 1, 3],
+          [0, 5, 7, 2, 6, 3, 1, 4],
+        ],
+        boards4: [
+          ['.Q..', '...Q', 'Q...', '..Q.'],
+          ['..Q.', 'Q...', '...Q', '.Q..'],
+        ],
+      });
+      expect(errors).toEqual([]);
+    });
+  });
+
+  describe('Web Workers', () => {
+    it.each(['wasm', 'js'])('count(13, { threads: 2, engine: %s }) runs on two module workers and is exact', async (engine) => {
+      const page = await open(served.url, RECORD_WORKERS);
+      const { result, last, workers } = await page.evaluate(async (engine) => {
+        let last: { finished: number; subproblems: number; fraction: number; total: string } | undefined;
+        const r = await nqueens.count(13, {
+          engine: engine as 'wasm' | 'js',
+          threads: 2,
+          onProgress: (p) => (last = { finished: p.finished, subproblems: p.subproblems, fraction: p.fraction, total: String(p.total) }),
+        });
+        const workers = (globalThis as unknown as { workerLog: WorkerLog }).workerLog;
+        return { result: { ...r, total: String(r.total), unique: String(r.unique) }, last, workers };
+      }, engine);
+      expect(result).toMatchObject({ ...exact(13), engine, threads: 2 });
+      expect(last).toMatchObject({ fraction: 1, total: String(TOTAL[13]) });
+      expect(workers).toHaveLength(2);
+      for (const w of workers) {
+        expect(w).toMatchObject({ type: 'module', terminated: true });
+        expect(new URL(w.url).origin).toBe(new URL(served.url).origin);
+      }
+      expect(errors).toEqual([]);
+    });
+
+    it('aborting count(18, { threads: 2 }) rejects with an AbortError within 1 s and stops the workers', async () => {
+      const page = await open(served.url, RECORD_WORKERS);
+      const outcome = await page.evaluate(async () => {
+        const controller = new AbortController();
+        let finished = 0;
+        const pending = nqueens.count(18, { threads: 2, signal: controller.signal, onProgress: (p) => (finished = p.finished) });
+        await new Promise((resolve) => setTimeout(resolve, 700));
+        const started = performance.now();
+        controller.abort();
+        try {
+          await pending;
+          return { settled: 'resolved' };
+        } catch (error) {
+          const e = error as Error;
+          return {
+            settled: 'rejected',
+            name: e.name,
+            isDOMException: e instanceof DOMException,
+            ms: performance.now() - started,
+            finished,
+            workers: (globalThis as unknown as { workerLog: WorkerLog }).workerLog,
+          };
+        }
+      });
+      expect(outcome).toMatchObject({ settled: 'rejected', name: 'AbortError', isDOMException: true });
+      expect(outcome.ms).toBeLessThan(1000);
+      expect(outcome.workers).toHaveLength(2);
+      expect(outcome.workers!.every((w) => w.terminated)).toBe(true);
+      expect(errors).toEqual([]);
+    });
+  });
+
+  describe('without WebAssembly', () => {
+    it("'auto' falls back to the TypeScript kernel, on this thread and on workers", async () => {
+      const page = await open(served.url, NO_WASM);
+      expect(await page.evaluate(() => typeof globalThis.WebAssembly)).toBe('undefined');
+      expect(await countIn(page, 12)).toMatchObject({ ...exact(12), engine: 'js', threads: 1 });
+      expect(await countIn(page, 13, { threads: 2 })).toMatchObject({ ...exact(13), engine: 'js', threads: 2 });
+      expect(await page.evaluate(() => [...nqueens.solutions(8, { limit: 1 })])).toEqual([[0, 4, 7, 5, 2, 6, 1, 3]]);
+      expect(errors).toEqual([]);
+    });
+
+    it("engine 'wasm' rejects and says why", async () => {
+      const page = await open(served.url, NO_WASM);
+      const message = await page.evaluate(() => nqueens.count(8, { engine: 'wasm' }).then(() => 'resolved', (e: Error) => e.message));
+      expect(message).toMatch(/engine 'wasm' is unavailable here \(WebAssembly is not available\)/);
+    });
+  });
+
+  describe('Content-Security-Policy', () => {
+    const policy = (script: string) => ({
+      preview: { headers: { 'Content-Security-Policy': `default-src 'self'; script-src ${script}; worker-src 'self'` } },
+    });
+    let strict: Served;
+    let wasmAllowed: Served;
+    beforeAll(async () => {
+      strict = await buildAndPreview({ root: WEB, configFile: false, ...policy("'self'") });
+      wasmAllowed = await buildAndPreview({ root: WEB, configFile: false, ...policy("'self' 'wasm-unsafe-eval'") });
+    });
+    afterAll(async () => {
+      await strict?.close();
+      await wasmAllowed?.close();
+    });
+
+    it("with 'wasm-unsafe-eval' the wasm kernel runs, on workers too", async () => {
+      const page = await open(wasmAllowed.url);
+      expect(await countIn(page, 13, { threads: 2 })).toMatchObject({ ...exact(13), engine: 'wasm', threads: 2 });
+      expect(errors).toEqual([]);
+    });
+
+    it("without it, 'auto' falls back to the TypeScript kernel", async () => {
+      const page = await open(strict.url);
+      expect(await countIn(page, 12)).toMatchObject({ ...exact(12), engine: 'js' });
+      expect(await countIn(page, 13, { threads: 2 })).toMatchObject({ ...exact(13), engine: 'js', threads: 2 });
+      const compile = await page.evaluate(() => {
+        try {
+          new WebAssembly.Module(new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
+          return 'compiled';
+        } catch (error) {
+          return (error as Error).name;
+        }
+      });
+      expect(compile).toBe('CompileError'); // the policy is enforced
+      expect(errors).toEqual([]);
+    });
+  });
+
+  describe('the demo page', () => {
+    it('counts, shows the result and draws the first boards', async () => {
+      const page = await open(served.url);
+      await page.fill('#n', '8');
+      await page.selectOption('#engine', 'wasm');
+      await page.selectOption('#threads', '1');
+      await page.click('#count');
+      await page.waitForFunction(() => document.getElementById('status')!.textContent!.startsWith('Done'));
+      const shown = await page.evaluate(() => ({
+        total: document.getElementById('total')!.textContent,
+        unique: document.getElementById('unique')!.textContent,
+        engine: document.getElementById('ran-engine')!.textContent,
+        threads: document.getElementById('ran-threads')!.textContent,
+        progress: (document.getElementById('progress') as HTMLProgressElement).value,
+        boards: [...document.querySelectorAll('.board')].map((b) => b.getAttribute('aria-label')),
+      }));
+      expect(shown).toMatchObject({ total: '92', unique: '12', engine: 'wasm', threads: '1', progress: 1 });
+      expect(shown.boards).toHaveLength(3);
+      expect(shown.boards[0]).toBe(toBoard([0, 4, 7, 5, 2, 6, 1, 3]).join('\n'));
+      expect(errors).toEqual([]);
+    });
+
+    it('Cancel stops a long count', async () => {
+      const page = await open(served.url);
+      await page.fill('#n', '18');
+      await page.selectOption('#threads', '2');
+      await page.click('#count');
+      await page.waitForFunction(() => document.getElementById('status')!.textContent!.startsWith('Counting'));
+      await page.waitForTimeout(300);
+      await page.click('#cancel');
+      await page.waitForFunction(() => document.getElementById('status')!.textContent === 'Cancelled.', undefined, { timeout: 1000 });
+      expect(await page.isEnabled('#count')).toBe(true);
+      expect(errors).toEqual([]);
+    });
+  });
+});
