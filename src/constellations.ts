@@ -21,8 +21,10 @@ export interface Subproblem {
   readonly b: number;
   readonly c: number;
   readonly d: number;
-  /** Size of the stabiliser in D4: 1, 2, 4 or 8. The class has 8 / stabiliser members. */
+  /** Size of the stabiliser in D4: 1, 2, 4 or 8. */
   readonly stabiliser: number;
+  /** Members of the class, 8 / stabiliser: each solution found here stands for this many. */
+  readonly weight: number;
   /** Bit g is set when symmetry g (1..7 in SYMMETRIES) maps the constellation to itself. */
   readonly symmetries: number;
   /** Rows left to search after the border queens; a rough size for scheduling. */
@@ -160,7 +162,7 @@ export function planSubproblems(n: number): readonly Subproblem[] {
           if (!canonical) continue;
           const [sa, sb, sc, sd] = cheapestOrientation(n, cells);
           const rows = new Set([0, n - 1, sc, sd]);
-          list.push({ a: sa, b: sb, c: sc, d: sd, stabiliser, symmetries, innerRows: n - rows.size });
+          list.push({ a: sa, b: sb, c: sc, d: sd, stabiliser, weight: 8 / stabiliser, symmetries, innerRows: n - rows.size });
         }
       }
     }
@@ -177,5 +179,5 @@ export function contribution(s: Subproblem, r: SubproblemCount): { total: bigint
   const h = BigInt(s.stabiliser);
   // Burnside inside the class: the classes of solutions met here number the
   // solutions fixed by each element of the stabiliser, summed, divided by h.
-  return { total: r.solutions * (8n / h), unique: (r.solutions + r.fixes) / h };
+  return { total: r.solutions * BigInt(s.weight), unique: (r.solutions + r.fixes) / h };
 }

@@ -21,7 +21,7 @@ export const MAX_THREADS = 256;
  * From this n on, count() uses a worker per core unless told otherwise; below
  * it, starting workers costs more than it saves (see README, "Threads").
  */
-export const AUTO_THREADS_MIN_N = 14;
+export const AUTO_THREADS_MIN_N = 15;
 
 export interface CountResult {
   readonly n: number;
@@ -44,7 +44,7 @@ export interface CountSyncOptions {
 
 export interface CountOptions extends CountSyncOptions {
   /**
-   * Worker threads (1 to 256). Default: one per core from n = 14 on, else the
+   * Worker threads (1 to 256). Default: one per core from n = 15 on, else the
    * calling thread, in slices that let the event loop run.
    */
   threads?: number;

@@ -73,7 +73,8 @@ describe('the subproblem list', () => {
       }
       if (ok) placeable++;
     }
-    expect(plan.reduce((sum, s) => sum + 8 / s.stabiliser, 0)).toBe(placeable);
+    expect(plan.every((s) => s.weight * s.stabiliser === 8)).toBe(true);
+    expect(plan.reduce((sum, s) => sum + s.weight, 0)).toBe(placeable);
   });
 
   it('is deterministic: ids are positions, and a second plan is identical', () => {

@@ -1,0 +1,25 @@
+// The long checks, kept out of `npm test`: run with `npm run test:long`
+// (several minutes on 2 cores). Every engine past the default range.
+import { availableParallelism } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { count } from '../../dist/index.js';
+import { TOTAL, UNIQUE } from '../oeis.js';
+
+const threads = availableParallelism();
+
+describe('long counts against OEIS A000170 / A002562', () => {
+  it.each([17, 18, 19])(`wasm, ${threads} threads: n = %i`, async (n) => {
+    const r = await count(n, { engine: 'wasm', threads });
+    expect(r).toMatchObject({ total: TOTAL[n], unique: UNIQUE[n], engine: 'wasm' });
+  });
+
+  it(`js, ${threads} threads: n = 17`, async () => {
+    const r = await count(17, { engine: 'js', threads });
+    expect(r).toMatchObject({ total: TOTAL[17], unique: UNIQUE[17], engine: 'js' });
+  });
+
+  it.each([13, 14])('reference: n = %i', async (n) => {
+    const r = await count(n, { engine: 'reference' });
+    expect(r).toMatchObject({ total: TOTAL[n], unique: UNIQUE[n], engine: 'reference' });
+  });
+});
