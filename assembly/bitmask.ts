@@ -1,8 +1,8 @@
 // The plain bitmask DFS (cols / left-diagonal / right-diagonal masks),
 // iterative with an explicit stack in linear memory. It is the "before"
-// kernel the symmetry search is measured against, and the basis of the
-// first-row subproblems: countFirstRow(n, col) counts the solutions whose
-// queen in row 0 stands in column col.
+// kernel the symmetry search is measured against: countFirstRow(n, col)
+// counts the solutions whose queen in row 0 stands in column col, and the
+// benchmark adds up the left half twice (the mirror) and the middle once.
 import { boardMask } from "./common";
 
 // One frame per row: avail, cols, ld, rd (4 x u32). 32 rows at most.
@@ -54,14 +54,4 @@ export function countCompletions(mask: u32, rows: i32, cols: u32, ld: u32, rd: u
 export function countFirstRow(n: i32, col: i32): u64 {
   const bit: u32 = 1 << col;
   return countCompletions(boardMask(n), n - 1, bit, bit << 1, bit >> 1);
-}
-
-/** All solutions, using the left/right mirror: columns left of centre count twice. */
-export function countMirrored(n: i32): u64 {
-  let total: u64 = 0;
-  const half = n >> 1;
-  for (let col = 0; col < half; col++) total += countFirstRow(n, col);
-  total <<= 1;
-  if (n & 1) total += countFirstRow(n, half);
-  return total;
 }

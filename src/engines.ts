@@ -78,8 +78,3 @@ export function resolveKernel(engine: 'auto' | 'wasm' | 'js'): Kernel {
       `use engine 'auto' to fall back to 'js'`,
   );
 }
-
-/** Forgets the cached wasm kernel; for tests that remove WebAssembly. */
-export function resetEnginesForTests(): void {
-  wasmKernel = undefined;
-}

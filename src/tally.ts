@@ -1,24 +1,15 @@
-// Runs a list of subproblems on a kernel and adds up their contributions.
-import { contribution, planSubproblems, type Subproblem } from './constellations.js';
+// Runs the whole subproblem list on one kernel, on the calling thread, and
+// adds up the contributions (countSync and the benchmark use it).
+import { contribution, planSubproblems } from './constellations.js';
 import type { Kernel } from './engines.js';
 
-export interface Tally {
-  total: bigint;
-  unique: bigint;
-}
-
-export function countSubproblems(n: number, kernel: Kernel, subproblems: readonly Subproblem[]): Tally {
-  const tally = { total: 0n, unique: 0n };
-  for (const s of subproblems) addTo(tally, s, kernel, n);
-  return tally;
-}
-
-export function addTo(tally: Tally, s: Subproblem, kernel: Kernel, n: number): void {
-  const c = contribution(s, kernel.countSubproblem(n, s));
-  tally.total += c.total;
-  tally.unique += c.unique;
-}
-
-export function countAll(n: number, kernel: Kernel): Tally {
-  return countSubproblems(n, kernel, planSubproblems(n));
+export function countAll(n: number, kernel: Kernel): { total: bigint; unique: bigint } {
+  let total = 0n;
+  let unique = 0n;
+  for (const s of planSubproblems(n)) {
+    const c = contribution(s, kernel.countSubproblem(n, s));
+    total += c.total;
+    unique += c.unique;
+  }
+  return { total, unique };
 }

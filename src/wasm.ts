@@ -9,7 +9,6 @@ import { WASM_BASE64, WASM_SIMD_BASE64 } from './wasm-bytes.generated.js';
 /** The kernel's exports. i64 results arrive as (signed) bigint. */
 export interface WasmKernel {
   countFirstRow(n: number, col: number): bigint;
-  countMirrored(n: number): bigint;
   countConstellation(n: number, a: number, b: number, c: number, d: number, symmetries: number): bigint;
   lastFixes(): bigint;
   solutionsStart(n: number): void;
@@ -69,11 +68,4 @@ export function wasmFailure(): unknown {
 /** A fresh instance with its own memory (enumerations keep state in it). */
 export function instantiateKernel(module: WebAssembly.Module): WasmKernel {
   return instantiateSync<Record<string, unknown>>(module, {}).exports as unknown as WasmKernel;
-}
-
-/** Forgets the compiled module; for tests that remove WebAssembly. */
-export function resetWasmForTests(): void {
-  compiled = undefined;
-  compiledSimd = false;
-  failure = undefined;
 }

@@ -55,13 +55,3 @@ export function countFirstRow(n: number, col: number): bigint {
   const bit = 1 << col;
   return countCompletions(boardMask(n), n - 1, bit, bit << 1, bit >>> 1);
 }
-
-/** All solutions, using the left/right mirror. */
-export function countMirrored(n: number): bigint {
-  let total = 0n;
-  const half = n >> 1;
-  for (let col = 0; col < half; col++) total += countFirstRow(n, col);
-  total *= 2n;
-  if (n & 1) total += countFirstRow(n, half);
-  return total;
-}
