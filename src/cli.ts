@@ -61,6 +61,12 @@ Examples:
 
 class UsageError extends Error {}
 
+const COMMAND_OPTIONS = {
+  count: ['engine', 'threads', 'json', 'checkpoint', 'shard', 'out'],
+  solve: ['engine', 'limit', 'format'],
+  merge: ['json'],
+} as const;
+
 function parseSize(text: string, what: string): number {
   if (!/^\d+$/.test(text)) throw new UsageError(`${what} must be an integer from ${MIN_N} to ${MAX_N}; got ${describe(text)}`);
   const n = Number(text);
@@ -348,6 +354,12 @@ export async function main(argv: string[]): Promise<number> {
   }
   const [command, ...rest] = positionals;
   try {
+    const allowed: readonly string[] | undefined = COMMAND_OPTIONS[command as keyof typeof COMMAND_OPTIONS];
+    for (const key of Object.keys(values)) {
+      if (allowed && !allowed.includes(key)) {
+        throw new UsageError(`--${key} does not apply to ${command}; ${command} takes ${allowed.map((o) => `--${o}`).join(', ')}`);
+      }
+    }
     if (command === 'count') await runCount(rest, values);
     else if (command === 'solve') runSolve(rest, values);
     else if (command === 'merge') runMerge(rest, values);

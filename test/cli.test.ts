@@ -80,6 +80,8 @@ describe('nqueens CLI', () => {
     [['solve', '8', '--limit', 'x'], /--limit must be an integer >= 0; got "x"/],
     [['solve', '8', '--format', 'xml'], /--format must be board or json; got "xml"/],
     [['fly'], /unknown command "fly"/],
+    [['count', '8', '--limit', '3'], /--limit does not apply to count; count takes --engine, --threads/],
+    [['solve', '8', '--threads', '2'], /--threads does not apply to solve; solve takes --engine, --limit, --format/],
     [[], /missing command/],
   ])('%j fails with one line and a non-zero exit', (args, message) => {
     const r = nqueens(...args);
