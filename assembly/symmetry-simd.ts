@@ -1,5 +1,4 @@
-// The SIMD search for one constellation, used by the SIMD build when at most
-// 16 rows are left to fill. All open rows' attacked squares live in four
+// The SIMD search for one constellation, used by the SIMD build. All open rows' attacked squares live in four
 // i32x4 vectors (lane j = inner row j), so after each queen one OR per
 // vector updates every row at once, and two cheap tests prune whole subtrees:
 // a row with no free square left (forward checking), and a free column that
@@ -13,8 +12,15 @@
 // lane beyond the inner rows, is all ones.
 import { boardMask } from "./common";
 
-/** Most inner rows the lanes can hold. */
-export const SIMD_MAX_ROWS: i32 = 16;
+/** Most rows the lanes can hold; the rows above them are searched plainly. */
+const LANES: i32 = 16;
+let laneRows: i32 = LANES;
+
+/** Test hook: hold only the last `rows` (2..16) rows in lanes, to exercise the plain top part on small boards. */
+export function setSimdLaneRows(rows: i32): void {
+  laneRows = rows < 2 ? 2 : rows > LANES ? LANES : rows;
+}
+
 // [lane][col] -> the attacks of a queen at (lane, col) on all 16 lanes.
 const ATTACKS: usize = memory.data(16 * 32 * 64, 16);
 // One frame per level: the 16 lanes (64 bytes), then avail, cols, lane, open.
@@ -30,24 +36,40 @@ const CHOOSE_TIGHTEST_ABOVE: i32 = 8;
   return load<u32>(fp + (<usize>lane << 2));
 }
 
+// The constellation being counted, for the plain top part.
+let boardSize: i32 = 0;
+let topRows: i32 = 0;
+let lanes: i32 = 0;
+let attacksOf: usize = 0;
+let rowsOf: usize = 0;
+
+// @ts-ignore: decorator
+@inline function innerRowOf(k: i32): i32 {
+  return load<i32>(rowsOf + (<usize>k << 2));
+}
+
 /**
- * Counts the completions given, per inner row j, its board row (rowOf) and
- * the squares the border queens and taken columns leave unusable (state).
+ * Counts the completions given, per inner row k, its board row (rowOf) and
+ * the border queens' attacks on it (attacks). Needs n <= 31: bit 31 marks
+ * an open lane. When more than 16 rows are left, the top ones are searched
+ * plainly and the SIMD search runs below each of their placements.
  */
-export function countSimd(n: i32, inner: i32, used: u32, state: usize, rowOf: usize): u64 {
-  if (inner == 1) return <u64>popcnt(~(used | load<u32>(state)) & boardMask(n));
-  for (let j = 0; j < 16; j++) {
-    store<u32>(FRAMES + (<usize>j << 2), j < inner ? (used | load<u32>(state + (<usize>j << 2))) & OPEN_FULL : 0xffffffff);
-  }
-  for (let j = 0; j < inner; j++) {
-    const rj = load<i32>(rowOf + (<usize>j << 2));
+export function countSimd(n: i32, inner: i32, used: u32, attacks: usize, rowOf: usize): u64 {
+  if (inner == 1) return <u64>popcnt(~(used | load<u32>(attacks)) & boardMask(n));
+  boardSize = n;
+  lanes = inner < laneRows ? inner : laneRows;
+  topRows = inner - lanes;
+  attacksOf = attacks;
+  rowsOf = rowOf;
+  for (let j = 0; j < lanes; j++) {
+    const rj = innerRowOf(topRows + j);
     for (let col = 0; col < n; col++) {
       const base = ATTACKS + (<usize>((j << 5) | col) << 6);
       for (let l = 0; l < 16; l++) {
         let m: u32 = 0;
         if (l == j) m = 0xffffffff;
-        else if (l < inner) {
-          const dist = load<i32>(rowOf + (<usize>l << 2)) - rj;
+        else if (l < lanes) {
+          const dist = innerRowOf(topRows + l) - rj;
           m = 1 << col;
           if (col + dist >= 0 && col + dist < n) m |= 1 << (col + dist);
           if (col - dist >= 0 && col - dist < n) m |= 1 << (col - dist);
@@ -56,7 +78,33 @@ export function countSimd(n: i32, inner: i32, used: u32, state: usize, rowOf: us
       }
     }
   }
-  return search(inner, used);
+  return searchTop(0, used, 0, 0);
+}
+
+/** The plain DFS over the top rows; ld and rd are the attacks on inner row k. */
+function searchTop(k: i32, cols: u32, ld: u32, rd: u32): u64 {
+  if (k == topRows) {
+    // Load each lane with everything that attacks its row so far.
+    const row = innerRowOf(k);
+    for (let j = 0; j < 16; j++) {
+      let state: u32 = 0xffffffff;
+      if (j < lanes) {
+        const dist = <u32>(innerRowOf(k + j) - row);
+        state = (cols | (ld << dist) | (rd >> dist) | load<u32>(attacksOf + (<usize>(k + j) << 2))) & OPEN_FULL;
+      }
+      store<u32>(FRAMES + (<usize>j << 2), state);
+    }
+    return search(lanes, cols);
+  }
+  const shift = <u32>(innerRowOf(k + 1) - innerRowOf(k));
+  let avail = ~(cols | ld | rd | load<u32>(attacksOf + (<usize>k << 2)));
+  let count: u64 = 0;
+  while (avail != 0) {
+    const bit = avail & (0 - avail);
+    avail ^= bit;
+    count += searchTop(k + 1, cols | bit, (ld | bit) << shift, (rd | bit) >> shift);
+  }
+  return count;
 }
 
 /** The open lane with the fewest free squares (ties: the lowest lane). */
@@ -78,6 +126,7 @@ export function countSimd(n: i32, inner: i32, used: u32, state: usize, rowOf: us
   return i32x4.extract_lane(m, 0) & 15;
 }
 
+/** The SIMD search over the lanes loaded in the first frame. */
 function search(inner: i32, used: u32): u64 {
   let open: u32 = (1 << inner) - 1;
   let count: u64 = 0;

@@ -11,6 +11,8 @@ export interface WasmKernel {
   countFirstRow(n: number, col: number): bigint;
   countConstellation(n: number, a: number, b: number, c: number, d: number, symmetries: number): bigint;
   lastFixes(): bigint;
+  /** Test hook of the SIMD build: how many of the last rows its lanes hold (2..16). */
+  setSimdLaneRows(rows: number): void;
   solutionsStart(n: number): void;
   solutionsNext(): number;
   placementPointer(): number;
