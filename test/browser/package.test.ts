@@ -11,6 +11,7 @@ import {
   RECORD_WORKERS,
   REQUIRED,
   buildAndPreview,
+  devServer,
   launchChromium,
   watchErrors,
   type PlainResult,
@@ -210,6 +211,17 @@ describe.skipIf(!HAVE_CHROMIUM)('in Chromium', () => {
   });
 
   describe('the demo page', () => {
+    it('works under the dev server too (npm run demo)', async () => {
+      const dev = await devServer({ root: WEB, configFile: false });
+      try {
+        const page = await open(dev.url);
+        expect(await countIn(page, 13, { threads: 2 })).toMatchObject({ ...exact(13), engine: 'wasm', threads: 2 });
+        expect(errors).toEqual([]);
+      } finally {
+        await dev.close();
+      }
+    });
+
     it('counts, shows the result and draws the first boards', async () => {
       const page = await open(served.url);
       await page.fill('#n', '8');
