@@ -2,5 +2,5 @@
 // so the host needs no runtime glue beyond reading a BigInt.
 export { countFirstRow } from "./bitmask";
 export { countConstellation, lastFixes } from "./symmetry";
-export { setSimdLaneRows } from "./symmetry-simd";
+export { setSimdTuning } from "./symmetry-simd";
 export { solutionsStart, solutionsNext, placementPointer } from "./solutions";

@@ -15,10 +15,20 @@ import { boardMask } from "./common";
 /** Most rows the lanes can hold; the rows above them are searched plainly. */
 const LANES: i32 = 16;
 let laneRows: i32 = LANES;
+/**
+ * Fewer rows than this go to the plain search: filling the attack table
+ * costs more than SIMD saves on small subproblems (break-even measured at
+ * 10 to 11 rows left, n = 14).
+ */
+export let simdMinRows: i32 = 11;
 
-/** Test hook: hold only the last `rows` (2..16) rows in lanes, to exercise the plain top part on small boards. */
-export function setSimdLaneRows(rows: i32): void {
-  laneRows = rows < 2 ? 2 : rows > LANES ? LANES : rows;
+/**
+ * Test hook: use SIMD from `minRows` rows left, holding at most `laneRows`
+ * (2..16) of them in lanes, to exercise every path on small boards.
+ */
+export function setSimdTuning(laneRowsLimit: i32, minRows: i32): void {
+  laneRows = laneRowsLimit < 2 ? 2 : laneRowsLimit > LANES ? LANES : laneRowsLimit;
+  simdMinRows = minRows;
 }
 
 // [lane][col] -> the attacks of a queen at (lane, col) on all 16 lanes.
@@ -65,10 +75,10 @@ export function countSimd(n: i32, inner: i32, used: u32, attacks: usize, rowOf: 
     const rj = innerRowOf(topRows + j);
     for (let col = 0; col < n; col++) {
       const base = ATTACKS + (<usize>((j << 5) | col) << 6);
-      for (let l = 0; l < 16; l++) {
-        let m: u32 = 0;
-        if (l == j) m = 0xffffffff;
-        else if (l < lanes) {
+      // Entries for lanes past `lanes` are never read: those lanes stay all ones.
+      for (let l = 0; l < lanes; l++) {
+        let m: u32 = 0xffffffff;
+        if (l != j) {
           const dist = innerRowOf(topRows + l) - rj;
           m = 1 << col;
           if (col + dist >= 0 && col + dist < n) m |= 1 << (col + dist);

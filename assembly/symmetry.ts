@@ -6,7 +6,7 @@
 // weights it. Here we only count completions of one constellation, skipping
 // the rows the border queens already fill.
 import { boardMask } from "./common";
-import { countSimd } from "./symmetry-simd";
+import { countSimd, simdMinRows } from "./symmetry-simd";
 
 // Per inner row k: the attacks of the border queens on it (u32) and the
 // distance to the next inner row (u32).
@@ -76,7 +76,7 @@ export function countConstellation(n: i32, a: i32, b: i32, c: i32, d: i32, symme
   if (symmetries != 0) return countSymmetric(n, a, b, c, d, inner, used, symmetries);
   if (inner == 0) return 1;
   // The SIMD build (see asconfig.json) prunes far more per node; it needs n <= 31 for its lane encoding.
-  if (ASC_FEATURE_SIMD && n <= 31) return countSimd(n, inner, used, INNER_ATTACKS, INNER_ROW);
+  if (ASC_FEATURE_SIMD && n <= 31 && inner >= simdMinRows) return countSimd(n, inner, used, INNER_ATTACKS, INNER_ROW);
   return countInner(inner, used);
 }
 

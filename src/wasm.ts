@@ -11,8 +11,8 @@ export interface WasmKernel {
   countFirstRow(n: number, col: number): bigint;
   countConstellation(n: number, a: number, b: number, c: number, d: number, symmetries: number): bigint;
   lastFixes(): bigint;
-  /** Test hook of the SIMD build: how many of the last rows its lanes hold (2..16). */
-  setSimdLaneRows(rows: number): void;
+  /** Test hook of the SIMD build: lane rows (2..16) and the fewest rows left that use SIMD. */
+  setSimdTuning(laneRows: number, minRows: number): void;
   solutionsStart(n: number): void;
   solutionsNext(): number;
   placementPointer(): number;

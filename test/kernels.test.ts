@@ -25,9 +25,9 @@ describe('kernels agree', () => {
 
   // Past 16 rows the SIMD search runs the top rows plainly and the last 16 in
   // lanes; fewer lanes exercise that split on boards small enough to test.
-  it.each([2, 3, 5, 8])('n = 9..12: the SIMD search with only %i lane rows agrees with js', (rows) => {
+  it.each([2, 3, 5, 8, 16])('n = 9..12: the SIMD search, on every subproblem, with %i lane rows agrees with js', (rows) => {
     const raw = instantiateKernel(compileKernel('simd'));
-    raw.setSimdLaneRows(rows);
+    raw.setSimdTuning(rows, 0);
     for (let n = 9; n <= 12; n++) {
       for (const s of planSubproblems(n)) {
         if (s.symmetries !== 0) continue;
