@@ -2,7 +2,7 @@
 // a pure TypeScript fallback, and a plain reference for cross-checks.
 import { abortError, isAbortSignal } from './abort.js';
 import { toBoard } from './board.js';
-import { planSubproblems } from './constellations.js';
+import { planSubproblems as plan, type Subproblem } from './constellations.js';
 import { ENGINES, resolveKernel, type EngineChoice, type EngineName, type Kernel } from './engines.js';
 import { availableCores } from './environment.js';
 import { countReference, referenceSolutions } from './kernels/reference.js';
@@ -13,7 +13,7 @@ import { checkChoice, checkInteger, checkN, checkOptions, describe } from './val
 export { toBoard };
 export { ENGINES, type EngineChoice, type EngineName, type Progress };
 export { MAX_N, MIN_N } from './validate.js';
-export { planSubproblems, type Subproblem, type SubproblemCount } from './constellations.js';
+export type { Subproblem, SubproblemCount } from './constellations.js';
 
 /** Most worker threads one count may start. */
 export const MAX_THREADS = 256;
@@ -84,6 +84,15 @@ function countOnThisThread(n: number, engine: EngineChoice): CountResult {
 }
 
 /**
+ * The symmetry search's independent subproblems for n, largest first: one
+ * border constellation per symmetry class, with a deterministic `id` (its
+ * position) and `weight` (solutions found in it stand for this many).
+ */
+export function planSubproblems(n: number): readonly Subproblem[] {
+  return plan(checkN(n));
+}
+
+/**
  * Counts the solutions for an n x n board, blocking the calling thread.
  * Throws TypeError/RangeError for bad arguments.
  */
@@ -118,7 +127,7 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
   }
   const start = now();
   const workers = threads ?? (n >= AUTO_THREADS_MIN_N ? await availableCores() : 0);
-  const r = await runPlan({ n, subproblems: planSubproblems(n), engine, threads: workers, onProgress, signal });
+  const r = await runPlan({ n, subproblems: plan(n), engine, threads: workers, onProgress, signal });
   return { n, total: r.total, unique: r.unique, engine: r.engine, threads: r.threads, elapsedMs: now() - start };
 }
 

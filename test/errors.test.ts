@@ -1,6 +1,6 @@
 // Bad input fails fast with a TypeError or RangeError that names the argument.
 import { describe, expect, it } from 'vitest';
-import { count, countSync, solutions } from '../dist/index.js';
+import { count, countSync, planSubproblems, solutions } from '../dist/index.js';
 
 const BAD_N: [unknown, typeof TypeError | typeof RangeError][] = [
   [0, RangeError],
@@ -30,6 +30,11 @@ describe.each(BAD_N)('n = %s', (n, type) => {
   it('count rejects', async () => {
     await expect(count(n as number)).rejects.toThrow(type);
     await expect(count(n as number)).rejects.toThrow(N_MESSAGE);
+  });
+
+  it('planSubproblems throws', () => {
+    expect(() => planSubproblems(n as number)).toThrow(type);
+    expect(() => planSubproblems(n as number)).toThrow(N_MESSAGE);
   });
 
   it('solutions throws at the call, not at the first next()', () => {
