@@ -1,11 +1,12 @@
-// The SIMD search for one constellation, used by the SIMD build. All open rows' attacked squares live in four
-// i32x4 vectors (lane j = inner row j), so after each queen one OR per
-// vector updates every row at once, and two cheap tests prune whole subtrees:
-// a row with no free square left (forward checking), and a free column that
-// no open row can take. The search branches on the most constrained row
-// (fewest free squares) in the top levels, where a good choice saves the
-// most, and on the first open row below, where counting squares costs more
-// than it saves. The last two rows are settled without pushing.
+// The SIMD search for one constellation, used by the SIMD build. The open
+// rows' attacked squares live in four i32x4 vectors (16 lanes, one row each),
+// so after each queen one OR per vector updates every row at once, and two
+// cheap tests prune whole subtrees: a row with no free square left (forward
+// checking), and a free column that no open row can take. The search branches
+// on the most constrained row (fewest free squares) in the top levels, where
+// a good choice saves the most, and below them on the first open lane, which
+// the lane order makes the row nearest the board's middle. The last two rows
+// are settled without pushing.
 //
 // Lane encoding: bits 0..n-1 squares (1 = attacked or column taken), bits
 // n..30 always set, bit 31 clear while the row is open; a filled row, or a
