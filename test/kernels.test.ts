@@ -113,3 +113,15 @@ describe('the subproblem list', () => {
     expect(total).toBeLessThan(TOTAL[16]);
   });
 });
+
+describe('SafeCounter (the TS kernels count past 2^53 through it)', () => {
+  it('carries whole numbers into a bigint exactly', async () => {
+    const { SafeCounter, FLUSH_AT } = await import('../dist/kernels/safe-counter.js');
+    const counter = new SafeCounter();
+    let count = FLUSH_AT + 1;
+    count = counter.flush(count);
+    expect(count).toBe(0);
+    for (let i = 0; i < 8; i++) counter.flush(2 ** 53 - 1);
+    expect(counter.total(7)).toBe(2n ** 50n + 1n + 8n * (2n ** 53n - 1n) + 7n);
+  });
+});

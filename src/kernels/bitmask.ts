@@ -1,6 +1,6 @@
 // The plain bitmask DFS in TypeScript, with int32 bit ops: the same algorithm
 // as assembly/bitmask.ts. It is the "before" kernel for the benchmark.
-import { SafeCounter } from './safe-counter.js';
+import { FLUSH_AT, SafeCounter } from './safe-counter.js';
 
 /** All-ones mask for the n columns of the board, as an int32 (n = 32 gives -1). */
 export function boardMask(n: number): number {
@@ -38,7 +38,7 @@ export function countCompletions(mask: number, rows: number, cols: number, ld: n
       left--;
     } else {
       if (sp === 0) break;
-      if (count >= SafeCounter.FLUSH_AT) count = counter.flush(count);
+      if (count >= FLUSH_AT) count = counter.flush(count);
       sp -= 4;
       avail = stack[sp];
       cols = stack[sp + 1];

@@ -3,7 +3,7 @@
 // src/constellations.ts for the decomposition.
 import type { Subproblem, SubproblemCount } from '../constellations.js';
 import { boardMask } from './bitmask.js';
-import { SafeCounter } from './safe-counter.js';
+import { FLUSH_AT, SafeCounter } from './safe-counter.js';
 
 // Per inner row: the border queens' attacks and the distance to the next inner row.
 const rowAttacks = new Int32Array(32);
@@ -77,7 +77,7 @@ function countInner(inner: number, used: number): bigint {
       avail = ~(cols | ld | rd | rowAttacks[k]);
     } else {
       if (sp === 0) break;
-      if (count >= SafeCounter.FLUSH_AT) count = counter.flush(count);
+      if (count >= FLUSH_AT) count = counter.flush(count);
       sp -= 4;
       k--;
       avail = stack[sp];
@@ -104,7 +104,7 @@ function countSymmetric(n: number, s: Subproblem, inner: number, used: number): 
   let fixes = 0;
   const search = (k: number, cols: number, ld: number, rd: number): void => {
     if (k === inner) {
-      if (++solutions >= SafeCounter.FLUSH_AT) solutions = counter.flush(solutions);
+      if (++solutions >= FLUSH_AT) solutions = counter.flush(solutions);
       for (const g of symmetries) if (isFixedBy(placement, n, g)) fixes++;
       return;
     }
