@@ -43,7 +43,7 @@ type Cell = readonly [row: number, col: number];
 
 // The eight symmetries of the n x n board as maps on cells; the kernels use
 // the same numbering.
-const SYMMETRIES: ReadonlyArray<(n: number, r: number, c: number) => Cell> = [
+export const SYMMETRIES: ReadonlyArray<(n: number, r: number, c: number) => Cell> = [
   (_n, r, c) => [r, c],
   (n, r, c) => [c, n - 1 - r], // quarter turn
   (n, r, c) => [n - 1 - r, n - 1 - c], // half turn

@@ -69,15 +69,22 @@ export function getWasmKernel(): Kernel | undefined {
   return wasmKernel;
 }
 
-/** The kernel for a choice; 'auto' falls back to TypeScript when wasm is unavailable. */
-export function resolveKernel(engine: 'auto' | 'wasm' | 'js'): Kernel {
-  if (engine === 'js') return jsKernel;
-  const kernel = getWasmKernel();
-  if (kernel) return kernel;
-  if (engine === 'auto') return jsKernel;
+/**
+ * The compiled wasm kernel for a choice, or null for the TypeScript one:
+ * 'auto' falls back to TypeScript when wasm is unavailable, 'wasm' throws.
+ */
+export function resolveModule(engine: 'auto' | 'wasm' | 'js'): WebAssembly.Module | null {
+  if (engine === 'js') return null;
+  const module = wasmModule();
+  if (module || engine === 'auto') return module ?? null;
   const reason = wasmFailure();
   throw new Error(
     `engine 'wasm' is unavailable here (${reason instanceof Error ? reason.message : String(reason)}); ` +
       `use engine 'auto' to fall back to 'js'`,
   );
+}
+
+/** The kernel for a choice, on this thread (see resolveModule). */
+export function resolveKernel(engine: 'auto' | 'wasm' | 'js'): Kernel {
+  return resolveModule(engine) ? getWasmKernel()! : jsKernel;
 }

@@ -2,9 +2,8 @@
 // progress. count(), shards and checkpoints are all built on this.
 import { abortError } from './abort.js';
 import { contribution, type Subproblem, type SubproblemCount } from './constellations.js';
-import { resolveKernel } from './engines.js';
+import { resolveKernel, resolveModule } from './engines.js';
 import { runOnWorkers } from './pool.js';
-import { wasmModule } from './wasm.js';
 
 export interface Progress {
   readonly n: number;
@@ -56,7 +55,8 @@ function yieldToEventLoop(): Promise<void> {
 export async function runPlan(run: PlanRun): Promise<PlanResult> {
   const { n, subproblems, signal } = run;
   if (signal?.aborted) throw abortError(signal);
-  const kernel = resolveKernel(run.engine); // throws now if 'wasm' is unavailable
+  const module = resolveModule(run.engine); // throws now if 'wasm' is unavailable
+  const engine = module ? 'wasm' : 'js';
   const start = now();
   const already = run.already ?? { finished: 0, total: 0n, unique: 0n };
   const all = already.finished + subproblems.length;
@@ -86,6 +86,7 @@ export async function runPlan(run: PlanRun): Promise<PlanResult> {
   let threads = Math.min(run.threads, subproblems.length);
   if (threads === 0) {
     threads = 1;
+    const kernel = resolveKernel(run.engine);
     let sliceStart = now();
     for (const s of subproblems) {
       if (signal?.aborted) throw abortError(signal);
@@ -97,9 +98,8 @@ export async function runPlan(run: PlanRun): Promise<PlanResult> {
     }
     if (signal?.aborted) throw abortError(signal);
   } else {
-    const module = kernel.name === 'wasm' ? wasmModule()! : null;
+    // The workers instantiate the kernel; this thread only hands out work.
     await runOnWorkers({ n, subproblems, threads, module, signal, onResult: record });
   }
-  if (finished === already.finished) report(true);
-  return { total, unique, engine: kernel.name, threads };
+  return { total, unique, engine, threads };
 }

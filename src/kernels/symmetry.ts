@@ -1,7 +1,7 @@
 // One symmetry-search subproblem in TypeScript: the solutions containing a
 // border constellation. Mirrors assembly/symmetry.ts; see
 // src/constellations.ts for the decomposition.
-import type { Subproblem, SubproblemCount } from '../constellations.js';
+import { SYMMETRIES, type Subproblem, type SubproblemCount } from '../constellations.js';
 import { boardMask } from './bitmask.js';
 import { FLUSH_AT, SafeCounter } from './safe-counter.js';
 
@@ -122,23 +122,13 @@ function countSymmetric(n: number, s: Subproblem, inner: number, used: number): 
   return { solutions: counter.total(solutions), fixes: BigInt(fixes) };
 }
 
-/** Does symmetry g (1..7, numbered as in constellations.ts) map the placement to itself? */
+/** Does symmetry g (1..7 in SYMMETRIES) map the placement to itself? */
 export function isFixedBy(placement: ArrayLike<number>, n: number, g: number): boolean {
-  const m = n - 1;
-  for (let r = 0; r <= m; r++) {
-    const c = placement[r];
+  const map = SYMMETRIES[g];
+  for (let r = 0; r < n; r++) {
     // The image of the queen (r, c) must be a queen too.
-    let ok: boolean;
-    switch (g) {
-      case 1: ok = placement[c] === m - r; break; // quarter turn: (c, m-r)
-      case 2: ok = placement[m - r] === m - c; break; // half turn
-      case 3: ok = placement[m - c] === r; break; // three-quarter turn
-      case 4: ok = c === m - c; break; // mirror left-right
-      case 5: ok = placement[m - r] === c; break; // mirror top-bottom
-      case 6: ok = placement[c] === r; break; // transpose
-      default: ok = placement[m - c] === m - r; // anti-transpose
-    }
-    if (!ok) return false;
+    const [row, col] = map(n, r, placement[r]);
+    if (placement[row] !== col) return false;
   }
   return true;
 }
