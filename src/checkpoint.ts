@@ -2,7 +2,7 @@
 // so an interrupted count resumes without redoing any of them. JSON lines:
 // a header, then one line per subproblem. Node only (the CLI uses it).
 import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import type { Subproblem, SubproblemCount } from './constellations.js';
+import { contribution, type Subproblem, type SubproblemCount } from './constellations.js';
 import { VERSION } from './version.js';
 
 export const CHECKPOINT_FORMAT = 'nqueens-checkpoint';
@@ -64,6 +64,27 @@ export class Checkpoint {
     writeFileSync(temporary, lines.join('\n') + '\n');
     renameSync(temporary, file);
     return checkpoint;
+  }
+
+  /** What a resumed count starts from: the finished part of `slice`, summed, and the rest to run. */
+  resume(slice: readonly Subproblem[]): {
+    already: { finished: number; total: bigint; unique: bigint };
+    remaining: Subproblem[];
+  } {
+    const already = { finished: 0, total: 0n, unique: 0n };
+    const remaining: Subproblem[] = [];
+    for (const s of slice) {
+      const done = this.done.get(s.id);
+      if (!done) {
+        remaining.push(s);
+        continue;
+      }
+      const c = contribution(s, done);
+      already.finished++;
+      already.total += c.total;
+      already.unique += c.unique;
+    }
+    return { already, remaining };
   }
 
   record(s: Subproblem, count: SubproblemCount): void {

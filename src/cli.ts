@@ -3,8 +3,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Checkpoint } from './checkpoint.js';
-import { contribution } from './constellations.js';
-import { availableCores } from './environment.js';
 import {
   AUTO_THREADS_MIN_N,
   count,
@@ -213,17 +211,9 @@ async function runSlice(
   const plan = planSubproblems(n);
   const slice = shardOf(plan, spec);
   const checkpoint = checkpointFile ? Checkpoint.open(checkpointFile, n, `${spec.index}/${spec.count}`, slice) : undefined;
-  const already = { finished: 0, total: 0n, unique: 0n };
-  for (const s of slice) {
-    const done = checkpoint?.done.get(s.id);
-    if (!done) continue;
-    const c = contribution(s, done);
-    already.finished++;
-    already.total += c.total;
-    already.unique += c.unique;
-  }
-  const remaining = slice.filter((s) => !checkpoint?.done.has(s.id));
-  const workers = threads ?? (n >= AUTO_THREADS_MIN_N ? await availableCores() : 0);
+  const { already, remaining } = checkpoint
+    ? checkpoint.resume(slice)
+    : { already: undefined, remaining: slice };
   const start = performance.now();
   let r;
   try {
@@ -232,7 +222,7 @@ async function runSlice(
         n,
         subproblems: remaining,
         engine,
-        threads: workers,
+        threads,
         signal,
         already,
         onProgress: bar.update,
@@ -250,7 +240,7 @@ async function runSlice(
   if (!shardText) {
     if (json) console.log(asJson(result));
     else printResult(result);
-    if (checkpoint && already.finished > 0) console.error(`resumed from ${checkpointFile}: ${already.finished} of ${slice.length} subproblems were already done`);
+    if (already && already.finished > 0) console.error(`resumed from ${checkpointFile}: ${already.finished} of ${slice.length} subproblems were already done`);
     return;
   }
   const shard: ShardResult = {

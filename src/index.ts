@@ -4,7 +4,6 @@ import { abortError, isAbortSignal } from './abort.js';
 import { toBoard } from './board.js';
 import { planSubproblems as plan, type Subproblem } from './constellations.js';
 import { ENGINES, resolveKernel, type EngineChoice, type EngineName, type Kernel } from './engines.js';
-import { availableCores } from './environment.js';
 import { countReference, referenceSolutions } from './kernels/reference.js';
 import { runPlan, type Progress } from './run.js';
 import { countAll } from './tally.js';
@@ -14,14 +13,10 @@ export { toBoard };
 export { ENGINES, type EngineChoice, type EngineName, type Progress };
 export { MAX_N, MIN_N } from './validate.js';
 export type { Subproblem, SubproblemCount } from './constellations.js';
+export { AUTO_THREADS_MIN_N } from './run.js';
 
 /** Most worker threads one count may start. */
 export const MAX_THREADS = 256;
-/**
- * From this n on, count() uses a worker per core unless told otherwise; below
- * it, starting workers costs more than it saves (see README, "Threads").
- */
-export const AUTO_THREADS_MIN_N = 15;
 
 export interface CountResult {
   readonly n: number;
@@ -126,8 +121,7 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
     return countOnThisThread(n, engine);
   }
   const start = now();
-  const workers = threads ?? (n >= AUTO_THREADS_MIN_N ? await availableCores() : 0);
-  const r = await runPlan({ n, subproblems: plan(n), engine, threads: workers, onProgress, signal });
+  const r = await runPlan({ n, subproblems: plan(n), engine, threads, onProgress, signal });
   return { n, total: r.total, unique: r.unique, engine: r.engine, threads: r.threads, elapsedMs: now() - start };
 }
 

@@ -8,6 +8,9 @@ import type { Subproblem, SubproblemCount } from './constellations.js';
 import { spawnWorker, type WorkerHandle } from './spawn-worker.js';
 import type { FromWorker } from './worker-messages.js';
 
+/** Subproblems each worker holds: one in hand, one queued. */
+const IN_FLIGHT = 2;
+
 export interface PoolJob {
   n: number;
   subproblems: readonly Subproblem[];
@@ -42,7 +45,6 @@ export function runOnWorkers(job: PoolJob): Promise<void> {
     const dispatch = (worker: WorkerHandle): void => {
       if (next < subproblems.length) worker.post({ type: 'run', subproblem: subproblems[next++] });
     };
-    const IN_FLIGHT = 2;
 
     const onMessage = (worker: WorkerHandle, message: FromWorker): void => {
       if (settled) return;

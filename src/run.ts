@@ -3,6 +3,7 @@
 import { abortError } from './abort.js';
 import { contribution, type Subproblem, type SubproblemCount } from './constellations.js';
 import { resolveKernel, resolveModule } from './engines.js';
+import { availableCores } from './environment.js';
 import { runOnWorkers } from './pool.js';
 
 export interface Progress {
@@ -23,8 +24,11 @@ export interface PlanRun {
   n: number;
   subproblems: readonly Subproblem[];
   engine: 'auto' | 'wasm' | 'js';
-  /** Worker threads; 0 counts on the calling thread, yielding to the event loop between slices. */
-  threads: number;
+  /**
+   * Worker threads; 0 counts on the calling thread, yielding to the event loop
+   * between slices. Default: a worker per core from AUTO_THREADS_MIN_N, else 0.
+   */
+  threads?: number;
   signal?: AbortSignal;
   onProgress?: (progress: Progress) => void;
   /** Called as each subproblem finishes (checkpoints record them). */
@@ -41,6 +45,12 @@ export interface PlanResult {
   engine: 'wasm' | 'js';
   threads: number;
 }
+
+/**
+ * From this n on, counts use a worker per core unless told otherwise; below
+ * it, starting workers costs more than it saves (see README, "Threads").
+ */
+export const AUTO_THREADS_MIN_N = 15;
 
 const SLICE_MS = 20;
 
@@ -83,7 +93,8 @@ export async function runPlan(run: PlanRun): Promise<PlanResult> {
   };
 
   report(true);
-  let threads = Math.min(run.threads, subproblems.length);
+  const wanted = run.threads ?? (n >= AUTO_THREADS_MIN_N ? await availableCores() : 0);
+  let threads = Math.min(wanted, subproblems.length);
   if (threads === 0) {
     threads = 1;
     const kernel = resolveKernel(run.engine);
