@@ -9,7 +9,6 @@ import { FLUSH_AT, SafeCounter } from './safe-counter.js';
 const rowAttacks = new Int32Array(32);
 const rowShift = new Int32Array(32);
 const innerRow = new Int32Array(32);
-const stack = new Int32Array(32 * 4);
 const placement = new Int32Array(32);
 
 function diagonalAttacks(n: number, row: number, qr: number, qc: number): number {
@@ -46,47 +45,117 @@ export function countSubproblem(n: number, s: Subproblem): SubproblemCount {
   return { solutions, fixes: 0n };
 }
 
+// The search below is shaped for V8 rather than copied from the wasm kernel:
+// recursion two rows per call (fewer calls, state in registers), a child is
+// entered only if the row after it still has a free square (the row below is
+// checked with the new queen's attacks shifted two rows), and the last three
+// rows are counted without calls. Measured against the iterative explicit-
+// stack loop the wasm kernel uses: 0.77-0.83x the time at n = 16.
+
+/** Last inner row of the current subproblem; the helpers below read it. */
+let lastRow = 0;
+
+/**
+ * Subtrees with at most this many rows have fewer than 18! < 2^53 leaves
+ * (each row takes one of the free columns, and there are as many free
+ * columns as rows), so a JS number counts them exactly.
+ */
+let exactRows = 18;
+
+/** Test hook: make the bigint path above the number path run at small n. */
+export function setExactRows(rows: number): void {
+  exactRows = rows;
+}
+
 function countInner(inner: number, used: number): bigint {
-  const counter = new SafeCounter();
+  const avail = ~(used | rowAttacks[0]);
+  if (avail === 0) return 0n;
+  lastRow = inner - 1;
+  return countWide(0, used, 0, 0, avail);
+}
+
+/** Rows far from the bottom at large n: the subtree's count can pass 2^53, so add bigints. */
+function countWide(k: number, cols: number, ld: number, rd: number, avail: number): bigint {
+  if (lastRow - k < exactRows) return BigInt(countRows(k, cols, ld, rd, avail));
+  if (k === lastRow) return 1n;
+  let total = 0n;
+  const shift = rowShift[k];
+  const attacks = rowAttacks[k + 1];
+  while (avail !== 0) {
+    const bit = avail & -avail;
+    avail ^= bit;
+    const nc = cols | bit;
+    const nl = (ld | bit) << shift;
+    const nr = (rd | bit) >>> shift;
+    const next = ~(nc | nl | nr | attacks);
+    if (next !== 0) total += countWide(k + 1, nc, nl, nr, next);
+  }
+  return total;
+}
+
+/** Solutions below row k, whose free squares are `avail` (non-zero). Two rows per call. */
+function countRows(k: number, cols: number, ld: number, rd: number, avail: number): number {
+  if (k >= lastRow - 2) return countLastRows(k, cols, ld, rd, avail);
   let count = 0;
-  let sp = 0;
-  let k = 0;
-  const last = inner - 1;
-  let cols = used;
-  let ld = 0;
-  let rd = 0;
-  let avail = ~(cols | rowAttacks[0]);
-  for (;;) {
-    if (k === last) {
-      if (avail !== 0) count++; // at most one column is left
-      avail = 0;
-    }
-    if (avail !== 0) {
-      const bit = avail & -avail;
-      avail ^= bit;
-      stack[sp] = avail;
-      stack[sp + 1] = cols;
-      stack[sp + 2] = ld;
-      stack[sp + 3] = rd;
-      sp += 4;
-      const shift = rowShift[k];
-      k++;
-      cols |= bit;
-      ld = (ld | bit) << shift;
-      rd = (rd | bit) >>> shift;
-      avail = ~(cols | ld | rd | rowAttacks[k]);
-    } else {
-      if (sp === 0) break;
-      if (count >= FLUSH_AT) count = counter.flush(count);
-      sp -= 4;
-      k--;
-      avail = stack[sp];
-      cols = stack[sp + 1];
-      ld = stack[sp + 2];
-      rd = stack[sp + 3];
+  const s1 = rowShift[k];
+  const a1 = rowAttacks[k + 1];
+  const s2 = rowShift[k + 1];
+  const a2 = rowAttacks[k + 2];
+  const s3 = rowShift[k + 2];
+  const a3 = rowAttacks[k + 3];
+  while (avail !== 0) {
+    const bit = avail & -avail;
+    avail ^= bit;
+    const c1 = cols | bit;
+    const l1 = (ld | bit) << s1;
+    const r1 = (rd | bit) >>> s1;
+    let free1 = ~(c1 | l1 | r1 | a1);
+    while (free1 !== 0) {
+      const bit1 = free1 & -free1;
+      free1 ^= bit1;
+      const c2 = c1 | bit1;
+      const l2 = (l1 | bit1) << s2;
+      const r2 = (r1 | bit1) >>> s2;
+      const free2 = ~(c2 | l2 | r2 | a2);
+      // Look one row further: without a free square there, row k + 2 is a dead end.
+      if (free2 !== 0 && ~(c2 | (l2 << s3) | (r2 >>> s3) | a3) !== 0) {
+        count += countRows(k + 2, c2, l2, r2, free2);
+      }
     }
   }
-  return counter.total(count);
+  return count;
+}
+
+/** At most three rows left (k >= lastRow - 2): count them without further calls. */
+function countLastRows(k: number, cols: number, ld: number, rd: number, avail: number): number {
+  if (k === lastRow) return 1; // one row, and it has a free square
+  let count = 0;
+  const s1 = rowShift[k];
+  const a1 = rowAttacks[k + 1];
+  if (k === lastRow - 1) {
+    while (avail !== 0) {
+      const bit = avail & -avail;
+      avail ^= bit;
+      if (~(cols | bit | ((ld | bit) << s1) | ((rd | bit) >>> s1) | a1) !== 0) count++;
+    }
+    return count;
+  }
+  const s2 = rowShift[k + 1];
+  const a2 = rowAttacks[k + 2];
+  while (avail !== 0) {
+    const bit = avail & -avail;
+    avail ^= bit;
+    const c1 = cols | bit;
+    const l1 = (ld | bit) << s1;
+    const r1 = (rd | bit) >>> s1;
+    let free1 = ~(c1 | l1 | r1 | a1);
+    while (free1 !== 0) {
+      const bit1 = free1 & -free1;
+      free1 ^= bit1;
+      if (~(c1 | bit1 | ((l1 | bit1) << s2) | ((r1 | bit1) >>> s2) | a2) !== 0) count++;
+    }
+  }
+  return count;
 }
 
 // The rare constellations with a non-trivial stabiliser: a recursive search
