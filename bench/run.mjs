@@ -145,14 +145,21 @@ const result = { date, machine, sizes, rows, cold, abortLatencyMs: abortLatency,
 const name = anchor ? 'latest-n17' : 'latest';
 writeFileSync(new URL(`./results/${name}.json`, import.meta.url), JSON.stringify(result, null, 2) + '\n');
 
+/** A time in the unit that keeps three significant digits (small n runs in microseconds). */
+function duration(ms) {
+  if (ms >= 1000) return `${(ms / 1000).toFixed(2)} s`;
+  if (ms >= 10) return `${ms.toFixed(1)} ms`;
+  if (ms >= 0.1) return `${ms.toFixed(2)} ms`;
+  return `${(ms * 1000).toFixed(1)} µs`;
+}
+
 function markdown() {
   const labels = [...new Set(rows.map((r) => r.engine))];
   const head = `| engine | ${sizes.map((n) => `n = ${n}`).join(' | ')} |\n|---|${sizes.map(() => '---:').join('|')}|`;
   const cell = (engine, n) => {
     const r = rows.find((x) => x.engine === engine && x.n === n);
     if (!r) return '–';
-    const ms = r.medianMs >= 1000 ? `${(r.medianMs / 1000).toFixed(2)} s` : `${r.medianMs.toFixed(r.medianMs < 10 ? 2 : 1)} ms`;
-    return `${ms} (${r.vsSymmetryWasm.toFixed(2)}x)`;
+    return `${duration(r.medianMs)} (${r.vsSymmetryWasm.toFixed(2)}x)`;
   };
   const body = labels.map((e) => `| ${rows.find((r) => r.engine === e).label} | ${sizes.map((n) => cell(e, n)).join(' | ')} |`).join('\n');
   const lines = [

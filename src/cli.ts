@@ -309,11 +309,41 @@ function runSolve(positionals: string[], values: Record<string, unknown>): void 
   if (index === 0 && format === 'board') console.log(`# no solutions for n = ${n}`);
 }
 
+const VALUE_OPTIONS = new Set(['--engine', '--threads', '--checkpoint', '--shard', '--out', '--limit', '--format']);
+
+/**
+ * parseArgs reads `-3` as an unknown option and `--threads -1` as ambiguous.
+ * Numbers are never options here, so hand them over as values and
+ * positionals; the range checks then name the argument that is wrong.
+ */
+function numbersAsValues(argv: readonly string[]): string[] {
+  const options: string[] = [];
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i];
+    if (token === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (VALUE_OPTIONS.has(token)) {
+      const value = argv[i + 1];
+      if (value === undefined || (value.startsWith('-') && !/^-\d/.test(value))) throw new UsageError(`${token} needs a value`);
+      options.push(`${token}=${value}`);
+      i++;
+    } else if (token.startsWith('-') && !/^-\d/.test(token)) {
+      options.push(token);
+    } else {
+      positionals.push(token);
+    }
+  }
+  return [...options, '--', ...positionals];
+}
+
 export async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv,
+      args: numbersAsValues(argv),
       allowPositionals: true,
       strict: true,
       options: {
