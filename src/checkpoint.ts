@@ -2,7 +2,7 @@
 // so an interrupted count resumes without redoing any of them. JSON lines:
 // a header, then one line per subproblem. Node only (the CLI uses it).
 import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { contribution, type Subproblem, type SubproblemCount } from './constellations.js';
+import { contribution, expectedWork, type Subproblem, type SubproblemCount } from './constellations.js';
 import { VERSION } from './version.js';
 
 export const CHECKPOINT_FORMAT = 'nqueens-checkpoint';
@@ -20,14 +20,17 @@ export class Checkpoint {
   /** Counts of the subproblems finished before this run, by id. */
   readonly done = new Map<number, SubproblemCount>();
 
-  private constructor(readonly file: string) {}
+  private constructor(
+    readonly file: string,
+    readonly n: number,
+  ) {}
 
   /**
    * Opens FILE for this count: resumes it if it exists (refusing one made for
    * another n, slice or version), else starts it.
    */
   static open(file: string, n: number, shard: string, subproblems: readonly Subproblem[]): Checkpoint {
-    const checkpoint = new Checkpoint(file);
+    const checkpoint = new Checkpoint(file, n);
     const header: Header = { format: CHECKPOINT_FORMAT, version: VERSION, n, shard, subproblems: subproblems.length };
     const lines = [JSON.stringify(header)];
     if (existsSync(file)) {
@@ -68,10 +71,10 @@ export class Checkpoint {
 
   /** What a resumed count starts from: the finished part of `slice`, summed, and the rest to run. */
   resume(slice: readonly Subproblem[]): {
-    already: { finished: number; total: bigint; unique: bigint };
+    already: { finished: number; total: bigint; unique: bigint; work: number };
     remaining: Subproblem[];
   } {
-    const already = { finished: 0, total: 0n, unique: 0n };
+    const already = { finished: 0, total: 0n, unique: 0n, work: 0 };
     const remaining: Subproblem[] = [];
     for (const s of slice) {
       const done = this.done.get(s.id);
@@ -83,6 +86,7 @@ export class Checkpoint {
       already.finished++;
       already.total += c.total;
       already.unique += c.unique;
+      already.work += expectedWork(this.n, s);
     }
     return { already, remaining };
   }

@@ -1,7 +1,7 @@
 // Runs a list of subproblems, on this thread or on workers, and reports
 // progress. count(), shards and checkpoints are all built on this.
 import { abortError } from './abort.js';
-import { contribution, type Subproblem, type SubproblemCount } from './constellations.js';
+import { contribution, expectedWork, type Subproblem, type SubproblemCount } from './constellations.js';
 import { resolveKernel, resolveModule } from './engines.js';
 import { availableCores } from './environment.js';
 import { runOnWorkers } from './pool.js';
@@ -11,7 +11,11 @@ export interface Progress {
   /** Subproblems finished so far, and how many there are. */
   readonly finished: number;
   readonly subproblems: number;
-  /** finished / subproblems, from 0 to 1. The largest subproblems run first. */
+  /**
+   * The share of the work done, from 0 to 1: finished subproblems weighted
+   * by their expected cost (the largest run first, so this runs ahead of
+   * finished / subproblems early on). Exactly 1 at the end.
+   */
   readonly fraction: number;
   /** Solutions counted so far. */
   readonly total: bigint;
@@ -34,7 +38,7 @@ export interface PlanRun {
   /** Called as each subproblem finishes (checkpoints record them). */
   onSubproblem?: (s: Subproblem, count: SubproblemCount) => void;
   /** Counts already done elsewhere (a resumed checkpoint), included in progress and result. */
-  already?: { finished: number; total: bigint; unique: bigint };
+  already?: { finished: number; total: bigint; unique: bigint; work?: number };
   /** Least time between two progress reports; the last report always comes. Default 100 ms. */
   progressIntervalMs?: number;
 }
@@ -73,6 +77,8 @@ export async function runPlan(run: PlanRun): Promise<PlanResult> {
   let finished = already.finished;
   let total = already.total;
   let unique = already.unique;
+  let workDone = already.work ?? already.finished;
+  const workAll = subproblems.reduce((sum, s) => sum + expectedWork(n, s), workDone);
   const interval = run.progressIntervalMs ?? 100;
   let lastReport = -Infinity;
 
@@ -81,13 +87,14 @@ export async function runPlan(run: PlanRun): Promise<PlanResult> {
     const t = now();
     if (!force && t - lastReport < interval) return;
     lastReport = t;
-    run.onProgress({ n, finished, subproblems: all, fraction: all === 0 ? 1 : finished / all, total, unique, elapsedMs: t - start });
+    run.onProgress({ n, finished, subproblems: all, fraction: finished === all ? 1 : workDone / workAll, total, unique, elapsedMs: t - start });
   };
   const record = (s: Subproblem, count: SubproblemCount): void => {
     const c = contribution(s, count);
     total += c.total;
     unique += c.unique;
     finished++;
+    workDone += expectedWork(n, s);
     run.onSubproblem?.(s, count);
     report(finished === all);
   };

@@ -79,6 +79,29 @@ describe('shards', () => {
 });
 
 describe('checkpoints', () => {
+  it('resume() sums the finished part of the slice, counts and expected work, and returns the rest', async () => {
+    const { Checkpoint } = await import('../dist/checkpoint.js');
+    const { contribution, expectedWork } = await import('../dist/constellations.js');
+    const { jsKernel } = await import('../dist/engines.js');
+    const plan = planSubproblems(11);
+    const file = join(dir, 'resume-unit.ckpt');
+    const first = Checkpoint.open(file, 11, 'all', plan);
+    const finished = [plan[0], plan[5], plan[plan.length - 1]];
+    for (const s of finished) first.record(s, jsKernel.countSubproblem(11, s));
+    const { already, remaining } = Checkpoint.open(file, 11, 'all', plan).resume(plan);
+    const counts = finished.map((s) => contribution(s, jsKernel.countSubproblem(11, s)));
+    expect(already).toEqual({
+      finished: 3,
+      total: counts.reduce((sum, c) => sum + c.total, 0n),
+      unique: counts.reduce((sum, c) => sum + c.unique, 0n),
+      work: finished.reduce((sum, s) => sum + expectedWork(11, s), 0),
+    });
+    // A corner queen leaves 8 rows, not 7, and weighs (11 - 4) / 2 = 3.5.
+    expect(already.work).toBe(finished.reduce((sum, s) => sum + (s.innerRows === 8 ? 3.5 : 1), 0));
+    expect([plan[0].innerRows, plan[plan.length - 1].innerRows]).toEqual([8, 7]);
+    expect(remaining.map((s) => s.id)).toEqual(plan.filter((s) => !finished.includes(s)).map((s) => s.id));
+  });
+
   it('records every subproblem, and a resumed run redoes none of the finished ones', () => {
     const file = join(dir, 'n12.ckpt');
     const first = nqueens('count', '12', '--checkpoint', file);

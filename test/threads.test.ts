@@ -4,7 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { AUTO_THREADS_MIN_N, count, type Progress } from '../dist/index.js';
-import { planSubproblems } from '../dist/constellations.js';
+import { expectedWork, planSubproblems } from '../dist/constellations.js';
+import { runPlan } from '../dist/run.js';
 import { runOnWorkers } from '../dist/pool.js';
 import { wasmModule } from '../dist/wasm.js';
 import { TOTAL, UNIQUE } from './oeis.js';
@@ -53,6 +54,25 @@ describe('onProgress', () => {
       expect(seen[i].total).toBeGreaterThanOrEqual(seen[i - 1].total);
     }
     expect(seen[0]).toMatchObject({ finished: 0, total: 0n, fraction: 0 });
+  });
+
+  it('weights the fraction by expected work, so the large subproblems that run first count for more', async () => {
+    const plan = planSubproblems(12);
+    const seen: Progress[] = [];
+    await runPlan({ n: 12, subproblems: plan, engine: 'js', threads: 0, progressIntervalMs: 0, onProgress: (p) => seen.push(p) });
+    expect(seen).toHaveLength(plan.length + 1); // the start, then one per subproblem
+    const work = plan.map((s) => expectedWork(12, s));
+    const all = work.reduce((a, b) => a + b, 0);
+    let done = 0;
+    for (let i = 0; i < plan.length - 1; i++) {
+      done += work[i];
+      expect(seen[i + 1].fraction).toBeCloseTo(done / all, 12);
+    }
+    expect(seen[plan.length].fraction).toBe(1);
+    // The corner constellations (one more row to search) come first and weigh 4 each at n = 12.
+    expect(work[0]).toBe(4);
+    expect(work[plan.length - 1]).toBe(1);
+    expect(seen[1].fraction).toBeGreaterThan(1 / plan.length);
   });
 });
 
