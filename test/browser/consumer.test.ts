@@ -1,8 +1,10 @@
-// examples/vite-consumer uses the package as an app would: installed from
-// its `npm pack` tarball into node_modules, imported by name, and bundled by
-// Vite. It must count with two Web Workers after a production build (the
-// worker is bundled from new URL('./worker.js', import.meta.url)) and under
-// the dev server (where the package must not be pre-bundled).
+// examples/vite-consumer and examples/webpack-consumer use the package as an
+// app would: installed from its `npm pack` tarball into node_modules, imported
+// by name, and bundled. Each must count with two Web Workers (the worker is
+// bundled from new URL('./worker.js', import.meta.url)): Vite after a
+// production build and under the dev server (where the package must not be
+// pre-bundled), webpack 5 after a production build with no configuration
+// beyond entry and output.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,20 +12,22 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAVE_CHROMIUM, RECORD_WORKERS, buildAndPreview, devServer, launchChromium, watchErrors, type Served, type WorkerLog } from './harness.js';
+import webpack from 'webpack';
+import { HAVE_CHROMIUM, RECORD_WORKERS, buildAndPreview, devServer, launchChromium, serveStatic, watchErrors, type Served, type WorkerLog } from './harness.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const APP = join(ROOT, 'examples/vite-consumer');
+const WEBPACK_APP = join(ROOT, 'examples/webpack-consumer');
 
-/** Installs the package's tarball (what `npm install` of a release unpacks) into the app. */
-function installTarball(): void {
+/** Installs the package's tarball (what `npm install` of a release unpacks) into an app. */
+function installTarball(app: string): void {
   const packDir = mkdtempSync(join(tmpdir(), 'nqueens-pack-'));
   try {
     // The caller has built dist/; --ignore-scripts skips `prepare` (a second build).
     const [{ filename }] = JSON.parse(
       execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }),
     ) as { filename: string }[];
-    const target = join(APP, 'node_modules/nqueens-wasm');
+    const target = join(app, 'node_modules/nqueens-wasm');
     rmSync(target, { recursive: true, force: true });
     mkdirSync(target, { recursive: true });
     execFileSync('tar', ['-xzf', join(packDir, filename), '-C', target, '--strip-components=1']);
@@ -32,17 +36,27 @@ function installTarball(): void {
   }
 }
 
-describe.skipIf(!HAVE_CHROMIUM)('a Vite app that depends on nqueens-wasm', () => {
+/** webpack's production build of the app (its own webpack.config.mjs), into the app's dist/. */
+async function webpackBuild(app: string): Promise<void> {
+  const { default: config } = (await import(join(app, 'webpack.config.mjs'))) as { default: webpack.Configuration };
+  const stats = await new Promise<webpack.Stats>((resolve, reject) => {
+    webpack({ ...config, context: app }, (error, result) => (error || !result ? reject(error ?? new Error('no stats')) : resolve(result)));
+  });
+  if (stats.hasErrors()) throw new Error(stats.toString({ all: false, errors: true }));
+}
+
+describe.skipIf(!HAVE_CHROMIUM)('apps that depend on nqueens-wasm', () => {
   let browser: Browser;
   beforeAll(async () => {
-    installTarball();
+    installTarball(APP);
+    installTarball(WEBPACK_APP);
     browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
   });
 
-  async function check(served: Served): Promise<void> {
+  async function check(served: Served, workerUrl: RegExp): Promise<void> {
     const context = await browser.newContext();
     try {
       await context.addInitScript(RECORD_WORKERS);
@@ -54,6 +68,7 @@ describe.skipIf(!HAVE_CHROMIUM)('a Vite app that depends on nqueens-wasm', () =>
       expect(result).toEqual({ ok: true, n: 12, total: '14200', unique: '1787', engine: 'wasm', threads: 2 });
       const workers = await page.evaluate(() => (globalThis as unknown as { workerLog: WorkerLog }).workerLog);
       expect(workers).toHaveLength(2);
+      for (const w of workers) expect(w).toMatchObject({ url: expect.stringMatching(workerUrl), terminated: true });
       expect(await page.textContent('#out')).toContain('"total": "14200"');
       expect(errors).toEqual([]);
     } finally {
@@ -62,12 +77,21 @@ describe.skipIf(!HAVE_CHROMIUM)('a Vite app that depends on nqueens-wasm', () =>
   }
 
   it.each([
-    ['after a production build (vite build + vite preview)', () => buildAndPreview({ root: APP })],
-    ['under the dev server (optimizeDeps.exclude)', () => devServer({ root: APP })],
-  ])('counts with two workers %s', async (_, serve) => {
+    // Each bundler emits the worker as a file of its own.
+    ['Vite, after a production build (vite build + vite preview)', /\/assets\/worker-[\w-]+\.js$/, () => buildAndPreview({ root: APP })],
+    ['Vite, under the dev server (optimizeDeps.exclude)', /\/node_modules\/nqueens-wasm\/dist\/worker\.js\b/, () => devServer({ root: APP })],
+    [
+      'webpack 5, after a production build served as static files',
+      /\/dist\/\d+\.main\.js$/,
+      async () => {
+        await webpackBuild(WEBPACK_APP);
+        return serveStatic(WEBPACK_APP);
+      },
+    ],
+  ] as const)('counts with two workers: %s', async (_, workerUrl, serve) => {
     const served = await serve();
     try {
-      await check(served);
+      await check(served, workerUrl);
     } finally {
       await served.close();
     }

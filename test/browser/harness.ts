@@ -1,8 +1,11 @@
 // Shared by the browser tests: finds Chromium, launches it headless, and
-// serves Vite apps (production builds through `vite preview`, or a dev server).
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+// serves Vite apps (production builds through `vite preview`, or a dev server)
+// and plain static folders.
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { extname, join, normalize, sep } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { build, createServer, preview, type InlineConfig } from 'vite';
 
@@ -79,6 +82,32 @@ export async function devServer(config: InlineConfig): Promise<Served> {
   const server = await createServer({ ...quiet, ...config, server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false } });
   await server.listen();
   return { url: server.resolvedUrls!.local[0], close: () => server.close() };
+}
+
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.map': 'application/json' };
+
+/** A plain static file server for `root` on a free localhost port (what any web host does). */
+export async function serveStatic(root: string): Promise<Served> {
+  const server = createHttpServer((request, response) => {
+    const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
+    let file = normalize(join(root, path));
+    if (!file.startsWith(root + sep) && file !== root) {
+      response.writeHead(403).end();
+      return;
+    }
+    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
+    if (!existsSync(file)) {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve()))),
+  };
 }
 
 declare global {
