@@ -1,15 +1,18 @@
 // Runs subproblems on a pool of workers. Work is handed out in list order
-// (largest first) to whichever worker is free, so the pool finishes evenly;
-// each worker holds one subproblem in hand and one queued, so it never
-// waits for a message between two. Every worker is terminated before the promise
-// settles, whatever happened.
+// (largest first) to whichever worker is free, in batches that shrink as the
+// list runs down (guided self-scheduling: few messages early, an even finish
+// late); each worker holds one batch in hand and one queued, so it never
+// waits for a message between two. Every worker is terminated before the
+// promise settles, whatever happened.
 import { abortError } from './abort.js';
 import type { Subproblem, SubproblemCount } from './constellations.js';
 import { spawnWorker, type WorkerHandle } from './spawn-worker.js';
 import type { FromWorker } from './worker-messages.js';
 
-/** Subproblems each worker holds: one in hand, one queued. */
+/** Batches each worker holds: one in hand, one queued. */
 const IN_FLIGHT = 2;
+/** A batch is at most 1 / (BATCH_SHARE * threads) of what is left to hand out. */
+const BATCH_SHARE = 8;
 
 export interface PoolJob {
   n: number;
@@ -43,7 +46,11 @@ export function runOnWorkers(job: PoolJob): Promise<void> {
     signal?.addEventListener('abort', onAbort, { once: true });
 
     const dispatch = (worker: WorkerHandle): void => {
-      if (next < subproblems.length) worker.post({ type: 'run', subproblem: subproblems[next++] });
+      const left = subproblems.length - next;
+      if (left === 0) return;
+      const size = Math.ceil(left / (BATCH_SHARE * job.threads));
+      worker.post({ type: 'run', subproblems: subproblems.slice(next, next + size) });
+      next += size;
     };
 
     const onMessage = (worker: WorkerHandle, message: FromWorker): void => {
@@ -55,16 +62,16 @@ export function runOnWorkers(job: PoolJob): Promise<void> {
         case 'ready':
           for (let i = 0; i < IN_FLIGHT; i++) dispatch(worker);
           return;
-        case 'result': {
-          const s = byId.get(message.id)!;
+        case 'results': {
           try {
-            job.onResult(s, { solutions: message.solutions, fixes: message.fixes });
+            for (const r of message.results) job.onResult(byId.get(r.id)!, { solutions: r.solutions, fixes: r.fixes });
           } catch (error) {
             settle(error);
             return;
           }
-          if (++finished === subproblems.length) settle();
-          else dispatch(worker);
+          finished += message.results.length;
+          if (finished === subproblems.length) settle();
+          else if (message.batchDone) dispatch(worker);
           return;
         }
         case 'error': {

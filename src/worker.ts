@@ -1,9 +1,9 @@
 // A counting worker: announces itself, receives the board size and the compiled kernel once,
-// then counts one subproblem per 'run' message. Runs as a Node worker thread
+// then counts the batch of subproblems in each 'run' message. Runs as a Node worker thread
 // or a module Web Worker.
 import { jsKernel, wasmKernelFrom, type Kernel } from './engines.js';
 import { importNodeBuiltin, isNode } from './environment.js';
-import type { FromWorker, ToWorker } from './worker-messages.js';
+import type { FromWorker, SubproblemResult, ToWorker } from './worker-messages.js';
 
 type Port = { post(message: FromWorker): void; listen(handler: (message: ToWorker) => void): void };
 
@@ -23,20 +23,37 @@ async function parentPort(): Promise<Port> {
 let kernel: Kernel | undefined;
 let n = 0;
 
+/**
+ * Results go back at most this often within a batch (and at its end):
+ * often enough for progress, rarely enough that the threads seldom wake
+ * each other, which costs far more than the message on virtual machines.
+ */
+const REPORT_EVERY_MS = 50;
+
 function handle(port: Port, message: ToWorker): void {
   try {
     if (message.type === 'init') {
       n = message.n;
       kernel = message.module ? wasmKernelFrom(message.module) : jsKernel;
       port.post({ type: 'ready' });
-    } else {
-      const s = message.subproblem;
-      if (!kernel) throw new Error("'run' before 'init'");
+      return;
+    }
+    if (!kernel) throw new Error("'run' before 'init'");
+    let results: SubproblemResult[] = [];
+    let lastReport = performance.now();
+    for (const s of message.subproblems) {
       for (const key of ['a', 'b', 'c', 'd'] as const) {
         if (!Number.isInteger(s?.[key]) || s[key] < 0 || s[key] >= n) throw new RangeError(`subproblem ${s?.id}: ${key} = ${s?.[key]} is not a column/row of an n = ${n} board`);
       }
-      port.post({ type: 'result', id: s.id, ...kernel.countSubproblem(n, s) });
+      results.push({ id: s.id, ...kernel.countSubproblem(n, s) });
+      const now = performance.now();
+      if (now - lastReport >= REPORT_EVERY_MS) {
+        port.post({ type: 'results', results, batchDone: false });
+        results = [];
+        lastReport = now;
+      }
     }
+    port.post({ type: 'results', results, batchDone: true });
   } catch (error) {
     const e = error instanceof Error ? error : new Error(String(error));
     port.post({ type: 'error', message: e.message, name: e.name, stack: e.stack });

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { AUTO_THREADS_MIN_N, count, type Progress } from '../dist/index.js';
-import { expectedWork, planSubproblems } from '../dist/constellations.js';
+import { contribution, expectedWork, planSubproblems } from '../dist/constellations.js';
 import { runPlan } from '../dist/run.js';
 import { runOnWorkers } from '../dist/pool.js';
 import { wasmModule } from '../dist/wasm.js';
@@ -124,6 +124,40 @@ describe('abort', () => {
     expect(r.stdout.trim()).toBe('2279184 AbortError');
     expect(r.status).toBe(0);
     expect(performance.now() - started).toBeLessThan(15_000);
+  });
+});
+
+describe('the pool', () => {
+  it.each([1, 2, 3])('hands every subproblem out exactly once, in batches, with %i worker(s)', async (threads) => {
+    const plan = planSubproblems(12);
+    const seen: number[] = [];
+    let total = 0n;
+    await runOnWorkers({
+      n: 12,
+      subproblems: plan,
+      threads,
+      module: wasmModule()!,
+      onResult: (s, c) => {
+        seen.push(s.id);
+        total += contribution(s, c).total;
+      },
+    });
+    expect(seen.slice().sort((p, q) => p - q)).toEqual(plan.map((s) => s.id));
+    expect(total).toBe(TOTAL[12]);
+  });
+
+  it('streams results within a batch, so progress moves while one worker counts', async () => {
+    const plan = planSubproblems(15);
+    const arrivals: number[] = [];
+    await runOnWorkers({ n: 15, subproblems: plan, threads: 1, module: null, onResult: () => arrivals.push(performance.now()) });
+    expect(arrivals).toHaveLength(plan.length);
+    // One worker's first batch is 1/8 of the list, the largest subproblems,
+    // over 100 ms of work in the TS kernel. Results of one message arrive
+    // together (microseconds apart); the batch must come in several messages.
+    const firstBatch = Math.ceil(plan.length / 8);
+    let messages = 1;
+    for (let i = 1; i < firstBatch; i++) if (arrivals[i] - arrivals[i - 1] > 10) messages++;
+    expect(messages).toBeGreaterThanOrEqual(2);
   });
 });
 
