@@ -309,7 +309,28 @@ function runSolve(positionals: string[], values: Record<string, unknown>): void 
   if (index === 0 && format === 'board') console.log(`# no solutions for n = ${n}`);
 }
 
-const VALUE_OPTIONS = new Set(['--engine', '--threads', '--checkpoint', '--shard', '--out', '--limit', '--format']);
+const OPTIONS = {
+  engine: { type: 'string' },
+  threads: { type: 'string' },
+  json: { type: 'boolean' },
+  checkpoint: { type: 'string' },
+  shard: { type: 'string' },
+  out: { type: 'string' },
+  limit: { type: 'string' },
+  format: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+/** The options that take a value, as typed: `--engine`, `--threads`, … */
+const VALUE_OPTIONS = new Set(
+  Object.entries(OPTIONS)
+    .filter(([, o]) => o.type === 'string')
+    .map(([name]) => `--${name}`),
+);
+
+/** `-3`, `-1.5`: a (bad) number, never an option. */
+const isNegativeNumber = (token: string): boolean => /^-\d/.test(token);
 
 /**
  * parseArgs reads `-3` as an unknown option and `--threads -1` as ambiguous.
@@ -327,10 +348,10 @@ function numbersAsValues(argv: readonly string[]): string[] {
     }
     if (VALUE_OPTIONS.has(token)) {
       const value = argv[i + 1];
-      if (value === undefined || (value.startsWith('-') && !/^-\d/.test(value))) throw new UsageError(`${token} needs a value`);
+      if (value === undefined || (value.startsWith('-') && !isNegativeNumber(value))) throw new UsageError(`${token} needs a value`);
       options.push(`${token}=${value}`);
       i++;
-    } else if (token.startsWith('-') && !/^-\d/.test(token)) {
+    } else if (token.startsWith('-') && !isNegativeNumber(token)) {
       options.push(token);
     } else {
       positionals.push(token);
@@ -346,18 +367,7 @@ export async function main(argv: string[]): Promise<number> {
       args: numbersAsValues(argv),
       allowPositionals: true,
       strict: true,
-      options: {
-        engine: { type: 'string' },
-        threads: { type: 'string' },
-        json: { type: 'boolean' },
-        checkpoint: { type: 'string' },
-        shard: { type: 'string' },
-        out: { type: 'string' },
-        limit: { type: 'string' },
-        format: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
+      options: OPTIONS,
     });
   } catch (error) {
     console.error(`nqueens: ${(error as Error).message.split('\n')[0]} (see nqueens --help)`);

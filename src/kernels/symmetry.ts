@@ -144,7 +144,11 @@ function countRows(k: number, cols: number, ld: number, rd: number, avail: numbe
   return count;
 }
 
-/** At most three rows left (k >= lastRow - 2): count them without further calls. */
+/**
+ * At most three rows left (k >= lastRow - 2): count them without further
+ * calls. Its loops repeat the shape of countRows' levels on purpose: these are
+ * the hottest rows, and a call per row here is what the shape avoids.
+ */
 function countLastRows(k: number, cols: number, ld: number, rd: number, avail: number): number {
   if (k === lastRow) return 1; // one row, and it has a free square
   let count = 0;
