@@ -56,7 +56,7 @@ describe('kernels agree', () => {
 
   // At large n the TS search adds bigints in the rows far from the bottom; a
   // low threshold runs that path (and its hand-over) on boards small enough to test.
-  it.each([0, 1, 2, 5])('n = 8..12: the js search with only %i rows counted in a number agrees with wasm', async (rows) => {
+  it.each([0, 1, 2, 4, 5, 7])('n = 8..12: the js search with only %i rows counted in a number agrees with wasm', async (rows) => {
     const { setExactRows } = await import('../dist/kernels/symmetry.js');
     setExactRows(rows);
     try {
@@ -127,6 +127,31 @@ describe('the subproblem list', () => {
     expect(total).toBeGreaterThan(0n);
     expect(unique).toBeGreaterThan(0n);
     expect(total).toBeLessThan(TOTAL[16]);
+  });
+});
+
+describe('isFixedBy (the TS symmetric search tests solutions with it)', () => {
+  it('agrees with SYMMETRIES on every solution for n = 1..9, and finds each kind of symmetric solution', async () => {
+    const { isFixedBy } = await import('../dist/kernels/symmetry.js');
+    const { SYMMETRIES } = await import('../dist/constellations.js');
+    const { solutions } = await import('../dist/index.js');
+    const fixedSeen = new Set<number>();
+    for (let n = 1; n <= 9; n++) {
+      for (const placement of solutions(n)) {
+        for (let g = 1; g < 8; g++) {
+          const image = new Array<number>(n);
+          placement.forEach((c, r) => {
+            const [row, col] = SYMMETRIES[g](n, r, c);
+            image[row] = col;
+          });
+          const fixed = image.every((c, r) => c === placement[r]);
+          expect(isFixedBy(placement, n, g)).toBe(fixed);
+          if (fixed && n > 1) fixedSeen.add(g);
+        }
+      }
+    }
+    // Only turns can fix a solution of n > 1 (a reflection maps some queen onto its own row or diagonal).
+    expect([...fixedSeen].sort()).toEqual([1, 2, 3]);
   });
 });
 
