@@ -62,38 +62,66 @@ function iterationsFor(n) {
   return n >= 16 ? 3 : n >= 14 ? 5 : 10;
 }
 
+/**
+ * Every engine runs once per round, in turn, for `iterationsFor(n)` rounds
+ * (tinybench times each pass), so all engines sample the same stretch of a
+ * shared machine: run one after another, a slow minute on the host lands on
+ * one engine and skews the ratios. Small n also repeats within a round.
+ */
+function passFor(n, round) {
+  const timed = anchor || n >= 14;
+  return { iterations: 1, time: timed ? 0 : 500 / iterationsFor(n), warmupIterations: round === 0 ? 1 : 0, warmupTime: 0 };
+}
+
+function median(sorted) {
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Median, mean and relative margin of error (95%, normal approximation) of pooled samples. */
+function summarise(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mean = sorted.reduce((sum, x) => sum + x, 0) / sorted.length;
+  const sd = Math.sqrt(sorted.reduce((sum, x) => sum + (x - mean) ** 2, 0) / Math.max(1, sorted.length - 1));
+  return { median: median(sorted), mean, rme: (100 * 1.96 * sd) / Math.sqrt(sorted.length) / mean, count: sorted.length };
+}
+
 const rows = [];
 for (const n of sizes) {
   const engines = ENGINES.filter((e) => (e.maxN ?? 99) >= n && (e.minN ?? 0) <= n && (!e.native || compiler));
-  const bench = new Bench({ name: `n = ${n}`, iterations: iterationsFor(n), time: anchor ? 0 : 500, warmupIterations: 1, warmupTime: 0, throws: true });
   const totals = new Map();
-  for (const e of engines) {
-    if (e.native) {
-      bench.add(e.id, () => {
-        const { total, ms } = runNative(n);
-        totals.set(e.id, total);
-        return { overriddenDuration: ms };
-      });
-    } else {
-      bench.add(e.id, async () => {
-        totals.set(e.id, await e.run(n));
-      });
+  const samples = new Map(engines.map((e) => [e.id, []]));
+  process.stderr.write(`n = ${n}: ${engines.map((e) => e.id).join(', ')}, ${iterationsFor(n)} rounds\n`);
+  for (let round = 0; round < iterationsFor(n); round++) {
+    const bench = new Bench({ name: `n = ${n}, round ${round + 1}`, ...passFor(n, round), retainSamples: true, throws: true });
+    for (const e of engines) {
+      if (e.native) {
+        bench.add(e.id, () => {
+          const { total, ms } = runNative(n);
+          totals.set(e.id, total);
+          return { overriddenDuration: ms };
+        });
+      } else {
+        bench.add(e.id, async () => {
+          totals.set(e.id, await e.run(n));
+        });
+      }
     }
+    await bench.run();
+    for (const task of bench.tasks) samples.get(task.name).push(...task.result.latency.samples);
   }
-  process.stderr.write(`n = ${n}: ${engines.map((e) => e.id).join(', ')}\n`);
-  await bench.run();
   const expected = totals.get(BASELINE);
-  for (const task of bench.tasks) {
-    if (totals.get(task.name) !== expected) throw new Error(`n = ${n}: ${task.name} counted ${totals.get(task.name)}, ${BASELINE} ${expected}`);
-    const { latency } = task.result;
+  for (const e of engines) {
+    if (totals.get(e.id) !== expected) throw new Error(`n = ${n}: ${e.id} counted ${totals.get(e.id)}, ${BASELINE} ${expected}`);
+    const stats = summarise(samples.get(e.id));
     rows.push({
       n,
-      engine: task.name,
-      label: engines.find((e) => e.id === task.name).label,
-      medianMs: latency.p50,
-      meanMs: latency.mean,
-      rme: latency.rme,
-      samples: latency.samplesCount ?? latency.samples?.length,
+      engine: e.id,
+      label: e.label,
+      medianMs: stats.median,
+      meanMs: stats.mean,
+      rme: stats.rme,
+      samples: stats.count,
       total: String(expected),
     });
   }
