@@ -5,7 +5,6 @@
 import { type Subproblem, type SubproblemCount } from '../constellations.js';
 import { boardMask } from './bitmask.js';
 import { countBelow, rowAttacks, rowShift } from './row-search.js';
-import { FLUSH_AT, SafeCounter } from './safe-counter.js';
 
 export { setExactRows } from './row-search.js';
 
@@ -47,38 +46,47 @@ export function countSubproblem(n: number, s: Subproblem): SubproblemCount {
   return { solutions, fixes: 0n };
 }
 
-// The rare constellations with a non-trivial stabiliser: a recursive search
-// that keeps the placement, so each solution can be tested against the
-// symmetries that fix its constellation.
+// The rare constellations with a non-trivial stabiliser. Their solutions are
+// counted by the fast search; the fixes need each fixed solution, but only a
+// turn can fix a solution of n > 1 (a reflection maps some queen onto a
+// square it attacks), and a constellation fixed by a quarter turn is fixed by
+// the half turn too. So the fixes come from a search over half-turn-symmetric
+// placements only, where every row below the middle is forced by its mirror.
 function countSymmetric(n: number, s: Subproblem, inner: number, used: number): SubproblemCount {
+  const solutions = inner === 0 ? 1n : countBelow(inner, used);
+  const fixers = n > 1 ? s.symmetries & TURNS : s.symmetries;
+  if (fixers === 0) return { solutions, fixes: 0n };
   placement[0] = s.a;
   placement[n - 1] = s.b;
   placement[s.c] = 0;
   placement[s.d] = n - 1;
-  const symmetries: number[] = [];
-  for (let g = 1; g < 8; g++) if ((s.symmetries >> g) & 1) symmetries.push(g);
-  const counter = new SafeCounter();
-  let solutions = 0;
   let fixes = 0;
   const search = (k: number, cols: number, ld: number, rd: number): void => {
     if (k === inner) {
-      if (++solutions >= FLUSH_AT) solutions = counter.flush(solutions);
-      for (const g of symmetries) if (isFixedBy(placement, n, g)) fixes++;
+      for (let g = 1; g < 8; g++) if ((fixers >> g) & 1 && isFixedBy(placement, n, g)) fixes++;
       return;
     }
-    const shift = rowShift[k];
+    const row = innerRow[k];
+    const mirror = n - 1 - row;
     let avail = ~(cols | ld | rd | rowAttacks[k]);
+    // The half turn maps (mirror, c) to (row, n - 1 - c); the middle row of odd n maps to itself.
+    if (mirror < row) avail &= 1 << (n - 1 - placement[mirror]);
+    else if (mirror === row) avail &= 1 << (n >> 1);
+    const shift = rowShift[k];
     while (avail !== 0) {
       const bit = avail & -avail;
       avail ^= bit;
-      placement[innerRow[k]] = 31 - Math.clz32(bit);
+      placement[row] = 31 - Math.clz32(bit);
       search(k + 1, cols | bit, (ld | bit) << shift, (rd | bit) >>> shift);
     }
   };
   search(0, used, 0, 0);
-  // Fixed solutions are a vanishing fraction (at most 1 in n/2 or so), far below 2^53.
-  return { solutions: counter.total(solutions), fixes: BigInt(fixes) };
+  // Symmetric solutions are a vanishing fraction, far below 2^53.
+  return { solutions, fixes: BigInt(fixes) };
 }
+
+/** Bits 1..3: the quarter, half and three-quarter turns in SYMMETRIES. */
+const TURNS = 0b1110;
 
 /**
  * Does symmetry g (1..7 in SYMMETRIES) map the placement to itself? The maps
