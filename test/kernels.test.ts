@@ -57,7 +57,7 @@ describe('kernels agree', () => {
   // At large n the TS search adds bigints in the rows far from the bottom; a
   // low threshold runs that path (and its hand-over) on boards small enough to test.
   it.each([0, 1, 2, 4, 5, 7])('n = 8..12: the js search with only %i rows counted in a number agrees with wasm', async (rows) => {
-    const { setExactRows } = await import('../dist/kernels/symmetry.js');
+    const { setExactRows } = await import('../dist/kernels/row-search.js');
     setExactRows(rows);
     try {
       for (let n = 8; n <= 12; n++) {

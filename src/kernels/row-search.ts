@@ -11,10 +11,10 @@
 //   loop nest one level deeper each, so nothing is dispatched inside them;
 // - the last two rows are counted without a branch (countLastTwo).
 // Measured with every subproblem counted by each variant in turn (one
-// process, so drift hits all alike): 0.83x the time of the previous kernel at
-// n = 17, 0.86x at n = 15; routing six rows through a one-row step instead of
-// countSixRows cost 10% at n = 16, and one function for five rows and more
-// (a branch for "two rows left" inside) 4-7%.
+// process, so drift hits all alike; bench/interleaved.mjs does this for the
+// engines): 0.88x the time of the previous kernel at n = 17; routing six rows
+// through a one-row step instead of countSixRows cost 10% at n = 16, and one
+// function for five rows and more (a branch for "two rows left" inside) 4-7%.
 
 /** Per inner row: the border queens' attacks on it, and the distance to the next inner row. */
 export const rowAttacks = new Int32Array(32);
@@ -115,6 +115,7 @@ function countRows(k: number, cols: number, ld: number, rd: number, avail: numbe
         const r3 = (r2 | bit2) >>> s3;
         const free3 = ~(c3 | l3 | r3 | a3);
         if ((nonZero(free3) & nonZero(~(c3 | (l3 << s4) | (r3 >>> s4) | a4))) < 0) {
+          // countFrom's choice, inline: going through countFrom is one more call per child.
           count +=
             childRows >= 8
               ? countRows(k + 3, c3, l3, r3, free3)

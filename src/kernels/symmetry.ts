@@ -6,8 +6,6 @@ import { type Subproblem, type SubproblemCount } from '../constellations.js';
 import { boardMask } from './bitmask.js';
 import { countBelow, rowAttacks, rowShift } from './row-search.js';
 
-export { setExactRows } from './row-search.js';
-
 // Per inner row: its board row (the row tables live in row-search.ts).
 const innerRow = new Int32Array(32);
 const placement = new Int32Array(32);
@@ -45,6 +43,9 @@ export function countSubproblem(n: number, s: Subproblem): SubproblemCount {
   const solutions = inner === 0 ? 1n : countBelow(inner, used);
   return { solutions, fixes: 0n };
 }
+
+/** Bits 1..3: the quarter, half and three-quarter turns in SYMMETRIES. */
+const TURNS = 0b1110;
 
 // The rare constellations with a non-trivial stabiliser. Their solutions are
 // counted by the fast search; the fixes need each fixed solution, but only a
@@ -84,9 +85,6 @@ function countSymmetric(n: number, s: Subproblem, inner: number, used: number): 
   // Symmetric solutions are a vanishing fraction, far below 2^53.
   return { solutions, fixes: BigInt(fixes) };
 }
-
-/** Bits 1..3: the quarter, half and three-quarter turns in SYMMETRIES. */
-const TURNS = 0b1110;
 
 /**
  * Does symmetry g (1..7 in SYMMETRIES) map the placement to itself? The maps
