@@ -57,7 +57,7 @@ const ENGINES = [
 const BASELINE = 'symmetry-wasm';
 
 function iterationsFor(n) {
-  if (anchor) return 3;
+  if (anchor) return 5;
   if (values.quick) return 5;
   return n >= 16 ? 3 : n >= 14 ? 5 : 10;
 }
@@ -91,6 +91,8 @@ for (const n of sizes) {
   const engines = ENGINES.filter((e) => (e.maxN ?? 99) >= n && (e.minN ?? 0) <= n && (!e.native || compiler));
   const totals = new Map();
   const samples = new Map(engines.map((e) => [e.id, []]));
+  // Per engine, the median of each round's samples: the rounds pair engines in time.
+  const roundMedians = new Map(engines.map((e) => [e.id, []]));
   process.stderr.write(`n = ${n}: ${engines.map((e) => e.id).join(', ')}, ${iterationsFor(n)} rounds\n`);
   for (let round = 0; round < iterationsFor(n); round++) {
     const bench = new Bench({ name: `n = ${n}, round ${round + 1}`, ...passFor(n, round), retainSamples: true, throws: true });
@@ -108,7 +110,11 @@ for (const n of sizes) {
       }
     }
     await bench.run();
-    for (const task of bench.tasks) samples.get(task.name).push(...task.result.latency.samples);
+    for (const task of bench.tasks) {
+      const taken = task.result.latency.samples;
+      samples.get(task.name).push(...taken);
+      roundMedians.get(task.name).push(median([...taken].sort((a, b) => a - b)));
+    }
   }
   const expected = totals.get(BASELINE);
   for (const e of engines) {
@@ -127,6 +133,16 @@ for (const n of sizes) {
   }
   const base = rows.find((r) => r.n === n && r.engine === BASELINE).medianMs;
   for (const r of rows.filter((r) => r.n === n)) r.vsSymmetryWasm = r.medianMs / base;
+  if (roundMedians.has('native')) {
+    // Time relative to native C, round by round: the host's drift between
+    // rounds cancels, which pooled medians taken minutes apart cannot do.
+    const native = roundMedians.get('native');
+    for (const r of rows.filter((r) => r.n === n)) {
+      const ratios = roundMedians.get(r.engine).map((ms, round) => ms / native[round]);
+      const sorted = [...ratios].sort((a, b) => a - b);
+      r.vsNativePerRound = { median: median(sorted), min: sorted[0], max: sorted.at(-1), rounds: ratios };
+    }
+  }
   console.table(rows.filter((r) => r.n === n).map((r) => ({ engine: r.label, 'median ms': r.medianMs.toFixed(2), '±%': r.rme.toFixed(1), 'x wasm symmetry': r.vsSymmetryWasm.toFixed(2) })));
 }
 
@@ -189,11 +205,23 @@ function markdown() {
     if (!r) return '–';
     return `${duration(r.medianMs)} (${r.vsSymmetryWasm.toFixed(2)}x)`;
   };
-  const body = labels.map((e) => `| ${rows.find((r) => r.engine === e).label} | ${sizes.map((n) => cell(e, n)).join(' | ')} |`).join('\n');
+  // The anchor run (one n) adds the targets' measure: time relative to native C, round by round.
+  const perRound = anchor && sizes.length === 1 && rows.some((r) => r.vsNativePerRound);
+  const ratioCell = (engine) => {
+    const v = rows.find((x) => x.engine === engine && x.n === sizes[0])?.vsNativePerRound;
+    return v && engine !== 'native' ? `${v.median.toFixed(3)}x (${v.min.toFixed(3)}–${v.max.toFixed(3)})` : '–';
+  };
+  const table = perRound
+    ? `${head.replace(' |\n', ' | ÷ native C, per round: median (range) |\n')}---:|`
+    : head;
+  const body = labels
+    .map((e) => `| ${rows.find((r) => r.engine === e).label} | ${sizes.map((n) => cell(e, n)).join(' | ')} |${perRound ? ` ${ratioCell(e)} |` : ''}`)
+    .join('\n');
+  const rounds = iterationsFor(sizes[0]);
   const lines = [
-    `Median wall time per count, one run of \`npm run bench${anchor ? ':17' : ''}\` on ${date.slice(0, 10)}: ${machine.cpu}, ${cores} cores, Node ${machine.node}; native C built with ${machine.nativeCompiler}. In brackets: time relative to the single-threaded wasm (SIMD) symmetry search in the same run (lower is faster).`,
+    `Median wall time per count, one run of \`npm run bench${anchor ? ':17' : ''}\` on ${date.slice(0, 10)}: ${machine.cpu}, ${cores} cores, Node ${machine.node}; native C built with ${machine.nativeCompiler}. In brackets: time relative to the single-threaded wasm (SIMD) symmetry search in the same run (lower is faster).${perRound ? ` Last column: each round's time divided by the native C time of the same round (${rounds} rounds), so drift between rounds cancels.` : ''}`,
     '',
-    head,
+    table,
     body,
   ];
   if (cold.length > 0) {
