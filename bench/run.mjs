@@ -1,10 +1,12 @@
 // The engine benchmark: every engine side by side in one run (tinybench),
 // warm and cold, plus the native C anchor. Writes bench/results/latest.{json,md}
-// and the table in README.md.
+// and the table in README.md; bench:17 also appends to the run history
+// (bench/history.mjs).
 //
-//   npm run bench               n = 8, 10, 12, 14, 16
-//   npm run bench -- --quick    n = 8, 10, 12, fewer iterations (a smoke run)
-//   npm run bench:17            n = 17 only: the targets against native C
+//   npm run bench                n = 8, 10, 12, 14, 16
+//   npm run bench:17             n = 17 only: the targets against native C
+//   npm run bench -- --quick     n = 8, 10, 12, fewer iterations; prints only
+//   npm run bench -- --sizes 9   chosen sizes (with --anchor: the n = 17 setup); prints only
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { arch, availableParallelism, cpus, platform, release } from 'node:os';
@@ -15,12 +17,15 @@ import { getWasmKernel, jsKernel, wasmKernelFrom } from '../dist/engines.js';
 import { compileKernel, wasmUsesSimd } from '../dist/wasm.js';
 import { countReference } from '../dist/kernels/reference.js';
 import { countAll } from '../dist/tally.js';
+import { historyMarkdown, measuredCommit, recordAnchorRun } from './history.mjs';
 import { buildNative, runNative } from './native.mjs';
 
 const { values } = parseArgs({
   options: { quick: { type: 'boolean' }, anchor: { type: 'boolean' }, sizes: { type: 'string' } },
 });
 const anchor = values.anchor === true;
+// Smoke runs (--quick, or --sizes) print only: the files and README keep the full runs.
+const publish = !values.quick && values.sizes === undefined;
 const sizes = values.sizes
   ? values.sizes.split(',').map(Number)
   : anchor
@@ -33,6 +38,8 @@ const wasm = getWasmKernel();
 if (!wasm || !wasmUsesSimd()) throw new Error('the benchmark needs WebAssembly with SIMD');
 const wasmBaseline = wasmKernelFrom(compileKernel('baseline'));
 const compiler = buildNative();
+// Before this run writes anything: the code being measured.
+const commit = measuredCommit();
 
 /** The plain mirror-halved bitmask count on one kernel. */
 function mirrored(kernel, n) {
@@ -187,7 +194,7 @@ const machine = {
 const date = new Date().toISOString();
 const result = { date, machine, sizes, rows, cold, abortLatencyMs: abortLatency, baseline: BASELINE };
 const name = anchor ? 'latest-n17' : 'latest';
-writeFileSync(new URL(`./results/${name}.json`, import.meta.url), JSON.stringify(result, null, 2) + '\n');
+if (publish) writeFileSync(new URL(`./results/${name}.json`, import.meta.url), JSON.stringify(result, null, 2) + '\n');
 
 /** A time in the unit that keeps three significant digits (small n runs in microseconds). */
 function duration(ms) {
@@ -240,10 +247,16 @@ function markdown() {
 }
 
 const md = markdown();
-writeFileSync(new URL(`./results/${name}.md`, import.meta.url), md);
-const readmeUrl = new URL('../README.md', import.meta.url);
-const readme = readFileSync(readmeUrl, 'utf8');
-const marker = anchor ? 'bench17' : 'bench';
-const pattern = new RegExp(`(<!-- ${marker}:start -->\\n)[\\s\\S]*?(<!-- ${marker}:end -->)`);
-if (pattern.test(readme)) writeFileSync(readmeUrl, readme.replace(pattern, `$1${md}$2`));
+if (publish) {
+  writeFileSync(new URL(`./results/${name}.md`, import.meta.url), md);
+  if (anchor) recordAnchorRun({ date, machine, rows, commit });
+  const readmeUrl = new URL('../README.md', import.meta.url);
+  let readme = readFileSync(readmeUrl, 'utf8');
+  const blocks = anchor ? { bench17: md, 'bench17-history': historyMarkdown() } : { bench: md };
+  for (const [marker, text] of Object.entries(blocks)) {
+    const pattern = new RegExp(`(<!-- ${marker}:start -->\\n)[\\s\\S]*?(<!-- ${marker}:end -->)`);
+    readme = readme.replace(pattern, (_, start, end) => `${start}${text}${end}`);
+  }
+  writeFileSync(readmeUrl, readme);
+}
 console.log('\n' + md);
