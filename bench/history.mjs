@@ -35,7 +35,6 @@ export function recordAnchorRun({ date, machine, rows, commit }) {
     if (r.engine === 'native') continue;
     engines[r.engine] = {
       medianMs: r.medianMs,
-      pooled: r.medianMs / native.medianMs,
       perRound: r.vsNativePerRound ? { median: r.vsNativePerRound.median, min: r.vsNativePerRound.min, max: r.vsNativePerRound.max } : null,
     };
   }
@@ -47,10 +46,10 @@ export function recordAnchorRun({ date, machine, rows, commit }) {
 export function historyMarkdown() {
   if (!existsSync(file)) return '';
   const runs = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-  const cell = (e) => {
+  const cell = (e, nativeMs) => {
     if (!e) return '–';
     const round = e.perRound ? `${e.perRound.median.toFixed(3)}x` : '–';
-    return `${round} (${e.pooled.toFixed(3)}x)`;
+    return `${round} (${(e.medianMs / nativeMs).toFixed(3)}x)`;
   };
   const lines = [
     `Every \`npm run bench:17\` run recorded in \`bench/results/history-n17.jsonl\`: time relative to native C, the median of the per-round ratios, then (in brackets) the ratio of pooled medians. Targets: wasm (SIMD) <= 0.25x, TS <= 0.40x.`,
@@ -60,7 +59,7 @@ export function historyMarkdown() {
   ];
   for (const run of runs) {
     const machine = `${run.cpu}, ${run.cores} cores, Node ${run.node}`;
-    const engines = ENGINES.map(([id]) => cell(run.engines[id])).join(' | ');
+    const engines = ENGINES.map(([id]) => cell(run.engines[id], run.nativeMs)).join(' | ');
     const when = run.date.slice(0, 16).replace('T', ' ');
     lines.push(`| ${when} | ${run.commit} | ${machine} | ${run.rounds ?? '–'} | ${(run.nativeMs / 1000).toFixed(2)} s | ${engines} |`);
   }

@@ -16,7 +16,8 @@ const engines = [
   { label: 'symmetry search, TS', kernel: jsKernel },
 ];
 // Warm every engine the way a first count would (the js engine warms itself from n = 16).
-for (const { kernel } of engines) for (const s of planSubproblems(Math.min(n, 13))) kernel.countSubproblem(Math.min(n, 13), s);
+const warm = Math.min(n, 13);
+for (const { kernel } of engines) for (const s of planSubproblems(warm)) kernel.countSubproblem(warm, s);
 
 const plan = planSubproblems(n);
 const ms = engines.map(() => 0);

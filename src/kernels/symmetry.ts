@@ -39,24 +39,22 @@ export function countSubproblem(n: number, s: Subproblem): SubproblemCount {
   const inner = prepare(n, a, b, c, d);
   // Columns outside the board are marked used, so no separate mask is needed.
   const used = ~boardMask(n) | 1 | (1 << (n - 1)) | (1 << a) | (1 << b);
-  if (s.symmetries !== 0) return countSymmetric(n, s, inner, used);
   const solutions = inner === 0 ? 1n : countBelow(inner, used);
-  return { solutions, fixes: 0n };
+  return { solutions, fixes: s.symmetries === 0 ? 0n : countFixes(n, s, inner, used) };
 }
 
 /** Bits 1..3: the quarter, half and three-quarter turns in SYMMETRIES. */
 const TURNS = 0b1110;
 
 // The rare constellations with a non-trivial stabiliser. Their solutions are
-// counted by the fast search; the fixes need each fixed solution, but only a
+// counted like any other; the fixes need each fixed solution, but only a
 // turn can fix a solution of n > 1 (a reflection maps some queen onto a
 // square it attacks), and a constellation fixed by a quarter turn is fixed by
 // the half turn too. So the fixes come from a search over half-turn-symmetric
 // placements only, where every row below the middle is forced by its mirror.
-function countSymmetric(n: number, s: Subproblem, inner: number, used: number): SubproblemCount {
-  const solutions = inner === 0 ? 1n : countBelow(inner, used);
+function countFixes(n: number, s: Subproblem, inner: number, used: number): bigint {
   const fixers = n > 1 ? s.symmetries & TURNS : s.symmetries;
-  if (fixers === 0) return { solutions, fixes: 0n };
+  if (fixers === 0) return 0n;
   placement[0] = s.a;
   placement[n - 1] = s.b;
   placement[s.c] = 0;
@@ -83,7 +81,7 @@ function countSymmetric(n: number, s: Subproblem, inner: number, used: number): 
   };
   search(0, used, 0, 0);
   // Symmetric solutions are a vanishing fraction, far below 2^53.
-  return { solutions, fixes: BigInt(fixes) };
+  return BigInt(fixes);
 }
 
 /**
