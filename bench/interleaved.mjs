@@ -6,7 +6,7 @@
 //   node bench/interleaved.mjs [n=16] [rounds=1]     (after npm run build)
 import { planSubproblems } from '../dist/constellations.js';
 import { getWasmKernel, jsKernel, wasmKernelFrom } from '../dist/engines.js';
-import { compileKernel } from '../dist/wasm.js';
+import { compileKernel } from '../dist/kernels/wasm.js';
 
 const n = Number(process.argv[2] ?? 16);
 const rounds = Number(process.argv[3] ?? 1);

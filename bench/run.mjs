@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { Bench } from 'tinybench';
 import { count } from '../dist/index.js';
 import { getWasmKernel, jsKernel, wasmKernelFrom } from '../dist/engines.js';
-import { compileKernel, wasmUsesSimd } from '../dist/wasm.js';
+import { compileKernel, wasmUsesSimd } from '../dist/kernels/wasm.js';
 import { countReference } from '../dist/kernels/reference.js';
 import { countAll } from '../dist/tally.js';
 import { historyMarkdown, measuredCommit, recordAnchorRun } from './history.mjs';

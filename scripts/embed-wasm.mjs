@@ -1,4 +1,4 @@
-// Writes src/wasm-bytes.generated.ts from the two wasm builds, so the kernel
+// Writes src/kernels/wasm-bytes.generated.ts from the two wasm builds, so the kernel
 // ships inside the JS: one code path in Node and browsers, no file fetch.
 import { readFileSync, writeFileSync } from 'node:fs';
 
@@ -16,4 +16,4 @@ for (const [name, file] of Object.entries(builds)) {
   out += `\n/** build/${file}, ${bytes.length} bytes. */\nexport const ${name} =\n  '${bytes.toString('base64')}';\n`;
   console.log(`embedded build/${file}: ${bytes.length} bytes`);
 }
-writeFileSync(new URL('../src/wasm-bytes.generated.ts', import.meta.url), out);
+writeFileSync(new URL('../src/kernels/wasm-bytes.generated.ts', import.meta.url), out);

@@ -4,7 +4,7 @@ import { planSubproblems, type Subproblem, type SubproblemCount } from './conste
 import * as bitmask from './kernels/bitmask.js';
 import * as symmetry from './kernels/symmetry.js';
 import { bitmaskSolutions } from './kernels/solutions.js';
-import { instantiateKernel, u64, wasmFailure, wasmModule, type WasmKernel } from './wasm.js';
+import { instantiateKernel, u64, wasmFailure, wasmModule, type WasmKernel } from './kernels/wasm.js';
 
 export const ENGINES = ['auto', 'wasm', 'js', 'reference'] as const;
 export type EngineChoice = (typeof ENGINES)[number];

@@ -3,8 +3,8 @@
 import { abortError } from './abort.js';
 import { contribution, expectedWork, type Subproblem, type SubproblemCount } from './constellations.js';
 import { resolveKernel, resolveModule } from './engines.js';
-import { availableCores } from './environment.js';
-import { runOnWorkers } from './pool.js';
+import { availableCores } from './parallel/environment.js';
+import { runOnWorkers } from './parallel/pool.js';
 
 export interface Progress {
   readonly n: number;

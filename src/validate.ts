@@ -1,5 +1,6 @@
 // Argument checks for the public API. Every message names the argument and
 // what is allowed, so a bad call fails loudly before any kernel runs.
+import { ERROR_CODES, rangeError, typeError } from './errors.js';
 
 export const MIN_N = 1;
 /** Masks are 32-bit (wasm i32, JS int32 bit ops): one bit per column. */
@@ -18,9 +19,9 @@ export function describe(value: unknown): string {
 /** An integer in [min, max], as a number; TypeError for other types, RangeError for other numbers. */
 export function checkInteger(value: unknown, name: string, min: number, max: number): number {
   const allowed = max === Infinity ? `an integer >= ${min}` : `an integer from ${min} to ${max}`;
-  if (typeof value !== 'number') throw new TypeError(`${name} must be ${allowed}; got ${describe(value)}`);
+  if (typeof value !== 'number') throw typeError(`${name} must be ${allowed}; got ${describe(value)}`);
   if (!Number.isInteger(value) || value < min || value > max) {
-    throw new RangeError(`${name} must be ${allowed}; got ${describe(value)}`);
+    throw rangeError(`${name} must be ${allowed}; got ${describe(value)}`);
   }
   return value;
 }
@@ -33,11 +34,11 @@ export function checkN(n: unknown): number {
 export function checkOptions<T extends object>(options: unknown, fn: string, allowed: readonly string[]): Partial<T> {
   if (options === undefined) return {};
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new TypeError(`${fn}: options must be an object or undefined; got ${describe(options)}`);
+    throw typeError(`${fn}: options must be an object or undefined; got ${describe(options)}`);
   }
   for (const key of Object.keys(options)) {
     if (!allowed.includes(key)) {
-      throw new TypeError(`${fn}: unknown option ${JSON.stringify(key)}; allowed options are ${allowed.join(', ')}`);
+      throw typeError(`${fn}: unknown option ${JSON.stringify(key)}; allowed options are ${allowed.join(', ')}`, ERROR_CODES.UNKNOWN_OPTION);
     }
   }
   return options as Partial<T>;
@@ -45,9 +46,9 @@ export function checkOptions<T extends object>(options: unknown, fn: string, all
 
 export function checkChoice<T extends string>(value: unknown, name: string, choices: readonly T[]): T {
   const list = choices.map((c) => `'${c}'`).join(', ');
-  if (typeof value !== 'string') throw new TypeError(`${name} must be one of ${list}; got ${describe(value)}`);
+  if (typeof value !== 'string') throw typeError(`${name} must be one of ${list}; got ${describe(value)}`);
   if (!(choices as readonly string[]).includes(value)) {
-    throw new RangeError(`${name} must be one of ${list}; got ${describe(value)}`);
+    throw rangeError(`${name} must be one of ${list}; got ${describe(value)}`);
   }
   return value as T;
 }

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 
 function nqueens(...args: string[]) {
   const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
@@ -79,7 +79,7 @@ describe('nqueens CLI', () => {
     [['count', '8', '--engine', '--json'], /--engine needs a value/],
     [['count', '9..4'], /the range 9..4 is empty/],
     [['count'], /count needs a board size/],
-    [['count', '8', '--engine', 'gpu'], /--engine must be one of auto, wasm, js, reference; got "gpu"/],
+    [['count', '8', '--engine', 'gpu'], /--engine must be one of 'auto', 'wasm', 'js', 'reference'; got "gpu"/],
     [['count', '8', '--frobnicate'], /Unknown option '--frobnicate'/],
     [['solve', '8', '--limit', 'x'], /--limit must be an integer >= 0; got "x"/],
     [['solve', '8', '--format', 'xml'], /--format must be board or json; got "xml"/],

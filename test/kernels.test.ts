@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { planSubproblems, contribution } from '../dist/constellations.js';
 import { getWasmKernel, jsKernel, wasmKernelFrom } from '../dist/engines.js';
-import { compileKernel, instantiateKernel, u64, wasmUsesSimd } from '../dist/wasm.js';
+import { compileKernel, instantiateKernel, u64, wasmUsesSimd } from '../dist/kernels/wasm.js';
 import { countReference } from '../dist/kernels/reference.js';
 import { range, TOTAL, UNIQUE } from './oeis.js';
 

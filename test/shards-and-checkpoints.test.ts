@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { planSubproblems } from '../dist/index.js';
 import { VERSION } from '../dist/version.js';
 
-const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'nqueens-test-'));
 
 function nqueens(...args: string[]) {
@@ -80,7 +80,7 @@ describe('shards', () => {
 
 describe('checkpoints', () => {
   it('resume() sums the finished part of the slice, counts and expected work, and returns the rest', async () => {
-    const { Checkpoint } = await import('../dist/checkpoint.js');
+    const { Checkpoint } = await import('../dist/cli/checkpoint.js');
     const { contribution, expectedWork } = await import('../dist/constellations.js');
     const { jsKernel } = await import('../dist/engines.js');
     const plan = planSubproblems(11);

@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { AUTO_THREADS_MIN_N, count, type Progress } from '../dist/index.js';
 import { contribution, expectedWork, planSubproblems } from '../dist/constellations.js';
 import { runPlan } from '../dist/run.js';
-import { runOnWorkers } from '../dist/pool.js';
-import { wasmModule } from '../dist/wasm.js';
+import { runOnWorkers } from '../dist/parallel/pool.js';
+import { wasmModule } from '../dist/kernels/wasm.js';
 import { TOTAL, UNIQUE } from './oeis.js';
 
 const index = fileURLToPath(new URL('../dist/index.js', import.meta.url));

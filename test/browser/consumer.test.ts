@@ -79,7 +79,7 @@ describe.skipIf(!HAVE_CHROMIUM)('apps that depend on nqueens-wasm', () => {
   it.each([
     // Each bundler emits the worker as a file of its own.
     ['Vite, after a production build (vite build + vite preview)', /\/assets\/worker-[\w-]+\.js$/, () => buildAndPreview({ root: APP })],
-    ['Vite, under the dev server (optimizeDeps.exclude)', /\/node_modules\/nqueens-wasm\/dist\/worker\.js\b/, () => devServer({ root: APP })],
+    ['Vite, under the dev server (optimizeDeps.exclude)', /\/node_modules\/nqueens-wasm\/dist\/parallel\/worker\.js\b/, () => devServer({ root: APP })],
     [
       'webpack 5, after a production build served as static files',
       /\/dist\/\d+\.main\.js$/,

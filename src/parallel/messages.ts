@@ -1,5 +1,5 @@
 // The messages between a count and its workers.
-import type { Subproblem, SubproblemCount } from './constellations.js';
+import type { Subproblem, SubproblemCount } from '../constellations.js';
 
 export type ToWorker =
   /** First message: the board size and the compiled kernel (absent for the TS kernel). */

@@ -4,10 +4,10 @@
 // late); each worker holds one batch in hand and one queued, so it never
 // waits for a message between two. Every worker is terminated before the
 // promise settles, whatever happened.
-import { abortError } from './abort.js';
-import type { Subproblem, SubproblemCount } from './constellations.js';
-import { spawnWorker, type WorkerHandle } from './spawn-worker.js';
-import type { FromWorker } from './worker-messages.js';
+import { abortError } from '../abort.js';
+import type { Subproblem, SubproblemCount } from '../constellations.js';
+import { spawnWorker, type WorkerHandle } from './spawn.js';
+import type { FromWorker } from './messages.js';
 
 /** Batches each worker holds: one in hand, one queued. */
 const IN_FLIGHT = 2;

@@ -1,9 +1,9 @@
 // A counting worker: announces itself, receives the board size and the compiled kernel once,
 // then counts the batch of subproblems in each 'run' message. Runs as a Node worker thread
 // or a module Web Worker.
-import { jsKernel, wasmKernelFrom, type Kernel } from './engines.js';
+import { jsKernel, wasmKernelFrom, type Kernel } from '../engines.js';
 import { importNodeBuiltin, isNode } from './environment.js';
-import type { FromWorker, SubproblemResult, ToWorker } from './worker-messages.js';
+import type { FromWorker, SubproblemResult, ToWorker } from './messages.js';
 
 type Port = { post(message: FromWorker): void; listen(handler: (message: ToWorker) => void): void };
 

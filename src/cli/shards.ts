@@ -1,7 +1,7 @@
 // Shards: disjoint slices of the subproblem list, for running one big count
 // as many independent jobs (a cluster's array job) and adding them up after.
-import type { Subproblem } from './constellations.js';
-import { VERSION } from './version.js';
+import type { Subproblem } from '../constellations.js';
+import { VERSION } from '../version.js';
 
 export const SHARD_FORMAT = 'nqueens-shard';
 

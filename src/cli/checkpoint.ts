@@ -2,8 +2,8 @@
 // so an interrupted count resumes without redoing any of them. JSON lines:
 // a header, then one line per subproblem. Node only (the CLI uses it).
 import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { contribution, expectedWork, type Subproblem, type SubproblemCount } from './constellations.js';
-import { VERSION } from './version.js';
+import { contribution, expectedWork, type Subproblem, type SubproblemCount } from '../constellations.js';
+import { VERSION } from '../version.js';
 
 export const CHECKPOINT_FORMAT = 'nqueens-checkpoint';
 

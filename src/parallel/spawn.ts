@@ -2,7 +2,7 @@
 // browsers. Both are created from `new URL('./worker.js', import.meta.url)`,
 // the form bundlers recognise, so no Blob or eval is ever needed.
 import { importNodeBuiltin, isNode } from './environment.js';
-import type { FromWorker, ToWorker } from './worker-messages.js';
+import type { FromWorker, ToWorker } from './messages.js';
 
 export interface WorkerHandle {
   post(message: ToWorker): void;

@@ -1,0 +1,125 @@
+// The command line's grammar: options, which command takes which, and the
+// parsing of sizes, engines and thread counts. Range checks reuse the API's
+// validators, so the CLI and the library say the same thing about a value.
+import { parseArgs } from 'node:util';
+import { ENGINES, MAX_N, MAX_THREADS, MIN_N, type EngineChoice } from '../index.js';
+import { checkChoice, checkInteger, describe } from '../validate.js';
+
+/** Bad input on the command line: exit status 2. */
+export class UsageError extends Error {}
+
+export const OPTIONS = {
+  engine: { type: 'string' },
+  threads: { type: 'string' },
+  json: { type: 'boolean' },
+  checkpoint: { type: 'string' },
+  shard: { type: 'string' },
+  out: { type: 'string' },
+  limit: { type: 'string' },
+  format: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+export type OptionValues = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'string' ? string : boolean };
+
+export const COMMAND_OPTIONS = {
+  count: ['engine', 'threads', 'json', 'checkpoint', 'shard', 'out'],
+  solve: ['engine', 'limit', 'format'],
+  merge: ['json'],
+} as const;
+
+export type Command = keyof typeof COMMAND_OPTIONS;
+
+/** The options that take a value, as typed: `--engine`, `--threads`, … */
+const VALUE_OPTIONS = new Set(
+  Object.entries(OPTIONS)
+    .filter(([, o]) => o.type === 'string')
+    .map(([name]) => `--${name}`),
+);
+
+/** `-3`, `-1.5`: a (bad) number, never an option. */
+const isNegativeNumber = (token: string): boolean => /^-\d/.test(token);
+
+/**
+ * parseArgs reads `-3` as an unknown option and `--threads -1` as ambiguous.
+ * Numbers are never options here, so hand them over as values and
+ * positionals; the range checks then name the argument that is wrong.
+ */
+function numbersAsValues(argv: readonly string[]): string[] {
+  const options: string[] = [];
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i];
+    if (token === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (VALUE_OPTIONS.has(token)) {
+      const value = argv[i + 1];
+      if (value === undefined || (value.startsWith('-') && !isNegativeNumber(value))) throw new UsageError(`${token} needs a value`);
+      options.push(`${token}=${value}`);
+      i++;
+    } else if (token.startsWith('-') && !isNegativeNumber(token)) {
+      options.push(token);
+    } else {
+      positionals.push(token);
+    }
+  }
+  return [...options, '--', ...positionals];
+}
+
+/** Splits argv into option values and positionals; UsageError for unknown options. */
+export function parseCommandLine(argv: readonly string[]): { values: OptionValues; positionals: string[] } {
+  try {
+    const { values, positionals } = parseArgs({ args: numbersAsValues(argv), allowPositionals: true, strict: true, options: OPTIONS });
+    return { values: values as OptionValues, positionals };
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError((error as Error).message.split('\n')[0]);
+  }
+}
+
+/** Refuses options that the command does not take. */
+export function checkCommandOptions(command: Command, values: OptionValues): void {
+  const allowed: readonly string[] = COMMAND_OPTIONS[command];
+  for (const key of Object.keys(values)) {
+    if (!allowed.includes(key)) {
+      throw new UsageError(`--${key} does not apply to ${command}; ${command} takes ${allowed.map((o) => `--${o}`).join(', ')}`);
+    }
+  }
+}
+
+/** A decimal integer in [min, max]; `what` names it in the message. */
+function parseInteger(text: string, what: string, min: number, max: number): number {
+  return checkInteger(/^\d+$/.test(text) ? Number(text) : text, what, min, max);
+}
+
+export function parseSize(text: string, what: string): number {
+  return parseInteger(text, what, MIN_N, MAX_N);
+}
+
+/** `12` or a range `1..12`. */
+export function parseSizes(text: string | undefined): number[] {
+  if (text === undefined) throw new UsageError('count needs a board size, e.g. `nqueens count 12` or `nqueens count 1..12`');
+  const range = /^(.*)\.\.(.*)$/.exec(text);
+  if (!range) return [parseSize(text, 'n')];
+  const from = parseSize(range[1], 'the start of the range');
+  const to = parseSize(range[2], 'the end of the range');
+  if (from > to) throw new UsageError(`the range ${text} is empty; write it as <from>..<to> with from <= to`);
+  return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+}
+
+export function parseEngine(text: string | undefined): EngineChoice {
+  return text === undefined ? 'auto' : checkChoice(text, '--engine', ENGINES);
+}
+
+export function parseThreads(text: string | undefined): number | undefined {
+  return text === undefined ? undefined : parseInteger(text, '--threads', 1, MAX_THREADS);
+}
+
+export function parseLimit(text: string | undefined): number {
+  return text === undefined ? 1 : parseInteger(text, '--limit', 0, Infinity);
+}
+
+export { describe };

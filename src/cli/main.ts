@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+// The nqueens command line: parses the command and hands it to its file
+// (count.ts, solve.ts, merge.ts). Errors are one line on stderr; exit
+// status 0 done, 1 failed, 2 usage error, 130 interrupted.
+import { AUTO_THREADS_MIN_N, MAX_N, MAX_THREADS, MIN_N } from '../index.js';
+import { describe } from '../validate.js';
+import { VERSION } from '../version.js';
+import { checkCommandOptions, parseCommandLine, UsageError, type Command } from './args.js';
+import { runCount } from './count.js';
+import { Interrupted } from './interrupt.js';
+import { runMerge } from './merge.js';
+import { runSolve } from './solve.js';
+
+const HELP = `nqueens: count and list N-Queens solutions (WebAssembly kernel, TypeScript fallback)
+
+Usage:
+  nqueens count <n> [options]        count the solutions for one board size
+  nqueens count <from>..<to>         a table for a range of sizes, e.g. 1..16
+  nqueens solve <n> [options]        print solutions in lexicographic order
+  nqueens merge <files...>           add up shard results into the whole count
+
+Options:
+  --engine <name>      auto (default), wasm, js or reference
+  --threads <k>        worker threads, 1 to ${MAX_THREADS} (default: every core from n = ${AUTO_THREADS_MIN_N})
+  --json               count, merge: print JSON (counts as strings)
+  --checkpoint <file>  count: record finished subproblems in <file>; rerun the
+                       same command to resume after Ctrl-C or a crash
+  --shard <i>/<m>      count: run only slice i of m (0-based: 0/8 ... 7/8)
+  --out <file>         count --shard: write the shard's JSON result to <file>
+  --limit <k>          solve: stop after k solutions (default 1)
+  --format <f>         solve: board (default) or json
+  -h, --help           show this help
+  -v, --version        show the version
+
+n is an integer from ${MIN_N} to ${MAX_N}. Counts are exact: total (OEIS A000170)
+and unique, one per class under rotations and reflections (OEIS A002562).
+
+A progress bar is drawn on stderr when it is a terminal. Ctrl-C stops a
+count cleanly (exit status 130).
+
+Examples:
+  nqueens count 16
+  nqueens count 1..14 --engine js
+  nqueens count 18 --checkpoint n18.ckpt
+  nqueens count 20 --shard 3/8 --out shard-3.json   (then: nqueens merge shard-*.json)
+  nqueens solve 8 --limit 3
+`;
+
+const COMMANDS: Record<Command, (positionals: string[], values: Parameters<typeof runMerge>[1]) => void | Promise<void>> = {
+  count: runCount,
+  solve: runSolve,
+  merge: runMerge,
+};
+
+export async function main(argv: string[]): Promise<number> {
+  try {
+    const { values, positionals } = parseCommandLine(argv);
+    if (values.help) {
+      process.stdout.write(HELP);
+      return 0;
+    }
+    if (values.version) {
+      console.log(VERSION);
+      return 0;
+    }
+    const [command, ...rest] = positionals;
+    if (command === undefined) throw new UsageError('missing command: count, solve or merge');
+    if (!Object.hasOwn(COMMANDS, command)) throw new UsageError(`unknown command ${describe(command)}; expected count, solve or merge`);
+    checkCommandOptions(command as Command, values);
+    await COMMANDS[command as Command](rest, values);
+    return 0;
+  } catch (error) {
+    if (error instanceof Interrupted) {
+      console.error(`nqueens: ${error.message}`);
+      return 130;
+    }
+    const usage = error instanceof UsageError || error instanceof TypeError || error instanceof RangeError;
+    console.error(`nqueens: ${(error as Error).message}${usage ? ' (see nqueens --help)' : ''}`);
+    return usage ? 2 : 1;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

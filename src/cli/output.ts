@@ -1,0 +1,48 @@
+// How results look on stdout: the key-value block, table rows and JSON.
+import type { CountResult } from '../index.js';
+
+export function formatMs(ms: number): string {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`;
+}
+
+export function formatRate(r: CountResult): string {
+  if (r.elapsedMs <= 0 || r.total === 0n) return '-';
+  const perSecond = (Number(r.total) / r.elapsedMs) * 1000;
+  const units: [number, string][] = [
+    [1e9, 'G'],
+    [1e6, 'M'],
+    [1e3, 'k'],
+  ];
+  for (const [scale, unit] of units) if (perSecond >= scale) return `${(perSecond / scale).toFixed(2)} ${unit} solutions/s`;
+  return `${perSecond.toFixed(0)} solutions/s`;
+}
+
+/** One result as JSON, counts as strings (JSON has no bigint). */
+export function asJson(r: CountResult): string {
+  return JSON.stringify({ ...r, total: r.total.toString(), unique: r.unique.toString() });
+}
+
+/** Aligned `key value` lines. */
+export function printPairs(pairs: readonly (readonly [string, string])[]): void {
+  for (const [key, value] of pairs) console.log(`${key.padEnd(7)} ${value}`);
+}
+
+export function printResult(r: CountResult): void {
+  printPairs([
+    ['N', String(r.n)],
+    ['total', r.total.toString()],
+    ['unique', r.unique.toString()],
+    ['engine', r.engine],
+    ['threads', String(r.threads)],
+    ['time', formatMs(r.elapsedMs)],
+    ['rate', formatRate(r)],
+  ]);
+}
+
+export function tableHeader(): string {
+  return `${'N'.padStart(3)} ${'total'.padStart(22)} ${'unique'.padStart(20)}  ${'engine'.padEnd(9)} ${'time'.padStart(10)}  rate`;
+}
+
+export function tableRow(r: CountResult): string {
+  return `${String(r.n).padStart(3)} ${r.total.toString().padStart(22)} ${r.unique.toString().padStart(20)}  ${r.engine.padEnd(9)} ${formatMs(r.elapsedMs).padStart(10)}  ${formatRate(r)}`;
+}
