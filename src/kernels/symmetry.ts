@@ -18,7 +18,8 @@ function diagonalAttacks(n: number, row: number, qr: number, qc: number): number
   return m;
 }
 
-function prepare(n: number, a: number, b: number, c: number, d: number): number {
+/** Fills the row tables in row-search.ts for a constellation; returns its number of inner rows. */
+export function prepare(n: number, a: number, b: number, c: number, d: number): number {
   let inner = 0;
   for (let row = 1; row < n - 1; row++) {
     if (row === c || row === d) continue;
@@ -34,13 +35,23 @@ function prepare(n: number, a: number, b: number, c: number, d: number): number 
   return inner;
 }
 
+/** The columns the border queens take, with the columns outside the board (so no separate mask is needed). */
+export function borderColumns(n: number, s: Pick<Subproblem, 'a' | 'b'>): number {
+  return ~boardMask(n) | 1 | (1 << (n - 1)) | (1 << s.a) | (1 << s.b);
+}
+
 export function countSubproblem(n: number, s: Subproblem): SubproblemCount {
   const { a, b, c, d } = s;
   const inner = prepare(n, a, b, c, d);
-  // Columns outside the board are marked used, so no separate mask is needed.
-  const used = ~boardMask(n) | 1 | (1 << (n - 1)) | (1 << a) | (1 << b);
+  const used = borderColumns(n, s);
   const solutions = inner === 0 ? 1n : countBelow(inner, used);
   return { solutions, fixes: s.symmetries === 0 ? 0n : countFixes(n, s, inner, used) };
+}
+
+/** The fixes alone (see SubproblemCount), for engines that count the solutions elsewhere. */
+export function countSubproblemFixes(n: number, s: Subproblem): bigint {
+  if (s.symmetries === 0) return 0n;
+  return countFixes(n, s, prepare(n, s.a, s.b, s.c, s.d), borderColumns(n, s));
 }
 
 /** Bits 1..3: the quarter, half and three-quarter turns in SYMMETRIES. */
