@@ -20,7 +20,10 @@ export const MISSING_MESSAGE =
 
 if (!HAVE_CHROMIUM && !REQUIRED) console.warn(`Skipping the browser tests. ${MISSING_MESSAGE}`);
 
-export function launchChromium(): Promise<Browser> {
+/** Flags that give headless Chromium WebGPU on the SwiftShader software adapter (no GPU needed). */
+export const WEBGPU_FLAGS = ['--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader'];
+
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     // Playwright gives each launch a fresh temporary profile (user-data-dir).
@@ -32,6 +35,7 @@ export function launchChromium(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      ...extraArgs,
     ],
   });
 }

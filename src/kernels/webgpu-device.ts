@@ -1,0 +1,37 @@
+// Finding a WebGPU device: the browser's (or Deno's) navigator.gpu, else in
+// Node the optional `webgpu` package (Dawn). Where there is none, the count
+// fails with an Error that says so: the engine never falls back to the CPU.
+import { isNode } from '../environment.js';
+import type { GpuAdapterLike, GpuDeviceLike, GpuLike } from './webgpu-types.js';
+
+/** The `webgpu` package's entry point, as far as it is used here. */
+interface DawnNode {
+  create(flags: string[]): GpuLike;
+}
+
+async function nodeGpu(): Promise<GpuLike | undefined> {
+  const name = 'webgpu';
+  try {
+    // Hidden from bundlers, like the node:* imports: browser builds never run it.
+    const dawn = (await import(/* @vite-ignore */ /* webpackIgnore: true */ name)) as DawnNode;
+    return dawn.create([]);
+  } catch {
+    return undefined; // not installed, or no build for this platform
+  }
+}
+
+function missing(what: string): Error {
+  const where = isNode
+    ? "Node has no navigator.gpu; install the optional 'webgpu' package (Dawn) for a GPU there"
+    : 'WebGPU needs a browser that supports it (and a secure context: https or localhost)';
+  return new Error(`engine 'webgpu' is unavailable here: ${what}. ${where}. Use engine 'wasm' or 'js' to count on the CPU.`);
+}
+
+export async function requestGpuDevice(): Promise<{ adapter: GpuAdapterLike; device: GpuDeviceLike }> {
+  const navigatorGpu = (globalThis as { navigator?: { gpu?: GpuLike } }).navigator?.gpu;
+  const gpu = navigatorGpu ?? (isNode ? await nodeGpu() : undefined);
+  if (!gpu) throw missing(isNode ? "the 'webgpu' package is not installed" : 'navigator.gpu is missing');
+  const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+  if (!adapter) throw missing('WebGPU is present but offers no adapter (no usable GPU, or it is blocked)');
+  return { adapter, device: await adapter.requestDevice() };
+}
