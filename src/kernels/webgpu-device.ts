@@ -20,18 +20,21 @@ async function nodeGpu(): Promise<GpuLike | undefined> {
   }
 }
 
-function missing(what: string): Error {
-  const where = isNode
-    ? "Node has no navigator.gpu; install the optional 'webgpu' package (Dawn) for a GPU there"
-    : 'WebGPU needs a browser that supports it (and a secure context: https or localhost)';
-  return new Error(`engine 'webgpu' is unavailable here: ${what}. ${where}. Use engine 'wasm' or 'js' to count on the CPU.`);
+function unavailable(why: string): Error {
+  return new Error(`engine 'webgpu' is unavailable here: ${why}. Use engine 'wasm' or 'js' to count on the CPU.`);
 }
 
 export async function requestGpuDevice(): Promise<{ adapter: GpuAdapterLike; device: GpuDeviceLike }> {
   const navigatorGpu = (globalThis as { navigator?: { gpu?: GpuLike } }).navigator?.gpu;
   const gpu = navigatorGpu ?? (isNode ? await nodeGpu() : undefined);
-  if (!gpu) throw missing(isNode ? "the 'webgpu' package is not installed" : 'navigator.gpu is missing');
+  if (!gpu) {
+    throw unavailable(
+      isNode
+        ? "Node has no navigator.gpu, and the optional 'webgpu' package (Dawn) is not installed"
+        : 'navigator.gpu is missing (WebGPU needs a browser that supports it, and a secure context: https or localhost)',
+    );
+  }
   const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
-  if (!adapter) throw missing('WebGPU is present but offers no adapter (no usable GPU, or it is blocked)');
+  if (!adapter) throw unavailable('WebGPU is present but gives no adapter (no usable GPU or driver, or WebGPU is blocked)');
   return { adapter, device: await adapter.requestDevice() };
 }
