@@ -1,7 +1,7 @@
 // Finding a WebGPU device: the browser's (or Deno's) navigator.gpu, else in
 // Node the optional `webgpu` package (Dawn). Where there is none, the count
 // fails with an Error that says so: the engine never falls back to the CPU.
-import { isNode } from '../environment.js';
+import { isNode } from '../parallel/environment.js';
 import type { GpuAdapterLike, GpuDeviceLike, GpuLike } from './webgpu-types.js';
 
 /** The `webgpu` package's entry point, as far as it is used here. */
