@@ -25,17 +25,17 @@ export interface WebGpuCountOptions {
 }
 
 /** Aim for dispatches this long: well under the ~2 s GPU watchdogs, and short enough for abort to feel immediate. */
-const TARGET_DISPATCH_MS = 50;
+const TARGET_DISPATCH_MS = 40;
 /** The first dispatch is small, since nothing is known yet about the GPU's speed. */
 const FIRST_BATCH = 4 * WORKGROUP_SIZE;
 /** Most units per dispatch: the counts buffer stays at 8 MiB. */
 const MAX_BATCH = 1 << 20;
 const PROGRESS_INTERVAL_MS = 100;
 
-/** The next batch size: scaled towards the target time, growing at most 4x at a time. */
+/** The next batch size: scaled towards the target time, growing at most 2x at a time. */
 function nextBatchSize(batch: number, ms: number, limit: number): number {
   const scaled = Math.round((batch * TARGET_DISPATCH_MS) / Math.max(ms, 1));
-  const size = Math.min(scaled, batch * 4, limit);
+  const size = Math.min(scaled, batch * 2, limit);
   return Math.max(WORKGROUP_SIZE, Math.floor(size / WORKGROUP_SIZE) * WORKGROUP_SIZE);
 }
 
