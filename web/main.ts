@@ -93,7 +93,8 @@ form.addEventListener('submit', async (event) => {
       status.textContent = `Counting N = ${n}: ${p.finished} of ${p.subproblems} subproblems…`;
     },
   };
-  if (threadsSelect.value) options.threads = Number(threadsSelect.value);
+  // The GPU runs the whole count; threads are for the CPU engines.
+  if (threadsSelect.value && engine !== 'webgpu') options.threads = Number(threadsSelect.value);
 
   countButton.disabled = true;
   cancelButton.disabled = false;
@@ -101,7 +102,7 @@ form.addEventListener('submit', async (event) => {
   for (const field of Object.values(fields)) field.textContent = '–';
   status.textContent = `Counting N = ${n}…`;
   try {
-    drawBoards(n, engine);
+    drawBoards(n, engine === 'webgpu' ? 'auto' : engine); // the GPU only counts
     const r = await count(n, options);
     showCounts(r.total, r.unique);
     fields.engine.textContent = r.engine;

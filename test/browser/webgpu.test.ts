@@ -1,0 +1,120 @@
+// engine 'webgpu' in headless Chromium on the SwiftShader software adapter
+// (WebGPU needs a secure context, so the demo page is served from
+// http://127.0.0.1): exact counts, abort, progress, and the clear error where
+// WebGPU is missing. SwiftShader runs on the CPU: these times say nothing
+// about GPU speed.
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { range, TOTAL, UNIQUE } from '../oeis.js';
+import { HAVE_CHROMIUM, WEBGPU_FLAGS, buildAndPreview, launchChromium, watchErrors, type PlainResult, type Served } from './harness.js';
+
+const WEB = fileURLToPath(new URL('../../web', import.meta.url));
+/** n = 15 takes 1.2 to 2.5 s on SwiftShader with two cores; the whole test about 7 s. */
+const LARGEST_N = 15;
+
+describe.skipIf(!HAVE_CHROMIUM)("engine 'webgpu' in Chromium (SwiftShader)", () => {
+  let browser: Browser;
+  let served: Served;
+  let errors: string[] = [];
+  const pages: Page[] = [];
+
+  beforeAll(async () => {
+    [browser, served] = await Promise.all([launchChromium(WEBGPU_FLAGS), buildAndPreview({ root: WEB, configFile: false })]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await served?.close();
+  });
+  afterEach(async () => {
+    for (const page of pages.splice(0)) await page.context().close();
+  });
+
+  async function open(...initScripts: string[]): Promise<Page> {
+    const context = await browser.newContext();
+    for (const script of initScripts) await context.addInitScript(script);
+    const page = await context.newPage();
+    pages.push(page);
+    errors = watchErrors(page);
+    await page.goto(served.url);
+    await page.waitForFunction(() => 'nqueens' in globalThis);
+    return page;
+  }
+
+  it(`counts n = 1..${LARGEST_N} exactly, with the result's usual shape`, async () => {
+    const page = await open();
+    const results = await page.evaluate(async (sizes) => {
+      const out: PlainResult[] = [];
+      for (const n of sizes) {
+        const r = await nqueens.count(n, { engine: 'webgpu' });
+        out.push({ ...r, total: String(r.total), unique: String(r.unique) });
+      }
+      return out;
+    }, range(1, LARGEST_N));
+    for (const r of results) {
+      expect(r).toMatchObject({ n: r.n, total: String(TOTAL[r.n]), unique: String(UNIQUE[r.n]), engine: 'webgpu', threads: 1 });
+      expect(r.elapsedMs).toBeGreaterThan(0);
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('reports progress between dispatches, ending at fraction 1 with the exact counts', async () => {
+    const page = await open();
+    const reports = await page.evaluate(async () => {
+      const seen: { fraction: number; finished: number; subproblems: number; total: string; unique: string }[] = [];
+      await nqueens.count(14, {
+        engine: 'webgpu',
+        onProgress: (p) => seen.push({ fraction: p.fraction, finished: p.finished, subproblems: p.subproblems, total: String(p.total), unique: String(p.unique) }),
+      });
+      return seen;
+    });
+    expect(reports.length).toBeGreaterThanOrEqual(2);
+    const fractions = reports.map((p) => p.fraction);
+    expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
+    expect(reports.at(-1)).toEqual({ fraction: 1, finished: 1632, subproblems: 1632, total: String(TOTAL[14]), unique: String(UNIQUE[14]) });
+    expect(errors).toEqual([]);
+  });
+
+  it('rejects with an AbortError when aborted between dispatches, and when aborted before it starts', async () => {
+    const page = await open();
+    const outcome = await page.evaluate(async () => {
+      const controller = new AbortController();
+      const during = await nqueens
+        .count(15, { engine: 'webgpu', signal: controller.signal, onProgress: () => controller.abort() })
+        .then(() => 'resolved', (e: Error) => e.name);
+      const before = await nqueens
+        .count(10, { engine: 'webgpu', signal: AbortSignal.abort() })
+        .then(() => 'resolved', (e: Error) => e.name);
+      // The device is released: the next count still works.
+      const after = String((await nqueens.count(9, { engine: 'webgpu' })).total);
+      return { during, before, after };
+    });
+    expect(outcome).toEqual({ during: 'AbortError', before: 'AbortError', after: '352' });
+    expect(errors).toEqual([]);
+  });
+
+  it('rejects with a clear Error where navigator.gpu is missing, without falling back', async () => {
+    const page = await open('delete Navigator.prototype.gpu;');
+    const outcome = await page.evaluate(async () => {
+      const hasGpu = 'gpu' in navigator;
+      const counted = await nqueens.count(8, { engine: 'webgpu' }).then(
+        (r) => `resolved with ${r.engine}`,
+        (e: Error) => `${e.name}: ${e.message}`,
+      );
+      const sync = (() => {
+        try {
+          nqueens.countSync(8, { engine: 'webgpu' });
+          return 'returned';
+        } catch (e) {
+          return (e as Error).name;
+        }
+      })();
+      return { hasGpu, counted, sync, auto: (await nqueens.count(8)).engine };
+    });
+    expect(outcome.hasGpu).toBe(false);
+    expect(outcome.counted).toMatch(/^Error: engine 'webgpu' is unavailable here: navigator.gpu is missing/);
+    expect(outcome.sync).toBe('TypeError');
+    expect(outcome.auto).toBe('wasm');
+    expect(errors).toEqual([]);
+  });
+});
