@@ -6,7 +6,7 @@ import * as symmetry from './kernels/symmetry.js';
 import { bitmaskSolutions } from './kernels/solutions.js';
 import { instantiateKernel, u64, wasmFailure, wasmModule, type WasmKernel } from './kernels/wasm.js';
 
-export const ENGINES = ['auto', 'wasm', 'js', 'reference'] as const;
+export const ENGINES = ['auto', 'wasm', 'js', 'reference', 'webgpu'] as const;
 export type EngineChoice = (typeof ENGINES)[number];
 export type EngineName = Exclude<EngineChoice, 'auto'>;
 

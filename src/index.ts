@@ -4,7 +4,9 @@ import { abortError, isAbortSignal } from './abort.js';
 import { toBoard } from './board.js';
 import { planSubproblems as plan, type Subproblem } from './constellations.js';
 import { ENGINES, resolveKernel, type EngineChoice, type EngineName, type Kernel } from './engines.js';
+import { typeError } from './errors.js';
 import { countReference, referenceSolutions } from './kernels/reference.js';
+import { countWebGpu } from './kernels/webgpu.js';
 import { runPlan, type Progress } from './run.js';
 import { countAll } from './tally.js';
 import { checkChoice, checkInteger, checkN, checkOptions, describe } from './validate.js';
@@ -33,7 +35,10 @@ export interface CountResult {
 }
 
 export interface CountSyncOptions {
-  /** 'auto' (default): wasm where it instantiates, else 'js'. */
+  /**
+   * 'auto' (default): wasm where it instantiates, else 'js'. 'webgpu' counts
+   * on the GPU, with count() only; where WebGPU is missing it rejects.
+   */
   engine?: EngineChoice;
 }
 
@@ -67,7 +72,7 @@ function now(): number {
   return globalThis.performance ? performance.now() : Date.now();
 }
 
-function countOnThisThread(n: number, engine: EngineChoice): CountResult {
+function countOnThisThread(n: number, engine: Exclude<EngineChoice, 'webgpu'>): CountResult {
   const start = now();
   if (engine === 'reference') {
     const { total, unique } = countReference(n);
@@ -94,7 +99,9 @@ export function planSubproblems(n: number): readonly Subproblem[] {
 export function countSync(n: number, options?: CountSyncOptions): CountResult {
   checkN(n);
   const opts = checkOptions<CountSyncOptions>(options, 'countSync()', COUNT_SYNC_OPTIONS);
-  return countOnThisThread(n, checkEngine(opts.engine));
+  const engine = checkEngine(opts.engine);
+  if (engine === 'webgpu') throw typeError("countSync() cannot use engine 'webgpu': WebGPU is asynchronous; use count()");
+  return countOnThisThread(n, engine);
 }
 
 /**
@@ -121,6 +128,13 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
     return countOnThisThread(n, engine);
   }
   const start = now();
+  if (engine === 'webgpu') {
+    if (threads !== undefined && threads > 1) {
+      throw new RangeError(`options.threads must be 1 with engine 'webgpu' (the GPU runs the whole count); got ${threads}`);
+    }
+    const { total, unique } = await countWebGpu(n, { signal, onProgress });
+    return { n, total, unique, engine, threads: 1, elapsedMs: now() - start };
+  }
   const r = await runPlan({ n, subproblems: plan(n), engine, threads, onProgress, signal });
   return { n, total: r.total, unique: r.unique, engine: r.engine, threads: r.threads, elapsedMs: now() - start };
 }
@@ -134,6 +148,7 @@ export function solutions(n: number, options?: SolutionsOptions): IterableIterat
   const opts = checkOptions<SolutionsOptions>(options, 'solutions()', SOLUTIONS_OPTIONS);
   const limit = opts.limit === undefined ? Infinity : checkInteger(opts.limit, 'options.limit', 0, Infinity);
   const engine = checkEngine(opts.engine);
+  if (engine === 'webgpu') throw typeError("solutions() cannot use engine 'webgpu': it only counts; use 'auto', 'wasm', 'js' or 'reference'");
   const source = engine === 'reference' ? referenceSolutions(n) : resolveKernel(engine).solutions(n);
   return take(source, limit);
 }

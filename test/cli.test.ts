@@ -79,7 +79,7 @@ describe('nqueens CLI', () => {
     [['count', '8', '--engine', '--json'], /--engine needs a value/],
     [['count', '9..4'], /the range 9..4 is empty/],
     [['count'], /count needs a board size/],
-    [['count', '8', '--engine', 'gpu'], /--engine must be one of 'auto', 'wasm', 'js', 'reference'; got "gpu"/],
+    [['count', '8', '--engine', 'gpu'], /--engine must be one of 'auto', 'wasm', 'js', 'reference', 'webgpu'; got "gpu"/],
     [['count', '8', '--frobnicate'], /Unknown option '--frobnicate'/],
     [['solve', '8', '--limit', 'x'], /--limit must be an integer >= 0; got "x"/],
     [['solve', '8', '--format', 'xml'], /--format must be board or json; got "xml"/],

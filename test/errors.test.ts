@@ -45,7 +45,7 @@ describe.each(BAD_N)('n = %s', (n, type) => {
 
 describe('options', () => {
   it.each([
-    [{ engine: 'gpu' }, RangeError, /options.engine must be one of 'auto', 'wasm', 'js', 'reference'; got "gpu"/],
+    [{ engine: 'gpu' }, RangeError, /options.engine must be one of 'auto', 'wasm', 'js', 'reference', 'webgpu'; got "gpu"/],
     [{ engine: 1 }, TypeError, /options.engine must be one of .*; got 1/],
     [{ engine: null }, TypeError, /options.engine must be one of .*; got null/],
     [{ engnie: 'js' }, TypeError, /unknown option "engnie"; allowed options are engine/],

@@ -91,3 +91,21 @@ describe('WebGPU in Node', () => {
     }
   });
 });
+
+describe("engine 'webgpu' in the API", () => {
+  it("is listed in ENGINES; countSync and solutions refuse it with a TypeError; count refuses threads > 1", async () => {
+    const { ENGINES, count, countSync, solutions } = await import('../dist/index.js');
+    expect(ENGINES).toContain('webgpu');
+    expect(() => countSync(8, { engine: 'webgpu' })).toThrow(TypeError);
+    expect(() => countSync(8, { engine: 'webgpu' })).toThrow(/WebGPU is asynchronous; use count\(\)/);
+    expect(() => solutions(8, { engine: 'webgpu' })).toThrow(TypeError);
+    await expect(count(8, { engine: 'webgpu', threads: 2 })).rejects.toThrow(RangeError);
+  });
+
+  it('count(8, { engine: webgpu }) is exact where there is an adapter, and otherwise rejects without falling back', async () => {
+    const { count } = await import('../dist/index.js');
+    const outcome = await count(8, { engine: 'webgpu' }).catch((error: unknown) => error);
+    if (outcome instanceof Error) expect(outcome.message).toMatch(/^engine 'webgpu' is unavailable here/);
+    else expect(outcome).toMatchObject({ n: 8, total: 92n, unique: 12n, engine: 'webgpu', threads: 1 });
+  });
+});

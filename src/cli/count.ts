@@ -31,8 +31,8 @@ export async function runCount(positionals: string[], values: OptionValues): Pro
   const { checkpoint: checkpointFile, shard: shardText, out } = values;
   if (sizes.length > 1 && (checkpointFile || shardText)) throw new UsageError('--checkpoint and --shard take a single n, not a range');
   if (out && !shardText) throw new UsageError('--out goes with --shard i/m');
-  if ((checkpointFile || shardText) && engine === 'reference') {
-    throw new UsageError('--checkpoint and --shard need engine auto, wasm or js (the reference has no subproblems)');
+  if ((checkpointFile || shardText) && (engine === 'reference' || engine === 'webgpu')) {
+    throw new UsageError('--checkpoint and --shard need engine auto, wasm or js (they count subproblems on the CPU)');
   }
   if (engine === 'reference' && threads !== undefined && threads > 1) {
     throw new UsageError('--threads must be 1 with --engine reference (it has no subproblems to share)');
