@@ -39,11 +39,12 @@ export function maxHalfBoards(n: number): number {
 
 /**
  * Bytes of tables the join needs per thread for board size n, an upper
- * bound: per half-board two diagonal masks and a group slot (12 bytes) on
- * each side, and bit-sliced tables of at most 6 bytes per east half-board.
+ * bound on either engine: per half-board its two diagonal masks, group key
+ * and two residues (20 bytes), and bit-sliced tables of 24 bytes per east
+ * half-board (192 words per block), plus padding blocks and small tables.
  */
 export function joinMemoryBytes(n: number): number {
-  return maxHalfBoards(n) * 30 + 65536;
+  return maxHalfBoards(n) * 44 + 2 ** 20;
 }
 
 /** Throws a RangeError, before anything is allocated, when n is not one the join can count. */
