@@ -51,6 +51,8 @@ function push(a: number, b: number): void {
 const rowList = new Int32Array(32);
 let rowCount = 0;
 let attacks: Int32Array = new Int32Array(32);
+let attacksRow = -1;
+let attacksN = -1;
 
 /** Every east-style half on rows rowList[k..]: columns, diagonals (shifted to row rowList[k]) and window bits so far. */
 function place(k: number, cols: number, ld: number, rd: number, a: number, b: number): void {
@@ -83,7 +85,11 @@ function enumerateHalves(n: number, rows: number): number {
   return found;
 }
 
-// Bit-sliced east groups.
+// East halves' group keys and residues, then their bit-sliced groups; reused across units.
+let eastKey = new Int32Array(0);
+let eastResA = new Int32Array(0);
+let eastResB = new Int32Array(0);
+const perGroupCount = new Int32Array(256);
 let tables = new Int32Array(0);
 const groupFirstBlock = new Int32Array(257);
 
@@ -97,7 +103,11 @@ function popcount(x: number): number {
 /** Solutions of one unit: east and west halves with disjoint diagonals. */
 export function countJoinUnit(n: number, unit: JoinUnit): bigint {
   setN(n);
-  attacks = centreAttacks(n, unit.centreRow);
+  if (attacksRow !== unit.centreRow || attacksN !== n) {
+    attacks = centreAttacks(n, unit.centreRow);
+    attacksRow = unit.centreRow;
+    attacksN = n;
+  }
   const all = (1 << n) - 1;
   const westRows = all & ~unit.eastRows & ~(unit.centreRow >= 0 ? 1 << unit.centreRow : 0);
 
@@ -110,10 +120,12 @@ export function countJoinUnit(n: number, unit: JoinUnit): bigint {
   // East halves, as (A, B): group key and residue per half.
   const eastCount = enumerateHalves(n, unit.eastRows);
   if (eastCount === 0) return 0n;
-  const eastKey = new Int32Array(eastCount);
-  const eastResA = new Int32Array(eastCount);
-  const eastResB = new Int32Array(eastCount);
-  const perGroup = new Int32Array(groups);
+  if (eastKey.length < eastCount) {
+    eastKey = new Int32Array(famA.length);
+    eastResA = new Int32Array(famA.length);
+    eastResB = new Int32Array(famA.length);
+  }
+  const perGroup = perGroupCount.subarray(0, groups).fill(0);
   for (let i = 0; i < eastCount; i++) {
     const a = famA[i];
     const b = famB[i];
@@ -183,11 +195,9 @@ function buildTables(
     const slot = slotInGroup[g]++;
     const base = (groupFirstBlock[g] + (slot >>> 5)) * TABLE_WORDS;
     const bit = 1 << (slot & 31);
-    const residue = [resA[i], resB[i]];
-    for (let f = 0; f < 2; f++) {
-      let r = residue[f];
-      for (let d = 0; r !== 0; d++, r >>>= 1) if (r & 1) t[base + f * 15 + d] |= bit;
-    }
+    // Family A's residue in words 0..14, family B's from 15.
+    for (let r = resA[i], d = 0; r !== 0; d++, r >>>= 1) if (r & 1) t[base + d] |= bit;
+    for (let r = resB[i], d = 15; r !== 0; d++, r >>>= 1) if (r & 1) t[base + d] |= bit;
   }
   for (let g = 0; g < perGroup.length; g++) {
     const first = groupFirstBlock[g];
