@@ -24,7 +24,7 @@ export function u64(value: bigint): bigint {
   return BigInt.asUintN(64, value);
 }
 
-function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
+export function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
   const binary = atob(text);
   const bytes = new Uint8Array(new ArrayBuffer(binary.length));
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);

@@ -1,0 +1,96 @@
+// Our join (wasm and TS, one thread) against public counters a user has built
+// on this machine, in one run with rounds interleaved: each round times every
+// contestant at every size, rotating who goes first, so drift on a shared
+// host hits all alike. Ratios are per round (ours / peer), then the median.
+//
+//   node bench/peers/run.mjs [--sizes 16,17,18] [--rounds 3]    (after npm run build)
+//
+// Peers (each skipped when its variable is unset; build steps in README.md here):
+//   NQUEENS_PEER_KLUEV_DIR  folder of Kluev's N-Queens-Count-Sol binaries, one per N, named by N ("16", "17", ...)
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { planJoin, joinCounter } from '../../dist/join.js';
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const sizes = option('sizes', '16,17,18').split(',').map(Number);
+const rounds = Number(option('rounds', '3'));
+
+/** Our join on one thread, in this process: plan and every unit. */
+function ours(engine) {
+  const counter = joinCounter(engine);
+  return (n) => {
+    let total = 0n;
+    for (const unit of planJoin(n)) total += BigInt(unit.weight) * counter.countUnit(n, unit);
+    return total;
+  };
+}
+
+/** Kluev's program: one binary per N, run with one thread; it prints its own time. */
+function kluev(dir) {
+  return (n) => {
+    const binary = join(dir, String(n));
+    if (!existsSync(binary)) return undefined;
+    const out = execFileSync(binary, ['1'], { encoding: 'utf8' });
+    const total = BigInt(/Result: (\d+)/.exec(out)[1]);
+    return { total, seconds: Number(/Elapsed time: ([\d.e+-]+) s/.exec(out)[1]) };
+  };
+}
+
+const contestants = [
+  { name: 'join wasm', run: ours('wasm'), ours: true },
+  { name: 'join TS', run: ours('js'), ours: true },
+];
+if (process.env.NQUEENS_PEER_KLUEV_DIR) {
+  contestants.push({ name: 'Kluev C++', run: kluev(process.env.NQUEENS_PEER_KLUEV_DIR) });
+} else {
+  console.log('NQUEENS_PEER_KLUEV_DIR unset: skipping Kluev N-Queens-Count-Sol');
+}
+
+// Warm V8 on a small board so the first timed round is not the JIT's.
+for (const c of contestants) if (c.ours) c.run(13);
+
+const seconds = new Map(); // `${name}/${n}` -> seconds per round
+const agreed = new Map(); // n -> the total every contestant must count (ours are tested against OEIS)
+let turn = 0;
+for (let round = 0; round < rounds; round++) {
+  for (const n of sizes) {
+    for (let j = 0; j < contestants.length; j++) {
+      const c = contestants[(j + turn) % contestants.length];
+      const start = performance.now();
+      const result = c.run(n);
+      const wall = (performance.now() - start) / 1000;
+      if (result === undefined) continue;
+      const total = typeof result === 'bigint' ? result : result.total;
+      if (!agreed.has(n)) agreed.set(n, total);
+      if (total !== agreed.get(n)) throw new Error(`${c.name} counted ${total} at n = ${n}, not ${agreed.get(n)}`);
+      const key = `${c.name}/${n}`;
+      if (!seconds.has(key)) seconds.set(key, []);
+      seconds.get(key).push(typeof result === 'bigint' ? wall : result.seconds);
+    }
+    turn++;
+  }
+  console.log(`round ${round + 1} of ${rounds} done`);
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const peers = contestants.filter((c) => !c.ours);
+console.log(`\n${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${rounds} rounds, one thread each; median seconds, and median of per-round ratios`);
+for (const n of sizes) {
+  for (const c of contestants) {
+    const mine = seconds.get(`${c.name}/${n}`);
+    if (!mine) continue;
+    let line = `n = ${n}  ${c.name.padEnd(10)} ${median(mine).toFixed(3).padStart(8)} s`;
+    if (c.ours) {
+      for (const p of peers) {
+        const theirs = seconds.get(`${p.name}/${n}`);
+        if (theirs) line += `   ${median(mine.map((s, i) => s / theirs[i])).toFixed(2)}x ${p.name}`;
+      }
+    }
+    console.log(line);
+  }
+}

@@ -1,0 +1,70 @@
+// The half-board join as units for the run machinery, on either engine, and
+// a one-thread count of totals and uniques. The wasm join is its own module
+// (assembly/join-index.ts), compiled once and instantiated per thread: each
+// instance grows its own tables.
+import { decodeBase64 } from './kernels/wasm.js';
+import { JOIN_WASM_BASE64, JOIN_WASM_SIMD_BASE64 } from './kernels/wasm-bytes.generated.js';
+import { countJoinUnit as countJoinUnitJs } from './kernels/join.js';
+import { checkJoinSize, planJoin, type JoinUnit } from './kernels/join-plan.js';
+import { countSymmetricSolutions, uniqueFromTotal } from './kernels/symmetric-solutions.js';
+
+export { planJoin, joinMemoryBytes, checkJoinSize, JOIN_MAX_N, JOIN_MEMORY_LIMIT, type JoinUnit } from './kernels/join-plan.js';
+export { countSymmetricSolutions, uniqueFromTotal, type SymmetricCounts } from './kernels/symmetric-solutions.js';
+
+export type JoinEngine = 'wasm' | 'js';
+
+interface JoinExports {
+  countJoinSplit(n: number, eastRows: number, centreRow: number): bigint;
+}
+
+/** Compiles one build of the join module; throws where WebAssembly cannot. */
+export function compileJoinModule(build: 'simd' | 'baseline'): WebAssembly.Module {
+  return new WebAssembly.Module(decodeBase64(build === 'simd' ? JOIN_WASM_SIMD_BASE64 : JOIN_WASM_BASE64));
+}
+
+let joinModule: WebAssembly.Module | undefined;
+
+/** The join module for this runtime: the SIMD build where it validates, else the baseline. */
+export function getJoinModule(): WebAssembly.Module {
+  if (!joinModule) {
+    const simd = WebAssembly.validate(decodeBase64(JOIN_WASM_SIMD_BASE64));
+    joinModule = compileJoinModule(simd ? 'simd' : 'baseline');
+  }
+  return joinModule;
+}
+
+/** Counts units of the join on one thread; each counter owns its tables (one wasm instance, or the shared TS state). */
+export interface JoinCounter {
+  readonly engine: JoinEngine;
+  /** Solutions of one unit's split (multiply by unit.weight for its share of the total). */
+  countUnit(n: number, unit: JoinUnit): bigint;
+}
+
+/** A counter on `engine`; for wasm, from `module` (default: getJoinModule()). */
+export function joinCounter(engine: JoinEngine, module?: WebAssembly.Module): JoinCounter {
+  if (engine === 'js') return { engine, countUnit: countJoinUnitJs };
+  const exports = new WebAssembly.Instance(module ?? getJoinModule(), {}).exports as unknown as JoinExports;
+  return {
+    engine,
+    countUnit(n, unit) {
+      checkJoinSize(n);
+      return BigInt.asUintN(64, exports.countJoinSplit(n, unit.eastRows, unit.centreRow));
+    },
+  };
+}
+
+export interface JoinCount {
+  readonly n: number;
+  readonly total: bigint;
+  readonly unique: bigint;
+}
+
+/** Totals and uniques by the join, on one thread. Throws a RangeError before allocating when n's tables do not fit. */
+export function countJoin(n: number, engine: JoinEngine = 'wasm'): JoinCount {
+  checkJoinSize(n);
+  if (n === 1) return { n, total: 1n, unique: 1n };
+  const counter = joinCounter(engine);
+  let total = 0n;
+  for (const unit of planJoin(n)) total += BigInt(unit.weight) * counter.countUnit(n, unit);
+  return { n, total, unique: uniqueFromTotal(n, total, countSymmetricSolutions(n)) };
+}

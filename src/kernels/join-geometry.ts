@@ -1,0 +1,75 @@
+// Where a half-board's queens land on the diagonals that both halves cross,
+// and how the join groups and slices those diagonals. Shared by the TS
+// kernel (src/kernels/join.ts) and mirrored by assembly/join.ts.
+//
+// Both halves are enumerated as an "east-style" half: columns 0..h-1. The
+// west half is the east-style half mirrored (column c <-> n-1-c), which
+// swaps its two diagonal families. A queen at (r, c) of an east-style half
+// crosses
+//   family A: the diagonal r + c, bit r + c - (n - h)
+//   family B: the diagonal r - c, bit r - c + h - 1
+// when that bit lies in 0..2h-2 (the diagonal also crosses the other half).
+// An east half (A, B) and a west half (A', B') are compatible exactly when
+// A & B' == 0 and B & A' == 0.
+
+/** Diagonals per family that both halves cross. */
+export function windowBits(n: number): number {
+  return 2 * (n >> 1) - 1;
+}
+
+/**
+ * Bits per family taken out of the bit-sliced match and used to group the
+ * east halves instead: a west half visits only the groups it can match.
+ * More groups prune more pairs but leave more padding in the 32-wide
+ * blocks; the residue must fit three 5-bit chunks.
+ */
+export function groupBits(n: number): number {
+  const width = windowBits(n);
+  const wanted = n >= 18 ? 3 : n >= 16 ? 2 : n >= 13 ? 1 : 0;
+  return Math.max(Math.min(wanted, width >> 1), width - 15);
+}
+
+/** Lowest bit of the group field within a family: the middle bits, the busiest ones. */
+export function groupShift(n: number): number {
+  return (windowBits(n) - groupBits(n)) >> 1;
+}
+
+/** Chunks of a residue: three per family of 5 bits each, 32 table entries per chunk. */
+export const CHUNKS = 6;
+export const CHUNK_BITS = 5;
+
+/**
+ * Per square of an east-style half, its bit in family A and in family B
+ * (0 when the diagonal misses the other half): index r * h + c.
+ */
+export function diagonalBits(n: number): { a: Int32Array; b: Int32Array } {
+  const h = n >> 1;
+  const top = windowBits(n) - 1;
+  const a = new Int32Array(n * h);
+  const b = new Int32Array(n * h);
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < h; c++) {
+      const ai = r + c - (n - h);
+      const bi = r - c + h - 1;
+      a[r * h + c] = ai >= 0 && ai <= top ? 1 << ai : 0;
+      b[r * h + c] = bi >= 0 && bi <= top ? 1 << bi : 0;
+    }
+  }
+  return { a, b };
+}
+
+/**
+ * Odd n: per row, the columns of an east-style half that the centre
+ * column's queen (row centreRow, column h) attacks diagonally. Mirroring
+ * leaves that queen in place, so the west half sees the same.
+ */
+export function centreAttacks(n: number, centreRow: number): Int32Array {
+  const h = n >> 1;
+  const out = new Int32Array(n);
+  if (centreRow < 0) return out;
+  for (let r = 0; r < n; r++) {
+    const c = h - Math.abs(r - centreRow);
+    if (r !== centreRow && c >= 0 && c < h) out[r] = 1 << c;
+  }
+  return out;
+}

@@ -1,0 +1,121 @@
+// The units of the half-board join: one unit per row split, after symmetry.
+//
+// A split says, for every row, whether its queen stands in the east half
+// (columns 0..h-1) or the west half (columns n-h..n-1), h = floor(n/2). For
+// odd n the centre column's queen comes first: it stands in some row
+// `centreRow`, and the other n-1 rows are split. Mirroring the board north-
+// south (rows reversed) and east-west (halves swapped) maps the solutions of
+// one split one-to-one onto those of another, so only one split per class
+// is counted, weighted by the size of its class.
+
+/** One row split to count: total = sum over units of weight * count. */
+export interface JoinUnit {
+  /** Position in the plan (0-based). */
+  readonly id: number;
+  /** Bit r set: row r's queen is in the east half. */
+  readonly eastRows: number;
+  /** Odd n: the row of the centre column's queen. Even n: -1. */
+  readonly centreRow: number;
+  /** Splits this unit stands for (1, 2 or 4). */
+  readonly weight: number;
+}
+
+/** Largest n the join accepts: its table bound (joinMemoryBytes) passes JOIN_MEMORY_LIMIT above it. */
+export const JOIN_MAX_N = 21;
+
+/** Most bytes the join's tables may take on one thread (1 GiB). */
+export const JOIN_MEMORY_LIMIT = 2 ** 30;
+
+/**
+ * The most half-boards one side of a split can have: the h queens of a half
+ * take h distinct columns, so at most h! orders. A proven bound, loose by
+ * far (n = 16: 40320 against 2956 found), but deterministic and cheap.
+ */
+export function maxHalfBoards(n: number): number {
+  let f = 1;
+  for (let k = 2; k <= n >> 1; k++) f *= k;
+  return f;
+}
+
+/**
+ * Bytes of tables the join needs per thread for board size n, an upper
+ * bound on either engine: per half-board its two diagonal masks, group key
+ * and two residues (20 bytes), and bit-sliced tables of 24 bytes per east
+ * half-board (192 words per block), plus padding blocks and small tables.
+ */
+export function joinMemoryBytes(n: number): number {
+  return maxHalfBoards(n) * 44 + 2 ** 20;
+}
+
+/** Throws a RangeError, before anything is allocated, when n is not one the join can count. */
+export function checkJoinSize(n: number): void {
+  if (!Number.isInteger(n) || n < 1) throw new RangeError(`join: n must be an integer >= 1, got ${n}`);
+  const bytes = joinMemoryBytes(n);
+  if (n > JOIN_MAX_N || bytes > JOIN_MEMORY_LIMIT) {
+    throw new RangeError(
+      `join: n = ${n} needs up to ${bytes} bytes of tables per thread, over the limit of ${JOIN_MEMORY_LIMIT} (n <= ${JOIN_MAX_N})`,
+    );
+  }
+}
+
+function popcount(x: number): number {
+  let c = 0;
+  for (; x !== 0; x &= x - 1) c++;
+  return c;
+}
+
+/** Row mask `rows` of an n-row board upside down. */
+function reverseRows(rows: number, n: number): number {
+  let out = 0;
+  for (let r = 0; r < n; r++) if ((rows >>> r) & 1) out |= 1 << (n - 1 - r);
+  return out;
+}
+
+/** The deterministic list of units for board size n (n >= 2), largest first. */
+export function planJoin(n: number): JoinUnit[] {
+  checkJoinSize(n);
+  if (n < 2) return [];
+  const h = n >> 1;
+  const all = (1 << n) - 1;
+  const found: { eastRows: number; centreRow: number; weight: number; cost: number }[] = [];
+  const centreRows = n % 2 === 1 ? Array.from({ length: n }, (_, r) => r) : [-1];
+  for (const centreRow of centreRows) {
+    const free = centreRow < 0 ? all : all & ~(1 << centreRow);
+    for (let east = free; east !== 0; east = (east - 1) & free) {
+      if (popcount(east) !== h) continue;
+      // The class of (centreRow, east): mirrored north-south, east-west, and both.
+      const mirrorRow = centreRow < 0 ? -1 : n - 1 - centreRow;
+      const images = [
+        [centreRow, east],
+        [centreRow, free & ~east],
+        [mirrorRow, reverseRows(east, n)],
+        [mirrorRow, reverseRows(free & ~east, n)],
+      ];
+      const key = (c: number, e: number): number => (c + 1) * 2 ** n + e;
+      const own = key(centreRow, east);
+      if (images.some(([c, e]) => key(c, e) < own)) continue;
+      const weight = new Set(images.map(([c, e]) => key(c, e))).size;
+      found.push({ eastRows: east, centreRow, weight, cost: splitCost(east, n) });
+    }
+  }
+  // Largest first by a cheap proxy: a half whose rows lie far apart has fewer diagonal clashes, so more boards.
+  found.sort((x, y) => y.cost - x.cost || x.centreRow - y.centreRow || x.eastRows - y.eastRows);
+  return found.map((u, id) => ({ id, eastRows: u.eastRows, centreRow: u.centreRow, weight: u.weight }));
+}
+
+/** Sum of gaps between consecutive east rows and between consecutive west rows: more spread, more half-boards. */
+function splitCost(east: number, n: number): number {
+  let cost = 0;
+  let lastEast = -1;
+  let lastWest = -1;
+  for (let r = 0; r < n; r++) {
+    if ((east >>> r) & 1) {
+      if (lastEast >= 0) cost += Math.min(r - lastEast, 3);
+      lastEast = r;
+    } else {
+      if (lastWest >= 0) cost += Math.min(r - lastWest, 3);
+      lastWest = r;
+    }
+  }
+  return cost;
+}

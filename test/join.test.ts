@@ -1,0 +1,71 @@
+// The half-board join: exact against OEIS and the search on both engines,
+// deterministic units, and the memory limit.
+import { describe, expect, it } from 'vitest';
+import { countSync } from '../dist/index.js';
+import {
+  checkJoinSize,
+  compileJoinModule,
+  countJoin,
+  countSymmetricSolutions,
+  joinCounter,
+  joinMemoryBytes,
+  JOIN_MAX_N,
+  JOIN_MEMORY_LIMIT,
+  planJoin,
+} from '../dist/join.js';
+import { range, TOTAL, UNIQUE } from './oeis.js';
+
+describe.each(['wasm', 'js'] as const)('join on %s', (engine) => {
+  it.each(range(1, 16))('n = %i: total and unique match OEIS', (n) => {
+    const { total, unique } = countJoin(n, engine);
+    expect(total).toBe(TOTAL[n]);
+    expect(unique).toBe(UNIQUE[n]);
+  });
+
+  it.each([6, 9, 11, 13])('n = %i: every unit times its weight adds up to the search', (n) => {
+    const counter = joinCounter(engine);
+    let total = 0n;
+    for (const unit of planJoin(n)) total += BigInt(unit.weight) * counter.countUnit(n, unit);
+    expect(total).toBe(countSync(n).total);
+  });
+});
+
+describe('join units', () => {
+  it('the plan is deterministic, numbered in order, and weights cover every split', () => {
+    for (const n of [8, 9, 12, 13]) {
+      const plan = planJoin(n);
+      expect(planJoin(n)).toEqual(plan);
+      expect(plan.map((u) => u.id)).toEqual(range(0, plan.length - 1));
+      // Even n: C(n, n/2) splits; odd n: n centre rows times C(n-1, (n-1)/2).
+      const binomial = (a: number, b: number): number => (b === 0 ? 1 : (binomial(a - 1, b - 1) * a) / b);
+      const splits = n % 2 === 0 ? binomial(n, n / 2) : n * binomial(n - 1, (n - 1) / 2);
+      expect(plan.reduce((s, u) => s + u.weight, 0)).toBe(splits);
+    }
+  });
+
+  it('unit counts agree between engines and builds, and repeat', () => {
+    const n = 14;
+    const counters = [joinCounter('js'), joinCounter('wasm'), joinCounter('wasm', compileJoinModule('baseline'))];
+    for (const unit of planJoin(n).slice(0, 40)) {
+      const counts = counters.map((c) => c.countUnit(n, unit));
+      expect(new Set(counts).size).toBe(1);
+      expect(counters[1].countUnit(n, unit)).toBe(counts[0]);
+    }
+  });
+
+  it('symmetric solutions: S180 and S90 of small boards', () => {
+    expect(countSymmetricSolutions(8)).toEqual({ s180: 4n, s90: 0n });
+    expect(countSymmetricSolutions(12)).toEqual({ s180: 80n, s90: 8n });
+  });
+});
+
+describe('join memory limit', () => {
+  it('names n and the bytes needed, and throws before allocating', () => {
+    expect(joinMemoryBytes(JOIN_MAX_N)).toBeLessThanOrEqual(JOIN_MEMORY_LIMIT);
+    expect(joinMemoryBytes(JOIN_MAX_N + 1)).toBeGreaterThan(JOIN_MEMORY_LIMIT);
+    expect(() => checkJoinSize(JOIN_MAX_N + 1)).toThrow(RangeError);
+    expect(() => countJoin(JOIN_MAX_N + 1, 'wasm')).toThrow(/n = 22 needs up to \d+ bytes/);
+    expect(() => planJoin(30)).toThrow(RangeError);
+    expect(() => joinCounter('js').countUnit(24, { id: 0, eastRows: 0xfff, centreRow: -1, weight: 1 })).toThrow(RangeError);
+  });
+});
