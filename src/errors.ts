@@ -9,6 +9,8 @@ export const ERROR_CODES = {
   UNKNOWN_OPTION: 'ERR_NQUEENS_UNKNOWN_OPTION',
   /** RangeError: a number or choice outside what is allowed. */
   OUT_OF_RANGE: 'ERR_NQUEENS_OUT_OF_RANGE',
+  /** RangeError: the join's tables for this n would not fit (thrown before allocating). */
+  TABLES_TOO_LARGE: 'ERR_NQUEENS_TABLES_TOO_LARGE',
 } as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

@@ -3,6 +3,9 @@
 import { abortError, isAbortSignal } from './abort.js';
 import { toBoard } from './board.js';
 import { planSubproblems as plan, type Subproblem } from './constellations.js';
+import { ALGORITHMS, checkAlgorithm, resolveAlgorithm, type AlgorithmChoice, type AlgorithmName } from './algorithm.js';
+import { countJoin, resolveJoinModule } from './join.js';
+import { planJoin } from './kernels/join-plan.js';
 import { ENGINES, resolveKernel, type EngineChoice, type EngineName, type Kernel } from './engines.js';
 import { typeError } from './errors.js';
 import { countReference, referenceSolutions } from './kernels/reference.js';
@@ -13,6 +16,8 @@ import { checkChoice, checkInteger, checkN, checkOptions, describe } from './val
 
 export { toBoard };
 export { ENGINES, type EngineChoice, type EngineName, type Progress };
+export { ALGORITHMS, type AlgorithmChoice, type AlgorithmName };
+export { JOIN_MAX_N } from './kernels/join-plan.js';
 export { MAX_N, MIN_N } from './validate.js';
 export type { Subproblem, SubproblemCount } from './constellations.js';
 export { AUTO_THREADS_MIN_N } from './run.js';
@@ -28,6 +33,8 @@ export interface CountResult {
   readonly unique: bigint;
   /** The engine that actually ran: 'auto' resolves to 'wasm', or to 'js' where wasm is unavailable. */
   readonly engine: EngineName;
+  /** The method that actually ran: the half-board 'join' or the row-by-row 'search'. */
+  readonly algorithm: AlgorithmName;
   /** Threads that counted: 1 on the calling thread, else the number of workers. */
   readonly threads: number;
   /** Wall time of the count, in milliseconds. */
@@ -40,6 +47,12 @@ export interface CountSyncOptions {
    * on the GPU, with count() only; where WebGPU is missing it rejects.
    */
   engine?: EngineChoice;
+  /**
+   * 'auto' (default): the method measured faster for this n whose tables fit;
+   * 'join' joins half-boards (engines 'wasm' and 'js', n <= JOIN_MAX_N);
+   * 'search' is the row-by-row symmetry search.
+   */
+  algorithm?: AlgorithmChoice;
 }
 
 export interface CountOptions extends CountSyncOptions {
@@ -60,8 +73,8 @@ export interface SolutionsOptions {
   engine?: EngineChoice;
 }
 
-const COUNT_SYNC_OPTIONS = ['engine'] as const;
-const COUNT_OPTIONS = ['engine', 'threads', 'onProgress', 'signal'] as const;
+const COUNT_SYNC_OPTIONS = ['engine', 'algorithm'] as const;
+const COUNT_OPTIONS = ['engine', 'algorithm', 'threads', 'onProgress', 'signal'] as const;
 const SOLUTIONS_OPTIONS = ['limit', 'engine'] as const;
 
 function checkEngine(engine: unknown): EngineChoice {
@@ -72,15 +85,20 @@ function now(): number {
   return globalThis.performance ? performance.now() : Date.now();
 }
 
-function countOnThisThread(n: number, engine: Exclude<EngineChoice, 'webgpu'>): CountResult {
+function countOnThisThread(n: number, engine: Exclude<EngineChoice, 'webgpu'>, algorithm: AlgorithmName): CountResult {
   const start = now();
   if (engine === 'reference') {
     const { total, unique } = countReference(n);
-    return { n, total, unique, engine, threads: 1, elapsedMs: now() - start };
+    return { n, total, unique, engine, algorithm, threads: 1, elapsedMs: now() - start };
+  }
+  if (algorithm === 'join') {
+    const module = resolveJoinModule(engine);
+    const { total, unique } = countJoin(n, module ? 'wasm' : 'js');
+    return { n, total, unique, engine: module ? 'wasm' : 'js', algorithm, threads: 1, elapsedMs: now() - start };
   }
   const kernel: Kernel = resolveKernel(engine);
   const { total, unique } = countAll(n, kernel);
-  return { n, total, unique, engine: kernel.name, threads: 1, elapsedMs: now() - start };
+  return { n, total, unique, engine: kernel.name, algorithm, threads: 1, elapsedMs: now() - start };
 }
 
 /**
@@ -100,8 +118,9 @@ export function countSync(n: number, options?: CountSyncOptions): CountResult {
   checkN(n);
   const opts = checkOptions<CountSyncOptions>(options, 'countSync()', COUNT_SYNC_OPTIONS);
   const engine = checkEngine(opts.engine);
+  const choice = checkAlgorithm(opts.algorithm);
   if (engine === 'webgpu') throw typeError("countSync() cannot use engine 'webgpu': WebGPU is asynchronous; use count()");
-  return countOnThisThread(n, engine);
+  return countOnThisThread(n, engine, resolveAlgorithm(n, engine, choice));
 }
 
 /**
@@ -112,6 +131,7 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
   checkN(n);
   const opts = checkOptions<CountOptions>(options, 'count()', COUNT_OPTIONS);
   const engine = checkEngine(opts.engine);
+  const choice = checkAlgorithm(opts.algorithm);
   const threads = opts.threads === undefined ? undefined : checkInteger(opts.threads, 'options.threads', 1, MAX_THREADS);
   const { onProgress, signal } = opts;
   if (onProgress !== undefined && typeof onProgress !== 'function') {
@@ -120,12 +140,13 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
   if (signal !== undefined && !isAbortSignal(signal)) {
     throw new TypeError(`options.signal must be an AbortSignal; got ${describe(signal)}`);
   }
+  const algorithm = resolveAlgorithm(n, engine, choice);
   if (signal?.aborted) throw abortError(signal);
   if (engine === 'reference') {
     if (threads !== undefined && threads > 1) {
       throw new RangeError(`options.threads must be 1 with engine 'reference' (it has no subproblems to share); got ${threads}`);
     }
-    return countOnThisThread(n, engine);
+    return countOnThisThread(n, engine, algorithm);
   }
   const start = now();
   if (engine === 'webgpu') {
@@ -133,10 +154,13 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
       throw new RangeError(`options.threads must be 1 with engine 'webgpu' (the GPU runs the whole count); got ${threads}`);
     }
     const { total, unique } = await countWebGpu(n, { signal, onProgress });
-    return { n, total, unique, engine, threads: 1, elapsedMs: now() - start };
+    return { n, total, unique, engine, algorithm, threads: 1, elapsedMs: now() - start };
   }
-  const r = await runPlan({ n, subproblems: plan(n), engine, threads, onProgress, signal });
-  return { n, total: r.total, unique: r.unique, engine: r.engine, threads: r.threads, elapsedMs: now() - start };
+  const r =
+    algorithm === 'join'
+      ? await runPlan({ method: 'join', n, subproblems: planJoin(n), engine, threads, onProgress, signal })
+      : await runPlan({ n, subproblems: plan(n), engine, threads, onProgress, signal });
+  return { n, total: r.total, unique: r.unique, engine: r.engine, algorithm: r.method, threads: r.threads, elapsedMs: now() - start };
 }
 
 /**

@@ -2,6 +2,7 @@
 // a one-thread count of totals and uniques. The wasm join is its own module
 // (assembly/join-index.ts), compiled once and instantiated per thread: each
 // instance grows its own tables.
+import { resolveModule } from './engines.js';
 import { decodeBase64 } from './kernels/wasm.js';
 import { JOIN_WASM_BASE64, JOIN_WASM_SIMD_BASE64 } from './kernels/wasm-bytes.generated.js';
 import { countJoinUnit as countJoinUnitJs } from './kernels/join.js';
@@ -31,6 +32,15 @@ export function getJoinModule(): WebAssembly.Module {
     joinModule = compileJoinModule(simd ? 'simd' : 'baseline');
   }
   return joinModule;
+}
+
+/**
+ * The join module for an engine choice, or null for the TypeScript join:
+ * 'auto' falls back where WebAssembly is unavailable, 'wasm' throws (as for
+ * the search, whose module tells whether wasm compiles here at all).
+ */
+export function resolveJoinModule(engine: 'auto' | 'wasm' | 'js'): WebAssembly.Module | null {
+  return resolveModule(engine) ? getJoinModule() : null;
 }
 
 /** Counts units of the join on one thread; each counter owns its tables (one wasm instance, or the shared TS state). */

@@ -3,7 +3,10 @@
 import { abortError } from './abort.js';
 import { contribution, expectedWork, type Subproblem, type SubproblemCount } from './constellations.js';
 import { resolveKernel, resolveModule } from './engines.js';
+import { countSymmetricSolutions, joinCounter, resolveJoinModule, uniqueFromTotal } from './join.js';
+import type { JoinUnit } from './kernels/join-plan.js';
 import { availableCores } from './parallel/environment.js';
+import type { Method } from './parallel/messages.js';
 import { runOnWorkers } from './parallel/pool.js';
 
 export interface Progress {
@@ -24,9 +27,30 @@ export interface Progress {
   readonly elapsedMs: number;
 }
 
-export interface PlanRun {
-  n: number;
+export type { Method };
+
+/**
+ * A run of one method's units: the symmetry search's subproblems (the
+ * default), or the half-board join's row splits (`method: 'join'`).
+ */
+export type PlanRun = SearchRun | JoinRun;
+
+export interface SearchRun extends RunOptions {
+  method?: 'search';
   subproblems: readonly Subproblem[];
+  /** Called as each subproblem finishes (checkpoints record them). */
+  onSubproblem?: (s: Subproblem, count: SubproblemCount) => void;
+}
+
+export interface JoinRun extends RunOptions {
+  method: 'join';
+  /** The join's units; the unique count comes at the end, by Burnside's lemma. */
+  subproblems: readonly JoinUnit[];
+  onSubproblem?: undefined;
+}
+
+interface RunOptions {
+  n: number;
   engine: 'auto' | 'wasm' | 'js';
   /**
    * Worker threads; 0 counts on the calling thread, yielding to the event loop
@@ -35,8 +59,6 @@ export interface PlanRun {
   threads?: number;
   signal?: AbortSignal;
   onProgress?: (progress: Progress) => void;
-  /** Called as each subproblem finishes (checkpoints record them). */
-  onSubproblem?: (s: Subproblem, count: SubproblemCount) => void;
   /** Counts already done elsewhere (a resumed checkpoint), included in progress and result. */
   already?: { finished: number; total: bigint; unique: bigint; work?: number };
   /** Least time between two progress reports; the last report always comes. Default 100 ms. */
@@ -48,6 +70,36 @@ export interface PlanResult {
   unique: bigint;
   engine: 'wasm' | 'js';
   threads: number;
+  method: Method;
+}
+
+/** How a run treats its units: what each is worth, what it adds, how to count one here. */
+interface UnitRules<U extends { id: number }> {
+  work(u: U): number;
+  add(u: U, count: SubproblemCount): { total: bigint; unique: bigint };
+  counterHere(): (u: U) => SubproblemCount;
+}
+
+function searchRules(run: SearchRun): UnitRules<Subproblem> {
+  return {
+    work: (s) => expectedWork(run.n, s),
+    add: (s, count) => contribution(s, count),
+    counterHere() {
+      const kernel = resolveKernel(run.engine);
+      return (s) => kernel.countSubproblem(run.n, s);
+    },
+  };
+}
+
+function joinRules(run: JoinRun, module: WebAssembly.Module | null): UnitRules<JoinUnit> {
+  return {
+    work: () => 1,
+    add: (u, count) => ({ total: count.solutions * BigInt(u.weight), unique: 0n }),
+    counterHere() {
+      const counter = joinCounter(module ? 'wasm' : 'js', module ?? undefined);
+      return (u) => ({ solutions: counter.countUnit(run.n, u), fixes: 0n });
+    },
+  };
 }
 
 /**
@@ -67,9 +119,24 @@ function yieldToEventLoop(): Promise<void> {
 }
 
 export async function runPlan(run: PlanRun): Promise<PlanResult> {
-  const { n, subproblems, signal } = run;
-  if (signal?.aborted) throw abortError(signal);
+  if (run.signal?.aborted) throw abortError(run.signal);
+  if (run.method === 'join') {
+    const module = resolveJoinModule(run.engine); // throws now if 'wasm' is unavailable
+    const r = await runUnits(run, joinRules(run, module), module, 'join');
+    // Burnside: the join counts all solutions; uniques need the symmetric ones too.
+    return { ...r, unique: run.n === 1 ? 1n : uniqueFromTotal(run.n, r.total, countSymmetricSolutions(run.n)) };
+  }
   const module = resolveModule(run.engine); // throws now if 'wasm' is unavailable
+  return runUnits(run, searchRules(run), module, 'search');
+}
+
+async function runUnits<U extends { id: number }>(
+  run: RunOptions & { subproblems: readonly U[]; onSubproblem?: (u: U, count: SubproblemCount) => void },
+  rules: UnitRules<U>,
+  module: WebAssembly.Module | null,
+  method: Method,
+): Promise<PlanResult> {
+  const { n, subproblems, signal } = run;
   const engine = module ? 'wasm' : 'js';
   const start = now();
   const already = run.already ?? { finished: 0, total: 0n, unique: 0n };
@@ -78,7 +145,7 @@ export async function runPlan(run: PlanRun): Promise<PlanResult> {
   let total = already.total;
   let unique = already.unique;
   let workDone = already.work ?? already.finished;
-  const workAll = subproblems.reduce((sum, s) => sum + expectedWork(n, s), workDone);
+  const workAll = subproblems.reduce((sum, s) => sum + rules.work(s), workDone);
   const interval = run.progressIntervalMs ?? 100;
   let lastReport = -Infinity;
 
@@ -89,12 +156,12 @@ export async function runPlan(run: PlanRun): Promise<PlanResult> {
     lastReport = t;
     run.onProgress({ n, finished, subproblems: all, fraction: finished === all ? 1 : workDone / workAll, total, unique, elapsedMs: t - start });
   };
-  const record = (s: Subproblem, count: SubproblemCount): void => {
-    const c = contribution(s, count);
+  const record = (s: U, count: SubproblemCount): void => {
+    const c = rules.add(s, count);
     total += c.total;
     unique += c.unique;
     finished++;
-    workDone += expectedWork(n, s);
+    workDone += rules.work(s);
     run.onSubproblem?.(s, count);
     report(finished === all);
   };
@@ -104,11 +171,11 @@ export async function runPlan(run: PlanRun): Promise<PlanResult> {
   let threads = Math.min(wanted, subproblems.length);
   if (threads === 0) {
     threads = 1;
-    const kernel = resolveKernel(run.engine);
+    const countHere = rules.counterHere();
     let sliceStart = now();
     for (const s of subproblems) {
       if (signal?.aborted) throw abortError(signal);
-      record(s, kernel.countSubproblem(n, s));
+      record(s, countHere(s));
       if (now() - sliceStart > SLICE_MS) {
         await yieldToEventLoop();
         sliceStart = now();
@@ -117,7 +184,8 @@ export async function runPlan(run: PlanRun): Promise<PlanResult> {
     if (signal?.aborted) throw abortError(signal);
   } else {
     // The workers instantiate the kernel; this thread only hands out work.
-    await runOnWorkers({ n, subproblems, threads, module, signal, onResult: record });
+    const units = subproblems as unknown as readonly (Subproblem | JoinUnit)[];
+    await runOnWorkers<Method>({ n, method, subproblems: units, threads, module, signal, onResult: record as (u: unknown, c: SubproblemCount) => void });
   }
-  return { total, unique, engine, threads };
+  return { total, unique, engine, threads, method };
 }

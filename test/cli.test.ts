@@ -84,7 +84,7 @@ describe('nqueens CLI', () => {
     [['solve', '8', '--limit', 'x'], /--limit must be an integer >= 0; got "x"/],
     [['solve', '8', '--format', 'xml'], /--format must be board or json; got "xml"/],
     [['fly'], /unknown command "fly"/],
-    [['count', '8', '--limit', '3'], /--limit does not apply to count; count takes --engine, --threads/],
+    [['count', '8', '--limit', '3'], /--limit does not apply to count; count takes --engine, --algorithm, --threads/],
     [['solve', '8', '--threads', '2'], /--threads does not apply to solve; solve takes --engine, --limit, --format/],
     [[], /missing command/],
   ])('%j fails with one line and a non-zero exit', (args, message) => {
@@ -93,5 +93,21 @@ describe('nqueens CLI', () => {
     expect(r.stderr).toMatch(message);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stdout).toBe('');
+  });
+});
+
+describe('nqueens count --algorithm', () => {
+  it('join prints the exact counts and the method that ran', () => {
+    const r = nqueens('count', '12', '--algorithm', 'join');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^total\s+14200$/m);
+    expect(r.stdout).toMatch(/^unique\s+1787$/m);
+    expect(r.stdout).toMatch(/^method\s+join$/m);
+  });
+
+  it('an unknown method is a usage error', () => {
+    const r = nqueens('count', '12', '--algorithm', 'fast');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--algorithm must be one of 'auto', 'join', 'search'; got "fast"/);
   });
 });

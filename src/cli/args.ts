@@ -2,7 +2,7 @@
 // parsing of sizes, engines and thread counts. Range checks reuse the API's
 // validators, so the CLI and the library say the same thing about a value.
 import { parseArgs } from 'node:util';
-import { ENGINES, MAX_N, MAX_THREADS, MIN_N, type EngineChoice } from '../index.js';
+import { ALGORITHMS, ENGINES, MAX_N, MAX_THREADS, MIN_N, type AlgorithmChoice, type EngineChoice } from '../index.js';
 import { checkChoice, checkInteger, describe } from '../validate.js';
 
 /** Bad input on the command line: exit status 2. */
@@ -10,6 +10,7 @@ export class UsageError extends Error {}
 
 export const OPTIONS = {
   engine: { type: 'string' },
+  algorithm: { type: 'string' },
   threads: { type: 'string' },
   json: { type: 'boolean' },
   checkpoint: { type: 'string' },
@@ -24,7 +25,7 @@ export const OPTIONS = {
 export type OptionValues = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'string' ? string : boolean };
 
 export const COMMAND_OPTIONS = {
-  count: ['engine', 'threads', 'json', 'checkpoint', 'shard', 'out'],
+  count: ['engine', 'algorithm', 'threads', 'json', 'checkpoint', 'shard', 'out'],
   solve: ['engine', 'limit', 'format'],
   merge: ['json'],
 } as const;
@@ -112,6 +113,10 @@ export function parseSizes(text: string | undefined): number[] {
 
 export function parseEngine(text: string | undefined): EngineChoice {
   return text === undefined ? 'auto' : checkChoice(text, '--engine', ENGINES);
+}
+
+export function parseAlgorithm(text: string | undefined): AlgorithmChoice {
+  return text === undefined ? 'auto' : checkChoice(text, '--algorithm', ALGORITHMS);
 }
 
 export function parseThreads(text: string | undefined): number | undefined {

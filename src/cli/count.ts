@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { count, planSubproblems, type CountResult, type EngineChoice } from '../index.js';
 import { runPlan } from '../run.js';
 import { VERSION } from '../version.js';
-import { parseEngine, parseSizes, parseThreads, UsageError, type OptionValues } from './args.js';
+import { parseAlgorithm, parseEngine, parseSizes, parseThreads, UsageError, type OptionValues } from './args.js';
 import { Checkpoint } from './checkpoint.js';
 import { Interrupted, withProgress } from './interrupt.js';
 import { asJson, printResult, tableHeader, tableRow } from './output.js';
@@ -27,6 +27,7 @@ export async function runCount(positionals: string[], values: OptionValues): Pro
   if (positionals.length > 1) throw new UsageError(`count takes one size or range; unexpected ${describe(positionals[1])}`);
   const engine = parseEngine(values.engine);
   const threads = parseThreads(values.threads);
+  const algorithm = parseAlgorithm(values.algorithm);
   const json = values.json === true;
   const { checkpoint: checkpointFile, shard: shardText, out } = values;
   if (sizes.length > 1 && (checkpointFile || shardText)) throw new UsageError('--checkpoint and --shard take a single n, not a range');
@@ -42,7 +43,7 @@ export async function runCount(positionals: string[], values: OptionValues): Pro
     return;
   }
   const countOne = (n: number): Promise<CountResult> =>
-    withProgress((bar, signal) => count(n, { engine: engine as EngineChoice, threads, signal, onProgress: bar.update }));
+    withProgress((bar, signal) => count(n, { engine: engine as EngineChoice, algorithm, threads, signal, onProgress: bar.update }));
   if (sizes.length === 1 && !json) {
     printResult(await countOne(sizes[0]));
     return;
@@ -88,7 +89,7 @@ async function runSlice(run: SliceRun): Promise<void> {
     throw error;
   }
   const elapsedMs = performance.now() - start;
-  const result: CountResult = { n, total: r.total, unique: r.unique, engine: r.engine, threads: r.threads, elapsedMs };
+  const result: CountResult = { n, total: r.total, unique: r.unique, engine: r.engine, algorithm: r.method, threads: r.threads, elapsedMs };
   if (!shardText) {
     if (json) console.log(asJson(result));
     else printResult(result);

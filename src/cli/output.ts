@@ -33,6 +33,7 @@ export function printResult(r: CountResult): void {
     ['total', r.total.toString()],
     ['unique', r.unique.toString()],
     ['engine', r.engine],
+    ['method', r.algorithm],
     ['threads', String(r.threads)],
     ['time', formatMs(r.elapsedMs)],
     ['rate', formatRate(r)],

@@ -8,6 +8,8 @@
 // one split one-to-one onto those of another, so only one split per class
 // is counted, weighted by the size of its class.
 
+import { ERROR_CODES, rangeError } from '../errors.js';
+
 /** One row split to count: total = sum over units of weight * count. */
 export interface JoinUnit {
   /** Position in the plan (0-based). */
@@ -49,11 +51,12 @@ export function joinMemoryBytes(n: number): number {
 
 /** Throws a RangeError, before anything is allocated, when n is not one the join can count. */
 export function checkJoinSize(n: number): void {
-  if (!Number.isInteger(n) || n < 1) throw new RangeError(`join: n must be an integer >= 1, got ${n}`);
+  if (!Number.isInteger(n) || n < 1) throw rangeError(`join: n must be an integer >= 1, got ${n}`);
   const bytes = joinMemoryBytes(n);
   if (n > JOIN_MAX_N || bytes > JOIN_MEMORY_LIMIT) {
-    throw new RangeError(
-      `join: n = ${n} needs up to ${bytes} bytes of tables per thread, over the limit of ${JOIN_MEMORY_LIMIT} (n <= ${JOIN_MAX_N})`,
+    throw rangeError(
+      `join: n = ${n} needs up to ${bytes} bytes of tables per thread, over the limit of ${JOIN_MEMORY_LIMIT} (n <= ${JOIN_MAX_N}); use algorithm 'search'`,
+      ERROR_CODES.TABLES_TOO_LARGE,
     );
   }
 }

@@ -1,11 +1,15 @@
 // The messages between a count and its workers.
 import type { Subproblem, SubproblemCount } from '../constellations.js';
+import type { JoinUnit } from '../kernels/join-plan.js';
+
+/** The counting method a worker runs: the symmetry search's subproblems, or the half-board join's row splits. */
+export type Method = 'search' | 'join';
 
 export type ToWorker =
-  /** First message: the board size and the compiled kernel (absent for the TS kernel). */
-  | { type: 'init'; n: number; module: WebAssembly.Module | null }
-  /** A batch of subproblems; they travel themselves, so workers never build the plan. */
-  | { type: 'run'; subproblems: Subproblem[] };
+  /** First message: the board size, the method and its compiled kernel (null for the TS kernel). */
+  | { type: 'init'; n: number; method: Method; module: WebAssembly.Module | null }
+  /** A batch of units (subproblems or join units); they travel themselves, so workers never build the plan. */
+  | { type: 'run'; subproblems: Subproblem[] | JoinUnit[] };
 
 export type SubproblemResult = { id: number } & SubproblemCount;
 

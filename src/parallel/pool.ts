@@ -6,25 +6,31 @@
 // promise settles, whatever happened.
 import { abortError } from '../abort.js';
 import type { Subproblem, SubproblemCount } from '../constellations.js';
+import type { JoinUnit } from '../kernels/join-plan.js';
 import { spawnWorker, type WorkerHandle } from './spawn.js';
-import type { FromWorker } from './messages.js';
+import type { FromWorker, Method } from './messages.js';
 
 /** Batches each worker holds: one in hand, one queued. */
 const IN_FLIGHT = 2;
 /** A batch is at most 1 / (BATCH_SHARE * threads) of what is left to hand out. */
 const BATCH_SHARE = 8;
 
-export interface PoolJob {
+/** The units of one method: subproblems for the search (the default), row splits for the join. */
+export type PoolUnit<M extends Method> = M extends 'join' ? JoinUnit : Subproblem;
+
+export interface PoolJob<M extends Method = 'search'> {
   n: number;
-  subproblems: readonly Subproblem[];
+  /** Default 'search'. */
+  method?: M;
+  subproblems: readonly PoolUnit<M>[];
   threads: number;
-  /** The compiled kernel, sent to each worker once; null runs the TypeScript kernel. */
+  /** The method's compiled kernel, sent to each worker once; null runs the TypeScript kernel. */
   module: WebAssembly.Module | null;
   signal?: AbortSignal;
-  onResult(s: Subproblem, count: SubproblemCount): void;
+  onResult(s: PoolUnit<M>, count: SubproblemCount): void;
 }
 
-export function runOnWorkers(job: PoolJob): Promise<void> {
+export function runOnWorkers<M extends Method = 'search'>(job: PoolJob<M>): Promise<void> {
   const { n, subproblems, signal } = job;
   if (signal?.aborted) return Promise.reject(abortError(signal));
   if (subproblems.length === 0) return Promise.resolve();
@@ -49,7 +55,7 @@ export function runOnWorkers(job: PoolJob): Promise<void> {
       const left = subproblems.length - next;
       if (left === 0) return;
       const size = Math.ceil(left / (BATCH_SHARE * job.threads));
-      worker.post({ type: 'run', subproblems: subproblems.slice(next, next + size) });
+      worker.post({ type: 'run', subproblems: subproblems.slice(next, next + size) as Subproblem[] | JoinUnit[] });
       next += size;
     };
 
@@ -57,7 +63,7 @@ export function runOnWorkers(job: PoolJob): Promise<void> {
       if (settled) return;
       switch (message.type) {
         case 'online':
-          worker.post({ type: 'init', n, module: job.module });
+          worker.post({ type: 'init', n, method: job.method ?? 'search', module: job.module });
           return;
         case 'ready':
           for (let i = 0; i < IN_FLIGHT; i++) dispatch(worker);

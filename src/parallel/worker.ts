@@ -1,7 +1,10 @@
 // A counting worker: announces itself, receives the board size and the compiled kernel once,
 // then counts the batch of subproblems in each 'run' message. Runs as a Node worker thread
 // or a module Web Worker.
-import { jsKernel, wasmKernelFrom, type Kernel } from '../engines.js';
+import type { Subproblem, SubproblemCount } from '../constellations.js';
+import { jsKernel, wasmKernelFrom } from '../engines.js';
+import { joinCounter } from '../join.js';
+import type { JoinUnit } from '../kernels/join-plan.js';
 import { importNodeBuiltin, isNode } from './environment.js';
 import type { FromWorker, SubproblemResult, ToWorker } from './messages.js';
 
@@ -20,8 +23,27 @@ async function parentPort(): Promise<Port> {
   return { post: (m) => scope.postMessage(m), listen: (h) => scope.addEventListener('message', (e) => h(e.data)) };
 }
 
-let kernel: Kernel | undefined;
+/** Counts one unit of the method this worker was started for. */
+let countUnit: ((unit: Subproblem | JoinUnit) => SubproblemCount) | undefined;
 let n = 0;
+
+function checkSubproblem(s: Subproblem): void {
+  for (const key of ['a', 'b', 'c', 'd'] as const) {
+    if (!Number.isInteger(s?.[key]) || s[key] < 0 || s[key] >= n) throw new RangeError(`subproblem ${s?.id}: ${key} = ${s?.[key]} is not a column/row of an n = ${n} board`);
+  }
+}
+
+function unitCounter(method: 'search' | 'join', module: WebAssembly.Module | null): (unit: Subproblem | JoinUnit) => SubproblemCount {
+  if (method === 'join') {
+    const counter = joinCounter(module ? 'wasm' : 'js', module ?? undefined);
+    return (unit) => ({ solutions: counter.countUnit(n, unit as JoinUnit), fixes: 0n });
+  }
+  const kernel = module ? wasmKernelFrom(module) : jsKernel;
+  return (unit) => {
+    checkSubproblem(unit as Subproblem);
+    return kernel.countSubproblem(n, unit as Subproblem);
+  };
+}
 
 /**
  * Results go back at most this often within a batch (and at its end):
@@ -34,18 +56,15 @@ function handle(port: Port, message: ToWorker): void {
   try {
     if (message.type === 'init') {
       n = message.n;
-      kernel = message.module ? wasmKernelFrom(message.module) : jsKernel;
+      countUnit = unitCounter(message.method, message.module);
       port.post({ type: 'ready' });
       return;
     }
-    if (!kernel) throw new Error("'run' before 'init'");
+    if (!countUnit) throw new Error("'run' before 'init'");
     let results: SubproblemResult[] = [];
     let lastReport = performance.now();
-    for (const s of message.subproblems) {
-      for (const key of ['a', 'b', 'c', 'd'] as const) {
-        if (!Number.isInteger(s?.[key]) || s[key] < 0 || s[key] >= n) throw new RangeError(`subproblem ${s?.id}: ${key} = ${s?.[key]} is not a column/row of an n = ${n} board`);
-      }
-      results.push({ id: s.id, ...kernel.countSubproblem(n, s) });
+    for (const unit of message.subproblems) {
+      results.push({ id: unit.id, ...countUnit(unit) });
       const now = performance.now();
       if (now - lastReport >= REPORT_EVERY_MS) {
         port.post({ type: 'results', results, batchDone: false });
