@@ -1,6 +1,6 @@
 // Runs a list of subproblems, on this thread or on workers, and reports
 // progress. count(), shards and checkpoints are all built on this.
-import { abortError } from './abort.js';
+import { abortError, type AbortSignalLike } from './abort.js';
 import { contribution, expectedWork, type Subproblem, type SubproblemCount } from './constellations.js';
 import { resolveKernel, resolveModule } from './engines.js';
 import { availableCores } from './parallel/environment.js';
@@ -33,7 +33,7 @@ export interface PlanRun {
    * between slices. Default: a worker per core from AUTO_THREADS_MIN_N, else 0.
    */
   threads?: number;
-  signal?: AbortSignal;
+  signal?: AbortSignalLike | undefined;
   onProgress?: (progress: Progress) => void;
   /** Called as each subproblem finishes (checkpoints record them). */
   onSubproblem?: (s: Subproblem, count: SubproblemCount) => void;

@@ -4,6 +4,7 @@
 // The kernel's boundary is numbers only, so @assemblyscript/loader has
 // nothing to marshal: it instantiates synchronously and demangles exports.
 import { instantiateSync } from '@assemblyscript/loader';
+import { codedError, ERROR_CODES } from '../errors.js';
 import { WASM_BASE64, WASM_SIMD_BASE64 } from './wasm-bytes.generated.js';
 
 /** The kernel's exports. i64 results arrive as (signed) bigint. */
@@ -47,7 +48,7 @@ let failure: unknown;
 export function wasmModule(): WebAssembly.Module | undefined {
   if (compiled || failure) return compiled;
   try {
-    if (typeof WebAssembly !== 'object' || WebAssembly === null) throw new Error('WebAssembly is not available');
+    if (typeof WebAssembly !== 'object' || WebAssembly === null) throw codedError('WebAssembly is not available', ERROR_CODES.WASM_UNAVAILABLE);
     compiledSimd = typeof WebAssembly.validate === 'function' && WebAssembly.validate(decodeBase64(WASM_SIMD_BASE64));
     compiled = compileKernel(compiledSimd ? 'simd' : 'baseline');
   } catch (error) {

@@ -4,8 +4,9 @@
 // late); each worker holds one batch in hand and one queued, so it never
 // waits for a message between two. Every worker is terminated before the
 // promise settles, whatever happened.
-import { abortError } from '../abort.js';
+import { abortError, type AbortSignalLike } from '../abort.js';
 import type { Subproblem, SubproblemCount } from '../constellations.js';
+import { codedError, ERROR_CODES } from '../errors.js';
 import { spawnWorker, type WorkerHandle } from './spawn.js';
 import type { FromWorker } from './messages.js';
 
@@ -20,7 +21,7 @@ export interface PoolJob {
   threads: number;
   /** The compiled kernel, sent to each worker once; null runs the TypeScript kernel. */
   module: WebAssembly.Module | null;
-  signal?: AbortSignal;
+  signal?: AbortSignalLike | undefined;
   onResult(s: Subproblem, count: SubproblemCount): void;
 }
 
@@ -75,7 +76,12 @@ export function runOnWorkers(job: PoolJob): Promise<void> {
           return;
         }
         case 'error': {
-          const error = new Error(`counting worker failed: ${message.message}`);
+          // The worker's error, rebuilt on this side as the cause of a WORKER_FAILED.
+          const cause = new Error(message.message);
+          cause.name = message.name;
+          if (message.stack) cause.stack = message.stack;
+          if (message.code) Object.defineProperty(cause, 'code', { value: message.code, enumerable: true });
+          const error = codedError(`counting worker failed: ${message.message}`, ERROR_CODES.WORKER_FAILED, cause);
           if (message.stack) error.stack = message.stack;
           settle(error);
         }
@@ -96,7 +102,7 @@ export function runOnWorkers(job: PoolJob): Promise<void> {
             (error) => settle(error),
           );
         },
-        (error) => settle(error),
+        (error) => settle(codedError(`counting worker could not start: ${(error as Error)?.message ?? String(error)}`, ERROR_CODES.WORKER_FAILED, error)),
       );
     }
   });

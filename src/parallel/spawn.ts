@@ -1,6 +1,7 @@
 // Starts a counting worker: a worker thread in Node, a module Web Worker in
 // browsers. Both are created from `new URL('./worker.js', import.meta.url)`,
 // the form bundlers recognise, so no Blob or eval is ever needed.
+import { codedError, ERROR_CODES } from '../errors.js';
 import { importNodeBuiltin, isNode } from './environment.js';
 import type { FromWorker, ToWorker } from './messages.js';
 
@@ -40,9 +41,9 @@ export async function spawnWorker(): Promise<WorkerHandle> {
       post: (message) => worker.postMessage(message),
       listen(onMessage, onFailure) {
         worker.on('message', onMessage);
-        worker.on('error', onFailure);
+        worker.on('error', (error) => onFailure(codedError(`counting worker failed: ${error.message}`, ERROR_CODES.WORKER_FAILED, error)));
         worker.on('exit', (code) => {
-          if (!terminating) onFailure(new Error(`counting worker exited unexpectedly with code ${code}`));
+          if (!terminating) onFailure(codedError(`counting worker exited unexpectedly with code ${code}`, ERROR_CODES.WORKER_FAILED));
         });
       },
       async terminate() {
@@ -58,9 +59,9 @@ export async function spawnWorker(): Promise<WorkerHandle> {
       worker.onmessage = (event: MessageEvent<FromWorker>) => onMessage(event.data);
       worker.onerror = (event: ErrorEvent) => {
         event.preventDefault();
-        onFailure(new Error(`counting worker failed: ${event.message || 'could not load worker.js'}`));
+        onFailure(codedError(`counting worker failed: ${event.message || 'could not load worker.js'}`, ERROR_CODES.WORKER_FAILED));
       };
-      worker.onmessageerror = () => onFailure(new Error('counting worker sent a message that could not be read'));
+      worker.onmessageerror = () => onFailure(codedError('counting worker sent a message that could not be read', ERROR_CODES.WORKER_FAILED));
     },
     async terminate() {
       worker.terminate();

@@ -2,6 +2,7 @@
 // then counts the batch of subproblems in each 'run' message. Runs as a Node worker thread
 // or a module Web Worker.
 import { jsKernel, wasmKernelFrom, type Kernel } from '../engines.js';
+import { codedError, ERROR_CODES, rangeError } from '../errors.js';
 import { importNodeBuiltin, isNode } from './environment.js';
 import type { FromWorker, SubproblemResult, ToWorker } from './messages.js';
 
@@ -10,7 +11,7 @@ type Port = { post(message: FromWorker): void; listen(handler: (message: ToWorke
 async function parentPort(): Promise<Port> {
   if (isNode) {
     const { parentPort } = await importNodeBuiltin<typeof import('node:worker_threads')>('worker_threads');
-    if (!parentPort) throw new Error('worker.js must run as a worker thread');
+    if (!parentPort) throw codedError('worker.js must run as a worker thread', ERROR_CODES.INTERNAL);
     return { post: (m) => parentPort.postMessage(m), listen: (h) => parentPort.on('message', h) };
   }
   const scope = globalThis as unknown as {
@@ -38,12 +39,12 @@ function handle(port: Port, message: ToWorker): void {
       port.post({ type: 'ready' });
       return;
     }
-    if (!kernel) throw new Error("'run' before 'init'");
+    if (!kernel) throw codedError("'run' before 'init'", ERROR_CODES.INTERNAL);
     let results: SubproblemResult[] = [];
     let lastReport = performance.now();
     for (const s of message.subproblems) {
       for (const key of ['a', 'b', 'c', 'd'] as const) {
-        if (!Number.isInteger(s?.[key]) || s[key] < 0 || s[key] >= n) throw new RangeError(`subproblem ${s?.id}: ${key} = ${s?.[key]} is not a column/row of an n = ${n} board`);
+        if (!Number.isInteger(s?.[key]) || s[key] < 0 || s[key] >= n) throw rangeError(`subproblem ${s?.id}: ${key} = ${s?.[key]} is not a column/row of an n = ${n} board`);
       }
       results.push({ id: s.id, ...kernel.countSubproblem(n, s) });
       const now = performance.now();
@@ -56,7 +57,8 @@ function handle(port: Port, message: ToWorker): void {
     port.post({ type: 'results', results, batchDone: true });
   } catch (error) {
     const e = error instanceof Error ? error : new Error(String(error));
-    port.post({ type: 'error', message: e.message, name: e.name, stack: e.stack });
+    const code = (e as { code?: unknown }).code;
+    port.post({ type: 'error', message: e.message, name: e.name, stack: e.stack, code: typeof code === 'string' ? code : undefined });
   }
 }
 
