@@ -52,7 +52,8 @@ export async function spawnWorker(): Promise<WorkerHandle> {
       },
     };
   }
-  const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  const shim = crossOriginShim();
+  const worker = shim ? new Worker(shim, { type: 'module' }) : new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
   return {
     post: (message) => worker.postMessage(message),
     listen(onMessage, onFailure) {
@@ -65,6 +66,22 @@ export async function spawnWorker(): Promise<WorkerHandle> {
     },
     async terminate() {
       worker.terminate();
+      if (shim) URL.revokeObjectURL(shim);
     },
   };
+}
+
+/**
+ * Browsers start workers only from the page's origin. When the package itself
+ * was loaded from another one (a CDN), the worker starts from a same-origin
+ * blob: URL whose one line imports worker.js from there: that needs CORS,
+ * which CDNs send, and a CSP that allows blob: workers. Undefined when
+ * worker.js is same-origin (every bundled and self-hosted case).
+ */
+function crossOriginShim(): string | undefined {
+  const file = './worker.js'; // not the literal form above, so bundlers leave this one alone
+  const url = new URL(file, import.meta.url);
+  const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
+  if (!origin || url.origin === origin || (url.protocol !== 'http:' && url.protocol !== 'https:')) return undefined;
+  return URL.createObjectURL(new Blob([`import ${JSON.stringify(url.href)};\n`], { type: 'text/javascript' }));
 }
