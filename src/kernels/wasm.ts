@@ -32,9 +32,15 @@ function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
+/**
+ * Each build's bytes are named once, here: minifiers copy a string constant
+ * into each place that uses it (Vite's did, shipping the SIMD build twice).
+ */
+const BUILDS: Readonly<Record<'simd' | 'baseline', string>> = { simd: WASM_SIMD_BASE64, baseline: WASM_BASE64 };
+
 /** Compiles one of the two builds; throws where WebAssembly cannot. */
 export function compileKernel(build: 'simd' | 'baseline'): WebAssembly.Module {
-  return new WebAssembly.Module(decodeBase64(build === 'simd' ? WASM_SIMD_BASE64 : WASM_BASE64));
+  return new WebAssembly.Module(decodeBase64(BUILDS[build]));
 }
 
 let compiled: WebAssembly.Module | undefined;
@@ -49,7 +55,7 @@ export function wasmModule(): WebAssembly.Module | undefined {
   if (compiled || failure) return compiled;
   try {
     if (typeof WebAssembly !== 'object' || WebAssembly === null) throw codedError('WebAssembly is not available', ERROR_CODES.WASM_UNAVAILABLE);
-    compiledSimd = typeof WebAssembly.validate === 'function' && WebAssembly.validate(decodeBase64(WASM_SIMD_BASE64));
+    compiledSimd = typeof WebAssembly.validate === 'function' && WebAssembly.validate(decodeBase64(BUILDS.simd));
     compiled = compileKernel(compiledSimd ? 'simd' : 'baseline');
   } catch (error) {
     failure = error;
