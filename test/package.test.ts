@@ -172,10 +172,14 @@ describe('the tarball', () => {
       expect(r.stdout.trim()).toBe('92 2');
     });
 
-    const node22 = join(ROOT, 'test/runtimes/node_modules/node22/bin/node');
-    it.runIf(existsSync(node22))('on Node 22.12+, require() loads it too (require(esm))', async () => {
+    const NODES = [
+      ['this Node', process.execPath],
+      ['Node 22', join(ROOT, 'test/runtimes/node_modules/node22/bin/node')],
+      ['Node 24', join(ROOT, 'test/runtimes/node_modules/node24/bin/node')],
+    ].filter(([, path]) => existsSync(path));
+    it.each(NODES)('on %s (20.19+, 22.12+), require() loads it too (require(esm))', async (_, node) => {
       writeFileSync(join(project, 'require.cjs'), `const { countSync } = require('nqueens-wasm'); console.log(String(countSync(8).total));`);
-      const r = await run(node22, ['require.cjs'], project);
+      const r = await run(node, ['require.cjs'], project);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout.trim()).toBe('92');
     });
