@@ -79,8 +79,10 @@ export async function spawnWorker(): Promise<WorkerHandle> {
  * worker.js is same-origin (every bundled and self-hosted case).
  */
 function crossOriginShim(): string | undefined {
-  const file = './worker.js'; // not the literal form above, so bundlers leave this one alone
-  const url = new URL(file, import.meta.url);
+  // Not the form above, so bundlers leave this one alone (webpack resolves
+  // even new URL(variable, import.meta.url), to a stub that throws).
+  const here: string = import.meta.url;
+  const url = new URL('./worker.js', here);
   const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
   if (!origin || url.origin === origin || (url.protocol !== 'http:' && url.protocol !== 'https:')) return undefined;
   return URL.createObjectURL(new Blob([`import ${JSON.stringify(url.href)};\n`], { type: 'text/javascript' }));
