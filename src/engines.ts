@@ -4,10 +4,9 @@ import { planSubproblems, type Subproblem, type SubproblemCount } from './conste
 import * as bitmask from './kernels/bitmask.js';
 import * as symmetry from './kernels/symmetry.js';
 import { bitmaskSolutions } from './kernels/solutions.js';
+import type { EngineChoice } from './engine-names.js';
 import { codedError, ERROR_CODES } from './errors.js';
 import { instantiateKernel, u64, wasmFailure, wasmModule, type WasmKernel } from './kernels/wasm.js';
-
-import type { EngineChoice } from './engine-names.js';
 
 export { ENGINES, type EngineChoice, type EngineName } from './engine-names.js';
 

@@ -3,6 +3,8 @@
 // more, see assembly/symmetry-simd.ts) and without, for engines that lack it.
 // The kernel's boundary is numbers only, so @assemblyscript/loader has
 // nothing to marshal: it instantiates synchronously and demangles exports.
+// The build points this import at its copy in dist/vendor/ (see
+// scripts/vendor-loader.mjs), so the package names no bare specifier.
 import { instantiateSync } from '@assemblyscript/loader';
 import { codedError, ERROR_CODES } from '../errors.js';
 import { WASM_BASE64, WASM_SIMD_BASE64 } from './wasm-bytes.generated.js';
