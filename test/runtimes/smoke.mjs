@@ -1,12 +1,20 @@
 // Runs the package's API once under whatever runtime executes this file
 // (node, deno, bun): count with default options, countSync, solutions and a
 // count on two worker threads, each checked against known answers. Prints
-// one JSON line and exits 0 when everything matched, 1 otherwise.
-//   node test/runtimes/smoke.mjs [path-or-url-of-dist/index.js]
-//   deno run --allow-read --allow-sys --allow-env test/runtimes/smoke.mjs
+// one JSON line and exits 0 when everything matched, 1 otherwise. The
+// package is the clone's dist/, or what the argument names: a path, or the
+// bare name 'nqueens-wasm' as installed beside this file (runtimes.test.ts
+// copies it into a project with the tarball unpacked in node_modules).
+//   node test/runtimes/smoke.mjs [nqueens-wasm | path/to/dist/index.js]
+//   deno run --allow-read test/runtimes/smoke.mjs
 //   bun test/runtimes/smoke.mjs
 const target = globalThis.process?.argv?.[2] ?? globalThis.Deno?.args?.[0];
-const entry = target ? new URL(target, `file://${globalThis.process?.cwd?.() ?? globalThis.Deno.cwd()}/`).href : new URL('../../dist/index.js', import.meta.url).href;
+const cwd = globalThis.process?.cwd?.() ?? globalThis.Deno.cwd();
+const entry = !target
+  ? new URL('../../dist/index.js', import.meta.url).href
+  : /^[./]/.test(target)
+    ? new URL(target, `file://${cwd}/`).href
+    : target;
 const { count, countSync, solutions, toBoard } = await import(entry);
 
 const runtime = globalThis.Deno
