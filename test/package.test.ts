@@ -82,6 +82,13 @@ describe('npm pack', () => {
     }
   });
 
+  it('has nothing stale: every compiled file comes from a source of this tree (or is the vendored loader)', () => {
+    const stale = [...paths]
+      .filter((p) => p.startsWith('dist/') && !p.startsWith('dist/vendor/'))
+      .filter((p) => !paths.has(p.replace(/^dist\//, 'src/').replace(/(\.d\.ts|\.js\.map|\.js)$/, '.ts')));
+    expect(stale).toEqual([]);
+  });
+
   it('the CLI is executable and starts with a node shebang', () => {
     expect(readFileSync(join(ROOT, 'dist/cli/main.js'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string>; dependencies?: object };
