@@ -5,7 +5,7 @@
 // named 'AbortError' (as fetch does), whose own numeric `code` (20) is left
 // alone; test `error.name === 'AbortError'`.
 
-export const ERROR_CODES = {
+export const ERROR_CODES = Object.freeze({
   /** TypeError: an argument or option of the wrong type. */
   INVALID_TYPE: 'ERR_NQUEENS_INVALID_TYPE',
   /** TypeError: an option the function does not take. */
@@ -24,7 +24,7 @@ export const ERROR_CODES = {
   INTERRUPTED: 'ERR_NQUEENS_INTERRUPTED',
   /** Error: an internal file used the wrong way (e.g. dist/parallel/worker.js run as a script), or a bug. */
   INTERNAL: 'ERR_NQUEENS_INTERNAL',
-} as const;
+} as const);
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 

@@ -70,9 +70,9 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
     if (cdnRoot) rmSync(cdnRoot, { recursive: true, force: true });
   });
 
-  async function open(file: string): Promise<{ page: Page; errors: string[]; close(): Promise<void> }> {
+  async function open(file: string, ...initScripts: string[]): Promise<{ page: Page; errors: string[]; close(): Promise<void> }> {
     const context = await browser.newContext();
-    await context.addInitScript(RECORD_WORKERS);
+    for (const script of [RECORD_WORKERS, ...initScripts]) await context.addInitScript(script);
     const page = await context.newPage();
     const errors = watchErrors(page);
     await page.goto(new URL(file, served.url).href);
@@ -80,7 +80,7 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
     return { page, errors, close: () => context.close() };
   }
 
-  function countIn(page: Page, n: number, options: { threads?: number } = {}): Promise<PlainResult & { cores: number; workers: WorkerLog }> {
+  function countIn(page: Page, n: number, options: { threads?: number; engine?: 'js' } = {}): Promise<PlainResult & { cores: number; workers: WorkerLog }> {
     return page.evaluate(
       async ([n, options]) => {
         const r = await nqueens.count(n, options);
@@ -114,6 +114,19 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
         first: [...nqueens.solutions(8, { limit: 1 })][0],
       }));
       expect(other).toEqual({ sync: '352', first: [0, 4, 7, 5, 2, 6, 1, 3] });
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('loaded by path without WebAssembly: the TypeScript kernel counts, on this thread and on two workers', async () => {
+    const { page, errors, close } = await open('by-path.html', 'delete globalThis.WebAssembly;');
+    try {
+      expect(await countIn(page, 12)).toMatchObject({ ...exact(12), engine: 'js', threads: 1 });
+      const two = await countIn(page, 13, { threads: 2 });
+      expect(two).toMatchObject({ ...exact(13), engine: 'js', threads: 2 });
+      expect(two.workers).toHaveLength(2);
       expect(errors).toEqual([]);
     } finally {
       await close();
