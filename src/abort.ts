@@ -1,16 +1,27 @@
 // Abort handling in the shape the web platform uses: an AbortError DOMException.
 
-export function abortError(signal?: AbortSignal): Error {
+/**
+ * What the package needs of an AbortSignal, written out so that its types
+ * need no DOM lib: any real `AbortSignal` (browsers, Node, Deno, Bun) fits.
+ */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+export function abortError(signal?: AbortSignalLike): Error {
   const error = new DOMException('The count was aborted', 'AbortError');
   if (signal?.reason !== undefined) (error as Error & { cause?: unknown }).cause = signal.reason;
   return error;
 }
 
-export function isAbortSignal(value: unknown): value is AbortSignal {
+export function isAbortSignal(value: unknown): value is AbortSignalLike {
   return (
     typeof value === 'object' &&
     value !== null &&
-    typeof (value as AbortSignal).aborted === 'boolean' &&
-    typeof (value as AbortSignal).addEventListener === 'function'
+    typeof (value as AbortSignalLike).aborted === 'boolean' &&
+    typeof (value as AbortSignalLike).addEventListener === 'function'
   );
 }

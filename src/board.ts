@@ -1,10 +1,11 @@
 // LeetCode 51's board format: one string per row, 'Q' for the queen.
+import { typeError } from './errors.js';
 import { checkInteger, describe, MAX_N } from './validate.js';
 
 /** Draws a placement (placement[row] = column, 0-based) as rows of '.' and 'Q'. */
 export function toBoard(placement: ArrayLike<number>): string[] {
   if (placement === null || typeof placement !== 'object' || typeof placement.length !== 'number') {
-    throw new TypeError(`placement must be an array of column indices; got ${describe(placement)}`);
+    throw typeError(`placement must be an array of column indices; got ${describe(placement)}`);
   }
   const n = placement.length;
   checkInteger(n, 'placement.length', 1, MAX_N);

@@ -4,11 +4,11 @@ import { planSubproblems, type Subproblem, type SubproblemCount } from './conste
 import * as bitmask from './kernels/bitmask.js';
 import * as symmetry from './kernels/symmetry.js';
 import { bitmaskSolutions } from './kernels/solutions.js';
+import type { EngineChoice } from './engine-names.js';
+import { codedError, ERROR_CODES } from './errors.js';
 import { instantiateKernel, u64, wasmFailure, wasmModule, type WasmKernel } from './kernels/wasm.js';
 
-export const ENGINES = ['auto', 'wasm', 'js', 'reference', 'webgpu'] as const;
-export type EngineChoice = (typeof ENGINES)[number];
-export type EngineName = Exclude<EngineChoice, 'auto'>;
+export { ENGINES, type EngineChoice, type EngineName } from './engine-names.js';
 
 /** A kernel that runs the symmetry search's subproblems and the plain bitmask DFS. */
 export interface Kernel {
@@ -96,9 +96,11 @@ export function resolveModule(engine: 'auto' | 'wasm' | 'js'): WebAssembly.Modul
   const module = wasmModule();
   if (module || engine === 'auto') return module ?? null;
   const reason = wasmFailure();
-  throw new Error(
+  throw codedError(
     `engine 'wasm' is unavailable here (${reason instanceof Error ? reason.message : String(reason)}); ` +
       `use engine 'auto' to fall back to 'js'`,
+    ERROR_CODES.WASM_UNAVAILABLE,
+    reason,
   );
 }
 

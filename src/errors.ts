@@ -1,17 +1,34 @@
 // Every error the package throws carries a stable `code` (listed in README,
 // "Errors") beside its class, so callers can branch on it without parsing
 // messages. Messages may improve between versions; codes do not change.
+// Aborts are the exception: they reject with the platform's DOMException
+// named 'AbortError' (as fetch does), whose own numeric `code` (20) is left
+// alone; test `error.name === 'AbortError'`.
 
-export const ERROR_CODES = {
+export const ERROR_CODES = Object.freeze({
   /** TypeError: an argument or option of the wrong type. */
   INVALID_TYPE: 'ERR_NQUEENS_INVALID_TYPE',
   /** TypeError: an option the function does not take. */
   UNKNOWN_OPTION: 'ERR_NQUEENS_UNKNOWN_OPTION',
   /** RangeError: a number or choice outside what is allowed. */
   OUT_OF_RANGE: 'ERR_NQUEENS_OUT_OF_RANGE',
+  /** Error: engine 'wasm' was asked for where WebAssembly is missing or refused (its `cause` says why). */
+  WASM_UNAVAILABLE: 'ERR_NQUEENS_WASM_UNAVAILABLE',
+  /** Error: engine 'webgpu' was asked for where WebGPU, or a GPU adapter, is missing. */
+  WEBGPU_UNAVAILABLE: 'ERR_NQUEENS_WEBGPU_UNAVAILABLE',
+  /** Error: a counting worker could not start, failed or exited (its `cause`, where there is one, is the worker's error). */
+  WORKER_FAILED: 'ERR_NQUEENS_WORKER_FAILED',
+  /** CLI: a command line it cannot run (the command exits with status 2). */
+  USAGE: 'ERR_NQUEENS_USAGE',
+  /** CLI: a checkpoint or shard file that cannot be read or does not fit the count. */
+  BAD_FILE: 'ERR_NQUEENS_BAD_FILE',
+  /** CLI: the count was interrupted (Ctrl-C). */
+  INTERRUPTED: 'ERR_NQUEENS_INTERRUPTED',
+  /** Error: an internal file used the wrong way (e.g. dist/parallel/worker.js run as a script), or a bug. */
+  INTERNAL: 'ERR_NQUEENS_INTERNAL',
   /** RangeError: the join's tables for this n would not fit (thrown before allocating). */
   TABLES_TOO_LARGE: 'ERR_NQUEENS_TABLES_TOO_LARGE',
-} as const;
+} as const);
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
@@ -22,6 +39,13 @@ export type CodedError<E extends Error = Error> = E & { readonly code: ErrorCode
 export function withCode<E extends Error>(error: E, code: ErrorCode): CodedError<E> {
   Object.defineProperty(error, 'code', { value: code, enumerable: true, configurable: true, writable: false });
   return error as CodedError<E>;
+}
+
+/** An Error with a code; `cause` as in `new Error(message, { cause })`. */
+export function codedError(message: string, code: ErrorCode, cause?: unknown): CodedError<Error> {
+  const error = new Error(message);
+  if (cause !== undefined) Object.defineProperty(error, 'cause', { value: cause, enumerable: false, configurable: true, writable: true });
+  return withCode(error, code);
 }
 
 export function typeError(message: string, code: ErrorCode = ERROR_CODES.INVALID_TYPE): CodedError<TypeError> {

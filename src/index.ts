@@ -1,23 +1,25 @@
 // nqueens-wasm: count and list N-Queens solutions with a WebAssembly kernel,
 // a pure TypeScript fallback, and a plain reference for cross-checks.
-import { abortError, isAbortSignal } from './abort.js';
+import { abortError, isAbortSignal, type AbortSignalLike } from './abort.js';
 import { toBoard } from './board.js';
 import { planSubproblems as plan, type Subproblem } from './constellations.js';
 import { ALGORITHMS, checkAlgorithm, resolveAlgorithm, type AlgorithmChoice, type AlgorithmName } from './algorithm.js';
 import { countJoin, resolveJoinModule } from './join.js';
 import { planJoin } from './kernels/join-plan.js';
-import { ENGINES, resolveKernel, type EngineChoice, type EngineName, type Kernel } from './engines.js';
-import { typeError } from './errors.js';
+import { ENGINES, type EngineChoice, type EngineName } from './engine-names.js';
+import { resolveKernel, type Kernel } from './engines.js';
 import { countReference, referenceSolutions } from './kernels/reference.js';
 import { countWebGpu } from './kernels/webgpu.js';
 import { runPlan, type Progress } from './run.js';
 import { countAll } from './tally.js';
 import { checkChoice, checkInteger, checkN, checkOptions, describe } from './validate.js';
+import { rangeError, typeError } from './errors.js';
 
 export { toBoard };
-export { ENGINES, type EngineChoice, type EngineName, type Progress };
+export { ENGINES, type AbortSignalLike, type EngineChoice, type EngineName, type Progress };
 export { ALGORITHMS, type AlgorithmChoice, type AlgorithmName };
 export { JOIN_MAX_N } from './kernels/join-plan.js';
+export { ERROR_CODES, type CodedError, type ErrorCode } from './errors.js';
 export { MAX_N, MIN_N } from './validate.js';
 export type { Subproblem, SubproblemCount } from './constellations.js';
 export { AUTO_THREADS_MIN_N } from './run.js';
@@ -46,13 +48,13 @@ export interface CountSyncOptions {
    * 'auto' (default): wasm where it instantiates, else 'js'. 'webgpu' counts
    * on the GPU, with count() only; where WebGPU is missing it rejects.
    */
-  engine?: EngineChoice;
+  engine?: EngineChoice | undefined;
   /**
    * 'auto' (default): the method measured faster for this n whose tables fit;
    * 'join' joins half-boards (engines 'wasm' and 'js', n <= JOIN_MAX_N);
    * 'search' is the row-by-row symmetry search.
    */
-  algorithm?: AlgorithmChoice;
+  algorithm?: AlgorithmChoice | undefined;
 }
 
 export interface CountOptions extends CountSyncOptions {
@@ -60,17 +62,20 @@ export interface CountOptions extends CountSyncOptions {
    * Worker threads (1 to 256). Default: one per core from n = 15 on, else the
    * calling thread, in slices that let the event loop run.
    */
-  threads?: number;
+  threads?: number | undefined;
   /** Called with progress at most every 100 ms, and once at the end. */
-  onProgress?: (progress: Progress) => void;
-  /** Aborting rejects the count with an AbortError and stops its workers. */
-  signal?: AbortSignal;
+  onProgress?: ((progress: Progress) => void) | undefined;
+  /**
+   * An AbortSignal: aborting rejects the count with a DOMException named
+   * 'AbortError' and stops its workers.
+   */
+  signal?: AbortSignalLike | undefined;
 }
 
 export interface SolutionsOptions {
   /** Stop after this many placements (an integer >= 0). Default: all. */
-  limit?: number;
-  engine?: EngineChoice;
+  limit?: number | undefined;
+  engine?: EngineChoice | undefined;
 }
 
 const COUNT_SYNC_OPTIONS = ['engine', 'algorithm'] as const;
@@ -135,23 +140,23 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
   const threads = opts.threads === undefined ? undefined : checkInteger(opts.threads, 'options.threads', 1, MAX_THREADS);
   const { onProgress, signal } = opts;
   if (onProgress !== undefined && typeof onProgress !== 'function') {
-    throw new TypeError(`options.onProgress must be a function; got ${describe(onProgress)}`);
+    throw typeError(`options.onProgress must be a function; got ${describe(onProgress)}`);
   }
   if (signal !== undefined && !isAbortSignal(signal)) {
-    throw new TypeError(`options.signal must be an AbortSignal; got ${describe(signal)}`);
+    throw typeError(`options.signal must be an AbortSignal; got ${describe(signal)}`);
   }
   const algorithm = resolveAlgorithm(n, engine, choice);
   if (signal?.aborted) throw abortError(signal);
   if (engine === 'reference') {
     if (threads !== undefined && threads > 1) {
-      throw new RangeError(`options.threads must be 1 with engine 'reference' (it has no subproblems to share); got ${threads}`);
+      throw rangeError(`options.threads must be 1 with engine 'reference' (it has no subproblems to share); got ${threads}`);
     }
     return countOnThisThread(n, engine, algorithm);
   }
   const start = now();
   if (engine === 'webgpu') {
     if (threads !== undefined && threads > 1) {
-      throw new RangeError(`options.threads must be 1 with engine 'webgpu' (the GPU runs the whole count); got ${threads}`);
+      throw rangeError(`options.threads must be 1 with engine 'webgpu' (the GPU runs the whole count); got ${threads}`);
     }
     const { total, unique } = await countWebGpu(n, { signal, onProgress });
     return { n, total, unique, engine, algorithm, threads: 1, elapsedMs: now() - start };

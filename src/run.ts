@@ -1,6 +1,6 @@
 // Runs a list of subproblems, on this thread or on workers, and reports
 // progress. count(), shards and checkpoints are all built on this.
-import { abortError } from './abort.js';
+import { abortError, type AbortSignalLike } from './abort.js';
 import { contribution, expectedWork, type Subproblem, type SubproblemCount } from './constellations.js';
 import { resolveKernel, resolveModule } from './engines.js';
 import { countSymmetricSolutions, joinCounter, resolveJoinModule, uniqueFromTotal } from './join.js';
@@ -57,7 +57,7 @@ interface RunOptions {
    * between slices. Default: a worker per core from AUTO_THREADS_MIN_N, else 0.
    */
   threads?: number;
-  signal?: AbortSignal;
+  signal?: AbortSignalLike | undefined;
   onProgress?: (progress: Progress) => void;
   /** Counts already done elsewhere (a resumed checkpoint), included in progress and result. */
   already?: { finished: number; total: bigint; unique: bigint; work?: number };

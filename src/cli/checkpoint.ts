@@ -3,6 +3,7 @@
 // a header, then one line per subproblem. Node only (the CLI uses it).
 import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { contribution, expectedWork, type Subproblem, type SubproblemCount } from '../constellations.js';
+import { codedError, ERROR_CODES } from '../errors.js';
 import { VERSION } from '../version.js';
 
 export const CHECKPOINT_FORMAT = 'nqueens-checkpoint';
@@ -40,14 +41,14 @@ export class Checkpoint {
       try {
         found = JSON.parse(first) as Header;
       } catch {
-        throw new Error(`${file} is not a checkpoint (its first line is not JSON)`);
+        throw codedError(`${file} is not a checkpoint (its first line is not JSON)`, ERROR_CODES.BAD_FILE);
       }
-      if (found?.format !== CHECKPOINT_FORMAT) throw new Error(`${file} is not a checkpoint`);
+      if (found?.format !== CHECKPOINT_FORMAT) throw codedError(`${file} is not a checkpoint`, ERROR_CODES.BAD_FILE);
       if (found.version !== VERSION) {
-        throw new Error(`${file} was written by nqueens-wasm ${found.version}; this is ${VERSION}, which may split the search differently`);
+        throw codedError(`${file} was written by nqueens-wasm ${found.version}; this is ${VERSION}, which may split the search differently`, ERROR_CODES.BAD_FILE);
       }
-      if (found.n !== n) throw new Error(`${file} is a checkpoint for n = ${found.n}, not n = ${n}`);
-      if (found.shard !== shard) throw new Error(`${file} is a checkpoint for shard ${found.shard}, not ${shard}`);
+      if (found.n !== n) throw codedError(`${file} is a checkpoint for n = ${found.n}, not n = ${n}`, ERROR_CODES.BAD_FILE);
+      if (found.shard !== shard) throw codedError(`${file} is a checkpoint for shard ${found.shard}, not ${shard}`, ERROR_CODES.BAD_FILE);
       const valid = new Set(subproblems.map((s) => s.id));
       for (const line of rest) {
         // A line cut short by a crash is dropped; that subproblem just runs again.

@@ -1,9 +1,12 @@
 // Long counts from the terminal: a progress bar, and Ctrl-C as an abort
 // (a second Ctrl-C exits at once).
+import { ERROR_CODES } from '../errors.js';
 import { progressBar, type ProgressBar } from './progress-bar.js';
 
 /** The count was interrupted: exit status 130. */
-export class Interrupted extends Error {}
+export class Interrupted extends Error {
+  readonly code = ERROR_CODES.INTERRUPTED;
+}
 
 function interruptible(): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();

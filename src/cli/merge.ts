@@ -1,5 +1,6 @@
 // `nqueens merge`: adds shard results up into the whole count.
 import { readFileSync } from 'node:fs';
+import { codedError, ERROR_CODES } from '../errors.js';
 import { UsageError, type OptionValues } from './args.js';
 import { formatMs, printPairs } from './output.js';
 import { mergeShards } from './shards.js';
@@ -10,7 +11,7 @@ export function runMerge(files: string[], values: OptionValues): void {
     try {
       return { name, text: readFileSync(name, 'utf8') };
     } catch (error) {
-      throw new Error(`cannot read ${name}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw codedError(`cannot read ${name}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, ERROR_CODES.BAD_FILE, error);
     }
   });
   const m = mergeShards(inputs);

@@ -1,6 +1,7 @@
 // Shards: disjoint slices of the subproblem list, for running one big count
 // as many independent jobs (a cluster's array job) and adding them up after.
 import type { Subproblem } from '../constellations.js';
+import { codedError, ERROR_CODES, rangeError } from '../errors.js';
 import { VERSION } from '../version.js';
 
 export const SHARD_FORMAT = 'nqueens-shard';
@@ -33,7 +34,7 @@ export function parseShard(text: string): ShardSpec {
   const index = match ? Number(match[1]) : NaN;
   const count = match ? Number(match[2]) : NaN;
   if (!match || count < 1 || index >= count || count > 1_000_000) {
-    throw new RangeError(`--shard must be i/m with 0 <= i < m (0-based, e.g. 0/8 ... 7/8); got ${JSON.stringify(text)}`);
+    throw rangeError(`--shard must be i/m with 0 <= i < m (0-based, e.g. 0/8 ... 7/8); got ${JSON.stringify(text)}`);
   }
   return { index, count };
 }
@@ -52,7 +53,7 @@ export interface MergedShards {
 }
 
 function fail(message: string): never {
-  throw new Error(message);
+  throw codedError(message, ERROR_CODES.BAD_FILE);
 }
 
 /** Adds up shard results, refusing anything that would not give the exact whole. */

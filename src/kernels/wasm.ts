@@ -3,7 +3,10 @@
 // more, see assembly/symmetry-simd.ts) and without, for engines that lack it.
 // The kernel's boundary is numbers only, so @assemblyscript/loader has
 // nothing to marshal: it instantiates synchronously and demangles exports.
+// The build points this import at its copy in dist/vendor/ (see
+// scripts/vendor-loader.mjs), so the package names no bare specifier.
 import { instantiateSync } from '@assemblyscript/loader';
+import { codedError, ERROR_CODES } from '../errors.js';
 import { WASM_BASE64, WASM_SIMD_BASE64 } from './wasm-bytes.generated.js';
 
 /** The kernel's exports. i64 results arrive as (signed) bigint. */
@@ -31,9 +34,15 @@ export function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
+/**
+ * Each build's bytes are named once, here: minifiers copy a string constant
+ * into each place that uses it (Vite's did, shipping the SIMD build twice).
+ */
+const BUILDS: Readonly<Record<'simd' | 'baseline', string>> = { simd: WASM_SIMD_BASE64, baseline: WASM_BASE64 };
+
 /** Compiles one of the two builds; throws where WebAssembly cannot. */
 export function compileKernel(build: 'simd' | 'baseline'): WebAssembly.Module {
-  return new WebAssembly.Module(decodeBase64(build === 'simd' ? WASM_SIMD_BASE64 : WASM_BASE64));
+  return new WebAssembly.Module(decodeBase64(BUILDS[build]));
 }
 
 let compiled: WebAssembly.Module | undefined;
@@ -47,8 +56,8 @@ let failure: unknown;
 export function wasmModule(): WebAssembly.Module | undefined {
   if (compiled || failure) return compiled;
   try {
-    if (typeof WebAssembly !== 'object' || WebAssembly === null) throw new Error('WebAssembly is not available');
-    compiledSimd = typeof WebAssembly.validate === 'function' && WebAssembly.validate(decodeBase64(WASM_SIMD_BASE64));
+    if (typeof WebAssembly !== 'object' || WebAssembly === null) throw codedError('WebAssembly is not available', ERROR_CODES.WASM_UNAVAILABLE);
+    compiledSimd = typeof WebAssembly.validate === 'function' && WebAssembly.validate(decodeBase64(BUILDS.simd));
     compiled = compileKernel(compiledSimd ? 'simd' : 'baseline');
   } catch (error) {
     failure = error;

@@ -1,6 +1,7 @@
 // Finding a WebGPU device: the browser's (or Deno's) navigator.gpu, else in
 // Node the optional `webgpu` package (Dawn). Where there is none, the count
 // fails with an Error that says so: the engine never falls back to the CPU.
+import { codedError, ERROR_CODES } from '../errors.js';
 import { isNode } from '../parallel/environment.js';
 import type { GpuAdapterLike, GpuDeviceLike, GpuLike } from './webgpu-types.js';
 
@@ -20,8 +21,9 @@ async function nodeGpu(): Promise<GpuLike | undefined> {
   }
 }
 
+
 function unavailable(why: string): Error {
-  return new Error(`engine 'webgpu' is unavailable here: ${why}. Use engine 'wasm' or 'js' to count on the CPU.`);
+  return codedError(`engine 'webgpu' is unavailable here: ${why}. Use engine 'wasm' or 'js' to count on the CPU.`, ERROR_CODES.WEBGPU_UNAVAILABLE);
 }
 
 export async function requestGpuDevice(): Promise<{ adapter: GpuAdapterLike; device: GpuDeviceLike }> {

@@ -7,7 +7,7 @@
 // board, and Q(n) < 2^64 for every n a 32-bit mask can hold that is
 // countable this century); the CPU sums the words as bigints, so no total
 // can overflow.
-import { abortError } from '../abort.js';
+import { abortError, type AbortSignalLike } from '../abort.js';
 import { contribution, planSubproblems } from '../constellations.js';
 import type { Progress } from '../run.js';
 import { countSubproblemFixes } from './symmetry.js';
@@ -17,7 +17,7 @@ import { BufferUsage, MAP_READ, type GpuBufferLike, type GpuDeviceLike } from '.
 import { refineUnits, type WorkUnits } from './webgpu-units.js';
 
 export interface WebGpuCountOptions {
-  signal?: AbortSignal;
+  signal?: AbortSignalLike | undefined;
   /** Called between dispatches, at most every 100 ms, and once at the end. */
   onProgress?: (progress: Progress) => void;
   /** Called after each dispatch: how many units it searched and how long it took (with its read-back). */

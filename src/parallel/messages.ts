@@ -18,4 +18,4 @@ export type FromWorker =
   | { type: 'ready' }
   /** Results so far of the current batch; `batchDone` on the last part of it. */
   | { type: 'results'; results: SubproblemResult[]; batchDone: boolean }
-  | { type: 'error'; message: string; name: string; stack?: string };
+  | { type: 'error'; message: string; name: string; stack?: string | undefined; code?: string | undefined };

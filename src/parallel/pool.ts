@@ -4,9 +4,10 @@
 // late); each worker holds one batch in hand and one queued, so it never
 // waits for a message between two. Every worker is terminated before the
 // promise settles, whatever happened.
-import { abortError } from '../abort.js';
+import { abortError, type AbortSignalLike } from '../abort.js';
 import type { Subproblem, SubproblemCount } from '../constellations.js';
 import type { JoinUnit } from '../kernels/join-plan.js';
+import { codedError, ERROR_CODES } from '../errors.js';
 import { spawnWorker, type WorkerHandle } from './spawn.js';
 import type { FromWorker, Method } from './messages.js';
 
@@ -26,7 +27,7 @@ export interface PoolJob<M extends Method = 'search'> {
   threads: number;
   /** The method's compiled kernel, sent to each worker once; null runs the TypeScript kernel. */
   module: WebAssembly.Module | null;
-  signal?: AbortSignal;
+  signal?: AbortSignalLike | undefined;
   onResult(s: PoolUnit<M>, count: SubproblemCount): void;
 }
 
@@ -81,7 +82,12 @@ export function runOnWorkers<M extends Method = 'search'>(job: PoolJob<M>): Prom
           return;
         }
         case 'error': {
-          const error = new Error(`counting worker failed: ${message.message}`);
+          // The worker's error, rebuilt on this side as the cause of a WORKER_FAILED.
+          const cause = new Error(message.message);
+          cause.name = message.name;
+          if (message.stack) cause.stack = message.stack;
+          if (message.code) Object.defineProperty(cause, 'code', { value: message.code, enumerable: true });
+          const error = codedError(`counting worker failed: ${message.message}`, ERROR_CODES.WORKER_FAILED, cause);
           if (message.stack) error.stack = message.stack;
           settle(error);
         }
@@ -102,7 +108,7 @@ export function runOnWorkers<M extends Method = 'search'>(job: PoolJob<M>): Prom
             (error) => settle(error),
           );
         },
-        (error) => settle(error),
+        (error) => settle(codedError(`counting worker could not start: ${(error as Error)?.message ?? String(error)}`, ERROR_CODES.WORKER_FAILED, error)),
       );
     }
   });

@@ -1,6 +1,7 @@
 // Starts a counting worker: a worker thread in Node, a module Web Worker in
 // browsers. Both are created from `new URL('./worker.js', import.meta.url)`,
 // the form bundlers recognise, so no Blob or eval is ever needed.
+import { codedError, ERROR_CODES } from '../errors.js';
 import { importNodeBuiltin, isNode } from './environment.js';
 import type { FromWorker, ToWorker } from './messages.js';
 
@@ -40,9 +41,9 @@ export async function spawnWorker(): Promise<WorkerHandle> {
       post: (message) => worker.postMessage(message),
       listen(onMessage, onFailure) {
         worker.on('message', onMessage);
-        worker.on('error', onFailure);
+        worker.on('error', (error) => onFailure(codedError(`counting worker failed: ${error.message}`, ERROR_CODES.WORKER_FAILED, error)));
         worker.on('exit', (code) => {
-          if (!terminating) onFailure(new Error(`counting worker exited unexpectedly with code ${code}`));
+          if (!terminating) onFailure(codedError(`counting worker exited unexpectedly with code ${code}`, ERROR_CODES.WORKER_FAILED));
         });
       },
       async terminate() {
@@ -51,19 +52,38 @@ export async function spawnWorker(): Promise<WorkerHandle> {
       },
     };
   }
-  const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  const shim = crossOriginShim();
+  const worker = shim ? new Worker(shim, { type: 'module' }) : new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
   return {
     post: (message) => worker.postMessage(message),
     listen(onMessage, onFailure) {
       worker.onmessage = (event: MessageEvent<FromWorker>) => onMessage(event.data);
       worker.onerror = (event: ErrorEvent) => {
         event.preventDefault();
-        onFailure(new Error(`counting worker failed: ${event.message || 'could not load worker.js'}`));
+        onFailure(codedError(`counting worker failed: ${event.message || 'could not load worker.js'}`, ERROR_CODES.WORKER_FAILED));
       };
-      worker.onmessageerror = () => onFailure(new Error('counting worker sent a message that could not be read'));
+      worker.onmessageerror = () => onFailure(codedError('counting worker sent a message that could not be read', ERROR_CODES.WORKER_FAILED));
     },
     async terminate() {
       worker.terminate();
+      if (shim) URL.revokeObjectURL(shim);
     },
   };
+}
+
+/**
+ * Browsers start workers only from the page's origin. When the package itself
+ * was loaded from another one (a CDN), the worker starts from a same-origin
+ * blob: URL whose one line imports worker.js from there: that needs CORS,
+ * which CDNs send, and a CSP that allows blob: workers. Undefined when
+ * worker.js is same-origin (every bundled and self-hosted case).
+ */
+function crossOriginShim(): string | undefined {
+  // Not the form above, so bundlers leave this one alone (webpack resolves
+  // even new URL(variable, import.meta.url), to a stub that throws).
+  const here: string = import.meta.url;
+  const url = new URL('./worker.js', here);
+  const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
+  if (!origin || url.origin === origin || (url.protocol !== 'http:' && url.protocol !== 'https:')) return undefined;
+  return URL.createObjectURL(new Blob([`import ${JSON.stringify(url.href)};\n`], { type: 'text/javascript' }));
 }

@@ -5,6 +5,7 @@ import type { Subproblem, SubproblemCount } from '../constellations.js';
 import { jsKernel, wasmKernelFrom } from '../engines.js';
 import { joinCounter } from '../join.js';
 import type { JoinUnit } from '../kernels/join-plan.js';
+import { codedError, ERROR_CODES, rangeError } from '../errors.js';
 import { importNodeBuiltin, isNode } from './environment.js';
 import type { FromWorker, SubproblemResult, ToWorker } from './messages.js';
 
@@ -13,7 +14,7 @@ type Port = { post(message: FromWorker): void; listen(handler: (message: ToWorke
 async function parentPort(): Promise<Port> {
   if (isNode) {
     const { parentPort } = await importNodeBuiltin<typeof import('node:worker_threads')>('worker_threads');
-    if (!parentPort) throw new Error('worker.js must run as a worker thread');
+    if (!parentPort) throw codedError('worker.js must run as a worker thread', ERROR_CODES.INTERNAL);
     return { post: (m) => parentPort.postMessage(m), listen: (h) => parentPort.on('message', h) };
   }
   const scope = globalThis as unknown as {
@@ -29,7 +30,7 @@ let n = 0;
 
 function checkSubproblem(s: Subproblem): void {
   for (const key of ['a', 'b', 'c', 'd'] as const) {
-    if (!Number.isInteger(s?.[key]) || s[key] < 0 || s[key] >= n) throw new RangeError(`subproblem ${s?.id}: ${key} = ${s?.[key]} is not a column/row of an n = ${n} board`);
+    if (!Number.isInteger(s?.[key]) || s[key] < 0 || s[key] >= n) throw rangeError(`subproblem ${s?.id}: ${key} = ${s?.[key]} is not a column/row of an n = ${n} board`);
   }
 }
 
@@ -60,7 +61,7 @@ function handle(port: Port, message: ToWorker): void {
       port.post({ type: 'ready' });
       return;
     }
-    if (!countUnit) throw new Error("'run' before 'init'");
+    if (!countUnit) throw codedError("'run' before 'init'", ERROR_CODES.INTERNAL);
     let results: SubproblemResult[] = [];
     let lastReport = performance.now();
     for (const unit of message.subproblems) {
@@ -75,7 +76,8 @@ function handle(port: Port, message: ToWorker): void {
     port.post({ type: 'results', results, batchDone: true });
   } catch (error) {
     const e = error instanceof Error ? error : new Error(String(error));
-    port.post({ type: 'error', message: e.message, name: e.name, stack: e.stack });
+    const code = (e as { code?: unknown }).code;
+    port.post({ type: 'error', message: e.message, name: e.name, stack: e.stack, code: typeof code === 'string' ? code : undefined });
   }
 }
 

@@ -5,36 +5,17 @@
 // production build and under the dev server (where the package must not be
 // pre-bundled), webpack 5 after a production build with no configuration
 // beyond entry and output.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import webpack from 'webpack';
+import { installPacked } from '../pack.js';
 import { HAVE_CHROMIUM, RECORD_WORKERS, buildAndPreview, devServer, launchChromium, serveStatic, watchErrors, type Served, type WorkerLog } from './harness.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const APP = join(ROOT, 'examples/vite-consumer');
 const WEBPACK_APP = join(ROOT, 'examples/webpack-consumer');
-
-/** Installs the package's tarball (what `npm install` of a release unpacks) into an app. */
-function installTarball(app: string): void {
-  const packDir = mkdtempSync(join(tmpdir(), 'nqueens-pack-'));
-  try {
-    // The caller has built dist/; --ignore-scripts skips `prepare` (a second build).
-    const [{ filename }] = JSON.parse(
-      execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }),
-    ) as { filename: string }[];
-    const target = join(app, 'node_modules/nqueens-wasm');
-    rmSync(target, { recursive: true, force: true });
-    mkdirSync(target, { recursive: true });
-    execFileSync('tar', ['-xzf', join(packDir, filename), '-C', target, '--strip-components=1']);
-  } finally {
-    rmSync(packDir, { recursive: true, force: true });
-  }
-}
 
 /** webpack's production build of the app (its own webpack.config.mjs), into the app's dist/. */
 async function webpackBuild(app: string): Promise<void> {
@@ -48,8 +29,8 @@ async function webpackBuild(app: string): Promise<void> {
 describe.skipIf(!HAVE_CHROMIUM)('apps that depend on nqueens-wasm', () => {
   let browser: Browser;
   beforeAll(async () => {
-    installTarball(APP);
-    installTarball(WEBPACK_APP);
+    installPacked(APP);
+    installPacked(WEBPACK_APP);
     browser = await launchChromium();
   });
   afterAll(async () => {

@@ -1,0 +1,135 @@
+// The package in a browser with no bundler: the tarball unpacked into a
+// site's node_modules and served as plain files from http://127.0.0.1, loaded
+// (1) by name through an import map, (2) by path from a plain
+// <script type="module">, and (3) from another origin, as from a CDN (with
+// CORS, as CDNs send). Each counts with default options (n = 15 starts a
+// worker per core) and with two workers. Module workers never see the page's
+// import map, so this holds only because dist/ names no bare specifier.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOTAL, UNIQUE } from '../oeis.js';
+import { installPacked } from '../pack.js';
+import { HAVE_CHROMIUM, RECORD_WORKERS, launchChromium, serveStatic, watchErrors, type PlainResult, type Served, type WorkerLog } from './harness.js';
+
+const page = (imports: string) => `<!doctype html>
+<html lang="en">
+  <head><meta charset="utf-8" /><title>nqueens-wasm, unbundled</title><link rel="icon" href="data:," /></head>
+  <body>
+    ${imports}
+  </body>
+</html>
+`;
+
+const IMPORT_MAP = page(`<script type="importmap">{ "imports": { "nqueens-wasm": "/node_modules/nqueens-wasm/dist/index.js" } }</script>
+    <script type="module">
+      import * as nqueens from 'nqueens-wasm';
+      globalThis.nqueens = nqueens;
+    </script>`);
+
+const BY_PATH = page(`<script type="module">
+      import * as nqueens from './node_modules/nqueens-wasm/dist/index.js';
+      globalThis.nqueens = nqueens;
+    </script>`);
+
+const FROM_CDN = (cdn: string) =>
+  page(`<script type="module">
+      import * as nqueens from '${cdn}nqueens-wasm@0.1.0/dist/index.js';
+      globalThis.nqueens = nqueens;
+    </script>`);
+
+describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
+  let browser: Browser;
+  let site: string;
+  let cdnRoot: string;
+  let served: Served;
+  let cdn: Served;
+
+  beforeAll(async () => {
+    site = mkdtempSync(join(tmpdir(), 'nqueens-site-'));
+    cdnRoot = mkdtempSync(join(tmpdir(), 'nqueens-cdn-'));
+    installPacked(site);
+    // The CDN serves the same files under /nqueens-wasm@0.1.0/.
+    mkdirSync(join(cdnRoot, 'x'));
+    installPacked(join(cdnRoot, 'x'));
+    rmSync(join(cdnRoot, 'nqueens-wasm@0.1.0'), { recursive: true, force: true });
+    const { renameSync } = await import('node:fs');
+    renameSync(join(cdnRoot, 'x/node_modules/nqueens-wasm'), join(cdnRoot, 'nqueens-wasm@0.1.0'));
+    [browser, served, cdn] = await Promise.all([launchChromium(), serveStatic(site), serveStatic(cdnRoot, { 'access-control-allow-origin': '*' })]);
+    writeFileSync(join(site, 'import-map.html'), IMPORT_MAP);
+    writeFileSync(join(site, 'by-path.html'), BY_PATH);
+    writeFileSync(join(site, 'from-cdn.html'), FROM_CDN(cdn.url));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await served?.close();
+    await cdn?.close();
+    if (site) rmSync(site, { recursive: true, force: true });
+    if (cdnRoot) rmSync(cdnRoot, { recursive: true, force: true });
+  });
+
+  async function open(file: string, ...initScripts: string[]): Promise<{ page: Page; errors: string[]; close(): Promise<void> }> {
+    const context = await browser.newContext();
+    for (const script of [RECORD_WORKERS, ...initScripts]) await context.addInitScript(script);
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(new URL(file, served.url).href);
+    await page.waitForFunction(() => 'nqueens' in globalThis);
+    return { page, errors, close: () => context.close() };
+  }
+
+  function countIn(page: Page, n: number, options: { threads?: number; engine?: 'js' } = {}): Promise<PlainResult & { cores: number; workers: WorkerLog }> {
+    return page.evaluate(
+      async ([n, options]) => {
+        const r = await nqueens.count(n, options);
+        const workers = (globalThis as unknown as { workerLog: WorkerLog }).workerLog.splice(0);
+        return { ...r, total: String(r.total), unique: String(r.unique), cores: navigator.hardwareConcurrency, workers };
+      },
+      [n, options] as const,
+    );
+  }
+
+  const exact = (n: number) => ({ n, total: String(TOTAL[n]), unique: String(UNIQUE[n]), engine: 'wasm' });
+
+  it.each([
+    ['through an import map', 'import-map.html', /^http:\/\/127\.0\.0\.1:\d+\/node_modules\/nqueens-wasm\/dist\/parallel\/worker\.js$/],
+    ['by path, from a plain <script type="module">', 'by-path.html', /^http:\/\/127\.0\.0\.1:\d+\/node_modules\/nqueens-wasm\/dist\/parallel\/worker\.js$/],
+    // A worker must come from the page's origin: the package starts it from a blob: URL that imports worker.js from the CDN.
+    ['from another origin, as from a CDN', 'from-cdn.html', /^blob:http:\/\/127\.0\.0\.1:\d+\//],
+  ])('loaded %s: counts with default options and with two workers', async (_, file, workerUrl) => {
+    const { page, errors, close } = await open(file);
+    try {
+      // Default options at n = 15: one worker per core.
+      const auto = await countIn(page, 15);
+      expect(auto).toMatchObject({ ...exact(15), threads: auto.cores });
+      expect(auto.workers).toHaveLength(auto.cores);
+      const two = await countIn(page, 13, { threads: 2 });
+      expect(two).toMatchObject({ ...exact(13), threads: 2 });
+      expect(two.workers).toHaveLength(2);
+      for (const w of [...auto.workers, ...two.workers]) expect(w).toMatchObject({ url: expect.stringMatching(workerUrl), type: 'module', terminated: true });
+      const other = await page.evaluate(() => ({
+        sync: String(nqueens.countSync(9).total),
+        first: [...nqueens.solutions(8, { limit: 1 })][0],
+      }));
+      expect(other).toEqual({ sync: '352', first: [0, 4, 7, 5, 2, 6, 1, 3] });
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('loaded by path without WebAssembly: the TypeScript kernel counts, on this thread and on two workers', async () => {
+    const { page, errors, close } = await open('by-path.html', 'delete globalThis.WebAssembly;');
+    try {
+      expect(await countIn(page, 12)).toMatchObject({ ...exact(12), engine: 'js', threads: 1 });
+      const two = await countIn(page, 13, { threads: 2 });
+      expect(two).toMatchObject({ ...exact(13), engine: 'js', threads: 2 });
+      expect(two.workers).toHaveLength(2);
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});

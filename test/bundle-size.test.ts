@@ -1,0 +1,96 @@
+// What a Vite app downloads for the package: examples/vite-consumer (which
+// counts with two workers), built by `vite build` against the package's
+// tarball. Budgets, with a margin over the figures in README ("Size"): the
+// main chunk (the API, both kernels, both wasm builds as base64), the worker
+// chunk, and the vendored @assemblyscript/loader on its own.
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build, type Rollup } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WASM_BASE64, WASM_SIMD_BASE64 } from '../dist/kernels/wasm-bytes.generated.js';
+import { installPacked, ROOT } from './pack.js';
+
+const BUDGET = {
+  main: { raw: 36_000, gzip: 15_500 },
+  worker: { raw: 17_000, gzip: 7_000 },
+  loader: { raw: 6_000, gzip: 2_800 },
+};
+
+interface Chunk {
+  name: string;
+  text: string;
+}
+
+async function viteBuild(root: string, input?: string): Promise<Chunk[]> {
+  const result = (await build({
+    configFile: false,
+    logLevel: 'silent',
+    root,
+    build: { write: false, ...(input ? { rollupOptions: { input } } : {}) },
+  })) as Rollup.RollupOutput | Rollup.RollupOutput[];
+  return [result]
+    .flat()
+    .flatMap((o) => o.output)
+    .filter((f) => f.fileName.endsWith('.js'))
+    .map((f) => ({ name: f.fileName, text: f.type === 'chunk' ? f.code : String(f.source) }));
+}
+
+const size = (text: string) => ({ raw: Buffer.byteLength(text), gzip: gzipSync(text, { level: 9 }).length });
+const occurrences = (text: string, part: string) => text.split(part).length - 1;
+
+describe('what a Vite app downloads', () => {
+  let app: string;
+  let chunks: Chunk[];
+  let main: Chunk;
+  let worker: Chunk;
+  beforeAll(async () => {
+    app = mkdtempSync(join(tmpdir(), 'nqueens-size-'));
+    cpSync(join(ROOT, 'examples/vite-consumer'), app, { recursive: true, filter: (p) => !p.includes('node_modules') && !p.endsWith('vite.config.ts') });
+    installPacked(app);
+    chunks = await viteBuild(app);
+    main = chunks.find((c) => /^assets\/index-/.test(c.name))!;
+    worker = chunks.find((c) => /^assets\/worker-/.test(c.name))!;
+  });
+  afterAll(() => rmSync(app, { recursive: true, force: true }));
+
+  it('is two chunks: the page with the API, and the worker', () => {
+    expect(chunks.map((c) => c.name.replace(/-[\w-]+\.js$/, '')).sort()).toEqual(['assets/index', 'assets/worker']);
+  });
+
+  it(`main chunk within ${BUDGET.main.raw} bytes (${BUDGET.main.gzip} gzipped)`, () => {
+    const s = size(main.text);
+    console.log(`main chunk: ${s.raw} bytes, ${s.gzip} gzipped`);
+    expect(s.raw).toBeLessThanOrEqual(BUDGET.main.raw);
+    expect(s.gzip).toBeLessThanOrEqual(BUDGET.main.gzip);
+  });
+
+  it(`worker chunk within ${BUDGET.worker.raw} bytes (${BUDGET.worker.gzip} gzipped)`, () => {
+    const s = size(worker.text);
+    console.log(`worker chunk: ${s.raw} bytes, ${s.gzip} gzipped`);
+    expect(s.raw).toBeLessThanOrEqual(BUDGET.worker.raw);
+    expect(s.gzip).toBeLessThanOrEqual(BUDGET.worker.gzip);
+  });
+
+  it('ships each wasm build once, in the main chunk only (workers receive the compiled module)', () => {
+    console.log(`wasm as base64: ${WASM_BASE64.length} + ${WASM_SIMD_BASE64.length} characters`);
+    expect(occurrences(main.text, WASM_BASE64)).toBe(1);
+    expect(occurrences(main.text, WASM_SIMD_BASE64)).toBe(1);
+    expect(worker.text).not.toContain(WASM_BASE64.slice(0, 64));
+    expect(worker.text).not.toContain(WASM_SIMD_BASE64.slice(0, 64));
+    // 4096 bytes per build at most (scripts/embed-wasm.mjs), 4/3 of that in base64.
+    expect(WASM_BASE64.length + WASM_SIMD_BASE64.length).toBeLessThanOrEqual(2 * Math.ceil(4096 / 3) * 4);
+  });
+
+  it(`@assemblyscript/loader, as the package uses it, stays within ${BUDGET.loader.raw} bytes minified`, async () => {
+    const entry = join(app, 'loader-only.js');
+    const loader = join(app, 'node_modules/nqueens-wasm/dist/vendor/assemblyscript-loader.js');
+    writeFileSync(entry, `import { instantiateSync } from ${JSON.stringify(loader)};\nglobalThis.instantiateSync = instantiateSync;\n`);
+    const [only] = await viteBuild(app, entry);
+    const s = size(only.text);
+    console.log(`@assemblyscript/loader (instantiateSync and what it needs): ${s.raw} bytes, ${s.gzip} gzipped`);
+    expect(s.raw).toBeLessThanOrEqual(BUDGET.loader.raw);
+    expect(s.gzip).toBeLessThanOrEqual(BUDGET.loader.gzip);
+  });
+});

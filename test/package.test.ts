@@ -1,0 +1,194 @@
+// The package as published: what the tarball holds, that dist/ loads without
+// a bundler or an import map (no bare specifiers), publint and
+// are-the-types-wrong clean, and the bin working through `npx nqueens-wasm`
+// from an installed tarball.
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packList, packTarball, ROOT, type PackedFile } from './pack.js';
+
+const BIN = join(ROOT, 'node_modules/.bin');
+
+function run(command: string, args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd, encoding: 'utf8', timeout: 120_000, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } }, (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** Files under dir, as paths relative to ROOT with forward slashes. */
+function walk(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(ROOT, join(e.parentPath, e.name)).split('\\').join('/'));
+}
+
+describe('npm pack', () => {
+  let files: PackedFile[];
+  let paths: Set<string>;
+  beforeAll(() => {
+    files = packList();
+    paths = new Set(files.map((f) => f.path));
+  });
+
+  // What ships: the compiled package, its sources (the source maps point at
+  // them), the vendored loader with its licence, and the usual documents.
+  const ALLOWED = [
+    /^(package\.json|README\.md|LICENSE|CHANGELOG\.md)$/,
+    /^dist\/.+\.(js|d\.ts|js\.map)$/,
+    /^dist\/vendor\/assemblyscript-loader\.(LICENSE|NOTICE)$/,
+    /^src\/.+\.ts$/,
+  ];
+
+  it('holds only what consumers use', () => {
+    const unexpected = [...paths].filter((p) => !ALLOWED.some((re) => re.test(p)));
+    expect(unexpected).toEqual([]);
+    for (const p of paths) expect(p).not.toMatch(/(^|\/)(test|bench|examples|web|build|assembly|node_modules|scripts)\//);
+  });
+
+  it('holds the entry points, the worker, the CLI, the vendored loader and the documents', () => {
+    for (const p of [
+      'package.json',
+      'README.md',
+      'LICENSE',
+      'CHANGELOG.md',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/parallel/worker.js',
+      'dist/cli/main.js',
+      'dist/kernels/wasm-bytes.generated.js',
+      'dist/vendor/assemblyscript-loader.js',
+      'dist/vendor/assemblyscript-loader.LICENSE',
+      'dist/vendor/assemblyscript-loader.NOTICE',
+    ]) {
+      expect(paths.has(p), p).toBe(true);
+    }
+  });
+
+  it('has the compiled files of every source, and the sources of every source map', () => {
+    for (const source of walk('src').filter((p) => p.endsWith('.ts'))) {
+      const base = source.replace(/^src\//, 'dist/').replace(/\.ts$/, '');
+      for (const p of [source, `${base}.js`, `${base}.d.ts`, `${base}.js.map`]) expect(paths.has(p), p).toBe(true);
+    }
+    for (const map of [...paths].filter((p) => p.endsWith('.js.map'))) {
+      const { sources } = JSON.parse(readFileSync(join(ROOT, map), 'utf8')) as { sources: string[] };
+      for (const s of sources) {
+        const target = join(map, '..', s).split('\\').join('/');
+        expect(paths.has(target), `${map} -> ${target}`).toBe(true);
+      }
+    }
+  });
+
+  it('has nothing stale: every compiled file comes from a source of this tree (or is the vendored loader)', () => {
+    const stale = [...paths]
+      .filter((p) => p.startsWith('dist/') && !p.startsWith('dist/vendor/'))
+      .filter((p) => !paths.has(p.replace(/^dist\//, 'src/').replace(/(\.d\.ts|\.js\.map|\.js)$/, '.ts')));
+    expect(stale).toEqual([]);
+  });
+
+  it('the CLI is executable and starts with a node shebang', () => {
+    expect(readFileSync(join(ROOT, 'dist/cli/main.js'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string>; dependencies?: object };
+    expect(pkg.bin).toEqual({ nqueens: 'dist/cli/main.js', 'nqueens-wasm': 'dist/cli/main.js' });
+    // The loader is vendored into dist/: installing the package fetches nothing else.
+    expect(pkg.dependencies ?? {}).toEqual({});
+  });
+});
+
+/** Every module specifier a compiled file names: static imports and exports, literal import(), new URL(). */
+function specifiers(code: string): string[] {
+  const found: string[] = [];
+  for (const re of [/\b(?:import|export)\s[^'"]*?\bfrom\s*['"]([^'"]+)['"]/g, /\bimport\s*['"]([^'"]+)['"]/g, /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g, /\bnew URL\(\s*['"]([^'"]+)['"]/g]) {
+    for (const m of code.matchAll(re)) found.push(m[1]);
+  }
+  return found;
+}
+
+describe('dist/ loads in a browser without a bundler or an import map', () => {
+  it('imports nothing but relative paths (and node: built-ins in the CLI, which browsers never load)', () => {
+    const bad: string[] = [];
+    const files = walk('dist').filter((p) => p.endsWith('.js'));
+    expect(files.length).toBeGreaterThan(20);
+    for (const file of files) {
+      for (const s of specifiers(readFileSync(join(ROOT, file), 'utf8'))) {
+        const ok = s.startsWith('./') || s.startsWith('../') || (file.startsWith('dist/cli/') && s.startsWith('node:'));
+        if (!ok) bad.push(`${file}: ${s}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('the worker and the API import the vendored loader, whose copy names its licence', () => {
+    expect(readFileSync(join(ROOT, 'dist/kernels/wasm.js'), 'utf8')).toContain(`from '../vendor/assemblyscript-loader.js'`);
+    const vendored = readFileSync(join(ROOT, 'dist/vendor/assemblyscript-loader.js'), 'utf8');
+    expect(vendored).toMatch(/^\/\/ @assemblyscript\/loader \d+\.\d+\.\d+,/);
+    expect(vendored).toContain('Apache License, Version 2.0');
+    expect(vendored).toContain('export function instantiateSync');
+    expect(readFileSync(join(ROOT, 'dist/vendor/assemblyscript-loader.LICENSE'), 'utf8')).toContain('Apache License');
+  });
+});
+
+describe('the tarball', () => {
+  let tarball: string;
+  let dispose: () => void;
+  beforeAll(() => {
+    ({ tarball, dispose } = packTarball());
+  });
+  afterAll(() => dispose?.());
+
+  it('publint finds nothing, not even a suggestion (--strict)', async () => {
+    const r = await run(join(BIN, 'publint'), ['run', tarball, '--strict', '--level', 'suggestion'], ROOT);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain('All good!');
+  });
+
+  it("are-the-types-wrong finds no problem (profile esm-only: the package is ESM-only)", async () => {
+    const r = await run(join(BIN, 'attw'), [tarball, '--profile', 'esm-only', '--format', 'json'], ROOT);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as { analysis: { problems: { kind: string; resolutionKind?: string }[] } };
+    const problems = report.analysis.problems.filter((p) => p.resolutionKind !== 'node10' && p.resolutionKind !== 'node16-cjs');
+    expect(problems).toEqual([]);
+  });
+
+  describe('installed into a project', () => {
+    let project: string;
+    beforeAll(() => {
+      project = mkdtempSync(join(tmpdir(), 'nqueens-install-'));
+      writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
+      // No dependencies, so this needs no network.
+      execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], { cwd: project, stdio: 'ignore' });
+    });
+    afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+    it.each(['nqueens-wasm', 'nqueens'])('npx %s count 8 runs the bin', async (bin) => {
+      const r = await run('npx', ['--no-install', bin, 'count', '8', '--json'], project);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ n: 8, total: '92', unique: '12' });
+    });
+
+    it('a CommonJS module loads it with await import()', async () => {
+      writeFileSync(
+        join(project, 'use.cjs'),
+        `(async () => { const { count } = await import('nqueens-wasm'); const r = await count(8, { threads: 2 }); console.log(String(r.total), r.threads); })();`,
+      );
+      const r = await run(process.execPath, ['use.cjs'], project);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.trim()).toBe('92 2');
+    });
+
+    const NODES = [
+      ['this Node', process.execPath],
+      ['Node 22', join(ROOT, 'test/runtimes/node_modules/node22/bin/node')],
+      ['Node 24', join(ROOT, 'test/runtimes/node_modules/node24/bin/node')],
+    ].filter(([, path]) => existsSync(path));
+    it.each(NODES)('on %s (20.19+, 22.12+), require() loads it too (require(esm))', async (_, node) => {
+      writeFileSync(join(project, 'require.cjs'), `const { countSync } = require('nqueens-wasm'); console.log(String(countSync(8).total));`);
+      const r = await run(node, ['require.cjs'], project);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.trim()).toBe('92');
+    });
+  });
+});

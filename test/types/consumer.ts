@@ -1,0 +1,49 @@
+// Compiled by test/types.test.ts against the packed package, with no DOM lib,
+// no @types, strict, exactOptionalPropertyTypes and skipLibCheck: false.
+import {
+  count,
+  countSync,
+  ENGINES,
+  ERROR_CODES,
+  MAX_N,
+  planSubproblems,
+  solutions,
+  toBoard,
+  type AbortSignalLike,
+  type CodedError,
+  type CountOptions,
+  type CountResult,
+  type EngineChoice,
+  type ErrorCode,
+  type Progress,
+  type SolutionsOptions,
+} from 'nqueens-wasm';
+
+// Options that may be undefined, as they often are when passed along.
+function options(engine?: EngineChoice, threads?: number, signal?: AbortSignalLike): CountOptions {
+  return { engine, threads, signal, onProgress: undefined };
+}
+
+export async function use(signal: AbortSignalLike): Promise<bigint> {
+  const r: CountResult = await count(12, options('wasm', 2, signal));
+  const engine: 'wasm' | 'js' | 'reference' = r.engine;
+  const sync = countSync(8, { engine: undefined });
+  const onProgress = (p: Progress): void => void p.fraction;
+  await count(13, { threads: 2, onProgress, signal });
+  const limit: SolutionsOptions = { limit: undefined, engine: 'js' };
+  for (const placement of solutions(8, limit)) toBoard(placement).join('\n');
+  const ids: number[] = planSubproblems(10).map((s) => s.id + s.weight);
+  const codes: ErrorCode[] = Object.values(ERROR_CODES);
+  const first: EngineChoice = ENGINES[0];
+  void [engine, ids, codes, first, MAX_N];
+  return r.total + sync.unique;
+}
+
+export function codeOf(error: unknown): ErrorCode | undefined {
+  return error instanceof Error && 'code' in error ? (error as CodedError).code : undefined;
+}
+
+// @ts-expect-error an unknown engine is a type error
+countSync(8, { engine: 'gpu' });
+// @ts-expect-error threads are not an option of solutions()
+solutions(8, { threads: 2 });
