@@ -2,7 +2,7 @@
 // half-board join (src/join.ts). 'auto' takes the one measured faster for
 // that n, among those whose tables fit.
 import { ERROR_CODES, rangeError } from './errors.js';
-import type { EngineChoice } from './engines.js';
+import type { EngineChoice } from './engine-names.js';
 import { checkJoinSize, JOIN_MAX_N } from './kernels/join-plan.js';
 import { checkChoice } from './validate.js';
 

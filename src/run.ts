@@ -6,7 +6,7 @@ import { resolveKernel, resolveModule } from './engines.js';
 import { countSymmetricSolutions, joinCounter, resolveJoinModule, uniqueFromTotal } from './join.js';
 import type { JoinUnit } from './kernels/join-plan.js';
 import { availableCores } from './parallel/environment.js';
-import type { Method } from './parallel/messages.js';
+import type { AlgorithmName as Method } from './algorithm.js';
 import { runOnWorkers } from './parallel/pool.js';
 
 export interface Progress {
@@ -27,7 +27,6 @@ export interface Progress {
   readonly elapsedMs: number;
 }
 
-export type { Method };
 
 /**
  * A run of one method's units: the symmetry search's subproblems (the

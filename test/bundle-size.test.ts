@@ -12,9 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WASM_BASE64, WASM_SIMD_BASE64 } from '../dist/kernels/wasm-bytes.generated.js';
 import { installPacked, ROOT } from './pack.js';
 
+// The main chunk grew from 30.8 KB with the half-board join (its wasm module
+// in two builds, and its TS twin) and the WebGPU engine (host and shader);
+// the worker chunk from 14.5 KB with the join, whose counter it runs.
 const BUDGET = {
-  main: { raw: 36_000, gzip: 15_500 },
-  worker: { raw: 17_000, gzip: 7_000 },
+  main: { raw: 60_000, gzip: 23_000 },
+  worker: { raw: 28_000, gzip: 10_500 },
   loader: { raw: 6_000, gzip: 2_800 },
 };
 

@@ -3,7 +3,8 @@ import type { Subproblem, SubproblemCount } from '../constellations.js';
 import type { JoinUnit } from '../kernels/join-plan.js';
 
 /** The counting method a worker runs: the symmetry search's subproblems, or the half-board join's row splits. */
-export type Method = 'search' | 'join';
+export type { AlgorithmName as Method } from '../algorithm.js';
+import type { AlgorithmName as Method } from '../algorithm.js';
 
 export type ToWorker =
   /** First message: the board size, the method and its compiled kernel (null for the TS kernel). */

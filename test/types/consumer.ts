@@ -26,8 +26,10 @@ function options(engine?: EngineChoice, threads?: number, signal?: AbortSignalLi
 
 export async function use(signal: AbortSignalLike): Promise<bigint> {
   const r: CountResult = await count(12, options('wasm', 2, signal));
-  const engine: 'wasm' | 'js' | 'reference' = r.engine;
-  const sync = countSync(8, { engine: undefined });
+  const engine: 'wasm' | 'js' | 'reference' | 'webgpu' = r.engine;
+  const method: 'join' | 'search' = r.algorithm;
+  const sync = countSync(8, { engine: undefined, algorithm: undefined });
+  await count(12, { algorithm: 'join', engine: 'js' });
   const onProgress = (p: Progress): void => void p.fraction;
   await count(13, { threads: 2, onProgress, signal });
   const limit: SolutionsOptions = { limit: undefined, engine: 'js' };
@@ -35,7 +37,7 @@ export async function use(signal: AbortSignalLike): Promise<bigint> {
   const ids: number[] = planSubproblems(10).map((s) => s.id + s.weight);
   const codes: ErrorCode[] = Object.values(ERROR_CODES);
   const first: EngineChoice = ENGINES[0];
-  void [engine, ids, codes, first, MAX_N];
+  void [engine, method, ids, codes, first, MAX_N];
   return r.total + sync.unique;
 }
 
