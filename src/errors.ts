@@ -9,6 +9,10 @@ export const ERROR_CODES = {
   UNKNOWN_OPTION: 'ERR_NQUEENS_UNKNOWN_OPTION',
   /** RangeError: a number or choice outside what is allowed. */
   OUT_OF_RANGE: 'ERR_NQUEENS_OUT_OF_RANGE',
+  /** RangeError: two placed queens share a square, row, column or diagonal (the message names both). */
+  ATTACKING_QUEENS: 'ERR_NQUEENS_ATTACKING_QUEENS',
+  /** TypeError: options that cannot be combined (solutions() with both `unique` and `placed`). */
+  INCOMPATIBLE_OPTIONS: 'ERR_NQUEENS_INCOMPATIBLE_OPTIONS',
 } as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

@@ -3,7 +3,20 @@
 import { abortError, isAbortSignal } from './abort.js';
 import { toBoard } from './board.js';
 import { planSubproblems as plan, type Subproblem } from './constellations.js';
-import { ENGINES, resolveKernel, type EngineChoice, type EngineName, type Kernel } from './engines.js';
+import {
+  checkAfter,
+  checkPlaced,
+  fundamentalSolutions,
+  openRows,
+  placedForbid,
+  referenceCompletions,
+  referenceFiltered,
+  runCompletions,
+  type CompletionsProgress,
+  type Queen,
+} from './completions.js';
+import { ENGINES, resolveKernel, resolveSearch, type EngineChoice, type EngineName, type Kernel } from './engines.js';
+import { ERROR_CODES, typeError } from './errors.js';
 import { countReference, referenceSolutions } from './kernels/reference.js';
 import { runPlan, type Progress } from './run.js';
 import { countAll } from './tally.js';
@@ -14,6 +27,8 @@ export { ENGINES, type EngineChoice, type EngineName, type Progress };
 export { MAX_N, MIN_N } from './validate.js';
 export type { Subproblem, SubproblemCount } from './constellations.js';
 export { AUTO_THREADS_MIN_N } from './run.js';
+export { COMPLETIONS_THREADS_MIN_OPEN } from './completions.js';
+export type { CompletionsProgress, Queen };
 
 /** Most worker threads one count may start. */
 export const MAX_THREADS = 256;
@@ -53,11 +68,38 @@ export interface SolutionsOptions {
   /** Stop after this many placements (an integer >= 0). Default: all. */
   limit?: number;
   engine?: EngineChoice;
+  /** Only the fundamental solutions: the lexicographically smallest of each class under the 8 symmetries (OEIS A002562). */
+  unique?: boolean;
+  /** Only the solutions containing these queens, [row, col] pairs (0-based, any order). Not with `unique`. */
+  placed?: readonly Queen[];
+  /** Only the solutions lexicographically greater than this placement (n columns, 0 to n-1; need not be a solution). */
+  after?: readonly number[];
+}
+
+/** The result of countCompletions(): `total` solutions contain every placed queen. */
+export interface CompletionsResult {
+  readonly n: number;
+  readonly total: bigint;
+  readonly engine: EngineName;
+  readonly threads: number;
+  readonly elapsedMs: number;
+}
+
+export interface CompletionsOptions extends CountSyncOptions {
+  /**
+   * Worker threads (1 to 256). Default: one per core from 15 rows without a
+   * queen (COMPLETIONS_THREADS_MIN_OPEN), else the calling thread, in slices.
+   */
+  threads?: number;
+  /** Called with progress at most every 100 ms, and once at the end. */
+  onProgress?: (progress: CompletionsProgress) => void;
+  /** Aborting rejects with an AbortError and stops the workers. */
+  signal?: AbortSignal;
 }
 
 const COUNT_SYNC_OPTIONS = ['engine'] as const;
 const COUNT_OPTIONS = ['engine', 'threads', 'onProgress', 'signal'] as const;
-const SOLUTIONS_OPTIONS = ['limit', 'engine'] as const;
+const SOLUTIONS_OPTIONS = ['limit', 'engine', 'unique', 'placed', 'after'] as const;
 
 function checkEngine(engine: unknown): EngineChoice {
   return engine === undefined ? 'auto' : checkChoice(engine, 'options.engine', ENGINES);
@@ -134,8 +176,91 @@ export function solutions(n: number, options?: SolutionsOptions): IterableIterat
   const opts = checkOptions<SolutionsOptions>(options, 'solutions()', SOLUTIONS_OPTIONS);
   const limit = opts.limit === undefined ? Infinity : checkInteger(opts.limit, 'options.limit', 0, Infinity);
   const engine = checkEngine(opts.engine);
-  const source = engine === 'reference' ? referenceSolutions(n) : resolveKernel(engine).solutions(n);
+  if (opts.unique !== undefined && typeof opts.unique !== 'boolean') {
+    throw typeError(`options.unique must be a boolean; got ${describe(opts.unique)}`);
+  }
+  const unique = opts.unique === true;
+  const rows = opts.placed === undefined ? undefined : checkPlaced(n, opts.placed, 'options.placed');
+  const after = opts.after === undefined ? undefined : checkAfter(n, opts.after);
+  if (unique && rows) {
+    throw typeError(
+      'solutions(): options.unique and options.placed cannot be combined (a class representative need not contain the placed queens); ' +
+        'use placed alone for every solution containing them',
+      ERROR_CODES.INCOMPATIBLE_OPTIONS,
+    );
+  }
+  let source: Iterator<number[]>;
+  if (engine === 'reference') {
+    source = unique || rows || after ? referenceFiltered(n, rows, unique, after) : referenceSolutions(n);
+  } else {
+    const kernel = resolveSearch(engine);
+    source = unique ? fundamentalSolutions(kernel, n, after) : kernel.solutions(n, rows ? placedForbid(n, rows) : new Int32Array(n), after);
+  }
   return take(source, limit);
+}
+
+function checkCountOptions(options: unknown, fn: string): Partial<CompletionsOptions> & { engine: EngineChoice; threads?: number } {
+  const opts = checkOptions<CompletionsOptions>(options, fn, COUNT_OPTIONS);
+  const engine = checkEngine(opts.engine);
+  const threads = opts.threads === undefined ? undefined : checkInteger(opts.threads, 'options.threads', 1, MAX_THREADS);
+  if (opts.onProgress !== undefined && typeof opts.onProgress !== 'function') {
+    throw typeError(`options.onProgress must be a function; got ${describe(opts.onProgress)}`);
+  }
+  if (opts.signal !== undefined && !isAbortSignal(opts.signal)) {
+    throw typeError(`options.signal must be an AbortSignal; got ${describe(opts.signal)}`);
+  }
+  if (engine === 'reference' && threads !== undefined && threads > 1) {
+    throw new RangeError(`options.threads must be 1 with engine 'reference' (it has no subproblems to share); got ${threads}`);
+  }
+  return { ...opts, engine, threads };
+}
+
+/**
+ * Counts the solutions that contain every queen in `placed` ([row, col]
+ * pairs, 0-based, any order), blocking the calling thread. Throws
+ * TypeError/RangeError for bad arguments; RangeError naming both queens
+ * when two placed queens attack each other.
+ */
+export function countCompletionsSync(n: number, placed: readonly Queen[], options?: CountSyncOptions): CompletionsResult {
+  checkN(n);
+  const rows = checkPlaced(n, placed);
+  const opts = checkOptions<CountSyncOptions>(options, 'countCompletionsSync()', COUNT_SYNC_OPTIONS);
+  const engine = checkEngine(opts.engine);
+  if (placed.length === 0) return withoutUnique(countSync(n, { engine }));
+  const start = now();
+  if (engine === 'reference') return { n, total: referenceCompletions(n, rows), engine, threads: 1, elapsedMs: now() - start };
+  const kernel = resolveSearch(engine);
+  const open = openRows(n, rows);
+  return { n, total: kernel.countOpenRows(open.rows, open.allow), engine: kernel.name, threads: 1, elapsedMs: now() - start };
+}
+
+/**
+ * Counts the solutions that contain every queen in `placed`. Takes count()'s
+ * options; rejects with TypeError/RangeError for bad arguments, and with a
+ * RangeError naming both queens when two placed queens attack each other.
+ */
+export async function countCompletions(n: number, placed: readonly Queen[], options?: CompletionsOptions): Promise<CompletionsResult> {
+  checkN(n);
+  const rows = checkPlaced(n, placed);
+  const opts = checkCountOptions(options, 'countCompletions()');
+  const { engine, threads, onProgress, signal } = opts;
+  if (signal?.aborted) throw abortError(signal);
+  if (placed.length === 0) {
+    const progress = onProgress && ((p: Progress) => onProgress({ n, finished: p.finished, subproblems: p.subproblems, fraction: p.fraction, total: p.total, elapsedMs: p.elapsedMs }));
+    return withoutUnique(await count(n, { engine, threads, signal, onProgress: progress }));
+  }
+  const start = now();
+  if (engine === 'reference') {
+    const total = referenceCompletions(n, rows);
+    onProgress?.({ n, finished: 1, subproblems: 1, fraction: 1, total, elapsedMs: now() - start });
+    return { n, total, engine, threads: 1, elapsedMs: now() - start };
+  }
+  const r = await runCompletions({ n, rows, engine, threads, signal, onProgress });
+  return { n, total: r.total, engine: r.engine, threads: r.threads, elapsedMs: now() - start };
+}
+
+function withoutUnique(r: CountResult): CompletionsResult {
+  return { n: r.n, total: r.total, engine: r.engine, threads: r.threads, elapsedMs: r.elapsedMs };
 }
 
 function* take(source: Iterator<number[]>, limit: number): Generator<number[], void, undefined> {

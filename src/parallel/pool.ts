@@ -7,24 +7,26 @@
 import { abortError } from '../abort.js';
 import type { Subproblem, SubproblemCount } from '../constellations.js';
 import { spawnWorker, type WorkerHandle } from './spawn.js';
-import type { FromWorker } from './messages.js';
+import type { FromWorker, Task } from './messages.js';
 
 /** Batches each worker holds: one in hand, one queued. */
 const IN_FLIGHT = 2;
 /** A batch is at most 1 / (BATCH_SHARE * threads) of what is left to hand out. */
 const BATCH_SHARE = 8;
 
-export interface PoolJob {
+export interface PoolJob<U extends { readonly id: number } = Subproblem> {
   n: number;
-  subproblems: readonly Subproblem[];
+  subproblems: readonly U[];
+  /** What the units are: 'constellations' (default, Subproblem) or 'completions' (CompletionUnit). */
+  task?: Task;
   threads: number;
   /** The compiled kernel, sent to each worker once; null runs the TypeScript kernel. */
   module: WebAssembly.Module | null;
   signal?: AbortSignal;
-  onResult(s: Subproblem, count: SubproblemCount): void;
+  onResult(s: U, count: SubproblemCount): void;
 }
 
-export function runOnWorkers(job: PoolJob): Promise<void> {
+export function runOnWorkers<U extends { readonly id: number } = Subproblem>(job: PoolJob<U>): Promise<void> {
   const { n, subproblems, signal } = job;
   if (signal?.aborted) return Promise.reject(abortError(signal));
   if (subproblems.length === 0) return Promise.resolve();
@@ -49,7 +51,7 @@ export function runOnWorkers(job: PoolJob): Promise<void> {
       const left = subproblems.length - next;
       if (left === 0) return;
       const size = Math.ceil(left / (BATCH_SHARE * job.threads));
-      worker.post({ type: 'run', subproblems: subproblems.slice(next, next + size) });
+      worker.post({ type: 'run', subproblems: subproblems.slice(next, next + size) as unknown as Subproblem[] });
       next += size;
     };
 
@@ -57,7 +59,7 @@ export function runOnWorkers(job: PoolJob): Promise<void> {
       if (settled) return;
       switch (message.type) {
         case 'online':
-          worker.post({ type: 'init', n, module: job.module });
+          worker.post({ type: 'init', n, module: job.module, task: job.task });
           return;
         case 'ready':
           for (let i = 0; i < IN_FLIGHT; i++) dispatch(worker);

@@ -1,9 +1,10 @@
 // A counting worker: announces itself, receives the board size and the compiled kernel once,
 // then counts the batch of subproblems in each 'run' message. Runs as a Node worker thread
 // or a module Web Worker.
-import { jsKernel, wasmKernelFrom, type Kernel } from '../engines.js';
+import type { Subproblem } from '../constellations.js';
+import { jsKernel, jsSearch, wasmKernelFrom, wasmSearchFrom, type Kernel, type SearchKernel } from '../engines.js';
 import { importNodeBuiltin, isNode } from './environment.js';
-import type { FromWorker, SubproblemResult, ToWorker } from './messages.js';
+import type { CompletionUnit, FromWorker, SubproblemResult, ToWorker } from './messages.js';
 
 type Port = { post(message: FromWorker): void; listen(handler: (message: ToWorker) => void): void };
 
@@ -21,6 +22,8 @@ async function parentPort(): Promise<Port> {
 }
 
 let kernel: Kernel | undefined;
+/** For task 'completions': the search kernel that counts completion units. */
+let search: SearchKernel | undefined;
 let n = 0;
 
 /**
@@ -34,18 +37,25 @@ function handle(port: Port, message: ToWorker): void {
   try {
     if (message.type === 'init') {
       n = message.n;
-      kernel = message.module ? wasmKernelFrom(message.module) : jsKernel;
+      if (message.task === 'completions') search = message.module ? wasmSearchFrom(message.module) : jsSearch;
+      else kernel = message.module ? wasmKernelFrom(message.module) : jsKernel;
       port.post({ type: 'ready' });
       return;
     }
-    if (!kernel) throw new Error("'run' before 'init'");
+    if (!kernel && !search) throw new Error("'run' before 'init'");
     let results: SubproblemResult[] = [];
     let lastReport = performance.now();
-    for (const s of message.subproblems) {
-      for (const key of ['a', 'b', 'c', 'd'] as const) {
-        if (!Number.isInteger(s?.[key]) || s[key] < 0 || s[key] >= n) throw new RangeError(`subproblem ${s?.id}: ${key} = ${s?.[key]} is not a column/row of an n = ${n} board`);
+    for (const unit of message.subproblems) {
+      if (search) {
+        const u = unit as CompletionUnit;
+        results.push({ id: u.id, solutions: search.countOpenRows(u.rows, u.allow), fixes: 0n });
+      } else {
+        const s = unit as Subproblem;
+        for (const key of ['a', 'b', 'c', 'd'] as const) {
+          if (!Number.isInteger(s?.[key]) || s[key] < 0 || s[key] >= n) throw new RangeError(`subproblem ${s?.id}: ${key} = ${s?.[key]} is not a column/row of an n = ${n} board`);
+        }
+        results.push({ id: s.id, ...kernel!.countSubproblem(n, s) });
       }
-      results.push({ id: s.id, ...kernel.countSubproblem(n, s) });
       const now = performance.now();
       if (now - lastReport >= REPORT_EVERY_MS) {
         port.post({ type: 'results', results, batchDone: false });
