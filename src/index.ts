@@ -16,7 +16,7 @@ import {
   type Queen,
 } from './completions.js';
 import { ENGINES, resolveKernel, resolveSearch, type EngineChoice, type EngineName, type Kernel } from './engines.js';
-import { ERROR_CODES, typeError } from './errors.js';
+import { ERROR_CODES, rangeError, typeError } from './errors.js';
 import { countReference, referenceSolutions } from './kernels/reference.js';
 import { runPlan, type Progress } from './run.js';
 import { countAll } from './tally.js';
@@ -145,23 +145,9 @@ export function countSync(n: number, options?: CountSyncOptions): CountResult {
  */
 export async function count(n: number, options?: CountOptions): Promise<CountResult> {
   checkN(n);
-  const opts = checkOptions<CountOptions>(options, 'count()', COUNT_OPTIONS);
-  const engine = checkEngine(opts.engine);
-  const threads = opts.threads === undefined ? undefined : checkInteger(opts.threads, 'options.threads', 1, MAX_THREADS);
-  const { onProgress, signal } = opts;
-  if (onProgress !== undefined && typeof onProgress !== 'function') {
-    throw new TypeError(`options.onProgress must be a function; got ${describe(onProgress)}`);
-  }
-  if (signal !== undefined && !isAbortSignal(signal)) {
-    throw new TypeError(`options.signal must be an AbortSignal; got ${describe(signal)}`);
-  }
+  const { engine, threads, onProgress, signal } = checkCountOptions<Progress>(options, 'count()');
   if (signal?.aborted) throw abortError(signal);
-  if (engine === 'reference') {
-    if (threads !== undefined && threads > 1) {
-      throw new RangeError(`options.threads must be 1 with engine 'reference' (it has no subproblems to share); got ${threads}`);
-    }
-    return countOnThisThread(n, engine);
-  }
+  if (engine === 'reference') return countOnThisThread(n, engine);
   const start = now();
   const r = await runPlan({ n, subproblems: plan(n), engine, threads, onProgress, signal });
   return { n, total: r.total, unique: r.unique, engine: r.engine, threads: r.threads, elapsedMs: now() - start };
@@ -199,8 +185,12 @@ export function solutions(n: number, options?: SolutionsOptions): IterableIterat
   return take(source, limit);
 }
 
-function checkCountOptions(options: unknown, fn: string): Partial<CompletionsOptions> & { engine: EngineChoice; threads?: number } {
-  const opts = checkOptions<CompletionsOptions>(options, fn, COUNT_OPTIONS);
+/** count()'s options (countCompletions() takes the same): TypeError/RangeError for bad ones. */
+function checkCountOptions<P>(
+  options: unknown,
+  fn: string,
+): { engine: EngineChoice; threads?: number; onProgress?: (progress: P) => void; signal?: AbortSignal } {
+  const opts = checkOptions<{ engine: unknown; threads: unknown; onProgress: unknown; signal: unknown }>(options, fn, COUNT_OPTIONS);
   const engine = checkEngine(opts.engine);
   const threads = opts.threads === undefined ? undefined : checkInteger(opts.threads, 'options.threads', 1, MAX_THREADS);
   if (opts.onProgress !== undefined && typeof opts.onProgress !== 'function') {
@@ -210,9 +200,9 @@ function checkCountOptions(options: unknown, fn: string): Partial<CompletionsOpt
     throw typeError(`options.signal must be an AbortSignal; got ${describe(opts.signal)}`);
   }
   if (engine === 'reference' && threads !== undefined && threads > 1) {
-    throw new RangeError(`options.threads must be 1 with engine 'reference' (it has no subproblems to share); got ${threads}`);
+    throw rangeError(`options.threads must be 1 with engine 'reference' (it has no subproblems to share); got ${threads}`);
   }
-  return { ...opts, engine, threads };
+  return { engine, threads, onProgress: opts.onProgress as ((progress: P) => void) | undefined, signal: opts.signal as AbortSignal | undefined };
 }
 
 /**
@@ -242,8 +232,7 @@ export function countCompletionsSync(n: number, placed: readonly Queen[], option
 export async function countCompletions(n: number, placed: readonly Queen[], options?: CompletionsOptions): Promise<CompletionsResult> {
   checkN(n);
   const rows = checkPlaced(n, placed);
-  const opts = checkCountOptions(options, 'countCompletions()');
-  const { engine, threads, onProgress, signal } = opts;
+  const { engine, threads, onProgress, signal } = checkCountOptions<CompletionsProgress>(options, 'countCompletions()');
   if (signal?.aborted) throw abortError(signal);
   if (placed.length === 0) {
     const progress = onProgress && ((p: Progress) => onProgress({ n, finished: p.finished, subproblems: p.subproblems, fraction: p.fraction, total: p.total, elapsedMs: p.elapsedMs }));
