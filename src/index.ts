@@ -155,7 +155,11 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
 
 /**
  * The solutions as placements (placement[row] = column, 0-based) in
- * lexicographic order, produced lazily by the search itself.
+ * lexicographic order, produced lazily by the search itself. Options narrow
+ * them: `placed` (containing these queens), `unique` (the fundamental
+ * solutions, each the smallest of its class), `after` (greater than this
+ * placement: the search starts there, for paging); all combine with `limit`
+ * and each other, except `unique` with `placed` (a TypeError).
  */
 export function solutions(n: number, options?: SolutionsOptions): IterableIterator<number[]> {
   checkN(n);
