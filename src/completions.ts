@@ -169,7 +169,8 @@ export function* referenceFiltered(
  * Splits a completion count into independent units: the most constrained
  * open row of each unit is expanded into its placements (as the kernel
  * would), level by level, until there are at least `target` units or
- * nothing is left to split. Dead ends are dropped on the way.
+ * nothing is left to split. Dead ends are dropped on the way; the units
+ * come largest first.
  */
 export function splitCompletions(open: { rows: number[]; allow: number[] }, target: number): CompletionUnit[] {
   let units: { rows: number[]; allow: number[] }[] = [open];
@@ -205,7 +206,10 @@ export function splitCompletions(open: { rows: number[]; allow: number[] }, targ
     units = next;
     if (!split) break;
   }
-  return units.map((u, id) => ({ id, rows: u.rows, allow: u.allow }));
+  // Largest first (by the log of the naive tree size), as the pool hands work out in list order.
+  const size = (u: { allow: number[] }): number => u.allow.reduce((sum, a) => sum + Math.log2(bits(a)), 0);
+  const sized = units.map((u) => ({ u, size: size(u) })).sort((a, b) => b.size - a.size);
+  return sized.map(({ u }, id) => ({ id, rows: u.rows, allow: u.allow }));
 }
 
 function bits(x: number): number {
