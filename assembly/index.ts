@@ -3,4 +3,3 @@
 export { countFirstRow } from "./bitmask";
 export { countConstellation, lastFixes } from "./symmetry";
 export { setSimdTuning } from "./symmetry-simd";
-export { solutionsStart, solutionsNext, placementPointer } from "./solutions";

@@ -9,6 +9,7 @@
 //   npm run bench -- --sizes 9   chosen sizes (with --anchor: the n = 17 setup); prints only
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { latestChart } from './chart-latest.mjs';
 import { arch, availableParallelism, cpus, platform, release } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Bench } from 'tinybench';
@@ -195,6 +196,8 @@ const date = new Date().toISOString();
 const result = { date, machine, sizes, rows, cold, abortLatencyMs: abortLatency, baseline: BASELINE };
 const name = anchor ? 'latest-n17' : 'latest';
 if (publish) writeFileSync(new URL(`./results/${name}.json`, import.meta.url), JSON.stringify(result, null, 2) + '\n');
+// The chart README embeds: time against n, one line per engine.
+if (publish && !anchor) writeFileSync(new URL('./results/latest.svg', import.meta.url), latestChart(result));
 
 /** A time in the unit that keeps three significant digits (small n runs in microseconds). */
 function duration(ms) {

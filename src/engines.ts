@@ -1,12 +1,13 @@
 // The engines behind count() and solutions(): the wasm kernel, the same
-// algorithm in TypeScript, and the array-backtracking reference.
+// algorithm in TypeScript, and the array-backtracking reference; and the
+// search kernels behind solutions() and countCompletions().
 import { planSubproblems, type Subproblem, type SubproblemCount } from './constellations.js';
 import * as bitmask from './kernels/bitmask.js';
 import * as symmetry from './kernels/symmetry.js';
-import { bitmaskSolutions } from './kernels/solutions.js';
+import { countOpenRows, searchSolutions } from './kernels/search.js';
+import { instantiateKernel, instantiateSearch, searchModule, u64, wasmFailure, wasmModule, type WasmKernel } from './kernels/wasm.js';
 import type { EngineChoice } from './engine-names.js';
 import { codedError, ERROR_CODES } from './errors.js';
-import { instantiateKernel, u64, wasmFailure, wasmModule, type WasmKernel } from './kernels/wasm.js';
 
 export { ENGINES, type EngineChoice, type EngineName } from './engine-names.js';
 
@@ -16,7 +17,15 @@ export interface Kernel {
   countSubproblem(n: number, s: Subproblem): SubproblemCount;
   /** Plain bitmask DFS: solutions with the row-0 queen in column `col`. */
   countFirstRow(n: number, col: number): bigint;
-  solutions(n: number): Iterator<number[]>;
+}
+
+/** The search kernels (wasm module assembly/search.ts, or src/kernels/search.ts): enumeration and completions. */
+export interface SearchKernel {
+  readonly name: 'wasm' | 'js';
+  /** Placements in lexicographic order; row r avoids the columns in forbid[r]; only those after `after`, if given. */
+  solutions(n: number, forbid: ArrayLike<number>, after?: ArrayLike<number>): Iterator<number[]>;
+  /** Completions of the open rows (rows[i] may use the columns in allow[i]). */
+  countOpenRows(rows: ArrayLike<number>, allow: ArrayLike<number>): bigint;
 }
 
 /**
@@ -41,16 +50,57 @@ export const jsKernel: Kernel = {
   name: 'js',
   countSubproblem: countSubproblemJs,
   countFirstRow: bitmask.countFirstRow,
-  solutions: bitmaskSolutions,
 };
 
-function* wasmSolutions(module: WebAssembly.Module, n: number): Generator<number[], void, undefined> {
+export const jsSearch: SearchKernel = { name: 'js', solutions: searchSolutions, countOpenRows };
+
+function* wasmSolutions(
+  module: WebAssembly.Module,
+  n: number,
+  forbid: ArrayLike<number>,
+  after?: ArrayLike<number>,
+): Generator<number[], void, undefined> {
   // Each enumeration keeps its state in its own instance, so several can interleave.
-  const kernel = instantiateKernel(module);
-  kernel.solutionsStart(n);
-  while (kernel.solutionsNext() === 1) {
-    yield Array.from(new Uint8Array(kernel.memory.buffer, kernel.placementPointer(), n));
+  const s = instantiateSearch(module);
+  new Uint32Array(s.memory.buffer, s.forbidPointer(), n).set(Array.from(forbid, (m) => m >>> 0));
+  if (after) new Uint8Array(s.memory.buffer, s.afterPointer(), n).set(Array.from(after));
+  s.solutionsStart(n, after ? 1 : 0);
+  while (s.solutionsNext() === 1) {
+    yield Array.from(new Uint8Array(s.memory.buffer, s.placementPointer(), n));
   }
+}
+
+/** Wraps the search module: enumerations get an instance each, completions share one. */
+export function wasmSearchFrom(module: WebAssembly.Module): SearchKernel {
+  const s = instantiateSearch(module);
+  return {
+    name: 'wasm',
+    solutions: (n, forbid, after) => wasmSolutions(module, n, forbid, after),
+    countOpenRows(rows, allow) {
+      const open = rows.length;
+      new Uint32Array(s.memory.buffer, s.rowsPointer(), open).set(Array.from(rows));
+      new Uint32Array(s.memory.buffer, s.allowPointer(), open).set(Array.from(allow, (m) => m >>> 0));
+      return u64(s.countCompletions(open));
+    },
+  };
+}
+
+let wasmSearch: SearchKernel | undefined;
+
+/** The search kernel for a choice, on this thread: as resolveKernel, for the search module. */
+export function resolveSearch(engine: 'auto' | 'wasm' | 'js'): SearchKernel {
+  const module = resolveSearchModule(engine);
+  if (!module) return jsSearch;
+  wasmSearch ??= wasmSearchFrom(module);
+  return wasmSearch;
+}
+
+/** The compiled search module for a choice, or null for the TypeScript search ('wasm' throws where it is unavailable). */
+export function resolveSearchModule(engine: 'auto' | 'wasm' | 'js'): WebAssembly.Module | null {
+  if (!resolveModule(engine)) return null;
+  const module = searchModule();
+  if (module || engine === 'auto') return module ?? null;
+  throw codedError("engine 'wasm' is unavailable here (the search module did not compile); use engine 'auto' to fall back to 'js'", ERROR_CODES.WASM_UNAVAILABLE);
 }
 
 /** Wraps an instance. Call once per module; warms the hot functions. */
@@ -63,7 +113,6 @@ export function wasmKernelFrom(module: WebAssembly.Module): Kernel {
       return { solutions, fixes: s.symmetries === 0 ? 0n : u64(k.lastFixes()) };
     },
     countFirstRow: (n, col) => u64(k.countFirstRow(n, col)),
-    solutions: (n) => wasmSolutions(module, n),
   };
   // V8 runs new wasm in its baseline tier and cannot swap in optimised code
   // while a call is running, so run the hot loops a little before real work:

@@ -28,7 +28,12 @@ export const ERROR_CODES = Object.freeze({
   INTERNAL: 'ERR_NQUEENS_INTERNAL',
   /** RangeError: the join's tables for this n would not fit (thrown before allocating). */
   TABLES_TOO_LARGE: 'ERR_NQUEENS_TABLES_TOO_LARGE',
+  /** RangeError: two placed queens share a square, row, column or diagonal (the message names both). */
+  ATTACKING_QUEENS: 'ERR_NQUEENS_ATTACKING_QUEENS',
+  /** TypeError: options that cannot be combined (solutions() with both `unique` and `placed`). */
+  INCOMPATIBLE_OPTIONS: 'ERR_NQUEENS_INCOMPATIBLE_OPTIONS',
 } as const);
+
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 

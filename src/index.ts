@@ -6,14 +6,25 @@ import { planSubproblems as plan, type Subproblem } from './constellations.js';
 import { ALGORITHMS, checkAlgorithm, resolveAlgorithm, type AlgorithmChoice, type AlgorithmName } from './algorithm.js';
 import { countJoin, resolveJoinModule } from './join.js';
 import { planJoin } from './kernels/join-plan.js';
+import {
+  checkAfter,
+  checkPlaced,
+  fundamentalSolutions,
+  openRows,
+  placedForbid,
+  referenceCompletions,
+  referenceFiltered,
+  runCompletions,
+} from './completions.js';
+import type { CompletionsProgress, Queen } from './completion-types.js';
 import { ENGINES, type EngineChoice, type EngineName } from './engine-names.js';
-import { resolveKernel, type Kernel } from './engines.js';
+import { resolveKernel, resolveSearch, type Kernel } from './engines.js';
 import { countReference, referenceSolutions } from './kernels/reference.js';
 import { countWebGpu } from './kernels/webgpu.js';
 import { runPlan, type Progress } from './run.js';
 import { countAll } from './tally.js';
 import { checkChoice, checkInteger, checkN, checkOptions, describe } from './validate.js';
-import { rangeError, typeError } from './errors.js';
+import { ERROR_CODES, rangeError, typeError } from './errors.js';
 
 export { toBoard };
 export { ENGINES, type AbortSignalLike, type EngineChoice, type EngineName, type Progress };
@@ -23,6 +34,8 @@ export { ERROR_CODES, type CodedError, type ErrorCode } from './errors.js';
 export { MAX_N, MIN_N } from './validate.js';
 export type { Subproblem, SubproblemCount } from './constellations.js';
 export { AUTO_THREADS_MIN_N } from './run.js';
+export { COMPLETIONS_THREADS_MIN_OPEN } from './completion-types.js';
+export type { CompletionsProgress, Queen };
 
 /** Most worker threads one count may start. */
 export const MAX_THREADS = 256;
@@ -76,11 +89,42 @@ export interface SolutionsOptions {
   /** Stop after this many placements (an integer >= 0). Default: all. */
   limit?: number | undefined;
   engine?: EngineChoice | undefined;
+  /** Only the fundamental solutions: the lexicographically smallest of each class under the 8 symmetries (OEIS A002562). */
+  unique?: boolean | undefined;
+  /** Only the solutions containing these queens, [row, col] pairs (0-based, any order). Not with `unique`. */
+  placed?: readonly Queen[] | undefined;
+  /** Only the solutions lexicographically greater than this placement (n columns, 0 to n-1; need not be a solution). */
+  after?: readonly number[] | undefined;
+}
+
+/** The result of countCompletions(): `total` solutions contain every placed queen. */
+export interface CompletionsResult {
+  readonly n: number;
+  readonly total: bigint;
+  readonly engine: EngineName;
+  readonly threads: number;
+  readonly elapsedMs: number;
+}
+
+export interface CompletionsOptions {
+  /** 'auto' (default): wasm where it instantiates, else 'js'; or 'reference'. */
+  engine?: EngineChoice | undefined;
+  /**
+   * Worker threads (1 to 256). Default: one per core from 15 rows without a
+   * queen (COMPLETIONS_THREADS_MIN_OPEN), else the calling thread, in slices.
+   */
+  threads?: number | undefined;
+  /** Called with progress at most every 100 ms, and once at the end. */
+  onProgress?: ((progress: CompletionsProgress) => void) | undefined;
+  /** Aborting rejects with an AbortError and stops the workers. */
+  signal?: AbortSignalLike | undefined;
 }
 
 const COUNT_SYNC_OPTIONS = ['engine', 'algorithm'] as const;
 const COUNT_OPTIONS = ['engine', 'algorithm', 'threads', 'onProgress', 'signal'] as const;
-const SOLUTIONS_OPTIONS = ['limit', 'engine'] as const;
+const COMPLETIONS_SYNC_OPTIONS = ['engine'] as const;
+const COMPLETIONS_OPTIONS = ['engine', 'threads', 'onProgress', 'signal'] as const;
+const SOLUTIONS_OPTIONS = ['limit', 'engine', 'unique', 'placed', 'after'] as const;
 
 function checkEngine(engine: unknown): EngineChoice {
   return engine === undefined ? 'auto' : checkChoice(engine, 'options.engine', ENGINES);
@@ -134,25 +178,10 @@ export function countSync(n: number, options?: CountSyncOptions): CountResult {
  */
 export async function count(n: number, options?: CountOptions): Promise<CountResult> {
   checkN(n);
-  const opts = checkOptions<CountOptions>(options, 'count()', COUNT_OPTIONS);
-  const engine = checkEngine(opts.engine);
-  const choice = checkAlgorithm(opts.algorithm);
-  const threads = opts.threads === undefined ? undefined : checkInteger(opts.threads, 'options.threads', 1, MAX_THREADS);
-  const { onProgress, signal } = opts;
-  if (onProgress !== undefined && typeof onProgress !== 'function') {
-    throw typeError(`options.onProgress must be a function; got ${describe(onProgress)}`);
-  }
-  if (signal !== undefined && !isAbortSignal(signal)) {
-    throw typeError(`options.signal must be an AbortSignal; got ${describe(signal)}`);
-  }
+  const { engine, threads, onProgress, signal, algorithm: choice } = checkCountOptions<Progress>(options, 'count()', COUNT_OPTIONS);
   const algorithm = resolveAlgorithm(n, engine, choice);
   if (signal?.aborted) throw abortError(signal);
-  if (engine === 'reference') {
-    if (threads !== undefined && threads > 1) {
-      throw rangeError(`options.threads must be 1 with engine 'reference' (it has no subproblems to share); got ${threads}`);
-    }
-    return countOnThisThread(n, engine, algorithm);
-  }
+  if (engine === 'reference') return countOnThisThread(n, engine, algorithm);
   const start = now();
   if (engine === 'webgpu') {
     if (threads !== undefined && threads > 1) {
@@ -170,7 +199,11 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
 
 /**
  * The solutions as placements (placement[row] = column, 0-based) in
- * lexicographic order, produced lazily by the search itself.
+ * lexicographic order, produced lazily by the search itself. Options narrow
+ * them: `placed` (containing these queens), `unique` (the fundamental
+ * solutions, each the smallest of its class), `after` (greater than this
+ * placement: the search starts there, for paging); all combine with `limit`
+ * and each other, except `unique` with `placed` (a TypeError).
  */
 export function solutions(n: number, options?: SolutionsOptions): IterableIterator<number[]> {
   checkN(n);
@@ -178,8 +211,101 @@ export function solutions(n: number, options?: SolutionsOptions): IterableIterat
   const limit = opts.limit === undefined ? Infinity : checkInteger(opts.limit, 'options.limit', 0, Infinity);
   const engine = checkEngine(opts.engine);
   if (engine === 'webgpu') throw typeError("solutions() cannot use engine 'webgpu': it only counts; use 'auto', 'wasm', 'js' or 'reference'");
-  const source = engine === 'reference' ? referenceSolutions(n) : resolveKernel(engine).solutions(n);
+  if (opts.unique !== undefined && typeof opts.unique !== 'boolean') {
+    throw typeError(`options.unique must be a boolean; got ${describe(opts.unique)}`);
+  }
+  const unique = opts.unique === true;
+  const rows = opts.placed === undefined ? undefined : checkPlaced(n, opts.placed, 'options.placed');
+  const after = opts.after === undefined ? undefined : checkAfter(n, opts.after);
+  if (unique && rows) {
+    throw typeError(
+      'solutions(): options.unique and options.placed cannot be combined (a class representative need not contain the placed queens); ' +
+        'use placed alone for every solution containing them',
+      ERROR_CODES.INCOMPATIBLE_OPTIONS,
+    );
+  }
+  let source: Iterator<number[]>;
+  if (engine === 'reference') {
+    source = unique || rows || after ? referenceFiltered(n, rows, unique, after) : referenceSolutions(n);
+  } else {
+    const kernel = resolveSearch(engine);
+    source = unique ? fundamentalSolutions(kernel, n, after) : kernel.solutions(n, rows ? placedForbid(n, rows) : new Int32Array(n), after);
+  }
   return take(source, limit);
+}
+
+/** count()'s options (countCompletions() takes the same): TypeError/RangeError for bad ones. */
+const WEBGPU_COUNTS_BOARDS_ONLY = "engine 'webgpu' counts whole boards only; count completions with 'auto', 'wasm', 'js' or 'reference'";
+
+function checkCountOptions<P>(
+  options: unknown,
+  fn: string,
+  allowed: readonly string[],
+): { engine: EngineChoice; algorithm: AlgorithmChoice; threads?: number; onProgress?: (progress: P) => void; signal?: AbortSignalLike } {
+  const opts = checkOptions<{ engine: unknown; algorithm: unknown; threads: unknown; onProgress: unknown; signal: unknown }>(options, fn, allowed);
+  const engine = checkEngine(opts.engine);
+  const algorithm = checkAlgorithm(opts.algorithm);
+  const threads = opts.threads === undefined ? undefined : checkInteger(opts.threads, 'options.threads', 1, MAX_THREADS);
+  if (opts.onProgress !== undefined && typeof opts.onProgress !== 'function') {
+    throw typeError(`options.onProgress must be a function; got ${describe(opts.onProgress)}`);
+  }
+  if (opts.signal !== undefined && !isAbortSignal(opts.signal)) {
+    throw typeError(`options.signal must be an AbortSignal; got ${describe(opts.signal)}`);
+  }
+  if ((engine === 'reference' || engine === 'webgpu') && threads !== undefined && threads > 1) {
+    const why = engine === 'reference' ? 'it has no subproblems to share' : 'the GPU runs the whole count';
+    throw rangeError(`options.threads must be 1 with engine '${engine}' (${why}); got ${threads}`);
+  }
+  return { engine, algorithm, threads, onProgress: opts.onProgress as ((progress: P) => void) | undefined, signal: opts.signal as AbortSignalLike | undefined };
+}
+
+/**
+ * Counts the solutions that contain every queen in `placed` ([row, col]
+ * pairs, 0-based, any order), blocking the calling thread. Throws
+ * TypeError/RangeError for bad arguments; RangeError naming both queens
+ * when two placed queens attack each other.
+ */
+export function countCompletionsSync(n: number, placed: readonly Queen[], options?: Pick<CompletionsOptions, 'engine'>): CompletionsResult {
+  checkN(n);
+  const rows = checkPlaced(n, placed);
+  const opts = checkOptions<CountSyncOptions>(options, 'countCompletionsSync()', COMPLETIONS_SYNC_OPTIONS);
+  const engine = checkEngine(opts.engine);
+  if (engine === 'webgpu') throw typeError(WEBGPU_COUNTS_BOARDS_ONLY);
+  if (placed.length === 0) return withoutUnique(countSync(n, { engine }));
+  const start = now();
+  if (engine === 'reference') return { n, total: referenceCompletions(n, rows), engine, threads: 1, elapsedMs: now() - start };
+  const kernel = resolveSearch(engine);
+  const open = openRows(n, rows);
+  return { n, total: kernel.countOpenRows(open.rows, open.allow), engine: kernel.name, threads: 1, elapsedMs: now() - start };
+}
+
+/**
+ * Counts the solutions that contain every queen in `placed`. Takes count()'s
+ * options; rejects with TypeError/RangeError for bad arguments, and with a
+ * RangeError naming both queens when two placed queens attack each other.
+ */
+export async function countCompletions(n: number, placed: readonly Queen[], options?: CompletionsOptions): Promise<CompletionsResult> {
+  checkN(n);
+  const rows = checkPlaced(n, placed);
+  const { engine, threads, onProgress, signal } = checkCountOptions<CompletionsProgress>(options, 'countCompletions()', COMPLETIONS_OPTIONS);
+  if (engine === 'webgpu') throw typeError(WEBGPU_COUNTS_BOARDS_ONLY);
+  if (signal?.aborted) throw abortError(signal);
+  if (placed.length === 0) {
+    const progress = onProgress && ((p: Progress) => onProgress({ n, finished: p.finished, subproblems: p.subproblems, fraction: p.fraction, total: p.total, elapsedMs: p.elapsedMs }));
+    return withoutUnique(await count(n, { engine, threads, signal, onProgress: progress }));
+  }
+  const start = now();
+  if (engine === 'reference') {
+    const total = referenceCompletions(n, rows);
+    onProgress?.({ n, finished: 1, subproblems: 1, fraction: 1, total, elapsedMs: now() - start });
+    return { n, total, engine, threads: 1, elapsedMs: now() - start };
+  }
+  const r = await runCompletions({ n, rows, engine, threads, signal, onProgress });
+  return { n, total: r.total, engine: r.engine, threads: r.threads, elapsedMs: now() - start };
+}
+
+function withoutUnique(r: CountResult): CompletionsResult {
+  return { n: r.n, total: r.total, engine: r.engine, threads: r.threads, elapsedMs: r.elapsedMs };
 }
 
 function* take(source: Iterator<number[]>, limit: number): Generator<number[], void, undefined> {

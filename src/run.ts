@@ -184,7 +184,7 @@ async function runUnits<U extends { id: number }>(
   } else {
     // The workers instantiate the kernel; this thread only hands out work.
     const units = subproblems as unknown as readonly (Subproblem | JoinUnit)[];
-    await runOnWorkers<Method>({ n, method, subproblems: units, threads, module, signal, onResult: record as (u: unknown, c: SubproblemCount) => void });
+    await runOnWorkers({ n, task: method, subproblems: units, threads, module, signal, onResult: record as (u: unknown, c: SubproblemCount) => void });
   }
   return { total, unique, engine, threads, method };
 }

@@ -31,7 +31,7 @@ describe('ERROR_CODES', () => {
     expect(Object.isFrozen(ERROR_CODES)).toBe(true);
     for (const [key, value] of Object.entries(ERROR_CODES)) expect(value).toBe(`ERR_NQUEENS_${key}`);
     expect(Object.keys(ERROR_CODES).sort()).toEqual(
-      ['BAD_FILE', 'INTERNAL', 'INTERRUPTED', 'INVALID_TYPE', 'OUT_OF_RANGE', 'UNKNOWN_OPTION', 'USAGE', 'WASM_UNAVAILABLE', 'WORKER_FAILED', 'TABLES_TOO_LARGE', 'WEBGPU_UNAVAILABLE'].sort(),
+      ['BAD_FILE', 'INTERNAL', 'INTERRUPTED', 'INVALID_TYPE', 'OUT_OF_RANGE', 'UNKNOWN_OPTION', 'USAGE', 'WASM_UNAVAILABLE', 'WORKER_FAILED', 'TABLES_TOO_LARGE', 'WEBGPU_UNAVAILABLE', 'ATTACKING_QUEENS', 'INCOMPATIBLE_OPTIONS'].sort(),
     );
   });
 

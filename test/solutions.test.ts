@@ -2,33 +2,8 @@
 // brute-force enumerator and validated where brute force is too slow.
 import { describe, expect, it } from 'vitest';
 import { solutions } from '../dist/index.js';
+import { bruteForce } from './brute-force.js';
 import { range, TOTAL } from './oeis.js';
-
-/** Every permutation in lexicographic order, keeping those with no diagonal attack. */
-function bruteForce(n: number): number[][] {
-  const out: number[][] = [];
-  const perm: number[] = [];
-  const used = new Array<boolean>(n).fill(false);
-  const extend = (): void => {
-    if (perm.length === n) {
-      for (let i = 0; i < n; i++) {
-        for (let j = i + 1; j < n; j++) if (Math.abs(perm[i] - perm[j]) === j - i) return;
-      }
-      out.push([...perm]);
-      return;
-    }
-    for (let c = 0; c < n; c++) {
-      if (used[c]) continue;
-      used[c] = true;
-      perm.push(c);
-      extend();
-      perm.pop();
-      used[c] = false;
-    }
-  };
-  extend();
-  return out;
-}
 
 function isSolution(p: number[], n: number): boolean {
   if (p.length !== n) return false;

@@ -1,11 +1,17 @@
 // The demo page: count N-Queens solutions with the package's public API.
 import * as nqueens from '../dist/index.js';
 import type { CountOptions, EngineChoice, Progress } from '../dist/index.js';
+import { boardElement } from './board';
+import { setupBenchmark } from './bench';
+import { setupViewer } from './viewer';
 
-const { count, solutions, toBoard } = nqueens;
+const { count, solutions } = nqueens;
 
 // For the console (and the browser tests): `await nqueens.count(14)`.
 (globalThis as { nqueens?: typeof nqueens }).nqueens = nqueens;
+
+setupViewer();
+setupBenchmark();
 
 const BOARDS = 3;
 /** Beyond this the first solutions take seconds to find, on the page's own thread. */
@@ -56,22 +62,7 @@ function drawBoards(n: number, engine: EngineChoice): void {
     boards.textContent = `Boards are drawn up to N = ${MAX_BOARD_N}.`;
     return;
   }
-  for (const placement of solutions(n, { limit: BOARDS, engine })) {
-    const board = document.createElement('div');
-    board.className = 'board';
-    board.style.gridTemplateColumns = `repeat(${n}, 1fr)`;
-    board.style.setProperty('--queen-size', `${Math.max(0.4, 10 / n)}rem`);
-    board.setAttribute('aria-label', toBoard(placement).join('\n'));
-    toBoard(placement).forEach((row, r) => {
-      [...row].forEach((cell, c) => {
-        const square = document.createElement('span');
-        if ((r + c) % 2 === 1) square.classList.add('dark');
-        square.textContent = cell === 'Q' ? '♛' : '';
-        board.append(square);
-      });
-    });
-    boards.append(board);
-  }
+  for (const placement of solutions(n, { limit: BOARDS, engine })) boards.append(boardElement(n, placement));
   if (!boards.childElementCount) boards.textContent = `N = ${n} has no solutions.`;
 }
 

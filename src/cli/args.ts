@@ -21,6 +21,9 @@ export const OPTIONS = {
   out: { type: 'string' },
   limit: { type: 'string' },
   format: { type: 'string' },
+  placed: { type: 'string' },
+  unique: { type: 'boolean' },
+  after: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -28,8 +31,8 @@ export const OPTIONS = {
 export type OptionValues = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'string' ? string : boolean };
 
 export const COMMAND_OPTIONS = {
-  count: ['engine', 'algorithm', 'threads', 'json', 'checkpoint', 'shard', 'out'],
-  solve: ['engine', 'limit', 'format'],
+  count: ['engine', 'algorithm', 'threads', 'json', 'checkpoint', 'shard', 'out', 'placed'],
+  solve: ['engine', 'limit', 'format', 'placed', 'unique', 'after'],
   merge: ['json'],
 } as const;
 
@@ -128,6 +131,25 @@ export function parseThreads(text: string | undefined): number | undefined {
 
 export function parseLimit(text: string | undefined): number {
   return text === undefined ? 1 : parseInteger(text, '--limit', 0, Infinity);
+}
+
+/** `--placed 0:3,5:7`: queens as row:col pairs, 0-based; the API checks the values (range, attacks). */
+export function parsePlaced(text: string | undefined): [number, number][] | undefined {
+  if (text === undefined) return undefined;
+  return text.split(',').map((pair) => {
+    const m = /^\s*(\d+)\s*:\s*(\d+)\s*$/.exec(pair);
+    if (!m) throw new UsageError(`--placed takes row:col pairs separated by commas, 0-based (e.g. 0:3,5:7); got ${describe(pair)}`);
+    return [Number(m[1]), Number(m[2])];
+  });
+}
+
+/** `--after 0,2,4,...`: a placement (one column per row, 0-based); the API checks its length and values. */
+export function parseAfter(text: string | undefined): number[] | undefined {
+  if (text === undefined) return undefined;
+  return text.split(',').map((c) => {
+    if (!/^\s*\d+\s*$/.test(c)) throw new UsageError(`--after takes one column per row separated by commas, 0-based (e.g. 0,2,4,1,3); got ${describe(c)}`);
+    return Number(c);
+  });
 }
 
 export { describe };

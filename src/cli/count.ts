@@ -1,13 +1,13 @@
 // `nqueens count`: one size, a table of sizes, or a slice of one count
 // (a shard and/or a resumable checkpoint).
 import { writeFileSync } from 'node:fs';
-import { count, planSubproblems, type CountResult, type EngineChoice } from '../index.js';
+import { count, countCompletions, planSubproblems, type CountResult, type EngineChoice } from '../index.js';
 import { runPlan } from '../run.js';
 import { VERSION } from '../version.js';
-import { parseAlgorithm, parseEngine, parseSizes, parseThreads, UsageError, type OptionValues } from './args.js';
+import { parseAlgorithm, parseEngine, parsePlaced, parseSizes, parseThreads, UsageError, type OptionValues } from './args.js';
 import { Checkpoint } from './checkpoint.js';
 import { Interrupted, withProgress } from './interrupt.js';
-import { asJson, printResult, tableHeader, tableRow } from './output.js';
+import { asJson, formatMs, printPairs, printResult, tableHeader, tableRow } from './output.js';
 import { parseShard, SHARD_FORMAT, shardOf, type ShardResult } from './shards.js';
 import { describe } from '../validate.js';
 
@@ -38,6 +38,10 @@ export async function runCount(positionals: string[], values: OptionValues): Pro
   if (engine === 'reference' && threads !== undefined && threads > 1) {
     throw new UsageError('--threads must be 1 with --engine reference (it has no subproblems to share)');
   }
+  if (values.placed !== undefined) {
+    await runCompletionsCount(sizes, values);
+    return;
+  }
   if (checkpointFile || shardText) {
     await runSlice({ n: sizes[0], engine: engine as SliceRun['engine'], threads, json, checkpointFile, shardText, out });
     return;
@@ -53,6 +57,31 @@ export async function runCount(positionals: string[], values: OptionValues): Pro
     const r = await countOne(n);
     console.log(json ? asJson(r) : tableRow(r));
   }
+}
+
+/** `count <n> --placed r:c,...`: the solutions containing those queens (no unique count: symmetry does not apply). */
+async function runCompletionsCount(sizes: number[], values: OptionValues): Promise<void> {
+  if (sizes.length > 1) throw new UsageError('--placed takes a single n, not a range');
+  if (values.checkpoint || values.shard) throw new UsageError('--placed does not go with --checkpoint or --shard');
+  const n = sizes[0];
+  const placed = parsePlaced(values.placed)!;
+  const engine = parseEngine(values.engine);
+  const threads = parseThreads(values.threads);
+  const r = await withProgress((bar, signal) =>
+    countCompletions(n, placed, { engine, threads, signal, onProgress: (p) => bar.update({ ...p, unique: 0n }) }),
+  );
+  if (values.json) {
+    console.log(JSON.stringify({ ...r, placed, total: r.total.toString() }));
+    return;
+  }
+  printPairs([
+    ['N', String(n)],
+    ['placed', placed.map(([row, col]) => `${row}:${col}`).join(',')],
+    ['total', r.total.toString()],
+    ['engine', r.engine],
+    ['threads', String(r.threads)],
+    ['time', formatMs(r.elapsedMs)],
+  ]);
 }
 
 async function runSlice(run: SliceRun): Promise<void> {

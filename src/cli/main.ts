@@ -31,6 +31,12 @@ Options:
   --out <file>         count --shard: write the shard's JSON result to <file>
   --limit <k>          solve: stop after k solutions (default 1)
   --format <f>         solve: board (default) or json
+  --placed <r:c,...>   count, solve: only the solutions containing these queens
+                       (row:col, 0-based), e.g. --placed 0:3,5:7
+  --unique             solve: only the fundamental solutions (the smallest of
+                       each class under rotations and reflections)
+  --after <c,c,...>    solve: only the solutions after this placement (one
+                       column per row, 0-based), to page through them
   -h, --help           show this help
   -v, --version        show the version
 
@@ -46,6 +52,9 @@ Examples:
   nqueens count 18 --checkpoint n18.ckpt
   nqueens count 20 --shard 3/8 --out shard-3.json   (then: nqueens merge shard-*.json)
   nqueens solve 8 --limit 3
+  nqueens count 20 --placed 0:3,5:7
+  nqueens solve 10 --unique --limit 5 --format json
+  nqueens solve 8 --after 0,6,3,5,7,1,4,2 --limit 2
 `;
 
 const COMMANDS: Record<Command, (positionals: string[], values: Parameters<typeof runMerge>[1]) => void | Promise<void>> = {

@@ -7,7 +7,7 @@
 // scripts/vendor-loader.mjs), so the package names no bare specifier.
 import { instantiateSync } from '@assemblyscript/loader';
 import { codedError, ERROR_CODES } from '../errors.js';
-import { WASM_BASE64, WASM_SIMD_BASE64 } from './wasm-bytes.generated.js';
+import { WASM_BASE64, WASM_SEARCH_BASE64, WASM_SIMD_BASE64 } from './wasm-bytes.generated.js';
 
 /** The kernel's exports. i64 results arrive as (signed) bigint. */
 export interface WasmKernel {
@@ -16,9 +16,19 @@ export interface WasmKernel {
   lastFixes(): bigint;
   /** Test hook of the SIMD build: lane rows (2..16) and the fewest rows left that use SIMD. */
   setSimdTuning(laneRows: number, minRows: number): void;
-  solutionsStart(n: number): void;
-  solutionsNext(): number;
+  memory: WebAssembly.Memory;
+}
+
+/** The search module's exports (assembly/search.ts): enumeration and completions. */
+export interface WasmSearch {
+  forbidPointer(): number;
+  afterPointer(): number;
   placementPointer(): number;
+  solutionsStart(n: number, after: number): void;
+  solutionsNext(): number;
+  rowsPointer(): number;
+  allowPointer(): number;
+  countCompletions(open: number): bigint;
   memory: WebAssembly.Memory;
 }
 
@@ -43,6 +53,27 @@ const BUILDS: Readonly<Record<'simd' | 'baseline', string>> = { simd: WASM_SIMD_
 /** Compiles one of the two builds; throws where WebAssembly cannot. */
 export function compileKernel(build: 'simd' | 'baseline'): WebAssembly.Module {
   return new WebAssembly.Module(decodeBase64(BUILDS[build]));
+}
+
+let search: WebAssembly.Module | undefined;
+
+/**
+ * The search module (enumeration, completions), compiled once; undefined
+ * where WebAssembly is unavailable (as for the counting kernel).
+ */
+export function searchModule(): WebAssembly.Module | undefined {
+  if (search || !wasmModule()) return search;
+  try {
+    search = new WebAssembly.Module(decodeBase64(WASM_SEARCH_BASE64));
+  } catch {
+    // Compiles wherever the counting kernel did; if not, the TypeScript search runs.
+  }
+  return search;
+}
+
+/** A fresh instance of the search module, with its own memory. */
+export function instantiateSearch(module: WebAssembly.Module): WasmSearch {
+  return instantiateSync<Record<string, unknown>>(module, {}).exports as unknown as WasmSearch;
 }
 
 let compiled: WebAssembly.Module | undefined;

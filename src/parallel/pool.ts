@@ -6,32 +6,28 @@
 // promise settles, whatever happened.
 import { abortError, type AbortSignalLike } from '../abort.js';
 import type { Subproblem, SubproblemCount } from '../constellations.js';
-import type { JoinUnit } from '../kernels/join-plan.js';
 import { codedError, ERROR_CODES } from '../errors.js';
 import { spawnWorker, type WorkerHandle } from './spawn.js';
-import type { FromWorker, Method } from './messages.js';
+import type { FromWorker, Task } from './messages.js';
 
 /** Batches each worker holds: one in hand, one queued. */
 const IN_FLIGHT = 2;
 /** A batch is at most 1 / (BATCH_SHARE * threads) of what is left to hand out. */
 const BATCH_SHARE = 8;
 
-/** The units of one method: subproblems for the search (the default), row splits for the join. */
-export type PoolUnit<M extends Method> = M extends 'join' ? JoinUnit : Subproblem;
-
-export interface PoolJob<M extends Method = 'search'> {
+export interface PoolJob<U extends { readonly id: number } = Subproblem> {
   n: number;
-  /** Default 'search'. */
-  method?: M;
-  subproblems: readonly PoolUnit<M>[];
+  subproblems: readonly U[];
+  /** What the units are: 'search' (default, Subproblem), 'join' (JoinUnit) or 'completions' (CompletionUnit). */
+  task?: Task;
   threads: number;
   /** The method's compiled kernel, sent to each worker once; null runs the TypeScript kernel. */
   module: WebAssembly.Module | null;
   signal?: AbortSignalLike | undefined;
-  onResult(s: PoolUnit<M>, count: SubproblemCount): void;
+  onResult(s: U, count: SubproblemCount): void;
 }
 
-export function runOnWorkers<M extends Method = 'search'>(job: PoolJob<M>): Promise<void> {
+export function runOnWorkers<U extends { readonly id: number } = Subproblem>(job: PoolJob<U>): Promise<void> {
   const { n, subproblems, signal } = job;
   if (signal?.aborted) return Promise.reject(abortError(signal));
   if (subproblems.length === 0) return Promise.resolve();
@@ -56,7 +52,7 @@ export function runOnWorkers<M extends Method = 'search'>(job: PoolJob<M>): Prom
       const left = subproblems.length - next;
       if (left === 0) return;
       const size = Math.ceil(left / (BATCH_SHARE * job.threads));
-      worker.post({ type: 'run', subproblems: subproblems.slice(next, next + size) as Subproblem[] | JoinUnit[] });
+      worker.post({ type: 'run', subproblems: subproblems.slice(next, next + size) as unknown as Subproblem[] });
       next += size;
     };
 
@@ -64,7 +60,7 @@ export function runOnWorkers<M extends Method = 'search'>(job: PoolJob<M>): Prom
       if (settled) return;
       switch (message.type) {
         case 'online':
-          worker.post({ type: 'init', n, method: job.method ?? 'search', module: job.module });
+          worker.post({ type: 'init', n, module: job.module, task: job.task ?? 'search' });
           return;
         case 'ready':
           for (let i = 0; i < IN_FLIGHT; i++) dispatch(worker);

@@ -2,12 +2,12 @@
 // then counts the batch of subproblems in each 'run' message. Runs as a Node worker thread
 // or a module Web Worker.
 import type { Subproblem, SubproblemCount } from '../constellations.js';
-import { jsKernel, wasmKernelFrom } from '../engines.js';
+import { jsKernel, jsSearch, wasmKernelFrom, wasmSearchFrom } from '../engines.js';
 import { joinCounter } from '../join.js';
 import type { JoinUnit } from '../kernels/join-plan.js';
 import { codedError, ERROR_CODES, rangeError } from '../errors.js';
 import { importNodeBuiltin, isNode } from './environment.js';
-import type { FromWorker, SubproblemResult, ToWorker } from './messages.js';
+import type { CompletionUnit, FromWorker, SubproblemResult, Task, ToWorker } from './messages.js';
 
 type Port = { post(message: FromWorker): void; listen(handler: (message: ToWorker) => void): void };
 
@@ -24,8 +24,9 @@ async function parentPort(): Promise<Port> {
   return { post: (m) => scope.postMessage(m), listen: (h) => scope.addEventListener('message', (e) => h(e.data)) };
 }
 
-/** Counts one unit of the method this worker was started for. */
-let countUnit: ((unit: Subproblem | JoinUnit) => SubproblemCount) | undefined;
+/** Counts one unit of the task this worker was started for. */
+type Unit = Subproblem | JoinUnit | CompletionUnit;
+let countUnit: ((unit: Unit) => SubproblemCount) | undefined;
 let n = 0;
 
 function checkSubproblem(s: Subproblem): void {
@@ -34,10 +35,17 @@ function checkSubproblem(s: Subproblem): void {
   }
 }
 
-function unitCounter(method: 'search' | 'join', module: WebAssembly.Module | null): (unit: Subproblem | JoinUnit) => SubproblemCount {
-  if (method === 'join') {
+function unitCounter(task: Task, module: WebAssembly.Module | null): (unit: Unit) => SubproblemCount {
+  if (task === 'join') {
     const counter = joinCounter(module ? 'wasm' : 'js', module ?? undefined);
     return (unit) => ({ solutions: counter.countUnit(n, unit as JoinUnit), fixes: 0n });
+  }
+  if (task === 'completions') {
+    const search = module ? wasmSearchFrom(module) : jsSearch;
+    return (unit) => {
+      const u = unit as CompletionUnit;
+      return { solutions: search.countOpenRows(u.rows, u.allow), fixes: 0n };
+    };
   }
   const kernel = module ? wasmKernelFrom(module) : jsKernel;
   return (unit) => {
@@ -57,7 +65,7 @@ function handle(port: Port, message: ToWorker): void {
   try {
     if (message.type === 'init') {
       n = message.n;
-      countUnit = unitCounter(message.method, message.module);
+      countUnit = unitCounter(message.task, message.module);
       port.post({ type: 'ready' });
       return;
     }

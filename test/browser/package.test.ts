@@ -3,7 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { toBoard } from '../../dist/index.js';
+import { countCompletionsSync, solutions, toBoard } from '../../dist/index.js';
 import { TOTAL, UNIQUE } from '../oeis.js';
 import {
   HAVE_CHROMIUM,
@@ -235,7 +235,7 @@ describe.skipIf(!HAVE_CHROMIUM)('in Chromium', () => {
         engine: document.getElementById('ran-engine')!.textContent,
         threads: document.getElementById('ran-threads')!.textContent,
         progress: (document.getElementById('progress') as HTMLProgressElement).value,
-        boards: [...document.querySelectorAll('.board')].map((b) => b.getAttribute('aria-label')),
+        boards: [...document.querySelectorAll('#boards .board')].map((b) => b.getAttribute('aria-label')),
       }));
       expect(shown).toMatchObject({ total: '92', unique: '12', engine: 'wasm', threads: '1', progress: 1 });
       expect(shown.boards).toHaveLength(3);
@@ -253,6 +253,106 @@ describe.skipIf(!HAVE_CHROMIUM)('in Chromium', () => {
       await page.click('#cancel');
       await page.waitForFunction(() => document.getElementById('status')!.textContent === 'Cancelled.', undefined, { timeout: 1000 });
       expect(await page.isEnabled('#count')).toBe(true);
+      expect(errors).toEqual([]);
+    });
+
+    // Beyond counting: the benchmark, the board viewer and the completion board.
+    const text = (page: Page, selector: string) => page.locator(selector).innerText();
+
+    it('the benchmark runs every engine, draws the chart, fills the table and offers the JSON', async () => {
+      const page = await open(served.url);
+      await page.fill('#bench-from', '6');
+      await page.fill('#bench-to', '9');
+      await page.fill('#bench-rounds', '1');
+      const engines = await page.locator('#bench-engines input').evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).value));
+      const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+      expect(engines).toEqual(['wasm-simd', 'wasm-baseline', 'js', 'reference', ...Array.from({ length: cores }, (_, i) => `workers-${i + 1}`)]);
+      await page.click('#bench-run');
+      await page.waitForFunction(() => document.getElementById('bench-status')!.textContent!.startsWith('Done'), undefined, { timeout: 60_000 });
+
+      // The chart: one line per engine, a point per n, on a log axis with power-of-ten labels.
+      expect(await page.locator('#bench-chart svg').count()).toBe(1);
+      expect(await page.locator('#bench-chart g.series').count()).toBe(engines.length);
+      expect(await page.locator('#bench-chart g.series circle').count()).toBe(engines.length * 4);
+      expect(await page.locator('#bench-chart g.series path').evaluateAll((ps) => ps.map((p) => p.getAttribute('d')!.split('L').length))).toEqual(
+        engines.map(() => 4),
+      );
+      expect(await page.locator('#bench-chart line.grid').count()).toBeGreaterThanOrEqual(2);
+
+      // The table: totals agree with OEIS for every engine.
+      for (const n of [6, 7, 8, 9]) {
+        expect(await text(page, `#bench-table tr.totals td[data-n="${n}"]`)).toBe(`${TOTAL[n]} (${UNIQUE[n]})`);
+        const totals = await page.locator(`#bench-table td[data-n="${n}"][data-engine]`).evaluateAll((cells) => cells.map((c) => c.getAttribute('data-total')));
+        expect(totals).toEqual(engines.map(() => String(TOTAL[n])));
+      }
+
+      // The JSON download, and the browser details.
+      const href = await page.getAttribute('#bench-download', 'href');
+      expect(href).toMatch(/^data:application\/json/);
+      const json = JSON.parse(decodeURIComponent(href!.slice(href!.indexOf(',') + 1)));
+      expect(json.rows).toHaveLength(engines.length * 4);
+      expect(json.environment).toMatchObject({ hardwareConcurrency: cores, wasmSimd: true });
+      expect(json.rows.every((r: { medianMs: number }) => r.medianMs >= 0)).toBe(true);
+      expect(await text(page, '#bench-env')).toContain('userAgent');
+      expect(errors).toEqual([]);
+    });
+
+    it('the viewer pages through all solutions, and the fundamental ones with their 8 images', async () => {
+      const page = await open(served.url);
+      const board = () => page.getAttribute('#viewer-board .board', 'aria-label');
+      const all8 = [...solutions(8, { limit: 3 })];
+      await page.waitForFunction(() => document.getElementById('viewer-status')!.textContent!.startsWith('Solution 1'));
+      expect(await board()).toBe(toBoard(all8[0]).join('\n'));
+      await page.click('#viewer-next');
+      expect(await board()).toBe(toBoard(all8[1]).join('\n'));
+      await page.click('#viewer-next');
+      expect(await board()).toBe(toBoard(all8[2]).join('\n'));
+      await page.click('#viewer-prev');
+      expect(await board()).toBe(toBoard(all8[1]).join('\n'));
+      expect(await text(page, '#viewer-status')).toContain('Solution 2 of N = 8');
+
+      await page.selectOption('#viewer-mode', 'fundamental');
+      const unique8 = [...solutions(8, { unique: true, limit: 2 })];
+      expect(await board()).toBe(toBoard(unique8[0]).join('\n'));
+      expect(await page.locator('#viewer-images .board').count()).toBe(8);
+      await page.click('#viewer-next');
+      expect(await board()).toBe(toBoard(unique8[1]).join('\n'));
+
+      // A large board pages at once.
+      await page.fill('#viewer-n', '24');
+      await page.dispatchEvent('#viewer-n', 'change');
+      await page.click('#viewer-next');
+      expect(await board()).toBe(toBoard([...solutions(24, { unique: true, limit: 2 })][1]).join('\n'));
+      expect(errors).toEqual([]);
+    });
+
+    it('clicking queens onto the board updates the number of completions', async () => {
+      const page = await open(served.url);
+      const count = () => text(page, '#complete-count');
+      const square = (r: number, c: number) => `#complete-board span[data-row="${r}"][data-col="${c}"]`;
+      const waitFor = (value: string) =>
+        page.waitForFunction((v) => document.getElementById('complete-count')!.textContent === v, value, { timeout: 20_000 });
+      await waitFor('92');
+      await page.click(square(0, 0));
+      await waitFor('4');
+      expect(await page.locator(square(0, 0)).innerText()).toBe('♛');
+      await page.click(square(3, 4));
+      await waitFor(String(countCompletionsSync(8, [[0, 0], [3, 4]]).total));
+      await page.click(square(3, 4));
+      await waitFor('4');
+      // An attacking queen: the API's message names both queens.
+      await page.click(square(1, 1));
+      await waitFor('0');
+      expect(await text(page, '#complete-status')).toMatch(/\[0, 0\] and \[1, 1\] attack each other/);
+      await page.click('#complete-clear');
+      await waitFor('92');
+      // A bigger board: each click cancels the count before it.
+      await page.fill('#complete-n', '12');
+      await waitFor('14,200');
+      await page.click(square(0, 5));
+      await page.click(square(4, 2));
+      await page.click(square(11, 8));
+      await waitFor(new Intl.NumberFormat('en-US').format(countCompletionsSync(12, [[0, 5], [4, 2], [11, 8]]).total));
       expect(errors).toEqual([]);
     });
   });

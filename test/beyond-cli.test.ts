@@ -1,0 +1,77 @@
+// The CLI's --placed, --unique and --after, run as a user would.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+
+function nqueens(...args: string[]) {
+  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const json = (stdout: string) => stdout.trim().split('\n').map((line) => JSON.parse(line));
+
+describe('nqueens CLI beyond counting', () => {
+  it('count <n> --placed prints the total of the completions, no unique', () => {
+    const r = nqueens('count', '12', '--placed', '0:3,5:7');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^N\s+12$/m);
+    expect(r.stdout).toMatch(/^placed\s+0:3,5:7$/m);
+    expect(r.stdout).toMatch(/^total\s+102$/m);
+    expect(r.stdout).not.toMatch(/unique/);
+    expect(json(nqueens('count', '8', '--placed', '0:0', '--json', '--engine', 'js').stdout)[0]).toMatchObject({
+      n: 8,
+      total: '4',
+      engine: 'js',
+      placed: [[0, 0]],
+    });
+  });
+
+  it('solve --placed lists the solutions containing the queens', () => {
+    const r = nqueens('solve', '8', '--placed', '0:0', '--limit', '10', '--format', 'json');
+    expect(r.code).toBe(0);
+    expect(json(r.stdout)).toEqual([
+      [0, 4, 7, 5, 2, 6, 1, 3],
+      [0, 5, 7, 2, 6, 3, 1, 4],
+      [0, 6, 3, 5, 7, 1, 4, 2],
+      [0, 6, 4, 7, 1, 3, 5, 2],
+    ]);
+    const board = nqueens('solve', '8', '--placed', '0:0');
+    expect(board.stdout).toContain('# solution 1: [0,4,7,5,2,6,1,3]');
+  });
+
+  it('solve --unique lists the fundamental solutions', () => {
+    const r = nqueens('solve', '10', '--unique', '--limit', '100', '--format', 'json');
+    expect(r.code).toBe(0);
+    expect(json(r.stdout)).toHaveLength(92);
+  });
+
+  it('solve --after pages on', () => {
+    const r = nqueens('solve', '8', '--after', '0,6,3,5,7,1,4,2', '--limit', '2', '--format', 'json');
+    expect(json(r.stdout)).toEqual([
+      [0, 6, 4, 7, 1, 3, 5, 2],
+      [1, 3, 5, 7, 2, 0, 6, 4],
+    ]);
+    expect(nqueens('solve', '4', '--after', '3,3,3,3').stdout).toContain('# no solutions');
+  });
+
+  it.each([
+    [['count', '8', '--placed', '0:0,1:1'], /\[0, 0\] and \[1, 1\] attack each other/],
+    [['solve', '8', '--placed', '2:3,2:5'], /\[2, 3\] and \[2, 5\] attack each other \(same row\)/],
+    [['count', '8', '--placed', '0:8'], /from 0 to 7; got 8/],
+    [['count', '8', '--placed', '0-1'], /--placed takes row:col pairs/],
+    [['count', '8..9', '--placed', '0:1'], /single n/],
+    [['count', '8', '--placed', '0:1', '--shard', '0/2'], /--checkpoint or --shard/],
+    [['solve', '8', '--after', '0,1'], /8 entries/],
+    [['solve', '8', '--after', '0,1,2,3,4,5,6,x'], /--after takes one column per row/],
+    [['solve', '8', '--unique', '--placed', '0:0'], /cannot be combined/],
+    [['count', '8', '--unique'], /--unique does not apply to count/],
+    [['count', '8', '--after', '0,1,2,3,4,5,6,7'], /--after does not apply to count/],
+  ])('%j: a message and exit status 2', (args, message) => {
+    const r = nqueens(...args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stdout).toBe('');
+  });
+});

@@ -1,0 +1,192 @@
+// The board viewer of the demo page: pages through the solutions of any n
+// with `after` (all of them, or the fundamental ones with their 8 images),
+// and a board to click queens onto, with the live number of completions.
+import { countCompletions, solutions, type Queen } from '../dist/index.js';
+import { boardElement } from './board';
+
+const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+const integer = new Intl.NumberFormat('en-US');
+
+/** Wires up the viewer and the completion board (called by main.ts). */
+export function setupViewer(): void {
+  // Both forms act on change and click; Enter in their inputs must not reload the page.
+  for (const id of ['viewer-controls', 'complete-controls']) $(id).addEventListener('submit', (event) => event.preventDefault());
+
+  // ---- Paging through solutions ---------------------------------------------
+
+  const pageN = $<HTMLInputElement>('viewer-n');
+  const pageMode = $<HTMLSelectElement>('viewer-mode');
+  const firstButton = $<HTMLButtonElement>('viewer-first');
+  const prevButton = $<HTMLButtonElement>('viewer-prev');
+  const nextButton = $<HTMLButtonElement>('viewer-next');
+  const pageStatus = $('viewer-status');
+  const pageBoard = $('viewer-board');
+  const pageImages = $('viewer-images');
+
+  /** The solutions seen so far (Previous goes back through them); `after` fetches each next one. */
+  let visited: number[][] = [];
+  let index = -1;
+  let atEnd = false;
+
+  const SYMMETRIES: [string, (r: number, c: number, n: number) => [number, number]][] = [
+    ['identity', (r, c) => [r, c]],
+    ['quarter turn', (r, c, n) => [c, n - 1 - r]],
+    ['half turn', (r, c, n) => [n - 1 - r, n - 1 - c]],
+    ['three-quarter turn', (r, c, n) => [n - 1 - c, r]],
+    ['mirror left-right', (r, c, n) => [r, n - 1 - c]],
+    ['mirror top-bottom', (r, c, n) => [n - 1 - r, c]],
+    ['transpose', (r, c) => [c, r]],
+    ['anti-transpose', (r, c, n) => [n - 1 - c, n - 1 - r]],
+  ];
+
+  function image(p: readonly number[], f: (r: number, c: number, n: number) => [number, number]): number[] {
+    const q = new Array<number>(p.length);
+    p.forEach((c, r) => {
+      const [r2, c2] = f(r, c, p.length);
+      q[r2] = c2;
+    });
+    return q;
+  }
+
+  function showPage(): void {
+    const n = pageN.valueAsNumber;
+    const unique = pageMode.value === 'fundamental';
+    pageBoard.replaceChildren();
+    pageImages.replaceChildren();
+    prevButton.disabled = index <= 0;
+    nextButton.disabled = atEnd && index === visited.length - 1;
+    if (index < 0) {
+      pageStatus.textContent = `N = ${n} has no ${unique ? 'fundamental ' : ''}solutions.`;
+      return;
+    }
+    const p = visited[index];
+    pageStatus.textContent = `${unique ? 'Fundamental solution' : 'Solution'} ${integer.format(index + 1)} of N = ${n}: [${p.join(', ')}]${
+      atEnd && index === visited.length - 1 ? ' (the last)' : ''
+    }`;
+    pageBoard.append(boardElement(n, p));
+    if (unique) {
+      for (const [name, f] of SYMMETRIES) {
+        const figure = document.createElement('figure');
+        const caption = document.createElement('figcaption');
+        caption.textContent = name;
+        figure.append(boardElement(n, image(p, f), 'board small'), caption);
+        pageImages.append(figure);
+      }
+    }
+  }
+
+  function fetchNext(): void {
+    const n = pageN.valueAsNumber;
+    if (!(n >= 1 && n <= 32)) {
+      pageStatus.textContent = 'Pick N from 1 to 32.';
+      return;
+    }
+    const unique = pageMode.value === 'fundamental';
+    const after = index >= 0 ? visited[index] : undefined;
+    const [next] = solutions(n, { unique, after, limit: 1 });
+    if (next) {
+      visited.push(next);
+      index++;
+    } else atEnd = true;
+    showPage();
+  }
+
+  function restart(): void {
+    visited = [];
+    index = -1;
+    atEnd = false;
+    fetchNext();
+  }
+
+  firstButton.addEventListener('click', () => {
+    if (visited.length) {
+      index = 0;
+      showPage();
+    } else restart();
+  });
+  prevButton.addEventListener('click', () => {
+    if (index > 0) index--;
+    showPage();
+  });
+  nextButton.addEventListener('click', () => {
+    if (index + 1 < visited.length) {
+      index++;
+      showPage();
+    } else fetchNext();
+  });
+  pageN.addEventListener('change', restart);
+  pageMode.addEventListener('change', restart);
+  restart();
+
+  // ---- Completing a board ---------------------------------------------------
+
+  const completeN = $<HTMLInputElement>('complete-n');
+  const completeBoard = $('complete-board');
+  const completeCount = $('complete-count');
+  const completeStatus = $('complete-status');
+  const clearButton = $<HTMLButtonElement>('complete-clear');
+
+  let placed: Queen[] = [];
+  let counting: AbortController | undefined;
+
+  function drawCompletionBoard(): void {
+    const n = completeN.valueAsNumber;
+    const board = boardElement(n, undefined, 'board clickable');
+    for (const [r, c] of placed) board.children[r * n + c].textContent = '♛';
+    completeBoard.replaceChildren(board);
+  }
+
+  async function recount(): Promise<void> {
+    counting?.abort();
+    const run = new AbortController();
+    counting = run;
+    const n = completeN.valueAsNumber;
+    completeCount.textContent = '…';
+    completeStatus.textContent = `Counting the completions of ${placed.length} queen${placed.length === 1 ? '' : 's'}…`;
+    try {
+      const r = await countCompletions(n, placed, {
+        signal: run.signal,
+        onProgress: (p) => {
+          if (counting === run && p.fraction < 1) completeStatus.textContent = `Counting… ${(p.fraction * 100).toFixed(0)}%, ${integer.format(p.total)} so far`;
+        },
+      });
+      if (counting !== run) return;
+      completeCount.textContent = integer.format(r.total);
+      completeStatus.textContent = `${placed.length} queen${placed.length === 1 ? '' : 's'} placed: ${integer.format(r.total)} solution${
+        r.total === 1n ? '' : 's'
+      } contain${r.total === 1n ? 's' : ''} them (${r.engine}, ${r.threads} thread${r.threads === 1 ? '' : 's'}, ${r.elapsedMs.toFixed(1)} ms).`;
+    } catch (error) {
+      if (counting !== run) return;
+      const e = error as Error;
+      completeCount.textContent = e.name === 'RangeError' ? '0' : '–';
+      completeStatus.textContent = e.name === 'AbortError' ? 'Cancelled.' : `${e.name}: ${e.message}`;
+    }
+  }
+
+  completeBoard.addEventListener('click', (event) => {
+    const square = (event.target as HTMLElement).closest<HTMLElement>('span[data-row]');
+    if (!square) return;
+    const r = Number(square.dataset.row);
+    const c = Number(square.dataset.col);
+    const at = placed.findIndex(([qr, qc]) => qr === r && qc === c);
+    if (at >= 0) placed.splice(at, 1);
+    else placed.push([r, c]);
+    drawCompletionBoard();
+    void recount();
+  });
+  clearButton.addEventListener('click', () => {
+    placed = [];
+    drawCompletionBoard();
+    void recount();
+  });
+  // On input, not change: change fires on blur, which a click on the board causes, and redrawing then would lose that click.
+  completeN.addEventListener('input', () => {
+    const n = completeN.valueAsNumber;
+    if (!(n >= 1 && n <= 32)) return;
+    placed = placed.filter(([r, c]) => r < n && c < n);
+    drawCompletionBoard();
+    void recount();
+  });
+  drawCompletionBoard();
+  void recount();
+}
