@@ -9,6 +9,14 @@ export const ERROR_CODES = {
   UNKNOWN_OPTION: 'ERR_NQUEENS_UNKNOWN_OPTION',
   /** RangeError: a number or choice outside what is allowed. */
   OUT_OF_RANGE: 'ERR_NQUEENS_OUT_OF_RANGE',
+  /** Error: a shard result that merge refuses (mismatched plan, missing or doubled units, edited or impossible counts). */
+  BAD_SHARD: 'ERR_NQUEENS_BAD_SHARD',
+  /** Error: a checkpoint that resume refuses (another count, a damaged line, contradicting counts). */
+  BAD_CHECKPOINT: 'ERR_NQUEENS_BAD_CHECKPOINT',
+  /** Error: output could not be written (a full disk, an I/O error, a missing directory). */
+  WRITE_FAILED: 'ERR_NQUEENS_WRITE_FAILED',
+  /** Error: merge --verify recounted a unit and got another count than its shard. */
+  VERIFY_FAILED: 'ERR_NQUEENS_VERIFY_FAILED',
 } as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
@@ -24,6 +32,11 @@ export function withCode<E extends Error>(error: E, code: ErrorCode): CodedError
 
 export function typeError(message: string, code: ErrorCode = ERROR_CODES.INVALID_TYPE): CodedError<TypeError> {
   return withCode(new TypeError(message), code);
+}
+
+/** An Error (not a Type/RangeError: those mean a usage error) with its code. */
+export function failure(message: string, code: ErrorCode): CodedError<Error> {
+  return withCode(new Error(message), code);
 }
 
 export function rangeError(message: string, code: ErrorCode = ERROR_CODES.OUT_OF_RANGE): CodedError<RangeError> {

@@ -18,7 +18,7 @@
 import { expectedWork, planSubproblems as constellations, type Subproblem } from './constellations.js';
 import { digest } from './digest.js';
 import { boardMask } from './kernels/bitmask.js';
-import type { PlacedRows } from './kernels/symmetry.js';
+import { diagonalAttacks, type PlacedRows } from './kernels/symmetry.js';
 
 /** Bumped whenever the numbering of units changes. */
 export const PLAN_FORMAT_VERSION = 1;
@@ -59,14 +59,6 @@ export interface Layout {
   readonly rows: Int32Array;
   readonly attacks: Int32Array;
   readonly used: number;
-}
-
-function diagonalAttacks(n: number, row: number, qr: number, qc: number): number {
-  const dist = row - qr;
-  let m = 0;
-  if (qc + dist >= 0 && qc + dist < n) m |= 1 << (qc + dist);
-  if (qc - dist >= 0 && qc - dist < n) m |= 1 << (qc - dist);
-  return m;
 }
 
 export function layoutOf(n: number, s: Subproblem): Layout {
@@ -202,12 +194,13 @@ export class ConstellationPlan implements PlanIdentity {
   /** Estimated work of the whole plan, and of its largest unit. */
   readonly work: number;
   readonly largestUnitWork: number;
+  /** The constellations, largest first (frozen). */
   readonly constellations: readonly Subproblem[];
   /** Per constellation: units before it, and estimated work before it (one more entry at the end). */
-  private readonly unitsBefore: Float64Array;
-  private readonly workBefore: Float64Array;
+  readonly #unitsBefore: Float64Array;
+  readonly #workBefore: Float64Array;
   /** Per constellation: placements of its first `depth` inner rows (its solution units). */
-  private readonly placements: Float64Array;
+  readonly #placements: Float64Array;
 
   constructor(
     readonly n: number,
@@ -215,24 +208,24 @@ export class ConstellationPlan implements PlanIdentity {
   ) {
     const list = constellations(n);
     this.constellations = list;
-    this.unitsBefore = new Float64Array(list.length + 1);
-    this.workBefore = new Float64Array(list.length + 1);
-    this.placements = new Float64Array(list.length);
+    this.#unitsBefore = new Float64Array(list.length + 1);
+    this.#workBefore = new Float64Array(list.length + 1);
+    this.#placements = new Float64Array(list.length);
     let units = 0;
     let work = 0;
     let largest = 0;
     list.forEach((s, i) => {
-      this.unitsBefore[i] = units;
-      this.workBefore[i] = work;
+      this.#unitsBefore[i] = units;
+      this.#workBefore[i] = work;
       const count = countPlacements(layoutOf(n, s), depth);
-      this.placements[i] = count;
+      this.#placements[i] = count;
       const w = expectedWork(n, s);
       if (count > 0) largest = Math.max(largest, w / count);
       units += count + (s.symmetries === 0 ? 0 : 1);
       work += w + (s.symmetries === 0 ? 0 : w * FIXES_WORK_SHARE);
     });
-    this.unitsBefore[list.length] = units;
-    this.workBefore[list.length] = work;
+    this.#unitsBefore[list.length] = units;
+    this.#workBefore[list.length] = work;
     this.units = units;
     this.work = work;
     this.largestUnitWork = largest;
@@ -248,42 +241,35 @@ export class ConstellationPlan implements PlanIdentity {
 
   /** Index of the constellation that unit `id` belongs to. */
   constellationIndex(id: number): number {
-    let lo = 0;
-    let hi = this.constellations.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.unitsBefore[mid] <= id) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
+    return lastAtOrBelow(this.#unitsBefore, this.constellations.length, id);
   }
 
-  private unitWork(i: number, kind: Unit['kind']): number {
+  #unitWork(i: number, kind: Unit['kind']): number {
     const w = expectedWork(this.n, this.constellations[i]);
-    return kind === 'fixes' ? w * FIXES_WORK_SHARE : w / this.placements[i];
+    return kind === 'fixes' ? w * FIXES_WORK_SHARE : w / this.#placements[i];
   }
 
   /** The units from..to-1, built as they are needed. */
   *unitsIn(from = 0, to = this.units): Generator<Unit, void, undefined> {
     if (from >= to) return;
     let i = this.constellationIndex(from);
-    for (; i < this.constellations.length && this.unitsBefore[i] < to; i++) {
+    for (; i < this.constellations.length && this.#unitsBefore[i] < to; i++) {
       const s = this.constellations[i];
-      const first = this.unitsBefore[i];
+      const first = this.#unitsBefore[i];
       let id = first;
-      if (id + this.placements[i] > from) {
+      if (id + this.#placements[i] > from) {
         const layout = layoutOf(this.n, s);
-        const work = this.unitWork(i, 'solutions');
+        const work = this.#unitWork(i, 'solutions');
         for (const step of walk(layout, NOTHING_PLACED, [], this.depth)) {
           if (id >= to) return;
           if (id >= from) yield Object.freeze({ id, kind: 'solutions' as const, constellation: s, prefix: Object.freeze(step.prefix.slice()), work });
           id++;
         }
       } else {
-        id += this.placements[i];
+        id += this.#placements[i];
       }
       if (s.symmetries !== 0 && id >= from && id < to) {
-        yield Object.freeze({ id, kind: 'fixes' as const, constellation: s, prefix: Object.freeze([]), work: this.unitWork(i, 'fixes') });
+        yield Object.freeze({ id, kind: 'fixes' as const, constellation: s, prefix: Object.freeze([]), work: this.#unitWork(i, 'fixes') });
       }
     }
   }
@@ -293,16 +279,32 @@ export class ConstellationPlan implements PlanIdentity {
     return this.unitsIn(id, id + 1).next().value as Unit;
   }
 
-  /** Estimated work of the units from..to-1. */
-  workIn(from: number, to: number): number {
-    return this.workBeforeUnit(to) - this.workBeforeUnit(from);
+  /**
+   * The units of constellation i: the first id, how many solution units
+   * follow it, and the id of its fixes unit (-1 for an asymmetric one).
+   */
+  span(i: number): { first: number; solutionUnits: number; fixesUnit: number } {
+    const first = this.#unitsBefore[i];
+    const solutionUnits = this.#placements[i];
+    return { first, solutionUnits, fixesUnit: this.constellations[i].symmetries === 0 ? -1 : first + solutionUnits };
   }
 
-  private workBeforeUnit(id: number): number {
+  /** Estimated work of unit `id`. */
+  workOf(id: number): number {
+    const i = this.constellationIndex(id);
+    return this.#unitWork(i, id - this.#unitsBefore[i] < this.#placements[i] ? 'solutions' : 'fixes');
+  }
+
+  /** Estimated work of the units from..to-1. */
+  workIn(from: number, to: number): number {
+    return this.#workBeforeUnit(to) - this.#workBeforeUnit(from);
+  }
+
+  #workBeforeUnit(id: number): number {
     if (id >= this.units) return this.work;
     const i = this.constellationIndex(id);
-    const j = id - this.unitsBefore[i];
-    return this.workBefore[i] + Math.min(j, this.placements[i]) * this.unitWork(i, 'solutions');
+    const j = id - this.#unitsBefore[i];
+    return this.#workBefore[i] + Math.min(j, this.#placements[i]) * this.#unitWork(i, 'solutions');
   }
 
   /**
@@ -311,32 +313,54 @@ export class ConstellationPlan implements PlanIdentity {
    * even for any count up to the number of units; the rest are empty.
    */
   shardRange(index: number, count: number): { from: number; to: number } {
-    return { from: this.firstUnitFrom((this.work * index) / count), to: this.firstUnitFrom((this.work * (index + 1)) / count) };
+    return { from: this.#firstUnitFrom((this.work * index) / count), to: this.#firstUnitFrom((this.work * (index + 1)) / count) };
   }
 
   /** The first unit whose middle lies at or after work `target`. */
-  private firstUnitFrom(target: number): number {
+  #firstUnitFrom(target: number): number {
     if (target >= this.work) return this.units;
-    // The constellation whose work range holds the target.
-    let lo = 0;
-    let hi = this.constellations.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.workBefore[mid] <= target) lo = mid;
-      else hi = mid - 1;
-    }
-    for (let i = lo; i < this.constellations.length; i++) {
-      const w = this.unitWork(i, 'solutions');
-      const k = this.placements[i];
-      const j = k === 0 ? 0 : Math.max(0, Math.ceil((target - this.workBefore[i]) / w - 0.5));
-      if (j < k) return this.unitsBefore[i] + j;
+    // From the constellation whose work range holds the target.
+    for (let i = lastAtOrBelow(this.#workBefore, this.constellations.length, target); i < this.constellations.length; i++) {
+      const w = this.#unitWork(i, 'solutions');
+      const k = this.#placements[i];
+      const j = k === 0 ? 0 : Math.max(0, Math.ceil((target - this.#workBefore[i]) / w - 0.5));
+      if (j < k) return this.#unitsBefore[i] + j;
       if (this.constellations[i].symmetries !== 0) {
-        const middle = this.workBefore[i] + k * w + this.unitWork(i, 'fixes') / 2;
-        if (middle >= target) return this.unitsBefore[i] + k;
+        const middle = this.#workBefore[i] + k * w + this.#unitWork(i, 'fixes') / 2;
+        if (middle >= target) return this.#unitsBefore[i] + k;
       }
     }
     return this.units;
   }
+}
+
+/** The last index below `length` whose (ascending) value is <= `value`; 0 if none. */
+function lastAtOrBelow(values: Float64Array, length: number, value: number): number {
+  let lo = 0;
+  let hi = length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (values[mid] <= value) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** What a unit's count adds: to the total, and to 8 x the unique count (exact once a constellation's units are all in). */
+export function unitContribution(unit: Unit, count: bigint): { total: bigint; unique8: bigint } {
+  const weighted = count * BigInt(unit.constellation.weight);
+  return { total: unit.kind === 'solutions' ? weighted : 0n, unique8: weighted };
+}
+
+/**
+ * Rows a single kernel call may leave to search: a unit is counted in
+ * pieces of this size, so progress moves and abort is prompt at any n.
+ * Measured on the wasm SIMD kernel: pieces of the largest constellations
+ * take about 8-40 ms at n = 21 (15 rows), 6-30 ms at n = 24 (16), 4-18 ms
+ * at n = 27 (17); splitting costs nothing measurable against whole calls.
+ */
+export function pieceRows(n: number): number {
+  return 8 + Math.floor(n / 3);
 }
 
 const plans = new Map<string, ConstellationPlan>();
@@ -366,4 +390,28 @@ export function defaultDepth(n: number, parts: number): number {
     if (plan.largestUnitWork <= (plan.work / parts) * UNIT_SHARE_OF_PART) return depth;
   }
   return MAX_DEPTH;
+}
+
+/** The kernel calls a unit needs (the engines' Kernel has them). */
+export interface UnitKernel {
+  countPlaced(n: number, s: Subproblem, placed: PlacedRows): bigint;
+  countFixes(n: number, s: Subproblem): bigint;
+}
+
+/**
+ * Counts one unit in pieces of at most pieceRows(n) open rows, yielding the
+ * share of the unit done after each (0 to 1), and returns its count.
+ */
+export function* countUnit(kernel: UnitKernel, n: number, unit: Unit): Generator<number, bigint, undefined> {
+  const s = unit.constellation;
+  if (unit.kind === 'fixes') return kernel.countFixes(n, s);
+  const layout = layoutOf(n, s);
+  const start = placedRowsOf(layout, unit.prefix);
+  if (!start) throw new RangeError(`unit ${unit.id}: the prefix ${JSON.stringify(unit.prefix)} is not a placement of this constellation`);
+  let count = 0n;
+  for (const step of walk(layout, start, unit.prefix, layout.inner - pieceRows(n))) {
+    count += kernel.countPlaced(n, s, step.placed);
+    yield step.before + step.share;
+  }
+  return count;
 }

@@ -1,32 +1,41 @@
-// Runs a list of subproblems, on this thread or on workers, and reports
+// Runs the units of a plan, on this thread or on workers, and reports
 // progress. count(), shards and checkpoints are all built on this.
 import { abortError } from './abort.js';
-import { contribution, expectedWork, type Subproblem, type SubproblemCount } from './constellations.js';
 import { resolveKernel, resolveModule } from './engines.js';
+import { isCanonical, ReferenceSearch } from './kernels/reference.js';
 import { availableCores } from './parallel/environment.js';
 import { runOnWorkers } from './parallel/pool.js';
+import { countUnit, unitContribution, type ConstellationPlan, type Unit } from './plan.js';
 
 export interface Progress {
   readonly n: number;
-  /** Subproblems finished so far, and how many there are. */
+  /** Units finished so far, and how many there are (the name predates refined plans). */
   readonly finished: number;
   readonly subproblems: number;
   /**
-   * The share of the work done, from 0 to 1: finished subproblems weighted
-   * by their expected cost (the largest run first, so this runs ahead of
-   * finished / subproblems early on). Exactly 1 at the end.
+   * The share of the work done, from 0 to 1: finished units weighted by
+   * their expected cost, plus the done part of the units being counted.
+   * Exactly 1 at the end.
    */
   readonly fraction: number;
-  /** Solutions counted so far. */
+  /**
+   * The share that was already done when this run started (a resumed
+   * checkpoint), so a rate or ETA uses only `fraction - resumedFraction`.
+   */
+  readonly resumedFraction: number;
+  /** Solutions counted so far (including resumed work). */
   readonly total: bigint;
-  /** Unique solutions counted so far. */
+  /** Unique solutions counted so far (exact once finished). */
   readonly unique: bigint;
   readonly elapsedMs: number;
 }
 
 export interface PlanRun {
-  n: number;
-  subproblems: readonly Subproblem[];
+  plan: ConstellationPlan;
+  /** The units from..to-1 (default: all), less those `skip` says are done. */
+  from?: number;
+  to?: number;
+  skip?: (id: number) => boolean;
   engine: 'auto' | 'wasm' | 'js';
   /**
    * Worker threads; 0 counts on the calling thread, yielding to the event loop
@@ -35,19 +44,33 @@ export interface PlanRun {
   threads?: number;
   signal?: AbortSignal;
   onProgress?: (progress: Progress) => void;
-  /** Called as each subproblem finishes (checkpoints record them). */
-  onSubproblem?: (s: Subproblem, count: SubproblemCount) => void;
+  /** Called as each unit finishes (checkpoints record them). */
+  onUnit?: (unit: Unit, count: bigint) => void;
   /** Counts already done elsewhere (a resumed checkpoint), included in progress and result. */
-  already?: { finished: number; total: bigint; unique: bigint; work?: number };
+  already?: Already;
   /** Least time between two progress reports; the last report always comes. Default 100 ms. */
   progressIntervalMs?: number;
 }
 
+export interface Already {
+  finished: number;
+  total: bigint;
+  /** 8 x the unique count (see unitContribution). */
+  unique8: bigint;
+  /** Estimated work of the finished units. */
+  work: number;
+}
+
 export interface PlanResult {
   total: bigint;
+  /** Exact when every unit of each symmetric constellation ran in this result. */
   unique: bigint;
+  unique8: bigint;
   engine: 'wasm' | 'js';
   threads: number;
+  /** Units counted by this run (not resumed), and the solutions they found. */
+  counted: number;
+  countedTotal: bigint;
 }
 
 /**
@@ -66,19 +89,33 @@ function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
+/** The units still to run: from..to-1 without the skipped ones, lazily. */
+function* pending(run: PlanRun): Generator<Unit, void, undefined> {
+  for (const unit of run.plan.unitsIn(run.from ?? 0, run.to ?? run.plan.units)) if (!run.skip?.(unit.id)) yield unit;
+}
+
 export async function runPlan(run: PlanRun): Promise<PlanResult> {
-  const { n, subproblems, signal } = run;
+  const { plan, signal } = run;
+  const n = plan.n;
   if (signal?.aborted) throw abortError(signal);
   const module = resolveModule(run.engine); // throws now if 'wasm' is unavailable
   const engine = module ? 'wasm' : 'js';
   const start = now();
-  const already = run.already ?? { finished: 0, total: 0n, unique: 0n };
-  const all = already.finished + subproblems.length;
+  const from = run.from ?? 0;
+  const to = run.to ?? plan.units;
+  const already = run.already ?? { finished: 0, total: 0n, unique8: 0n, work: 0 };
+  const all = to - from;
+  const left = all - already.finished;
   let finished = already.finished;
   let total = already.total;
-  let unique = already.unique;
-  let workDone = already.work ?? already.finished;
-  const workAll = subproblems.reduce((sum, s) => sum + expectedWork(n, s), workDone);
+  let unique8 = already.unique8;
+  let workDone = already.work;
+  let countedTotal = 0n;
+  const workAll = plan.workIn(from, to);
+  const resumedFraction = workAll > 0 ? Math.min(1, already.work / workAll) : 0;
+  /** Units being counted: the estimated work done inside each. */
+  const partial = new Map<number, number>();
+  let partialWork = 0;
   const interval = run.progressIntervalMs ?? 100;
   let lastReport = -Infinity;
 
@@ -87,37 +124,102 @@ export async function runPlan(run: PlanRun): Promise<PlanResult> {
     const t = now();
     if (!force && t - lastReport < interval) return;
     lastReport = t;
-    run.onProgress({ n, finished, subproblems: all, fraction: finished === all ? 1 : workDone / workAll, total, unique, elapsedMs: t - start });
+    const fraction = finished === all ? 1 : workAll > 0 ? Math.min(1, (workDone + partialWork) / workAll) : 0;
+    run.onProgress({ n, finished, subproblems: all, fraction, resumedFraction, total, unique: unique8 / 8n, elapsedMs: t - start });
   };
-  const record = (s: Subproblem, count: SubproblemCount): void => {
-    const c = contribution(s, count);
+  const onPartial = (unit: Unit, share: number): void => {
+    const work = unit.work * share;
+    partialWork += work - (partial.get(unit.id) ?? 0);
+    partial.set(unit.id, work);
+    report(false);
+  };
+  const record = (unit: Unit, count: bigint): void => {
+    const c = unitContribution(unit, count);
     total += c.total;
-    unique += c.unique;
+    countedTotal += c.total;
+    unique8 += c.unique8;
     finished++;
-    workDone += expectedWork(n, s);
-    run.onSubproblem?.(s, count);
+    workDone += unit.work;
+    partialWork -= partial.get(unit.id) ?? 0;
+    partial.delete(unit.id);
+    run.onUnit?.(unit, count);
     report(finished === all);
   };
 
   report(true);
   const wanted = run.threads ?? (n >= AUTO_THREADS_MIN_N ? await availableCores() : 0);
-  let threads = Math.min(wanted, subproblems.length);
+  let threads = Math.min(wanted, left);
   if (threads === 0) {
     threads = 1;
     const kernel = resolveKernel(run.engine);
     let sliceStart = now();
-    for (const s of subproblems) {
-      if (signal?.aborted) throw abortError(signal);
-      record(s, kernel.countSubproblem(n, s));
-      if (now() - sliceStart > SLICE_MS) {
-        await yieldToEventLoop();
-        sliceStart = now();
+    for (const unit of pending(run)) {
+      const steps = countUnit(kernel, n, unit);
+      for (let step = steps.next(); ; step = steps.next()) {
+        if (step.done) {
+          record(unit, step.value);
+          break;
+        }
+        if (now() - sliceStart > SLICE_MS) {
+          onPartial(unit, step.value);
+          await yieldToEventLoop();
+          if (signal?.aborted) throw abortError(signal);
+          sliceStart = now();
+        }
       }
     }
     if (signal?.aborted) throw abortError(signal);
   } else {
     // The workers instantiate the kernel; this thread only hands out work.
-    await runOnWorkers({ n, subproblems, threads, module, signal, onResult: record });
+    await runOnWorkers({ n, units: pending(run), count: left, threads, module, signal, onResult: record, onPartial });
   }
-  return { total, unique, engine, threads };
+  return { total, unique: unique8 / 8n, unique8, engine, threads, counted: finished - already.finished, countedTotal };
+}
+
+/**
+ * The reference engine with `signal` and `onProgress`: it has no
+ * subproblems, so it counts one row-0 column after another, yielding to the
+ * event loop every SLICE_MS inside a column; progress is columns done.
+ */
+export async function runReference(
+  n: number,
+  options: { signal?: AbortSignal; onProgress?: (p: Progress) => void; progressIntervalMs?: number },
+): Promise<{ total: bigint; unique: bigint }> {
+  const { signal, onProgress } = options;
+  const interval = options.progressIntervalMs ?? 100;
+  const start = now();
+  let total = 0;
+  let unique = 0;
+  let lastReport = -Infinity;
+  const report = (finished: number, within: number, force: boolean): void => {
+    const t = now();
+    if (!onProgress || (!force && t - lastReport < interval)) return;
+    lastReport = t;
+    const fraction = finished === n ? 1 : Math.min(1, (finished + within) / n);
+    onProgress({ n, finished, subproblems: n, fraction, resumedFraction: 0, total: BigInt(total), unique: BigInt(unique), elapsedMs: t - start });
+  };
+  const image = new Int32Array(n);
+  let sliceStart = now();
+  report(0, 0, true);
+  for (let col = 0; col < n; col++) {
+    const search = new ReferenceSearch(n, col);
+    for (let found = 0; search.next(); found++) {
+      total++;
+      if (isCanonical(search.placement, image)) unique++;
+      if ((found & 255) === 255 && now() - sliceStart > SLICE_MS) {
+        // The share of this column done: how far its row-1 queen has moved.
+        report(col, n > 1 ? search.placement[1] / n : 0, false);
+        await yieldToEventLoop();
+        if (signal?.aborted) throw abortError(signal);
+        sliceStart = now();
+      }
+    }
+    report(col + 1, 0, col + 1 === n);
+    if (now() - sliceStart > SLICE_MS) {
+      await yieldToEventLoop();
+      sliceStart = now();
+    }
+    if (signal?.aborted) throw abortError(signal);
+  }
+  return { total: BigInt(total), unique: BigInt(unique) };
 }

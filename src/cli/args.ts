@@ -17,6 +17,10 @@ export const OPTIONS = {
   out: { type: 'string' },
   limit: { type: 'string' },
   format: { type: 'string' },
+  depth: { type: 'string' },
+  subtotals: { type: 'string' },
+  verify: { type: 'string' },
+  seed: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -24,9 +28,9 @@ export const OPTIONS = {
 export type OptionValues = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'string' ? string : boolean };
 
 export const COMMAND_OPTIONS = {
-  count: ['engine', 'threads', 'json', 'checkpoint', 'shard', 'out'],
+  count: ['engine', 'threads', 'json', 'checkpoint', 'shard', 'out', 'depth', 'subtotals'],
   solve: ['engine', 'limit', 'format'],
-  merge: ['json'],
+  merge: ['json', 'verify', 'seed', 'engine', 'subtotals'],
 } as const;
 
 export type Command = keyof typeof COMMAND_OPTIONS;
@@ -91,7 +95,7 @@ export function checkCommandOptions(command: Command, values: OptionValues): voi
 }
 
 /** A decimal integer in [min, max]; `what` names it in the message. */
-function parseInteger(text: string, what: string, min: number, max: number): number {
+export function parseInteger(text: string, what: string, min: number, max: number): number {
   return checkInteger(/^\d+$/.test(text) ? Number(text) : text, what, min, max);
 }
 

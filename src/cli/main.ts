@@ -7,6 +7,7 @@ import { describe } from '../validate.js';
 import { VERSION } from '../version.js';
 import { checkCommandOptions, parseCommandLine, UsageError, type Command } from './args.js';
 import { runCount } from './count.js';
+import { OutputClosed, println, writeOut } from './files.js';
 import { Interrupted } from './interrupt.js';
 import { runMerge } from './merge.js';
 import { runSolve } from './solve.js';
@@ -56,11 +57,11 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const { values, positionals } = parseCommandLine(argv);
     if (values.help) {
-      process.stdout.write(HELP);
+      writeOut(HELP);
       return 0;
     }
     if (values.version) {
-      console.log(VERSION);
+      println(VERSION);
       return 0;
     }
     const [command, ...rest] = positionals;
@@ -70,6 +71,8 @@ export async function main(argv: string[]): Promise<number> {
     await COMMANDS[command as Command](rest, values);
     return 0;
   } catch (error) {
+    // The reader of stdout has gone (`| head`): nothing failed, stop quietly.
+    if (error instanceof OutputClosed) return 0;
     if (error instanceof Interrupted) {
       console.error(`nqueens: ${error.message}`);
       return 130;

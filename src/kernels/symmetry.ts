@@ -10,7 +10,8 @@ import { countBelow, rowAttacks, rowShift } from './row-search.js';
 const innerRow = new Int32Array(32);
 const placement = new Int32Array(32);
 
-function diagonalAttacks(n: number, row: number, qr: number, qc: number): number {
+/** The squares of `row` that a queen at (qr, qc) attacks diagonally. */
+export function diagonalAttacks(n: number, row: number, qr: number, qc: number): number {
   const dist = row - qr;
   let m = 0;
   if (qc + dist >= 0 && qc + dist < n) m |= 1 << (qc + dist);

@@ -1,11 +1,11 @@
-// Runs subproblems on a pool of workers. Work is handed out in list order
-// (largest first) to whichever worker is free, in batches that shrink as the
+// Runs plan units on a pool of workers. Work is handed out in plan order
+// (largest constellations first) to whichever worker is free, in batches that shrink as the
 // list runs down (guided self-scheduling: few messages early, an even finish
 // late); each worker holds one batch in hand and one queued, so it never
 // waits for a message between two. Every worker is terminated before the
 // promise settles, whatever happened.
 import { abortError } from '../abort.js';
-import type { Subproblem, SubproblemCount } from '../constellations.js';
+import type { Unit } from '../plan.js';
 import { spawnWorker, type WorkerHandle } from './spawn.js';
 import type { FromWorker } from './messages.js';
 
@@ -16,19 +16,24 @@ const BATCH_SHARE = 8;
 
 export interface PoolJob {
   n: number;
-  subproblems: readonly Subproblem[];
+  /** The units to run, pulled as they are handed out, and how many there are. */
+  units: Iterator<Unit>;
+  count: number;
   threads: number;
   /** The compiled kernel, sent to each worker once; null runs the TypeScript kernel. */
   module: WebAssembly.Module | null;
   signal?: AbortSignal;
-  onResult(s: Subproblem, count: SubproblemCount): void;
+  onResult(unit: Unit, count: bigint): void;
+  /** A unit being counted: the share of it done so far. */
+  onPartial(unit: Unit, share: number): void;
 }
 
 export function runOnWorkers(job: PoolJob): Promise<void> {
-  const { n, subproblems, signal } = job;
+  const { n, signal } = job;
   if (signal?.aborted) return Promise.reject(abortError(signal));
-  if (subproblems.length === 0) return Promise.resolve();
-  const byId = new Map(subproblems.map((s) => [s.id, s]));
+  if (job.count === 0) return Promise.resolve();
+  /** Units handed out and not yet finished. */
+  const byId = new Map<number, Unit>();
   const workers: WorkerHandle[] = [];
   let next = 0;
   let finished = 0;
@@ -46,10 +51,17 @@ export function runOnWorkers(job: PoolJob): Promise<void> {
     signal?.addEventListener('abort', onAbort, { once: true });
 
     const dispatch = (worker: WorkerHandle): void => {
-      const left = subproblems.length - next;
+      const left = job.count - next;
       if (left === 0) return;
       const size = Math.ceil(left / (BATCH_SHARE * job.threads));
-      worker.post({ type: 'run', subproblems: subproblems.slice(next, next + size) });
+      const batch: Unit[] = [];
+      for (let i = 0; i < size; i++) {
+        const unit = job.units.next();
+        if (unit.done) break;
+        batch.push(unit.value);
+        byId.set(unit.value.id, unit.value);
+      }
+      worker.post({ type: 'run', units: batch });
       next += size;
     };
 
@@ -64,13 +76,20 @@ export function runOnWorkers(job: PoolJob): Promise<void> {
           return;
         case 'results': {
           try {
-            for (const r of message.results) job.onResult(byId.get(r.id)!, { solutions: r.solutions, fixes: r.fixes });
+            for (const r of message.results) {
+              const unit = byId.get(r.id);
+              if (!unit) throw new Error(`a counting worker returned unit ${r.id}, which it was not given`);
+              byId.delete(r.id);
+              job.onResult(unit, r.count);
+            }
+            const inside = message.partial && byId.get(message.partial.id);
+            if (inside) job.onPartial(inside, message.partial!.share);
           } catch (error) {
             settle(error);
             return;
           }
           finished += message.results.length;
-          if (finished === subproblems.length) settle();
+          if (finished === job.count) settle();
           else if (message.batchDone) dispatch(worker);
           return;
         }
@@ -82,7 +101,7 @@ export function runOnWorkers(job: PoolJob): Promise<void> {
       }
     };
 
-    const size = Math.min(job.threads, subproblems.length);
+    const size = Math.min(job.threads, job.count);
     for (let i = 0; i < size; i++) {
       spawnWorker().then(
         (worker) => {

@@ -1,9 +1,10 @@
 // A counting worker: announces itself, receives the board size and the compiled kernel once,
-// then counts the batch of subproblems in each 'run' message. Runs as a Node worker thread
+// then counts the batch of plan units in each 'run' message. Runs as a Node worker thread
 // or a module Web Worker.
 import { jsKernel, wasmKernelFrom, type Kernel } from '../engines.js';
 import { importNodeBuiltin, isNode } from './environment.js';
-import type { FromWorker, SubproblemResult, ToWorker } from './messages.js';
+import { countUnit } from '../plan.js';
+import type { FromWorker, ToWorker, UnitResult } from './messages.js';
 
 type Port = { post(message: FromWorker): void; listen(handler: (message: ToWorker) => void): void };
 
@@ -39,18 +40,26 @@ function handle(port: Port, message: ToWorker): void {
       return;
     }
     if (!kernel) throw new Error("'run' before 'init'");
-    let results: SubproblemResult[] = [];
+    let results: UnitResult[] = [];
     let lastReport = performance.now();
-    for (const s of message.subproblems) {
+    for (const unit of message.units) {
+      const s = unit?.constellation;
       for (const key of ['a', 'b', 'c', 'd'] as const) {
-        if (!Number.isInteger(s?.[key]) || s[key] < 0 || s[key] >= n) throw new RangeError(`subproblem ${s?.id}: ${key} = ${s?.[key]} is not a column/row of an n = ${n} board`);
+        if (!Number.isInteger(s?.[key]) || s[key] < 0 || s[key] >= n) throw new RangeError(`unit ${unit?.id}: ${key} = ${s?.[key]} is not a column/row of an n = ${n} board`);
       }
-      results.push({ id: s.id, ...kernel.countSubproblem(n, s) });
-      const now = performance.now();
-      if (now - lastReport >= REPORT_EVERY_MS) {
-        port.post({ type: 'results', results, batchDone: false });
-        results = [];
-        lastReport = now;
+      // Counted in pieces; between them, results and the share done go back every REPORT_EVERY_MS.
+      const steps = countUnit(kernel, n, unit);
+      for (let step = steps.next(); ; step = steps.next()) {
+        if (step.done) {
+          results.push({ id: unit.id, count: step.value });
+          break;
+        }
+        const now = performance.now();
+        if (now - lastReport >= REPORT_EVERY_MS) {
+          port.post({ type: 'results', results, batchDone: false, partial: { id: unit.id, share: step.value } });
+          results = [];
+          lastReport = now;
+        }
       }
     }
     port.post({ type: 'results', results, batchDone: true });
