@@ -61,11 +61,11 @@ describe('onProgress', () => {
     const plan = constellationPlan(12, 0);
     const units = [...plan.unitsIn()];
     const seen: Progress[] = [];
-    const all: Progress[] = [];
-    await runPlan({ plan, engine: 'js', threads: 0, progressIntervalMs: 0, onProgress: (p) => all.push(p) });
+    const reports: Progress[] = [];
+    await runPlan({ plan, engine: 'js', threads: 0, progressIntervalMs: 0, onProgress: (p) => reports.push(p) });
     // The first report with each number of finished units: the start, then one as each unit ends
     // (a slow machine may add reports from inside a unit, between them).
-    for (const p of all) if (p.finished === seen.length) seen.push(p);
+    for (const p of reports) if (p.finished === seen.length) seen.push(p);
     expect(seen).toHaveLength(units.length + 1);
     const work = units.map((u) => u.work);
     const all = work.reduce((a, b) => a + b, 0);
@@ -77,7 +77,7 @@ describe('onProgress', () => {
     expect(seen[units.length].fraction).toBe(1);
     // The corner constellations (one more row to search) come first and weigh 4 each at n = 12.
     expect(work[0]).toBe(4);
-    expect(units.find((u) => u.kind === 'solutions' && u.constellation.innerRows === 7)!.work).toBe(1);
+    expect(units.find((u) => u.kind === 'solutions' && u.constellation.innerRows === 8)!.work).toBe(1);
     expect(seen[1].fraction).toBeGreaterThan(1 / units.length);
   });
 });
