@@ -40,7 +40,7 @@ describe('shards', () => {
       expect(r.code).toBe(0);
     }
     const shards = files.map(read);
-    const plan = planUnits(13, { parts: 4 * 16 });
+    const plan = planUnits(13, { parts: 4 * 2 });
     expect(shards.map((s) => [s.n, s.shard, s.of, s.version, s.plan.digest, s.plan.depth])).toEqual(
       [0, 1, 2, 3].map((i) => [13, i, 4, VERSION, plan.digest, plan.depth]),
     );

@@ -13,11 +13,12 @@ import { parseShard, shardResult, type ShardSpec } from './shards.js';
 import { subtotalsText } from './subtotals.js';
 
 /**
- * The default plan of a slice is sized for its shard count, with room for
- * this many threads per shard; it does not depend on --threads, so a
- * checkpoint resumes with the same plan whatever the threads.
+ * The default plan of a slice is sized for its shard count, as if each
+ * shard ran this many threads; it does not depend on --threads, so a
+ * checkpoint resumes with the same plan whatever the threads. (Units are
+ * counted in pieces, so more threads than this still finish evenly.)
  */
-const THREADS_PER_SHARD = 16;
+const PARTS_PER_SHARD = 2;
 
 /** A count restricted to a shard and/or recorded in a checkpoint and/or written as subtotals. */
 interface SliceRun {
@@ -85,7 +86,7 @@ async function runSlice(run: SliceRun): Promise<void> {
   const { n, engine, threads, json, checkpointFile, spec } = run;
   const parts = spec?.count ?? 1;
   // Resuming without --depth: the checkpoint's own depth, so its plan matches.
-  const depth = run.depth ?? (checkpointFile ? Checkpoint.depthOf(checkpointFile) : undefined) ?? defaultDepth(n, parts * THREADS_PER_SHARD);
+  const depth = run.depth ?? (checkpointFile ? Checkpoint.depthOf(checkpointFile) : undefined) ?? defaultDepth(n, parts * PARTS_PER_SHARD);
   const plan = constellationPlan(n, depth);
   const { from, to } = spec ? plan.shardRange(spec.index, spec.count) : { from: 0, to: plan.units };
   const shardName = spec ? `${spec.index}/${spec.count}` : '0/1';
