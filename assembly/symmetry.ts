@@ -41,17 +41,30 @@ export function lastFixes(): u64 {
   return m;
 }
 
-/** Fills ROWS for the constellation; returns the number of inner rows. */
-function prepare(n: i32, a: i32, b: i32, c: i32, d: i32): i32 {
+/**
+ * Fills ROWS for the constellation; returns the number of inner rows left to
+ * search. The first `placed` inner rows already hold queens (a refined unit,
+ * see src/plan.ts): they are skipped, and their diagonal attacks arrive as
+ * `ld`/`rd`, the masks a top-down search would carry into the next inner row.
+ */
+function prepare(n: i32, a: i32, b: i32, c: i32, d: i32, placed: i32, ld: u32, rd: u32): i32 {
   let inner = 0;
   let previous = -1;
+  let first = -1;
   for (let row = 1; row < n - 1; row++) {
     if (row == c || row == d) continue;
+    if (placed > 0) {
+      placed--;
+      continue;
+    }
+    if (first < 0) first = row;
     const attacks =
       diagonalAttacks(n, row, 0, a) |
       diagonalAttacks(n, row, n - 1, b) |
       diagonalAttacks(n, row, c, 0) |
-      diagonalAttacks(n, row, d, n - 1);
+      diagonalAttacks(n, row, d, n - 1) |
+      (ld << <u32>(row - first)) |
+      (rd >> <u32>(row - first));
     store<u32>(ROWS + (<usize>inner << 3), attacks);
     store<i32>(INNER_ROW + (<usize>inner << 2), row);
     store<u32>(INNER_ATTACKS + (<usize>inner << 2), attacks);
@@ -68,11 +81,14 @@ function prepare(n: i32, a: i32, b: i32, c: i32, d: i32): i32 {
  * symmetries (numbered as in src/constellations.ts, 1..7) that map the
  * constellation to itself; when it is non-zero, lastFixes() afterwards tells
  * how often they map a solution to itself.
+ * A refined unit passes `placed` > 0 inner rows already filled (top-down),
+ * the columns they take (`cols`) and their diagonals as seen from the next
+ * inner row (`ld`, `rd`); it must pass `symmetries` = 0.
  */
-export function countConstellation(n: i32, a: i32, b: i32, c: i32, d: i32, symmetries: i32): u64 {
-  const inner = prepare(n, a, b, c, d);
+export function countConstellation(n: i32, a: i32, b: i32, c: i32, d: i32, symmetries: i32, placed: i32, cols: u32, ld: u32, rd: u32): u64 {
+  const inner = prepare(n, a, b, c, d, placed, ld, rd);
   // Columns outside the board are marked used, so no separate mask is needed.
-  const used: u32 = ~boardMask(n) | 1 | (1 << (n - 1)) | (1 << a) | (1 << b);
+  const used: u32 = ~boardMask(n) | 1 | (1 << (n - 1)) | (1 << a) | (1 << b) | cols;
   if (symmetries != 0) return countSymmetric(n, a, b, c, d, inner, used, symmetries);
   if (inner == 0) return 1;
   // The SIMD build (see asconfig.json) prunes far more per node; it needs n <= 31 for its lane encoding.

@@ -17,7 +17,13 @@ export function abortError(signal?: AbortSignalLike): Error {
   return error;
 }
 
+/**
+ * A real AbortSignal: `instanceof` where the runtime has AbortSignal (an
+ * object that only looks like one could fail later, inside a worker
+ * callback), else the shape.
+ */
 export function isAbortSignal(value: unknown): value is AbortSignalLike {
+  if (typeof AbortSignal === 'function') return value instanceof AbortSignal;
   return (
     typeof value === 'object' &&
     value !== null &&

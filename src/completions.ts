@@ -300,7 +300,7 @@ export async function runCompletions(run: CompletionsRun): Promise<{ total: bigi
     }
     if (signal?.aborted) throw abortError(signal);
   } else {
-    await runOnWorkers({ n, subproblems: units, task: 'completions', threads, module, signal, onResult: (_u, c) => record(c.solutions) });
+    await runOnWorkers({ n, task: 'completions', units: units[Symbol.iterator](), count: units.length, threads, module, signal, onResult: (_u, count) => record(count) });
   }
   return { total, engine, threads };
 }

@@ -180,7 +180,8 @@ export function planSubproblems(n: number): readonly Subproblem[] {
   }
   // Largest first (more rows left to search), so a pool finishes evenly.
   list.sort((p, q) => q.innerRows - p.innerRows);
-  const plan = list.map((s, id) => Object.freeze({ id, ...s }));
+  // Frozen all the way down: this cached list is shared by every count.
+  const plan = Object.freeze(list.map((s, id) => Object.freeze({ id, ...s })));
   plans.set(n, plan);
   return plan;
 }

@@ -8,6 +8,7 @@ import { countOpenRows, searchSolutions } from './kernels/search.js';
 import { instantiateKernel, instantiateSearch, searchModule, u64, wasmFailure, wasmModule, type WasmKernel } from './kernels/wasm.js';
 import type { EngineChoice } from './engine-names.js';
 import { codedError, ERROR_CODES } from './errors.js';
+import type { PlacedRows } from './kernels/symmetry.js';
 
 export { ENGINES, type EngineChoice, type EngineName } from './engine-names.js';
 
@@ -15,6 +16,10 @@ export { ENGINES, type EngineChoice, type EngineName } from './engine-names.js';
 export interface Kernel {
   readonly name: 'wasm' | 'js';
   countSubproblem(n: number, s: Subproblem): SubproblemCount;
+  /** The solutions containing the constellation and the queens placed in its first inner rows (a plan unit). */
+  countPlaced(n: number, s: Subproblem, placed: PlacedRows): bigint;
+  /** A symmetric constellation's fixes alone (Burnside's lemma; the same TypeScript search in every engine). */
+  countFixes(n: number, s: Subproblem): bigint;
   /** Plain bitmask DFS: solutions with the row-0 queen in column `col`. */
   countFirstRow(n: number, col: number): bigint;
 }
@@ -38,17 +43,26 @@ export interface SearchKernel {
 const JS_WARM_UP_FROM = 16;
 let jsWarmedUp = false;
 
-function countSubproblemJs(n: number, s: Subproblem): SubproblemCount {
+function warmUpJs(n: number): void {
   if (!jsWarmedUp && n >= JS_WARM_UP_FROM) {
     jsWarmedUp = true;
     for (const small of planSubproblems(13)) symmetry.countSubproblem(13, small);
   }
+}
+
+function countSubproblemJs(n: number, s: Subproblem): SubproblemCount {
+  warmUpJs(n);
   return symmetry.countSubproblem(n, s);
 }
 
 export const jsKernel: Kernel = {
   name: 'js',
   countSubproblem: countSubproblemJs,
+  countPlaced(n, s, placed) {
+    warmUpJs(n);
+    return symmetry.countPlaced(n, s, placed);
+  },
+  countFixes: symmetry.countFixesOnly,
   countFirstRow: bitmask.countFirstRow,
 };
 
@@ -109,9 +123,11 @@ export function wasmKernelFrom(module: WebAssembly.Module): Kernel {
   const kernel: Kernel = {
     name: 'wasm',
     countSubproblem(n, s) {
-      const solutions = u64(k.countConstellation(n, s.a, s.b, s.c, s.d, s.symmetries));
+      const solutions = u64(k.countConstellation(n, s.a, s.b, s.c, s.d, s.symmetries, 0, 0, 0, 0));
       return { solutions, fixes: s.symmetries === 0 ? 0n : u64(k.lastFixes()) };
     },
+    countPlaced: (n, s, p) => u64(k.countConstellation(n, s.a, s.b, s.c, s.d, 0, p.rows, p.cols, p.ld, p.rd)),
+    countFixes: symmetry.countFixesOnly,
     countFirstRow: (n, col) => u64(k.countFirstRow(n, col)),
   };
   // V8 runs new wasm in its baseline tier and cannot swap in optimised code
@@ -120,8 +136,8 @@ export function wasmKernelFrom(module: WebAssembly.Module): Kernel {
   // the SIMD one.
   for (let i = 0; i < 20; i++) {
     k.countFirstRow(10, i % 5);
-    k.countConstellation(10, 1, 6, 4, 3, 0);
-    if (i % 4 === 0) k.countConstellation(14, 12, 13, 11, 13, 0);
+    k.countConstellation(10, 1, 6, 4, 3, 0, 0, 0, 0, 0);
+    if (i % 4 === 0) k.countConstellation(14, 12, 13, 11, 13, 0, 0, 0, 0, 0);
   }
   return kernel;
 }

@@ -20,8 +20,6 @@ export const ERROR_CODES = Object.freeze({
   WORKER_FAILED: 'ERR_NQUEENS_WORKER_FAILED',
   /** CLI: a command line it cannot run (the command exits with status 2). */
   USAGE: 'ERR_NQUEENS_USAGE',
-  /** CLI: a checkpoint or shard file that cannot be read or does not fit the count. */
-  BAD_FILE: 'ERR_NQUEENS_BAD_FILE',
   /** CLI: the count was interrupted (Ctrl-C). */
   INTERRUPTED: 'ERR_NQUEENS_INTERRUPTED',
   /** Error: an internal file used the wrong way (e.g. dist/parallel/worker.js run as a script), or a bug. */
@@ -32,6 +30,14 @@ export const ERROR_CODES = Object.freeze({
   ATTACKING_QUEENS: 'ERR_NQUEENS_ATTACKING_QUEENS',
   /** TypeError: options that cannot be combined (solutions() with both `unique` and `placed`). */
   INCOMPATIBLE_OPTIONS: 'ERR_NQUEENS_INCOMPATIBLE_OPTIONS',
+  /** Error: a shard result that merge refuses (mismatched plan, missing or doubled units, edited or impossible counts). */
+  BAD_SHARD: 'ERR_NQUEENS_BAD_SHARD',
+  /** Error: a checkpoint that resume refuses (another count, a damaged line, contradicting counts). */
+  BAD_CHECKPOINT: 'ERR_NQUEENS_BAD_CHECKPOINT',
+  /** Error: output could not be written (a full disk, an I/O error, a missing directory). */
+  WRITE_FAILED: 'ERR_NQUEENS_WRITE_FAILED',
+  /** Error: merge --verify recounted a unit and got another count than its shard. */
+  VERIFY_FAILED: 'ERR_NQUEENS_VERIFY_FAILED',
 } as const);
 
 
@@ -55,6 +61,11 @@ export function codedError(message: string, code: ErrorCode, cause?: unknown): C
 
 export function typeError(message: string, code: ErrorCode = ERROR_CODES.INVALID_TYPE): CodedError<TypeError> {
   return withCode(new TypeError(message), code);
+}
+
+/** An Error (not a Type/RangeError: those mean a usage error) with its code. */
+export function failure(message: string, code: ErrorCode): CodedError<Error> {
+  return withCode(new Error(message), code);
 }
 
 export function rangeError(message: string, code: ErrorCode = ERROR_CODES.OUT_OF_RANGE): CodedError<RangeError> {

@@ -21,10 +21,11 @@ import { ENGINES, type EngineChoice, type EngineName } from './engine-names.js';
 import { resolveKernel, resolveSearch, type Kernel } from './engines.js';
 import { countReference, referenceSolutions } from './kernels/reference.js';
 import { countWebGpu } from './kernels/webgpu.js';
-import { runPlan, type Progress } from './run.js';
+import { constellationPlan, defaultDepth, MAX_DEPTH, type PlanIdentity, type Unit } from './plan.js';
+import { runJoin, runPlan, runReference, type Progress } from './run.js';
 import { countAll } from './tally.js';
-import { checkChoice, checkInteger, checkN, checkOptions, describe } from './validate.js';
 import { ERROR_CODES, rangeError, typeError } from './errors.js';
+import { checkChoice, checkInteger, checkN, checkOptions, describe } from './validate.js';
 
 export { toBoard };
 export { ENGINES, type AbortSignalLike, type EngineChoice, type EngineName, type Progress };
@@ -33,6 +34,8 @@ export { JOIN_MAX_N } from './kernels/join-plan.js';
 export { ERROR_CODES, type CodedError, type ErrorCode } from './errors.js';
 export { MAX_N, MIN_N } from './validate.js';
 export type { Subproblem, SubproblemCount } from './constellations.js';
+export type { PlanIdentity, PlanMethod, Unit } from './plan.js';
+export { MAX_DEPTH } from './plan.js';
 export { AUTO_THREADS_MIN_N } from './run.js';
 export { COMPLETIONS_THREADS_MIN_OPEN } from './completion-types.js';
 export type { CompletionsProgress, Queen };
@@ -153,10 +156,47 @@ function countOnThisThread(n: number, engine: Exclude<EngineChoice, 'webgpu'>, a
 /**
  * The symmetry search's independent subproblems for n, largest first: one
  * border constellation per symmetry class, with a deterministic `id` (its
- * position) and `weight` (solutions found in it stand for this many).
+ * position) and `weight` (solutions found in it stand for this many). A
+ * fresh frozen array of frozen objects: nothing in it can change a count.
  */
 export function planSubproblems(n: number): readonly Subproblem[] {
-  return plan(checkN(n));
+  return Object.freeze(plan(checkN(n)).slice());
+}
+
+/** A refined plan: its identity, estimates, and its units (built lazily). */
+export interface PlanInfo extends PlanIdentity {
+  /** The estimated share of the whole work in the largest unit. */
+  readonly largestUnitShare: number;
+  /** The units from..to-1 (default: all), in order, built as they are iterated. */
+  unitsIn(from?: number, to?: number): IterableIterator<Unit>;
+  /** The units of shard `index` of `count` (contiguous, balanced by estimated work). */
+  shard(index: number, count: number): { readonly from: number; readonly to: number };
+}
+
+export interface PlanOptions {
+  /** Queens placed below the border (0 to MAX_DEPTH). Default: enough for `parts`. */
+  depth?: number;
+  /** The parts the work is split into (threads or shards); sizes the default depth. Default 1. */
+  parts?: number;
+}
+
+/** The units of a count of n: the subproblems refined to a depth (see README, "Plans"). */
+export function planUnits(n: number, options?: PlanOptions): PlanInfo {
+  checkN(n);
+  const opts = checkOptions<PlanOptions>(options, 'planUnits()', ['depth', 'parts']);
+  const parts = opts.parts === undefined ? 1 : checkInteger(opts.parts, 'options.parts', 1, Number.MAX_SAFE_INTEGER);
+  const depth = opts.depth === undefined ? defaultDepth(n, parts) : checkInteger(opts.depth, 'options.depth', 0, MAX_DEPTH);
+  const p = constellationPlan(n, depth);
+  const info = p.identity();
+  return Object.freeze({
+    ...info,
+    largestUnitShare: p.largestUnitWork / p.work,
+    unitsIn: (from = 0, to = p.units) => p.unitsIn(checkInteger(from, 'from', 0, p.units), checkInteger(to, 'to', 0, p.units)),
+    shard: (index: number, count: number) => {
+      checkInteger(count, 'count', 1, Number.MAX_SAFE_INTEGER);
+      return Object.freeze(p.shardRange(checkInteger(index, 'index', 0, count - 1), count));
+    },
+  });
 }
 
 /**
@@ -181,19 +221,19 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
   const { engine, threads, onProgress, signal, algorithm: choice } = checkCountOptions<Progress>(options, 'count()', COUNT_OPTIONS);
   const algorithm = resolveAlgorithm(n, engine, choice);
   if (signal?.aborted) throw abortError(signal);
-  if (engine === 'reference') return countOnThisThread(n, engine, algorithm);
   const start = now();
+  if (engine === 'reference') {
+    const { total, unique } = await runReference(n, { signal, onProgress });
+    return { n, total, unique, engine, algorithm, threads: 1, elapsedMs: now() - start };
+  }
   if (engine === 'webgpu') {
-    if (threads !== undefined && threads > 1) {
-      throw rangeError(`options.threads must be 1 with engine 'webgpu' (the GPU runs the whole count); got ${threads}`);
-    }
     const { total, unique } = await countWebGpu(n, { signal, onProgress });
     return { n, total, unique, engine, algorithm, threads: 1, elapsedMs: now() - start };
   }
   const r =
     algorithm === 'join'
-      ? await runPlan({ method: 'join', n, subproblems: planJoin(n), engine, threads, onProgress, signal })
-      : await runPlan({ n, subproblems: plan(n), engine, threads, onProgress, signal });
+      ? await runJoin({ n, units: planJoin(n), engine, threads, onProgress, signal })
+      : await runPlan({ plan: constellationPlan(n, defaultDepth(n, threads ?? 2)), engine, threads, onProgress, signal });
   return { n, total: r.total, unique: r.unique, engine: r.engine, algorithm: r.method, threads: r.threads, elapsedMs: now() - start };
 }
 

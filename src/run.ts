@@ -1,104 +1,90 @@
-// Runs a list of subproblems, on this thread or on workers, and reports
+// Runs the units of a plan, on this thread or on workers, and reports
 // progress. count(), shards and checkpoints are all built on this.
 import { abortError, type AbortSignalLike } from './abort.js';
-import { contribution, expectedWork, type Subproblem, type SubproblemCount } from './constellations.js';
 import { resolveKernel, resolveModule } from './engines.js';
 import { countSymmetricSolutions, joinCounter, resolveJoinModule, uniqueFromTotal } from './join.js';
 import type { JoinUnit } from './kernels/join-plan.js';
+import { isCanonical, ReferenceSearch } from './kernels/reference.js';
 import { availableCores } from './parallel/environment.js';
-import type { AlgorithmName as Method } from './algorithm.js';
+import type { Task, TaskUnit } from './parallel/messages.js';
 import { runOnWorkers } from './parallel/pool.js';
+import { countUnit, unitContribution, type ConstellationPlan, type Unit } from './plan.js';
 
 export interface Progress {
   readonly n: number;
-  /** Subproblems finished so far, and how many there are. */
+  /** Units finished so far, and how many there are (the name predates refined plans). */
   readonly finished: number;
   readonly subproblems: number;
   /**
-   * The share of the work done, from 0 to 1: finished subproblems weighted
-   * by their expected cost (the largest run first, so this runs ahead of
-   * finished / subproblems early on). Exactly 1 at the end.
+   * The share of the work done, from 0 to 1: finished units weighted by
+   * their expected cost, plus the done part of the units being counted.
+   * Exactly 1 at the end.
    */
   readonly fraction: number;
-  /** Solutions counted so far. */
+  /**
+   * The share that was already done when this run started (a resumed
+   * checkpoint), so a rate or ETA uses only `fraction - resumedFraction`.
+   */
+  readonly resumedFraction: number;
+  /** Solutions counted so far (including resumed work). */
   readonly total: bigint;
-  /** Unique solutions counted so far. */
+  /** Unique solutions counted so far (exact once finished). */
   readonly unique: bigint;
   readonly elapsedMs: number;
 }
 
-
-/**
- * A run of one method's units: the symmetry search's subproblems (the
- * default), or the half-board join's row splits (`method: 'join'`).
- */
-export type PlanRun = SearchRun | JoinRun;
-
-export interface SearchRun extends RunOptions {
-  method?: 'search';
-  subproblems: readonly Subproblem[];
-  /** Called as each subproblem finishes (checkpoints record them). */
-  onSubproblem?: (s: Subproblem, count: SubproblemCount) => void;
+export interface PlanRun extends RunOptions {
+  plan: ConstellationPlan;
+  /** Called as each unit finishes (checkpoints record them). */
+  onUnit?: (unit: Unit, count: bigint) => void;
 }
 
+/** The half-board join's units (src/join.ts), on the same machinery. */
 export interface JoinRun extends RunOptions {
-  method: 'join';
-  /** The join's units; the unique count comes at the end, by Burnside's lemma. */
-  subproblems: readonly JoinUnit[];
-  onSubproblem?: undefined;
+  n: number;
+  units: readonly JoinUnit[];
 }
 
 interface RunOptions {
-  n: number;
+  /** The units from..to-1 (default: all), less those `skip` says are done. */
+  from?: number;
+  to?: number;
+  skip?: (id: number) => boolean;
   engine: 'auto' | 'wasm' | 'js';
   /**
    * Worker threads; 0 counts on the calling thread, yielding to the event loop
    * between slices. Default: a worker per core from AUTO_THREADS_MIN_N, else 0.
    */
-  threads?: number;
+  threads?: number | undefined;
   signal?: AbortSignalLike | undefined;
-  onProgress?: (progress: Progress) => void;
+  onProgress?: ((progress: Progress) => void) | undefined;
   /** Counts already done elsewhere (a resumed checkpoint), included in progress and result. */
-  already?: { finished: number; total: bigint; unique: bigint; work?: number };
+  already?: Already;
   /** Least time between two progress reports; the last report always comes. Default 100 ms. */
   progressIntervalMs?: number;
 }
 
+export interface Already {
+  finished: number;
+  total: bigint;
+  /** 8 x the unique count (see unitContribution). */
+  unique8: bigint;
+  /** Estimated work of the finished units. */
+  work: number;
+}
+
 export interface PlanResult {
   total: bigint;
+  /** Exact when every unit of each symmetric constellation ran in this result. */
   unique: bigint;
+  unique8: bigint;
   engine: 'wasm' | 'js';
   threads: number;
-  method: Method;
-}
-
-/** How a run treats its units: what each is worth, what it adds, how to count one here. */
-interface UnitRules<U extends { id: number }> {
-  work(u: U): number;
-  add(u: U, count: SubproblemCount): { total: bigint; unique: bigint };
-  counterHere(): (u: U) => SubproblemCount;
-}
-
-function searchRules(run: SearchRun): UnitRules<Subproblem> {
-  return {
-    work: (s) => expectedWork(run.n, s),
-    add: (s, count) => contribution(s, count),
-    counterHere() {
-      const kernel = resolveKernel(run.engine);
-      return (s) => kernel.countSubproblem(run.n, s);
-    },
-  };
-}
-
-function joinRules(run: JoinRun, module: WebAssembly.Module | null): UnitRules<JoinUnit> {
-  return {
-    work: () => 1,
-    add: (u, count) => ({ total: count.solutions * BigInt(u.weight), unique: 0n }),
-    counterHere() {
-      const counter = joinCounter(module ? 'wasm' : 'js', module ?? undefined);
-      return (u) => ({ solutions: counter.countUnit(run.n, u), fixes: 0n });
-    },
-  };
+  /** The method that ran. */
+  method: 'search' | 'join';
+  /** Units counted by this run (not resumed), and the solutions they found. */
+  counted: number;
+  countedTotal: bigint;
 }
 
 /**
@@ -117,34 +103,100 @@ function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-export async function runPlan(run: PlanRun): Promise<PlanResult> {
-  if (run.signal?.aborted) throw abortError(run.signal);
-  if (run.method === 'join') {
-    const module = resolveJoinModule(run.engine); // throws now if 'wasm' is unavailable
-    const r = await runUnits(run, joinRules(run, module), module, 'join');
-    // Burnside: the join counts all solutions; uniques need the symmetric ones too.
-    return { ...r, unique: run.n === 1 ? 1n : uniqueFromTotal(run.n, r.total, countSymmetricSolutions(run.n)) };
-  }
-  const module = resolveModule(run.engine); // throws now if 'wasm' is unavailable
-  return runUnits(run, searchRules(run), module, 'search');
+/** What the runner needs of a method's units. */
+interface Runnable<T extends Task> {
+  readonly task: T;
+  readonly n: number;
+  readonly units: number;
+  unitsIn(from: number, to: number): Iterable<TaskUnit<T>>;
+  workIn(from: number, to: number): number;
+  workOf(unit: TaskUnit<T>): number;
+  /** What a unit adds: total, and 8 x unique (see unitContribution). */
+  add(unit: TaskUnit<T>, count: bigint): { total: bigint; unique8: bigint };
+  /** The compiled kernel for workers, or null for TypeScript; throws now if 'wasm' is unavailable. */
+  module(): WebAssembly.Module | null;
+  /** Counts a unit on this thread, in pieces. */
+  counterHere(): (unit: TaskUnit<T>) => Generator<number, bigint, undefined>;
 }
 
-async function runUnits<U extends { id: number }>(
-  run: RunOptions & { subproblems: readonly U[]; onSubproblem?: (u: U, count: SubproblemCount) => void },
-  rules: UnitRules<U>,
-  module: WebAssembly.Module | null,
-  method: Method,
+function searchRunnable(run: PlanRun): Runnable<'search'> {
+  const { plan } = run;
+  return {
+    task: 'search',
+    n: plan.n,
+    units: plan.units,
+    unitsIn: (from, to) => plan.unitsIn(from, to),
+    workIn: (from, to) => plan.workIn(from, to),
+    workOf: (unit) => unit.work,
+    add: unitContribution,
+    module: () => resolveModule(run.engine),
+    counterHere() {
+      const kernel = resolveKernel(run.engine);
+      return (unit) => countUnit(kernel, plan.n, unit);
+    },
+  };
+}
+
+function joinRunnable(run: JoinRun): Runnable<'join'> {
+  const { n, units } = run;
+  let module: WebAssembly.Module | null = null;
+  return {
+    task: 'join',
+    n,
+    units: units.length,
+    unitsIn: (from, to) => units.slice(from, to),
+    workIn: (from, to) => to - from,
+    workOf: () => 1,
+    // Weighted solutions; the unique count comes at the end, by Burnside's lemma.
+    add: (unit, count) => ({ total: count * BigInt(unit.weight), unique8: 0n }),
+    module: () => (module = resolveJoinModule(run.engine)),
+    counterHere() {
+      const counter = joinCounter(module ? 'wasm' : 'js', module ?? undefined);
+      // eslint-disable-next-line require-yield -- a join unit is one piece
+      return function* (unit) {
+        return counter.countUnit(n, unit);
+      };
+    },
+  };
+}
+
+export async function runPlan(run: PlanRun): Promise<PlanResult> {
+  return runUnits(searchRunnable(run), run, run.onUnit);
+}
+
+/** The join's units; the result's unique count is exact when the run covered every unit. */
+export async function runJoin(run: JoinRun): Promise<PlanResult> {
+  const r = await runUnits(joinRunnable(run), run);
+  const unique = run.n === 1 ? 1n : uniqueFromTotal(run.n, r.total, countSymmetricSolutions(run.n));
+  return { ...r, unique, unique8: unique * 8n };
+}
+
+async function runUnits<T extends Task>(
+  plan: Runnable<T>,
+  run: RunOptions,
+  onUnit?: (unit: TaskUnit<T>, count: bigint) => void,
 ): Promise<PlanResult> {
-  const { n, subproblems, signal } = run;
+  const { signal } = run;
+  const n = plan.n;
+  if (signal?.aborted) throw abortError(signal);
+  const module = plan.module(); // throws now if 'wasm' is unavailable
   const engine = module ? 'wasm' : 'js';
   const start = now();
-  const already = run.already ?? { finished: 0, total: 0n, unique: 0n };
-  const all = already.finished + subproblems.length;
+  const from = run.from ?? 0;
+  const to = run.to ?? plan.units;
+  const already = run.already ?? { finished: 0, total: 0n, unique8: 0n, work: 0 };
+  const all = to - from;
+  const left = all - already.finished;
   let finished = already.finished;
   let total = already.total;
-  let unique = already.unique;
-  let workDone = already.work ?? already.finished;
-  const workAll = subproblems.reduce((sum, s) => sum + rules.work(s), workDone);
+  let unique8 = already.unique8;
+  let workDone = already.work;
+  let countedTotal = 0n;
+  const workAll = plan.workIn(from, to);
+  const resumedFraction = workAll > 0 ? Math.min(1, already.work / workAll) : 0;
+  /** Units being counted: the estimated work done inside each. */
+  const partial = new Map<number, number>();
+  let partialWork = 0;
   const interval = run.progressIntervalMs ?? 100;
   let lastReport = -Infinity;
 
@@ -153,38 +205,108 @@ async function runUnits<U extends { id: number }>(
     const t = now();
     if (!force && t - lastReport < interval) return;
     lastReport = t;
-    run.onProgress({ n, finished, subproblems: all, fraction: finished === all ? 1 : workDone / workAll, total, unique, elapsedMs: t - start });
+    const fraction = finished === all ? 1 : workAll > 0 ? Math.min(1, (workDone + partialWork) / workAll) : 0;
+    run.onProgress({ n, finished, subproblems: all, fraction, resumedFraction, total, unique: unique8 / 8n, elapsedMs: t - start });
   };
-  const record = (s: U, count: SubproblemCount): void => {
-    const c = rules.add(s, count);
+  const onPartial = (unit: TaskUnit<T>, share: number): void => {
+    const work = plan.workOf(unit) * share;
+    partialWork += work - (partial.get(unit.id) ?? 0);
+    partial.set(unit.id, work);
+    report(false);
+  };
+  const record = (unit: TaskUnit<T>, count: bigint): void => {
+    const c = plan.add(unit, count);
     total += c.total;
-    unique += c.unique;
+    countedTotal += c.total;
+    unique8 += c.unique8;
     finished++;
-    workDone += rules.work(s);
-    run.onSubproblem?.(s, count);
+    workDone += plan.workOf(unit);
+    partialWork -= partial.get(unit.id) ?? 0;
+    partial.delete(unit.id);
+    onUnit?.(unit, count);
     report(finished === all);
   };
 
   report(true);
   const wanted = run.threads ?? (n >= AUTO_THREADS_MIN_N ? await availableCores() : 0);
-  let threads = Math.min(wanted, subproblems.length);
+  let threads = Math.min(wanted, left);
   if (threads === 0) {
     threads = 1;
-    const countHere = rules.counterHere();
+    const countHere = plan.counterHere();
     let sliceStart = now();
-    for (const s of subproblems) {
-      if (signal?.aborted) throw abortError(signal);
-      record(s, countHere(s));
-      if (now() - sliceStart > SLICE_MS) {
-        await yieldToEventLoop();
-        sliceStart = now();
+    for (const unit of pending(plan, run)) {
+      const steps = countHere(unit);
+      for (let step = steps.next(); ; step = steps.next()) {
+        if (step.done) {
+          record(unit, step.value);
+          break;
+        }
+        if (now() - sliceStart > SLICE_MS) {
+          onPartial(unit, step.value);
+          await yieldToEventLoop();
+          if (signal?.aborted) throw abortError(signal);
+          sliceStart = now();
+        }
       }
     }
     if (signal?.aborted) throw abortError(signal);
   } else {
     // The workers instantiate the kernel; this thread only hands out work.
-    const units = subproblems as unknown as readonly (Subproblem | JoinUnit)[];
-    await runOnWorkers({ n, task: method, subproblems: units, threads, module, signal, onResult: record as (u: unknown, c: SubproblemCount) => void });
+    await runOnWorkers<T>({ n, task: plan.task, units: pending(plan, run), count: left, threads, module, signal, onResult: record, onPartial });
   }
-  return { total, unique, engine, threads, method };
+  const method = plan.task === 'join' ? 'join' : 'search';
+  return { total, unique: unique8 / 8n, unique8, engine, threads, method, counted: finished - already.finished, countedTotal };
+}
+
+/** The units still to run: from..to-1 without the skipped ones, lazily. */
+function* pending<T extends Task>(plan: Runnable<T>, run: RunOptions): Generator<TaskUnit<T>, void, undefined> {
+  for (const unit of plan.unitsIn(run.from ?? 0, run.to ?? plan.units)) if (!run.skip?.(unit.id)) yield unit;
+}
+
+/**
+ * The reference engine with `signal` and `onProgress`: it has no
+ * subproblems, so it counts one row-0 column after another, yielding to the
+ * event loop every SLICE_MS inside a column; progress is columns done.
+ */
+export async function runReference(
+  n: number,
+  options: { signal?: AbortSignalLike | undefined; onProgress?: ((p: Progress) => void) | undefined; progressIntervalMs?: number },
+): Promise<{ total: bigint; unique: bigint }> {
+  const { signal, onProgress } = options;
+  const interval = options.progressIntervalMs ?? 100;
+  const start = now();
+  let total = 0;
+  let unique = 0;
+  let lastReport = -Infinity;
+  const report = (finished: number, within: number, force: boolean): void => {
+    const t = now();
+    if (!onProgress || (!force && t - lastReport < interval)) return;
+    lastReport = t;
+    const fraction = finished === n ? 1 : Math.min(1, (finished + within) / n);
+    onProgress({ n, finished, subproblems: n, fraction, resumedFraction: 0, total: BigInt(total), unique: BigInt(unique), elapsedMs: t - start });
+  };
+  const image = new Int32Array(n);
+  let sliceStart = now();
+  report(0, 0, true);
+  for (let col = 0; col < n; col++) {
+    const search = new ReferenceSearch(n, col);
+    for (let found = 0; search.next(); found++) {
+      total++;
+      if (isCanonical(search.placement, image)) unique++;
+      if ((found & 255) === 255 && now() - sliceStart > SLICE_MS) {
+        // The share of this column done: how far its row-1 queen has moved.
+        report(col, n > 1 ? search.placement[1] / n : 0, false);
+        await yieldToEventLoop();
+        if (signal?.aborted) throw abortError(signal);
+        sliceStart = now();
+      }
+    }
+    report(col + 1, 0, col + 1 === n);
+    if (now() - sliceStart > SLICE_MS) {
+      await yieldToEventLoop();
+      sliceStart = now();
+    }
+    if (signal?.aborted) throw abortError(signal);
+  }
+  return { total: BigInt(total), unique: BigInt(unique) };
 }

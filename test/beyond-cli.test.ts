@@ -62,7 +62,7 @@ describe('nqueens CLI beyond counting', () => {
     [['count', '8', '--placed', '0:8'], /from 0 to 7; got 8/],
     [['count', '8', '--placed', '0-1'], /--placed takes row:col pairs/],
     [['count', '8..9', '--placed', '0:1'], /single n/],
-    [['count', '8', '--placed', '0:1', '--shard', '0/2'], /--checkpoint or --shard/],
+    [['count', '8', '--placed', '0:1', '--shard', '0/2'], /--placed does not go with --checkpoint, --shard/],
     [['solve', '8', '--after', '0,1'], /8 entries/],
     [['solve', '8', '--after', '0,1,2,3,4,5,6,x'], /--after takes one column per row/],
     [['solve', '8', '--unique', '--placed', '0:0'], /cannot be combined/],

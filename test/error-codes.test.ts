@@ -13,6 +13,7 @@ import { Interrupted } from '../dist/cli/interrupt.js';
 import { mergeShards, parseShard } from '../dist/cli/shards.js';
 import { count, countSync, ERROR_CODES, planSubproblems, solutions, toBoard } from '../dist/index.js';
 import { runOnWorkers } from '../dist/parallel/pool.js';
+import { constellationPlan } from '../dist/plan.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -31,7 +32,7 @@ describe('ERROR_CODES', () => {
     expect(Object.isFrozen(ERROR_CODES)).toBe(true);
     for (const [key, value] of Object.entries(ERROR_CODES)) expect(value).toBe(`ERR_NQUEENS_${key}`);
     expect(Object.keys(ERROR_CODES).sort()).toEqual(
-      ['BAD_FILE', 'INTERNAL', 'INTERRUPTED', 'INVALID_TYPE', 'OUT_OF_RANGE', 'UNKNOWN_OPTION', 'USAGE', 'WASM_UNAVAILABLE', 'WORKER_FAILED', 'TABLES_TOO_LARGE', 'WEBGPU_UNAVAILABLE', 'ATTACKING_QUEENS', 'INCOMPATIBLE_OPTIONS'].sort(),
+      ['BAD_SHARD', 'BAD_CHECKPOINT', 'WRITE_FAILED', 'VERIFY_FAILED', 'INTERNAL', 'INTERRUPTED', 'INVALID_TYPE', 'OUT_OF_RANGE', 'UNKNOWN_OPTION', 'USAGE', 'WASM_UNAVAILABLE', 'WORKER_FAILED', 'TABLES_TOO_LARGE', 'WEBGPU_UNAVAILABLE', 'ATTACKING_QUEENS', 'INCOMPATIBLE_OPTIONS'].sort(),
     );
   });
 
@@ -80,10 +81,11 @@ describe('the platform', () => {
   });
 
   it('a worker that fails: ERR_NQUEENS_WORKER_FAILED, with the worker’s error (and its code) as the cause', async () => {
-    const bad = { ...planSubproblems(8)[0], id: 0, a: 99 };
-    const error = await caught(() => runOnWorkers({ n: 8, subproblems: [bad], threads: 1, module: null, onResult: () => undefined }));
+    const [u] = constellationPlan(8, 0).unitsIn();
+    const bad = { ...u, constellation: { ...u.constellation, a: 99 } };
+    const error = await caught(() => runOnWorkers({ n: 8, units: [bad][Symbol.iterator](), count: 1, threads: 1, module: null, onResult: () => undefined }));
     expect(error.code).toBe(ERROR_CODES.WORKER_FAILED);
-    expect(error.message).toMatch(/^counting worker failed: subproblem 0: a = 99/);
+    expect(error.message).toMatch(/^counting worker failed: unit 0: a = 99/);
     expect(error.cause).toMatchObject({ name: 'RangeError', code: ERROR_CODES.OUT_OF_RANGE });
   });
 
@@ -105,14 +107,15 @@ describe('the CLI’s errors', () => {
     expect(() => parseShard('9/3')).toThrow(expect.objectContaining({ code: ERROR_CODES.OUT_OF_RANGE }));
   });
 
-  it('shard files and checkpoints that do not fit: ERR_NQUEENS_BAD_FILE', () => {
-    expect(() => mergeShards([{ name: 'a.json', text: 'not json' }])).toThrow(expect.objectContaining({ code: ERROR_CODES.BAD_FILE }));
+  it('shard files and checkpoints that do not fit: ERR_NQUEENS_BAD_SHARD, ERR_NQUEENS_BAD_CHECKPOINT', () => {
+    expect(() => mergeShards([{ name: 'a.json', text: 'not json' }])).toThrow(expect.objectContaining({ code: ERROR_CODES.BAD_SHARD }));
     const dir = mkdtempSync(join(tmpdir(), 'nqueens-codes-'));
     try {
       const file = join(dir, 'x.ckpt');
       for (const text of ['garbage\n', '{"format":"other"}\n']) {
         writeFileSync(file, text);
-        expect(() => Checkpoint.open(file, 8, '0/1', planSubproblems(8))).toThrow(expect.objectContaining({ code: ERROR_CODES.BAD_FILE }));
+        const plan = constellationPlan(8, 0);
+        expect(() => Checkpoint.open(file, plan, '0/1', 0, plan.units)).toThrow(expect.objectContaining({ code: ERROR_CODES.BAD_CHECKPOINT }));
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -124,7 +127,7 @@ describe('the sources', () => {
   // A static guard for new code: each `throw` throws a coded error (the
   // helpers in src/errors.ts, abortError, or a class with a code) or rethrows
   // what it caught.
-  const CODED = /^throw (typeError|rangeError|codedError|withCode|abortError|unavailable)\(|^throw new (UsageError|Interrupted)\(|^throw (error|e|err);?$/;
+  const CODED = /^throw (typeError|rangeError|codedError|withCode|abortError|unavailable|failure|refuse|fail)\(|^throw new (UsageError|Interrupted|OutputClosed)\(|^throw (error|e|err);?$/;
 
   it('throw only coded errors', () => {
     const files = readdirSync(join(ROOT, 'src'), { recursive: true, withFileTypes: true })

@@ -1,12 +1,16 @@
-// Shards run as separate processes and merge back to the exact count;
-// checkpoints resume without losing finished work; Ctrl-C stops cleanly.
+// Shards run as separate processes and merge back to the exact count, and
+// merge refuses anything that does not add up; checkpoints resume without
+// losing finished work and refuse damage; Ctrl-C stops cleanly.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { planSubproblems } from '../dist/index.js';
+import { shortCheck } from '../dist/digest.js';
+import { planUnits } from '../dist/index.js';
+import { constellationPlan } from '../dist/plan.js';
+import { shardResult } from '../dist/cli/shards.js';
 import { VERSION } from '../dist/version.js';
 
 const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
@@ -17,6 +21,16 @@ function nqueens(...args: string[]) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+const read = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
+/** Writes a shard file edited by `edit`, as a tamperer would. */
+function tampered(from: string, name: string, edit: (shard: any) => void): string {
+  const shard = read(from);
+  edit(shard);
+  const file = join(dir, name);
+  writeFileSync(file, JSON.stringify(shard));
+  return file;
+}
+
 describe('shards', () => {
   const files = [0, 1, 2, 3].map((i) => join(dir, `shard-${i}.json`));
 
@@ -25,45 +39,121 @@ describe('shards', () => {
       const r = nqueens('count', '13', '--shard', `${i}/4`, '--out', files[i], '--threads', '1');
       expect(r.code).toBe(0);
     }
-    const shards = files.map((f) => JSON.parse(readFileSync(f, 'utf8')));
-    expect(shards.map((s) => [s.n, s.shard, s.of, s.version])).toEqual([0, 1, 2, 3].map((i) => [13, i, 4, VERSION]));
-    // Disjoint and complete: the slices' sizes add up to the whole list.
-    expect(shards.reduce((sum, s) => sum + s.subproblems, 0)).toBe(planSubproblems(13).length);
-    expect(shards.every((s) => BigInt(s.total) > 0n && BigInt(s.total) < 73712n)).toBe(true);
+    const shards = files.map(read);
+    const plan = planUnits(13, { parts: 4 * 2 });
+    expect(shards.map((s) => [s.n, s.shard, s.of, s.version, s.plan.digest, s.plan.depth])).toEqual(
+      [0, 1, 2, 3].map((i) => [13, i, 4, VERSION, plan.digest, plan.depth]),
+    );
+    // Contiguous, disjoint and complete; one count per unit.
+    expect(shards.map((s) => [s.from, s.to])).toEqual([0, 1, 2, 3].map((i) => Object.values(plan.shard(i, 4))));
+    expect(shards[0].from).toBe(0);
+    expect(shards[3].to).toBe(plan.units);
+    for (const s of shards) expect(s.counts).toHaveLength(s.to - s.from);
     const merged = nqueens('merge', ...files, '--json');
     expect(merged.code).toBe(0);
-    expect(JSON.parse(merged.stdout)).toMatchObject({ n: 13, total: '73712', unique: '9233', shards: 4 });
+    expect(JSON.parse(merged.stdout)).toMatchObject({ n: 13, total: '73712', unique: '9233', shards: 4, units: plan.units });
   });
 
   it('a shard without --out prints its JSON result', () => {
     const r = nqueens('count', '10', '--shard', '0/1');
-    expect(JSON.parse(r.stdout)).toMatchObject({ format: 'nqueens-shard', n: 10, total: '724', unique: '92', shard: 0, of: 1 });
+    expect(JSON.parse(r.stdout)).toMatchObject({ format: 'nqueens-shard', n: 10, total: '724', unique8: String(92 * 8), shard: 0, of: 1 });
   });
 
-  it('merge refuses a missing shard', () => {
+  it('merge refuses a missing shard, naming the units', () => {
     const r = nqueens('merge', files[0], files[1], files[3]);
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe('nqueens: missing shard 2 of 4');
+    const s2 = read(files[2]);
+    expect(r.stderr.trim()).toBe(`nqueens: units ${s2.from}..${s2.to - 1} are missing: no shard between ${files[1]} and ${files[3]}`);
   });
 
   it('merge refuses a duplicated shard', () => {
     const r = nqueens('merge', files[0], files[1], files[2], files[3], files[2]);
-    expect(r.stderr).toMatch(/shard 2\/4 appears twice/);
+    expect(r.stderr.trim()).toBe(`nqueens: shard 2/4 appears twice: ${files[2]} and ${files[2]}`);
     expect(r.code).toBe(1);
   });
 
-  it('merge refuses shards of different n, m or version, and files that are not shards', () => {
+  it('merge refuses units counted twice by shards of different splits', () => {
+    const half = join(dir, 'half-0.json');
+    nqueens('count', '13', '--shard', '0/2', '--depth', String(read(files[0]).plan.depth), '--out', half);
+    const r = nqueens('merge', half, ...files);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/units \d+\.\.\d+ are counted twice: in .* and .*/);
+  });
+
+  it('merge refuses edited numbers: total, unique8, a unit count, n, of, shard, the digest', () => {
+    const cases: [string, (s: any) => void, RegExp][] = [
+      ['total', (s) => (s.total = String(BigInt(s.total) + 8n)), /edited-total.json: its digest does not match its contents \(edited or damaged\)/],
+      ['unique8', (s) => (s.unique8 = String(BigInt(s.unique8) + 8n)), /edited-unique8.json: its digest does not match/],
+      ['count', (s) => (s.counts[3] = String(BigInt(s.counts[3]) + 1n)), /edited-count.json: its digest does not match/],
+      ['n', (s) => (s.n = 12), /edited-n.json: its digest does not match/],
+      ['of', (s) => (s.of = 1e9), /edited-of.json: "of": 1000000000 is not a shard count \(1 to 1000000\)/],
+      ['shard', (s) => (s.shard = 7), /edited-shard.json: "shard": 7 is not an index below "of" \(4\)/],
+      ['digest', (s) => (s.digest = '0000000000000000'), /edited-digest.json: its digest does not match/],
+      ['range', (s) => (s.to = 1e15), /edited-range.json: it covers units \d+\.\.999999999999999 but holds \d+ counts/],
+    ];
+    for (const [what, edit, message] of cases) {
+      const bad = tampered(files[1], `edited-${what}.json`, edit);
+      const r = nqueens('merge', files[0], bad, files[2], files[3]);
+      expect([what, r.code]).toEqual([what, 1]);
+      expect(r.stderr).toMatch(message);
+    }
+  });
+
+  it('merge refuses a shard whose digest was recomputed but whose totals or symmetry do not add up', () => {
+    const s1 = read(files[1]);
+    const plan = constellationPlan(13, s1.plan.depth);
+    const counts = s1.counts.map(BigInt);
+    const spec = { index: s1.shard, count: s1.of };
+    const run = { engine: 'wasm', threads: 1, elapsedMs: 1 };
+    // A self-consistent forgery with a total that is not its counts' sum.
+    const forged = shardResult(plan, spec, s1, counts, run);
+    const lying = tampered(files[1], 'lying-total.json', (s) => Object.assign(s, { ...forged, total: String(BigInt(forged.total) + 2n) }));
+    // (its digest no longer matches either: edits are caught twice over)
+    expect(nqueens('merge', files[0], lying, files[2], files[3]).code).toBe(1);
+    // A fixes unit of a symmetric constellation with more fixes than (h - 1) x solutions.
+    const k = files.findIndex((f) => [...plan.unitsIn(read(f).from, read(f).to)].some((u) => u.kind === 'fixes'));
+    const sk = read(files[k]);
+    const fixes = [...plan.unitsIn(sk.from, sk.to)].find((u) => u.kind === 'fixes')!;
+    const impossible = sk.counts.map(BigInt);
+    impossible[fixes.id - sk.from] = 1_000_000n;
+    const file = join(dir, 'impossible-fixes.json');
+    writeFileSync(file, JSON.stringify(shardResult(plan, { index: k, count: 4 }, sk, impossible, run)));
+    const r = nqueens('merge', ...files.map((f, i) => (i === k ? file : f)));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`impossible-fixes.json: unit ${fixes.id} \\(the fixes of constellation \\d+, stabiliser \\d\\) records 1000000 fixes for \\d+ solutions, which no count can give`));
+  });
+
+  it('merge --verify recounts random units, prints its seed, and catches a consistent forgery', () => {
+    const ok = nqueens('merge', ...files, '--verify', '50', '--seed', '7');
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/^verify\s+50 random units recounted, all match \(seed 7\)$/m);
+    expect(ok.stderr).toMatch(/repeat with --verify 50 --seed 7/);
+    // A forged shard: one solution unit's count raised by one, totals and digest recomputed.
+    const s1 = read(files[1]);
+    const plan = constellationPlan(13, s1.plan.depth);
+    const counts = s1.counts.map(BigInt);
+    const id = [...plan.unitsIn(s1.from, s1.to)].find((u) => u.kind === 'solutions')!.id;
+    counts[id - s1.from] += 1n;
+    const forged = join(dir, 'forged.json');
+    writeFileSync(forged, JSON.stringify(shardResult(plan, { index: 1, count: 4 }, s1, counts, { engine: 'wasm', threads: 1, elapsedMs: 1 })));
+    expect(nqueens('merge', files[0], forged, files[2], files[3]).code).toBe(0); // adds up: only a recount can tell
+    const all = String(plan.units);
+    const r = nqueens('merge', files[0], forged, files[2], files[3], '--verify', all, '--seed', '1');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`verification failed \\(seed 1\\): unit ${id} is recorded in .*forged.json as ${counts[id - s1.from]}, but counts ${counts[id - s1.from] - 1n}`));
+  });
+
+  it('merge refuses shards of different n, plans or versions, files that are not shards, and huge files before reading', () => {
     const other = join(dir, 'other-n.json');
     nqueens('count', '12', '--shard', '1/4', '--out', other);
-    expect(nqueens('merge', files[0], other, files[2], files[3]).stderr).toMatch(/is for n = 12, .* for n = 13/);
+    expect(nqueens('merge', files[0], other, files[2], files[3]).stderr).toMatch(/other-n.json is for n = 12, .* for n = 13/);
 
-    const otherM = join(dir, 'other-m.json');
-    nqueens('count', '13', '--shard', '1/3', '--out', otherM);
-    expect(nqueens('merge', files[0], otherM, files[2], files[3]).stderr).toMatch(/all shards must use the same m/);
+    const otherDepth = join(dir, 'other-depth.json');
+    nqueens('count', '13', '--shard', '1/4', '--depth', '2', '--out', otherDepth);
+    expect(nqueens('merge', files[0], otherDepth, files[2], files[3]).stderr).toMatch(/other-depth.json uses plan \w+ \(depth 2\), .* plan \w+ \(depth \d\): all shards must share one plan/);
 
-    const old = join(dir, 'old.json');
-    writeFileSync(old, JSON.stringify({ ...JSON.parse(readFileSync(files[1], 'utf8')), version: '0.0.1' }));
-    expect(nqueens('merge', files[0], old, files[2], files[3]).stderr).toMatch(/made by nqueens-wasm 0.0.1/);
+    const old = tampered(files[1], 'old.json', (s) => (s.version = '0.0.1'));
+    expect(nqueens('merge', files[0], old, files[2], files[3]).stderr).toMatch(/old.json was made by nqueens-wasm 0.0.1/);
 
     const junk = join(dir, 'junk.json');
     writeFileSync(junk, '{"hello": 1}');
@@ -71,90 +161,125 @@ describe('shards', () => {
     expect(nqueens('merge', join(dir, 'nope.json')).stderr).toMatch(/cannot read .*nope.json: ENOENT/);
   });
 
-  it.each(['4/4', '-1/4', '1/0', 'x', '1'])('--shard %s is refused', (spec) => {
+  it.each(['4/4', '-1/4', '1/0', 'x', '1', '0/1000001'])('--shard %s is refused', (spec) => {
     const r = nqueens('count', '10', `--shard=${spec}`);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--shard must be i\/m with 0 <= i < m/);
   });
+
+  it('shards stay balanced by estimated work up to 100,000 of them', () => {
+    const plan = constellationPlan(21, 3);
+    const m = 100_000;
+    let previous = 0;
+    let largest = 0;
+    for (const i of [0, 1, 2, 500, 50_000, 99_998, 99_999]) {
+      const { from, to } = plan.shardRange(i, m);
+      expect(from).toBeLessThanOrEqual(to);
+      largest = Math.max(largest, plan.workIn(from, to));
+      if (i > 0) expect(plan.shardRange(i - 1, m).to).toBe(from);
+      previous = to;
+    }
+    expect(previous).toBe(plan.units);
+    expect(largest).toBeLessThan((plan.work / m) * 1.5);
+  });
 });
 
 describe('checkpoints', () => {
-  it('resume() sums the finished part of the slice, counts and expected work, and returns the rest', async () => {
-    const { Checkpoint } = await import('../dist/cli/checkpoint.js');
-    const { contribution, expectedWork } = await import('../dist/constellations.js');
-    const { jsKernel } = await import('../dist/engines.js');
-    const plan = planSubproblems(11);
-    const file = join(dir, 'resume-unit.ckpt');
-    const first = Checkpoint.open(file, 11, 'all', plan);
-    const finished = [plan[0], plan[5], plan[plan.length - 1]];
-    for (const s of finished) first.record(s, jsKernel.countSubproblem(11, s));
-    const { already, remaining } = Checkpoint.open(file, 11, 'all', plan).resume(plan);
-    const counts = finished.map((s) => contribution(s, jsKernel.countSubproblem(11, s)));
-    expect(already).toEqual({
-      finished: 3,
-      total: counts.reduce((sum, c) => sum + c.total, 0n),
-      unique: counts.reduce((sum, c) => sum + c.unique, 0n),
-      work: finished.reduce((sum, s) => sum + expectedWork(11, s), 0),
-    });
-    // A corner queen leaves 8 rows, not 7, and weighs (11 - 4) / 2 = 3.5.
-    expect(already.work).toBe(finished.reduce((sum, s) => sum + (s.innerRows === 8 ? 3.5 : 1), 0));
-    expect([plan[0].innerRows, plan[plan.length - 1].innerRows]).toEqual([8, 7]);
-    expect(remaining.map((s) => s.id)).toEqual(plan.filter((s) => !finished.includes(s)).map((s) => s.id));
-  });
+  const lines = (file: string) => readFileSync(file, 'utf8').trim().split('\n');
 
-  it('records every subproblem, and a resumed run redoes none of the finished ones', () => {
+  it('records every unit, and a resumed run redoes none of the finished ones; a torn last line runs again', () => {
     const file = join(dir, 'n12.ckpt');
     const first = nqueens('count', '12', '--checkpoint', file);
     expect(first.stdout).toMatch(/^total\s+14200$/m);
-    const lines = readFileSync(file, 'utf8').trim().split('\n');
-    const plan = planSubproblems(12);
-    expect(lines).toHaveLength(1 + plan.length);
-    expect(JSON.parse(lines[0])).toMatchObject({ format: 'nqueens-checkpoint', version: VERSION, n: 12 });
+    const all = lines(file);
+    const header = JSON.parse(all[0]);
+    expect(header).toMatchObject({ format: 'nqueens-checkpoint', formatVersion: 2, version: VERSION, n: 12, shard: '0/1', from: 0 });
+    expect(all).toHaveLength(1 + header.to);
+    expect(JSON.parse(all[1])).toEqual({ unit: 0, count: expect.any(String), check: expect.stringMatching(/^[0-9a-f]{8}$/) });
 
-    // Keep half the finished lines and a line torn by a crash, as after a kill.
-    const kept = lines.slice(0, 1 + 300);
-    writeFileSync(file, kept.join('\n') + '\n{"id":31');
+    // Keep 300 finished lines and a line torn by a crash, as after a kill.
+    writeFileSync(file, all.slice(0, 1 + 300).join('\n') + '\n{"unit":300,"cou');
     const resumed = nqueens('count', '12', '--checkpoint', file);
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toMatch(/^total\s+14200$/m);
     expect(resumed.stdout).toMatch(/^unique\s+1787$/m);
-    expect(resumed.stderr).toMatch(/resumed from .*: 300 of 730 subproblems were already done/);
-    const after = readFileSync(file, 'utf8').trim().split('\n');
-    expect(after).toHaveLength(1 + plan.length);
-    expect(new Set(after.slice(1).map((l) => JSON.parse(l).id)).size).toBe(plan.length);
+    expect(resumed.stderr).toMatch(/line 302 was torn \(cut short by a crash\); its unit runs again/);
+    expect(resumed.stderr).toMatch(new RegExp(`resumed from .*: 300 of ${header.to} units were already done`));
+    const after = lines(file);
+    expect(after).toHaveLength(1 + header.to);
+    expect(new Set(after.slice(1).map((l) => JSON.parse(l).unit)).size).toBe(header.to);
   });
 
-  it('refuses a checkpoint for another n or version', () => {
+  it('refuses any other damage with its line number: a damaged middle line, an edited count, a unit outside the slice, a contradicting duplicate', () => {
+    const file = join(dir, 'n10.ckpt');
+    nqueens('count', '10', '--checkpoint', file);
+    const good = lines(file);
+    const { plan } = JSON.parse(good[0]);
+    const line = (unit: number, count: string) => JSON.stringify({ unit, count, check: shortCheck(`${plan.digest}|${unit}|${count}`) });
+    const cases: [string, string[], string][] = [
+      ['torn middle line', [...good.slice(0, 3), good[3].slice(0, 10), ...good.slice(4)], 'line 4: damaged (not JSON); only a torn last line can be dropped'],
+      ['edited count', [...good.slice(0, 5), good[5].replace(/"count":"(\d+)"/, '"count":"1$1"'), ...good.slice(6)], 'line 6: fails its check (edited or damaged)'],
+      ['outside the slice', [...good, line(plan.units, '1')], `line ${good.length + 1}: unit ${plan.units} is not in this slice (units 0..${plan.units - 1})`],
+      ['contradicting duplicate', [...good, line(0, String(BigInt(JSON.parse(good[1]).count) + 1n))], `line ${good.length + 1}: unit 0 again with count ${BigInt(JSON.parse(good[1]).count) + 1n}; line 2 said ${JSON.parse(good[1]).count}`],
+      ['edited header', [good[0].replace('"n":10', '"n":11'), ...good.slice(1)], 'line 1 (the header) fails its check: edited or damaged'],
+    ];
+    for (const [what, text, message] of cases) {
+      writeFileSync(file, text.join('\n') + '\n');
+      const r = nqueens('count', '10', '--checkpoint', file);
+      expect([what, r.code, r.stdout]).toEqual([what, 1, '']);
+      expect(r.stderr.trim()).toBe(`nqueens: ${file}, ${message}`.replace(`${file}, line 1 (the header)`, `${file}: line 1 (the header)`));
+    }
+    // A duplicate with the same count is harmless.
+    writeFileSync(file, [...good, good[1]].join('\n') + '\n');
+    expect(nqueens('count', '10', '--checkpoint', file).stdout).toMatch(/^total\s+724$/m);
+  });
+
+  it('refuses a checkpoint for another n, plan or version', () => {
     const file = join(dir, 'n11.ckpt');
     nqueens('count', '11', '--checkpoint', file);
     const r = nqueens('count', '12', '--checkpoint', file);
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe(`nqueens: ${file} is a checkpoint for n = 11, not n = 12`);
+    expect(nqueens('count', '11', '--checkpoint', file, '--depth', '3').stderr).toMatch(/was made with another plan \(constellations, depth \d, digest \w+\); this count uses constellations, depth 3/);
 
     const [header, ...rest] = readFileSync(file, 'utf8').split('\n');
     writeFileSync(file, [JSON.stringify({ ...JSON.parse(header), version: '9.9.9' }), ...rest].join('\n'));
-    expect(nqueens('count', '11', '--checkpoint', file).stderr).toMatch(/was written by nqueens-wasm 9.9.9; this is /);
+    expect(nqueens('count', '11', '--checkpoint', file).stderr).toMatch(/was written by nqueens-wasm 9.9.9 \(checkpoint format 2\); this is /);
   });
 
-  it('Ctrl-C stops a long count, keeps its finished subproblems, and exits 130', async () => {
-    const file = join(dir, 'n18.ckpt');
-    const child = spawn(process.execPath, [cli, 'count', '18', '--threads', '2', '--checkpoint', file], { cwd: dir });
+  async function startAndWait(args: string[], file: string, minLines: number) {
+    const child = spawn(process.execPath, [cli, ...args], { cwd: dir });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    // Wait until some subproblems are recorded, then interrupt.
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      if (existsSync(file) && readFileSync(file, 'utf8').trim().split('\n').length >= 3) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
+    let running = true;
+    void exited.then(() => (running = false));
+    while (running) {
+      if (existsSync(file) && lines(file).length >= minLines) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    const interruptedAt = Date.now();
+    return { child, exited, stderr: () => stderr };
+  }
+
+  it('kill -9 in the middle of a count, then resume: the exact total', async () => {
+    const file = join(dir, 'n16-killed.ckpt');
+    const { child, exited } = await startAndWait(['count', '16', '--threads', '2', '--checkpoint', file], file, 40);
+    child.kill('SIGKILL');
+    await exited;
+    const resumed = nqueens('count', '16', '--checkpoint', file);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toMatch(/^total\s+14772512$/m);
+    expect(resumed.stdout).toMatch(/^unique\s+1846955$/m);
+  });
+
+  it('Ctrl-C stops a long count, keeps its finished units, and exits 130', async () => {
+    const file = join(dir, 'n18.ckpt');
+    const { child, exited, stderr } = await startAndWait(['count', '18', '--threads', '2', '--checkpoint', file], file, 3);
     child.kill('SIGINT');
     expect(await exited).toBe(130);
-    expect(Date.now() - interruptedAt).toBeLessThan(2000);
-    expect(stderr).toMatch(/interrupted; finished subproblems are in .*n18.ckpt, run the same command to resume/);
-    const lines = readFileSync(file, 'utf8').trim().split('\n');
-    expect(lines.length).toBeGreaterThanOrEqual(3);
-    for (const line of lines.slice(1)) expect(JSON.parse(line)).toHaveProperty('solutions');
+    expect(stderr()).toMatch(/interrupted; finished units are in .*n18.ckpt, run the same command to resume/);
+    const kept = lines(file);
+    expect(kept.length).toBeGreaterThanOrEqual(3);
+    for (const line of kept.slice(1)) expect(JSON.parse(line)).toHaveProperty('count');
   });
 });

@@ -3,8 +3,8 @@ import { availableParallelism } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { AUTO_THREADS_MIN_N, count, type Progress } from '../dist/index.js';
-import { contribution, expectedWork, planSubproblems } from '../dist/constellations.js';
+import { AUTO_THREADS_MIN_N, count, planUnits, type Progress } from '../dist/index.js';
+import { constellationPlan, unitContribution } from '../dist/plan.js';
 import { runPlan } from '../dist/run.js';
 import { runOnWorkers } from '../dist/parallel/pool.js';
 import { wasmModule } from '../dist/kernels/wasm.js';
@@ -23,8 +23,8 @@ describe.each(['wasm', 'js'] as const)('threads with engine %s', (engine) => {
   ])('count(%i, { threads: %i }) is exact', async (n, threads) => {
     const r = await count(n, { engine, threads });
     expect(r).toMatchObject({ n, total: TOTAL[n], unique: UNIQUE[n], engine });
-    // No more workers than subproblems (n = 2 has none: it runs on this thread).
-    expect(r.threads).toBe(Math.max(1, Math.min(threads, planSubproblems(n).length)));
+    // No more workers than units (n = 2 has none: it runs on this thread).
+    expect(r.threads).toBe(Math.max(1, Math.min(threads, planUnits(n, { parts: threads }).units)));
   });
 });
 
@@ -47,7 +47,8 @@ describe('onProgress', () => {
     const r = await count(13, { threads: threads || undefined, onProgress: (p) => seen.push(p) });
     expect(seen.length).toBeGreaterThanOrEqual(2);
     const last = seen[seen.length - 1];
-    expect(last).toMatchObject({ n: 13, finished: 1105, subproblems: 1105, fraction: 1, total: 73712n, unique: 9233n });
+    const units = planUnits(13, { parts: 2 }).units;
+    expect(last).toMatchObject({ n: 13, finished: units, subproblems: units, fraction: 1, total: 73712n, unique: 9233n });
     expect(r.total).toBe(last.total);
     for (let i = 1; i < seen.length; i++) {
       expect(seen[i].finished).toBeGreaterThanOrEqual(seen[i - 1].finished);
@@ -57,22 +58,27 @@ describe('onProgress', () => {
   });
 
   it('weights the fraction by expected work, so the large subproblems that run first count for more', async () => {
-    const plan = planSubproblems(12);
+    const plan = constellationPlan(12, 0);
+    const units = [...plan.unitsIn()];
     const seen: Progress[] = [];
-    await runPlan({ n: 12, subproblems: plan, engine: 'js', threads: 0, progressIntervalMs: 0, onProgress: (p) => seen.push(p) });
-    expect(seen).toHaveLength(plan.length + 1); // the start, then one per subproblem
-    const work = plan.map((s) => expectedWork(12, s));
+    const reports: Progress[] = [];
+    await runPlan({ plan, engine: 'js', threads: 0, progressIntervalMs: 0, onProgress: (p) => reports.push(p) });
+    // The first report with each number of finished units: the start, then one as each unit ends
+    // (a slow machine may add reports from inside a unit, between them).
+    for (const p of reports) if (p.finished === seen.length) seen.push(p);
+    expect(seen).toHaveLength(units.length + 1);
+    const work = units.map((u) => u.work);
     const all = work.reduce((a, b) => a + b, 0);
     let done = 0;
-    for (let i = 0; i < plan.length - 1; i++) {
+    for (let i = 0; i < units.length - 1; i++) {
       done += work[i];
       expect(seen[i + 1].fraction).toBeCloseTo(done / all, 12);
     }
-    expect(seen[plan.length].fraction).toBe(1);
+    expect(seen[units.length].fraction).toBe(1);
     // The corner constellations (one more row to search) come first and weigh 4 each at n = 12.
     expect(work[0]).toBe(4);
-    expect(work[plan.length - 1]).toBe(1);
-    expect(seen[1].fraction).toBeGreaterThan(1 / plan.length);
+    expect(units.find((u) => u.kind === 'solutions' && u.constellation.innerRows === 8)!.work).toBe(1);
+    expect(seen[1].fraction).toBeGreaterThan(1 / units.length);
   });
 });
 
@@ -128,33 +134,35 @@ describe('abort', () => {
 });
 
 describe('the pool', () => {
-  it.each([1, 2, 3])('hands every subproblem out exactly once, in batches, with %i worker(s)', async (threads) => {
-    const plan = planSubproblems(12);
+  it.each([1, 2, 3])('hands every unit out exactly once, in batches, with %i worker(s)', async (threads) => {
+    const plan = constellationPlan(12, 1);
     const seen: number[] = [];
     let total = 0n;
     await runOnWorkers({
       n: 12,
-      subproblems: plan,
+      units: plan.unitsIn(),
+      count: plan.units,
       threads,
       module: wasmModule()!,
-      onResult: (s, c) => {
-        seen.push(s.id);
-        total += contribution(s, c).total;
+      onResult: (u, c) => {
+        seen.push(u.id);
+        total += unitContribution(u, c).total;
       },
+      onPartial: () => undefined,
     });
-    expect(seen.slice().sort((p, q) => p - q)).toEqual(plan.map((s) => s.id));
+    expect(seen.slice().sort((p, q) => p - q)).toEqual([...plan.unitsIn()].map((u) => u.id));
     expect(total).toBe(TOTAL[12]);
   });
 
   it('streams results within a batch, so progress moves while one worker counts', async () => {
-    const plan = planSubproblems(15);
+    const plan = constellationPlan(15, 0);
     const arrivals: number[] = [];
-    await runOnWorkers({ n: 15, subproblems: plan, threads: 1, module: null, onResult: () => arrivals.push(performance.now()) });
-    expect(arrivals).toHaveLength(plan.length);
-    // One worker's first batch is 1/8 of the list, the largest subproblems,
+    await runOnWorkers({ n: 15, units: plan.unitsIn(), count: plan.units, threads: 1, module: null, onResult: () => arrivals.push(performance.now()), onPartial: () => undefined });
+    expect(arrivals).toHaveLength(plan.units);
+    // One worker's first batch is 1/8 of the list, the largest units,
     // over 100 ms of work in the TS kernel. Results of one message arrive
     // together (microseconds apart); the batch must come in several messages.
-    const firstBatch = Math.ceil(plan.length / 8);
+    const firstBatch = Math.ceil(plan.units / 8);
     let messages = 1;
     for (let i = 1; i < firstBatch; i++) if (arrivals[i] - arrivals[i - 1] > 10) messages++;
     expect(messages).toBeGreaterThanOrEqual(2);
@@ -163,20 +171,23 @@ describe('the pool', () => {
 
 describe('worker failures reject the count', () => {
   it('an error inside a worker', async () => {
-    const [s] = planSubproblems(10);
+    const [u] = constellationPlan(10, 0).unitsIn();
+    const bad = { ...u, constellation: { ...u.constellation, a: 99 } };
     await expect(
-      runOnWorkers({ n: 10, subproblems: [{ ...s, a: 99 }], threads: 1, module: null, onResult: () => undefined }),
-    ).rejects.toThrow(/counting worker failed: subproblem 0: a = 99 is not a column\/row of an n = 10 board/);
+      runOnWorkers({ n: 10, units: [bad][Symbol.iterator](), count: 1, threads: 1, module: null, onResult: () => undefined, onPartial: () => undefined }),
+    ).rejects.toThrow(/counting worker failed: unit 0: a = 99 is not a column\/row of an n = 10 board/);
   });
 
   it('a kernel that does not instantiate', async () => {
     await expect(
       runOnWorkers({
         n: 10,
-        subproblems: planSubproblems(10),
+        units: constellationPlan(10, 0).unitsIn(),
+        count: constellationPlan(10, 0).units,
         threads: 2,
         module: {} as WebAssembly.Module,
         onResult: () => undefined,
+        onPartial: () => undefined,
       }),
     ).rejects.toThrow(/counting worker failed/);
   });
@@ -185,12 +196,14 @@ describe('worker failures reject the count', () => {
     await expect(
       runOnWorkers({
         n: 9,
-        subproblems: planSubproblems(9),
+        units: constellationPlan(9, 0).unitsIn(),
+        count: constellationPlan(9, 0).units,
         threads: 1,
         module: wasmModule()!,
         onResult: () => {
           throw new Error('listener broke');
         },
+        onPartial: () => undefined,
       }),
     ).rejects.toThrow('listener broke');
   });

@@ -24,6 +24,10 @@ export const OPTIONS = {
   placed: { type: 'string' },
   unique: { type: 'boolean' },
   after: { type: 'string' },
+  depth: { type: 'string' },
+  subtotals: { type: 'string' },
+  verify: { type: 'string' },
+  seed: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -31,9 +35,9 @@ export const OPTIONS = {
 export type OptionValues = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'string' ? string : boolean };
 
 export const COMMAND_OPTIONS = {
-  count: ['engine', 'algorithm', 'threads', 'json', 'checkpoint', 'shard', 'out', 'placed'],
+  count: ['engine', 'algorithm', 'threads', 'json', 'checkpoint', 'shard', 'out', 'depth', 'subtotals', 'placed'],
   solve: ['engine', 'limit', 'format', 'placed', 'unique', 'after'],
-  merge: ['json'],
+  merge: ['json', 'verify', 'seed', 'engine', 'subtotals'],
 } as const;
 
 export type Command = keyof typeof COMMAND_OPTIONS;
@@ -98,7 +102,7 @@ export function checkCommandOptions(command: Command, values: OptionValues): voi
 }
 
 /** A decimal integer in [min, max]; `what` names it in the message. */
-function parseInteger(text: string, what: string, min: number, max: number): number {
+export function parseInteger(text: string, what: string, min: number, max: number): number {
   return checkInteger(/^\d+$/.test(text) ? Number(text) : text, what, min, max);
 }
 

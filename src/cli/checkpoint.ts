@@ -1,99 +1,236 @@
-// Checkpoints: a file that records each finished subproblem as it finishes,
-// so an interrupted count resumes without redoing any of them. JSON lines:
-// a header, then one line per subproblem. Node only (the CLI uses it).
-import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { contribution, expectedWork, type Subproblem, type SubproblemCount } from '../constellations.js';
-import { codedError, ERROR_CODES } from '../errors.js';
+// Checkpoints: a file that records each finished unit as it finishes, so an
+// interrupted count resumes without redoing any of them. JSON lines: a
+// header naming the count (n, version, plan identity, slice), then one line
+// per unit, each with a check over the plan digest, unit and count. On
+// resume every line is validated; a torn last line (a crash mid-write) is
+// dropped and its unit runs again; any other damage is refused with its
+// line number. Lines are flushed to disk (fsync) at least every
+// SYNC_LINES lines or SYNC_MS, so a power cut loses only the last few.
+import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, statSync, writeSync } from 'node:fs';
+import { shortCheck } from '../digest.js';
+import { ERROR_CODES, failure } from '../errors.js';
+import type { ConstellationPlan } from '../plan.js';
+import type { Already } from '../run.js';
 import { VERSION } from '../version.js';
+import { describeError } from './files.js';
+import { addUnitCount, parseCount } from './shards.js';
 
 export const CHECKPOINT_FORMAT = 'nqueens-checkpoint';
+export const CHECKPOINT_FORMAT_VERSION = 2;
+const SYNC_LINES = 16;
+const SYNC_MS = 200;
+/** Larger files are refused before reading (about 20 million lines). */
+const MAX_BYTES = 1 << 30;
 
 interface Header {
   format: typeof CHECKPOINT_FORMAT;
+  formatVersion: number;
   version: string;
   n: number;
-  /** The slice it covers, "i/m"; "0/1" for the whole count. */
+  plan: { method: string; depth: number; units: number; digest: string };
+  /** The slice it covers, "i/m" ("0/1" for the whole count), and its units from..to-1. */
   shard: string;
-  subproblems: number;
+  from: number;
+  to: number;
+  check: string;
+}
+
+function headerOf(plan: ConstellationPlan, shard: string, from: number, to: number): Header {
+  const { method, depth, units, digest } = plan;
+  const body = { format: CHECKPOINT_FORMAT as typeof CHECKPOINT_FORMAT, formatVersion: CHECKPOINT_FORMAT_VERSION, version: VERSION, n: plan.n, plan: { method, depth, units, digest }, shard, from, to };
+  return { ...body, check: shortCheck(JSON.stringify(body)) };
+}
+
+function lineCheck(planDigest: string, unit: number, count: string): string {
+  return shortCheck(`${planDigest}|${unit}|${count}`);
+}
+
+function refuse(message: string): never {
+  throw failure(message, ERROR_CODES.BAD_CHECKPOINT);
+}
+
+function readText(file: string): string {
+  const size = statSync(file).size;
+  if (size > MAX_BYTES) refuse(`${file} is ${size} bytes, more than a checkpoint can hold (${MAX_BYTES}); refusing to read it`);
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.alloc(size);
+    let read = 0;
+    while (read < size) {
+      const got = readSync(fd, buffer, read, size - read, read);
+      if (got === 0) break;
+      read += got;
+    }
+    return buffer.subarray(0, read).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export class Checkpoint {
-  /** Counts of the subproblems finished before this run, by id. */
-  readonly done = new Map<number, SubproblemCount>();
+  /** Counts of the units finished before this run, by id. */
+  readonly done = new Map<number, bigint>();
+  /** A torn last line was dropped (its unit runs again). */
+  tornLine = 0;
+  private fd: number | undefined;
+  private unsynced = 0;
+  private lastSync = 0;
 
   private constructor(
     readonly file: string,
-    readonly n: number,
+    readonly plan: ConstellationPlan,
   ) {}
 
-  /**
-   * Opens FILE for this count: resumes it if it exists (refusing one made for
-   * another n, slice or version), else starts it.
-   */
-  static open(file: string, n: number, shard: string, subproblems: readonly Subproblem[]): Checkpoint {
-    const checkpoint = new Checkpoint(file, n);
-    const header: Header = { format: CHECKPOINT_FORMAT, version: VERSION, n, shard, subproblems: subproblems.length };
-    const lines = [JSON.stringify(header)];
-    if (existsSync(file)) {
-      const text = readFileSync(file, 'utf8');
-      const [first, ...rest] = text.split('\n');
-      let found: Header;
-      try {
-        found = JSON.parse(first) as Header;
-      } catch {
-        throw codedError(`${file} is not a checkpoint (its first line is not JSON)`, ERROR_CODES.BAD_FILE);
-      }
-      if (found?.format !== CHECKPOINT_FORMAT) throw codedError(`${file} is not a checkpoint`, ERROR_CODES.BAD_FILE);
-      if (found.version !== VERSION) {
-        throw codedError(`${file} was written by nqueens-wasm ${found.version}; this is ${VERSION}, which may split the search differently`, ERROR_CODES.BAD_FILE);
-      }
-      if (found.n !== n) throw codedError(`${file} is a checkpoint for n = ${found.n}, not n = ${n}`, ERROR_CODES.BAD_FILE);
-      if (found.shard !== shard) throw codedError(`${file} is a checkpoint for shard ${found.shard}, not ${shard}`, ERROR_CODES.BAD_FILE);
-      const valid = new Set(subproblems.map((s) => s.id));
-      for (const line of rest) {
-        // A line cut short by a crash is dropped; that subproblem just runs again.
-        let entry: { id: number; solutions: string; fixes: string };
-        try {
-          entry = JSON.parse(line);
-        } catch {
-          continue;
-        }
-        if (!valid.has(entry?.id)) continue;
-        checkpoint.done.set(entry.id, { solutions: BigInt(entry.solutions), fixes: BigInt(entry.fixes) });
-        lines.push(line);
-      }
+  /** The depth a checkpoint was made with, to resume it with the same plan; undefined if FILE is new or unreadable. */
+  static depthOf(file: string): number | undefined {
+    if (!existsSync(file)) return undefined;
+    try {
+      const first = readText(file).split('\n', 1)[0];
+      const depth = (JSON.parse(first) as Header)?.plan?.depth;
+      return Number.isInteger(depth) ? depth : undefined;
+    } catch {
+      return undefined;
     }
-    // Rewrite only whole lines, so appends never follow a torn one.
-    const temporary = `${file}.tmp`;
-    writeFileSync(temporary, lines.join('\n') + '\n');
-    renameSync(temporary, file);
+  }
+
+  /**
+   * Opens FILE for the units from..to-1 of `plan` (slice `shard`): resumes
+   * it if it exists, validating every line, else starts it. Any refusal is
+   * an Error naming the file (and the line).
+   */
+  static open(file: string, plan: ConstellationPlan, shard: string, from: number, to: number): Checkpoint {
+    const checkpoint = new Checkpoint(file, plan);
+    const header = headerOf(plan, shard, from, to);
+    let keep = 0; // bytes of whole, valid lines to keep
+    let text = '';
+    try {
+      if (existsSync(file)) text = readText(file);
+    } catch (error) {
+      if ((error as { code?: string }).code === ERROR_CODES.BAD_CHECKPOINT) throw error;
+      refuse(`cannot read ${file}: ${describeError(error)}`);
+    }
+    if (text.length > 0) keep = checkpoint.validate(text, header);
+    try {
+      checkpoint.fd = openSync(file, existsSync(file) ? 'r+' : 'w');
+      const fd = checkpoint.fd;
+      // Cut a torn last line, or write the header of a new file.
+      if (keep === 0) {
+        ftruncateSync(fd, 0);
+        writeSync(fd, JSON.stringify(header) + '\n', 0);
+      } else if (keep < fstatSync(fd).size) {
+        ftruncateSync(fd, keep);
+      }
+      fsyncSync(fd);
+      closeSync(fd);
+      checkpoint.fd = openSync(file, 'a');
+    } catch (error) {
+      checkpoint.close();
+      throw failure(`cannot write the checkpoint ${file}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
+    }
+    checkpoint.lastSync = performance.now();
     return checkpoint;
   }
 
-  /** What a resumed count starts from: the finished part of `slice`, summed, and the rest to run. */
-  resume(slice: readonly Subproblem[]): {
-    already: { finished: number; total: bigint; unique: bigint; work: number };
-    remaining: Subproblem[];
-  } {
-    const already = { finished: 0, total: 0n, unique: 0n, work: 0 };
-    const remaining: Subproblem[] = [];
-    for (const s of slice) {
-      const done = this.done.get(s.id);
-      if (!done) {
-        remaining.push(s);
-        continue;
-      }
-      const c = contribution(s, done);
-      already.finished++;
-      already.total += c.total;
-      already.unique += c.unique;
-      already.work += expectedWork(this.n, s);
+  /** Validates a checkpoint's text against the expected header; returns the bytes of valid whole lines. */
+  private validate(text: string, expected: Header): number {
+    const file = this.file;
+    const lines = text.split('\n');
+    // The part after the last newline: empty, or a line torn by a crash.
+    const tail = lines.pop()!;
+    if (lines.length === 0) {
+      // Only a torn header: nothing was recorded yet.
+      this.tornLine = tail.length > 0 ? 1 : 0;
+      return 0;
     }
-    return { already, remaining };
+    let found: Header;
+    try {
+      found = JSON.parse(lines[0]) as Header;
+    } catch {
+      return refuse(`${file} is not a checkpoint (line 1 is not JSON)`);
+    }
+    if (found?.format !== CHECKPOINT_FORMAT) refuse(`${file} is not a checkpoint (line 1 has no "format": "${CHECKPOINT_FORMAT}")`);
+    if (found.version !== VERSION || found.formatVersion !== CHECKPOINT_FORMAT_VERSION) {
+      refuse(`${file} was written by nqueens-wasm ${found.version} (checkpoint format ${found.formatVersion}); this is ${VERSION} (format ${CHECKPOINT_FORMAT_VERSION})`);
+    }
+    const { check, ...body } = found;
+    if (check !== shortCheck(JSON.stringify(body))) refuse(`${file}: line 1 (the header) fails its check: edited or damaged`);
+    if (found.n !== expected.n) refuse(`${file} is a checkpoint for n = ${found.n}, not n = ${expected.n}`);
+    if (found.plan?.digest !== expected.plan.digest) {
+      refuse(`${file} was made with another plan (${found.plan?.method}, depth ${found.plan?.depth}, digest ${found.plan?.digest}); this count uses ${expected.plan.method}, depth ${expected.plan.depth}, digest ${expected.plan.digest}`);
+    }
+    if (found.shard !== expected.shard || found.from !== expected.from || found.to !== expected.to) {
+      refuse(`${file} is a checkpoint for shard ${found.shard} (units ${found.from}..${found.to - 1}), not ${expected.shard} (units ${expected.from}..${expected.to - 1})`);
+    }
+    const firstLine = new Map<number, number>();
+    let bytes = Buffer.byteLength(lines[0]) + 1;
+    for (let i = 1; i < lines.length; i++) {
+      const where = `${file}, line ${i + 1}`;
+      let entry: { unit: number; count: string; check: string };
+      try {
+        entry = JSON.parse(lines[i]);
+      } catch {
+        return refuse(`${where}: damaged (not JSON); only a torn last line can be dropped`);
+      }
+      const { unit, count, check: lineSum } = entry ?? {};
+      if (!Number.isInteger(unit) || typeof count !== 'string' || typeof lineSum !== 'string') refuse(`${where}: damaged (not a unit line)`);
+      if (unit < expected.from || unit >= expected.to) refuse(`${where}: unit ${unit} is not in this slice (units ${expected.from}..${expected.to - 1})`);
+      if (lineSum !== lineCheck(expected.plan.digest, unit, count)) refuse(`${where}: fails its check (edited or damaged)`);
+      const value = parseCount(count);
+      if (value === undefined) refuse(`${where}: ${JSON.stringify(count)} is not a count`);
+      const before = this.done.get(unit);
+      if (before !== undefined && before !== value) {
+        refuse(`${where}: unit ${unit} again with count ${value}; line ${firstLine.get(unit)} said ${before}`);
+      }
+      if (before === undefined) {
+        this.done.set(unit, value);
+        firstLine.set(unit, i + 1);
+      }
+      bytes += Buffer.byteLength(lines[i]) + 1;
+    }
+    if (tail.length > 0) this.tornLine = lines.length + 1;
+    return bytes;
   }
 
-  record(s: Subproblem, count: SubproblemCount): void {
-    const line = JSON.stringify({ id: s.id, solutions: count.solutions.toString(), fixes: count.fixes.toString() });
-    appendFileSync(this.file, line + '\n');
+  /** What a resumed count starts from: the finished units of from..to-1, summed. */
+  resume(from: number, to: number): Already {
+    const already: Already = { finished: 0, total: 0n, unique8: 0n, work: 0 };
+    for (const [id, count] of this.done) {
+      if (id < from || id >= to) continue;
+      addUnitCount(this.plan, id, count, already);
+      already.finished++;
+      already.work += this.plan.workOf(id);
+    }
+    return already;
+  }
+
+  record(unit: number, count: bigint): void {
+    if (this.fd === undefined) return;
+    const text = count.toString();
+    try {
+      writeSync(this.fd, JSON.stringify({ unit, count: text, check: lineCheck(this.plan.digest, unit, text) }) + '\n');
+      this.unsynced++;
+      const t = performance.now();
+      if (this.unsynced >= SYNC_LINES || t - this.lastSync >= SYNC_MS) this.sync(t);
+    } catch (error) {
+      throw failure(`cannot write the checkpoint ${this.file}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
+    }
+  }
+
+  private sync(t = performance.now()): void {
+    if (this.fd === undefined || this.unsynced === 0) return;
+    fsyncSync(this.fd);
+    this.unsynced = 0;
+    this.lastSync = t;
+  }
+
+  /** Flushes and closes (after the count, or when it fails). */
+  close(): void {
+    if (this.fd === undefined) return;
+    try {
+      this.sync();
+    } finally {
+      closeSync(this.fd);
+      this.fd = undefined;
+    }
   }
 }

@@ -1,25 +1,36 @@
 // `nqueens count`: one size, a table of sizes, or a slice of one count
-// (a shard and/or a resumable checkpoint).
-import { writeFileSync } from 'node:fs';
-import { count, countCompletions, planSubproblems, type CountResult, type EngineChoice } from '../index.js';
+// (a shard, a resumable checkpoint, and/or per-constellation subtotals).
+import { count, countCompletions, MAX_DEPTH, type CountResult, type EngineChoice } from '../index.js';
+import { constellationPlan, defaultDepth } from '../plan.js';
 import { runPlan } from '../run.js';
-import { VERSION } from '../version.js';
-import { parseAlgorithm, parseEngine, parsePlaced, parseSizes, parseThreads, UsageError, type OptionValues } from './args.js';
+import { describe } from '../validate.js';
+import { parseAlgorithm, parseEngine, parseInteger, parsePlaced, parseSizes, parseThreads, UsageError, type OptionValues } from './args.js';
 import { Checkpoint } from './checkpoint.js';
+import { PendingFile, println } from './files.js';
 import { Interrupted, withProgress } from './interrupt.js';
 import { asJson, formatMs, printPairs, printResult, tableHeader, tableRow } from './output.js';
-import { parseShard, SHARD_FORMAT, shardOf, type ShardResult } from './shards.js';
-import { describe } from '../validate.js';
+import { parseShard, shardResult, type ShardSpec } from './shards.js';
+import { subtotalsText } from './subtotals.js';
 
-/** A count restricted to a shard and/or recorded in a checkpoint. */
+/**
+ * The default plan of a slice is sized for its shard count, as if each
+ * shard ran this many threads; it does not depend on --threads, so a
+ * checkpoint resumes with the same plan whatever the threads. (Units are
+ * counted in pieces, so more threads than this still finish evenly.)
+ */
+const PARTS_PER_SHARD = 2;
+
+/** A count restricted to a shard and/or recorded in a checkpoint and/or written as subtotals. */
 interface SliceRun {
   n: number;
   engine: 'auto' | 'wasm' | 'js';
   threads: number | undefined;
   json: boolean;
+  depth: number | undefined;
   checkpointFile: string | undefined;
-  shardText: string | undefined;
-  out: string | undefined;
+  spec: ShardSpec | undefined;
+  out: PendingFile | undefined;
+  subtotals: PendingFile | undefined;
 }
 
 export async function runCount(positionals: string[], values: OptionValues): Promise<void> {
@@ -29,21 +40,41 @@ export async function runCount(positionals: string[], values: OptionValues): Pro
   const threads = parseThreads(values.threads);
   const algorithm = parseAlgorithm(values.algorithm);
   const json = values.json === true;
-  const { checkpoint: checkpointFile, shard: shardText, out } = values;
-  if (sizes.length > 1 && (checkpointFile || shardText)) throw new UsageError('--checkpoint and --shard take a single n, not a range');
+  const depth = values.depth === undefined ? undefined : parseInteger(values.depth, '--depth', 0, MAX_DEPTH);
+  const { checkpoint: checkpointFile, shard: shardText, out, subtotals } = values;
+  const slice = checkpointFile || shardText || subtotals || depth !== undefined;
+  if (sizes.length > 1 && slice) throw new UsageError('--checkpoint, --shard, --subtotals and --depth take a single n, not a range');
   if (out && !shardText) throw new UsageError('--out goes with --shard i/m');
-  if ((checkpointFile || shardText) && (engine === 'reference' || engine === 'webgpu')) {
-    throw new UsageError('--checkpoint and --shard need engine auto, wasm or js (they count subproblems on the CPU)');
+  if (subtotals && shardText) throw new UsageError('--subtotals is for a whole count; for shards, use it with merge');
+  if (slice && (engine === 'reference' || engine === 'webgpu')) {
+    throw new UsageError('--checkpoint, --shard, --subtotals and --depth need engine auto, wasm or js (they count plan units on the CPU)');
   }
-  if (engine === 'reference' && threads !== undefined && threads > 1) {
-    throw new UsageError('--threads must be 1 with --engine reference (it has no subproblems to share)');
+  if (slice && algorithm === 'join') {
+    throw new UsageError('--checkpoint, --shard, --subtotals and --depth run the search for now; drop --algorithm join');
   }
   if (values.placed !== undefined) {
     await runCompletionsCount(sizes, values);
     return;
   }
-  if (checkpointFile || shardText) {
-    await runSlice({ n: sizes[0], engine: engine as SliceRun['engine'], threads, json, checkpointFile, shardText, out });
+  if (engine === 'reference' && threads !== undefined && threads > 1) {
+    throw new UsageError('--threads must be 1 with --engine reference (it has no subproblems to share)');
+  }
+  if (slice) {
+    let spec: ShardSpec | undefined;
+    try {
+      spec = shardText === undefined ? undefined : parseShard(shardText);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    // Every output path is checked (and reserved) before any counting starts.
+    const outFile = out ? new PendingFile(out, 'the shard result') : undefined;
+    const subtotalsFile = subtotals ? new PendingFile(subtotals, 'the subtotals') : undefined;
+    try {
+      await runSlice({ n: sizes[0], engine: engine as SliceRun['engine'], threads, json, depth, checkpointFile, spec, out: outFile, subtotals: subtotalsFile });
+    } finally {
+      outFile?.discard();
+      subtotalsFile?.discard();
+    }
     return;
   }
   const countOne = (n: number): Promise<CountResult> =>
@@ -52,26 +83,27 @@ export async function runCount(positionals: string[], values: OptionValues): Pro
     printResult(await countOne(sizes[0]));
     return;
   }
-  if (!json) console.log(tableHeader());
+  if (!json) println(tableHeader());
   for (const n of sizes) {
     const r = await countOne(n);
-    console.log(json ? asJson(r) : tableRow(r));
+    println(json ? asJson(r) : tableRow(r));
   }
 }
 
 /** `count <n> --placed r:c,...`: the solutions containing those queens (no unique count: symmetry does not apply). */
 async function runCompletionsCount(sizes: number[], values: OptionValues): Promise<void> {
   if (sizes.length > 1) throw new UsageError('--placed takes a single n, not a range');
-  if (values.checkpoint || values.shard) throw new UsageError('--placed does not go with --checkpoint or --shard');
+  if (values.checkpoint || values.shard || values.subtotals || values.depth) throw new UsageError('--placed does not go with --checkpoint, --shard, --subtotals or --depth');
+  if (values.algorithm !== undefined) throw new UsageError('--placed counts completions with its own search; drop --algorithm');
   const n = sizes[0];
   const placed = parsePlaced(values.placed)!;
   const engine = parseEngine(values.engine);
   const threads = parseThreads(values.threads);
   const r = await withProgress((bar, signal) =>
-    countCompletions(n, placed, { engine, threads, signal, onProgress: (p) => bar.update({ ...p, unique: 0n }) }),
+    countCompletions(n, placed, { engine, threads, signal, onProgress: (p) => bar.update({ ...p, unique: 0n, resumedFraction: 0 }) }),
   );
   if (values.json) {
-    console.log(JSON.stringify({ ...r, placed, total: r.total.toString() }));
+    println(JSON.stringify({ ...r, placed, total: r.total.toString() }));
     return;
   }
   printPairs([
@@ -85,65 +117,65 @@ async function runCompletionsCount(sizes: number[], values: OptionValues): Promi
 }
 
 async function runSlice(run: SliceRun): Promise<void> {
-  const { n, engine, threads, json, checkpointFile, shardText, out } = run;
-  let spec;
-  try {
-    spec = parseShard(shardText ?? '0/1');
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const plan = planSubproblems(n);
-  const slice = shardOf(plan, spec);
-  const checkpoint = checkpointFile ? Checkpoint.open(checkpointFile, n, `${spec.index}/${spec.count}`, slice) : undefined;
-  const { already, remaining } = checkpoint ? checkpoint.resume(slice) : { already: undefined, remaining: slice };
+  const { n, engine, threads, json, checkpointFile, spec } = run;
+  const parts = spec?.count ?? 1;
+  // Resuming without --depth: the checkpoint's own depth, so its plan matches.
+  const depth = run.depth ?? (checkpointFile ? Checkpoint.depthOf(checkpointFile) : undefined) ?? defaultDepth(n, parts * PARTS_PER_SHARD);
+  const plan = constellationPlan(n, depth);
+  const { from, to } = spec ? plan.shardRange(spec.index, spec.count) : { from: 0, to: plan.units };
+  const shardName = spec ? `${spec.index}/${spec.count}` : '0/1';
+  const checkpoint = checkpointFile ? Checkpoint.open(checkpointFile, plan, shardName, from, to) : undefined;
+  if (checkpoint?.tornLine) console.error(`${checkpointFile}: line ${checkpoint.tornLine} was torn (cut short by a crash); its unit runs again`);
+  const counts: bigint[] = new Array(to - from);
+  if (checkpoint) for (const [id, c] of checkpoint.done) counts[id - from] = c;
+  const already = checkpoint?.resume(from, to);
   const start = performance.now();
   let r;
   try {
     r = await withProgress((bar, signal) =>
       runPlan({
-        n,
-        subproblems: remaining,
+        plan,
+        from,
+        to,
+        skip: checkpoint ? (id) => checkpoint.done.has(id) : undefined,
         engine,
         threads,
         signal,
         already,
         onProgress: bar.update,
-        onSubproblem: checkpoint ? (s, c) => checkpoint.record(s, c) : undefined,
+        onUnit: (unit, c) => {
+          counts[unit.id - from] = c;
+          checkpoint?.record(unit.id, c);
+        },
       }),
     );
   } catch (error) {
     if (error instanceof Interrupted && checkpointFile) {
-      throw new Interrupted(`interrupted; finished subproblems are in ${checkpointFile}, run the same command to resume`);
+      throw new Interrupted(`interrupted; finished units are in ${checkpointFile}, run the same command to resume`);
     }
     throw error;
+  } finally {
+    checkpoint?.close();
   }
   const elapsedMs = performance.now() - start;
   const result: CountResult = { n, total: r.total, unique: r.unique, engine: r.engine, algorithm: r.method, threads: r.threads, elapsedMs };
-  if (!shardText) {
-    if (json) console.log(asJson(result));
-    else printResult(result);
-    if (already && already.finished > 0) console.error(`resumed from ${checkpointFile}: ${already.finished} of ${slice.length} subproblems were already done`);
+  const resumed = already && already.finished > 0 ? `resumed from ${checkpointFile}: ${already.finished} of ${to - from} units were already done` : undefined;
+  if (!spec) {
+    run.subtotals?.commit(subtotalsText(plan, (id) => counts[id]));
+    if (json) println(asJson(result));
+    else printResult(result, r.countedTotal);
+    if (resumed) console.error(resumed);
     return;
   }
-  const shard: ShardResult = {
-    format: SHARD_FORMAT,
-    version: VERSION,
-    n,
-    shard: spec.index,
-    of: spec.count,
-    subproblems: slice.length,
-    planSize: plan.length,
-    total: r.total.toString(),
-    unique: r.unique.toString(),
-    engine: r.engine,
-    threads: r.threads,
-    elapsedMs,
-  };
-  const text = JSON.stringify(shard, null, 2) + '\n';
-  if (out) {
-    writeFileSync(out, text);
-    if (!json) console.log(`shard ${spec.index}/${spec.count} of n = ${n}: ${slice.length} subproblems, total ${r.total}, written to ${out}`);
+  const shard = shardResult(plan, spec, { from, to }, counts, { engine: r.engine, threads: r.threads, elapsedMs });
+  // Readable fields, then the counts on one line (a shard may hold millions).
+  const { counts: unitCounts, ...fields } = shard;
+  const text = JSON.stringify(fields, null, 2).replace(/\n}$/, `,\n  "counts": ${JSON.stringify(unitCounts)}\n}\n`);
+  if (run.out) {
+    run.out.commit(text);
+    if (!json) println(`shard ${spec.index}/${spec.count} of n = ${n}: units ${from}..${to - 1} of ${plan.units} (depth ${depth}), total ${r.total}, written to ${run.out.file}`);
   } else {
-    process.stdout.write(text);
+    println(text.trimEnd());
   }
+  if (resumed) console.error(resumed);
 }

@@ -7,6 +7,7 @@ import { describe } from '../validate.js';
 import { VERSION } from '../version.js';
 import { checkCommandOptions, parseCommandLine, UsageError, type Command } from './args.js';
 import { runCount } from './count.js';
+import { OutputClosed, println, writeOut } from './files.js';
 import { Interrupted } from './interrupt.js';
 import { runMerge } from './merge.js';
 import { runSolve } from './solve.js';
@@ -25,10 +26,15 @@ Options:
                        search (the row-by-row symmetry search)
   --threads <k>        worker threads, 1 to ${MAX_THREADS} (default: every core from n = ${AUTO_THREADS_MIN_N})
   --json               count, merge: print JSON (counts as strings)
-  --checkpoint <file>  count: record finished subproblems in <file>; rerun the
+  --checkpoint <file>  count: record finished units in <file>; rerun the
                        same command to resume after Ctrl-C or a crash
   --shard <i>/<m>      count: run only slice i of m (0-based: 0/8 ... 7/8)
   --out <file>         count --shard: write the shard's JSON result to <file>
+  --depth <d>          count: refine the plan by d placed rows (0 to 4;
+                       default: enough for the shard count)
+  --subtotals <file>   count (whole), merge: write per-constellation subtotals
+  --verify <k>         merge: recount k random units and compare
+  --seed <s>           merge --verify: repeat the choice of units of a run
   --limit <k>          solve: stop after k solutions (default 1)
   --format <f>         solve: board (default) or json
   --placed <r:c,...>   count, solve: only the solutions containing these queens
@@ -44,13 +50,16 @@ n is an integer from ${MIN_N} to ${MAX_N}. Counts are exact: total (OEIS A000170
 and unique, one per class under rotations and reflections (OEIS A002562).
 
 A progress bar is drawn on stderr when it is a terminal. Ctrl-C stops a
-count cleanly (exit status 130).
+count cleanly.
+
+Exit status (count, solve, merge): 0 done, 1 failed (refused input included),
+2 usage error, 130 interrupted. A closed stdout (| head) ends with 0.
 
 Examples:
   nqueens count 16
   nqueens count 1..14 --engine js
   nqueens count 18 --checkpoint n18.ckpt
-  nqueens count 20 --shard 3/8 --out shard-3.json   (then: nqueens merge shard-*.json)
+  nqueens count 20 --shard 3/8 --out shard-3.json   (then: nqueens merge shard-*.json --verify 20)
   nqueens solve 8 --limit 3
   nqueens count 20 --placed 0:3,5:7
   nqueens solve 10 --unique --limit 5 --format json
@@ -67,11 +76,11 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const { values, positionals } = parseCommandLine(argv);
     if (values.help) {
-      process.stdout.write(HELP);
+      writeOut(HELP);
       return 0;
     }
     if (values.version) {
-      console.log(VERSION);
+      println(VERSION);
       return 0;
     }
     const [command, ...rest] = positionals;
@@ -81,6 +90,8 @@ export async function main(argv: string[]): Promise<number> {
     await COMMANDS[command as Command](rest, values);
     return 0;
   } catch (error) {
+    // The reader of stdout has gone (`| head`): nothing failed, stop quietly.
+    if (error instanceof OutputClosed) return 0;
     if (error instanceof Interrupted) {
       console.error(`nqueens: ${error.message}`);
       return 130;

@@ -1,29 +1,92 @@
-// `nqueens merge`: adds shard results up into the whole count.
-import { readFileSync } from 'node:fs';
-import { codedError, ERROR_CODES } from '../errors.js';
-import { UsageError, type OptionValues } from './args.js';
+// `nqueens merge`: adds shard results up into the whole count, refusing
+// anything that does not add up; `--verify K` recounts K random units.
+import { statSync, readFileSync } from 'node:fs';
+import { resolveKernel } from '../engines.js';
+import { ERROR_CODES, failure } from '../errors.js';
+import { countUnit } from '../plan.js';
+import { parseInteger, parseEngine, UsageError, type OptionValues } from './args.js';
+import { describeError, PendingFile, println } from './files.js';
 import { formatMs, printPairs } from './output.js';
-import { mergeShards } from './shards.js';
+import { MAX_SHARD_BYTES, mergeShards, type MergedShards } from './shards.js';
+import { subtotalsText } from './subtotals.js';
+
+function readShard(name: string): { name: string; text: string } {
+  try {
+    const size = statSync(name).size;
+    if (size > MAX_SHARD_BYTES) throw failure(`${name} is ${size} bytes, too large for a shard result; refusing to read it`, ERROR_CODES.BAD_SHARD);
+    return { name, text: readFileSync(name, 'utf8') };
+  } catch (error) {
+    if ((error as { code?: string }).code === ERROR_CODES.BAD_SHARD) throw error;
+    throw failure(`cannot read ${name}: ${describeError(error)}`, ERROR_CODES.BAD_SHARD);
+  }
+}
+
+/** A small seeded generator (mulberry32), so a verification can be repeated with --seed. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Recounts `k` distinct random units and compares them with the shards; throws on the first difference. */
+function verify(m: MergedShards, k: number, seed: number, engine: 'auto' | 'wasm' | 'js'): number {
+  const next = random(seed);
+  const picked = new Set<number>();
+  const want = Math.min(k, m.plan.units);
+  while (picked.size < want) picked.add(Math.floor(next() * m.plan.units));
+  const kernel = resolveKernel(engine);
+  for (const id of [...picked].sort((p, q) => p - q)) {
+    const steps = countUnit(kernel, m.n, m.plan.unit(id));
+    let step = steps.next();
+    while (!step.done) step = steps.next();
+    const recorded = m.countOf(id);
+    if (step.value !== recorded.count) {
+      throw failure(
+        `verification failed (seed ${seed}): unit ${id} is recorded in ${recorded.name} as ${recorded.count}, but counts ${step.value}; that shard's machine or run is faulty, run it again`,
+        ERROR_CODES.VERIFY_FAILED,
+      );
+    }
+  }
+  return want;
+}
 
 export function runMerge(files: string[], values: OptionValues): void {
   if (files.length === 0) throw new UsageError('merge needs the shard files, e.g. `nqueens merge shard-*.json`');
-  const inputs = files.map((name) => {
-    try {
-      return { name, text: readFileSync(name, 'utf8') };
-    } catch (error) {
-      throw codedError(`cannot read ${name}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, ERROR_CODES.BAD_FILE, error);
+  const verifyCount = values.verify === undefined ? 0 : parseInteger(values.verify, '--verify', 0, Number.MAX_SAFE_INTEGER);
+  if (values.seed !== undefined && values.verify === undefined) throw new UsageError('--seed goes with --verify K');
+  const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 32) : parseInteger(values.seed, '--seed', 0, 2 ** 32 - 1);
+  const engine = parseEngine(values.engine);
+  if (engine === 'reference' || engine === 'webgpu') throw new UsageError(`--engine ${engine} cannot recount units; use auto, wasm or js`);
+  const subtotals = values.subtotals ? new PendingFile(values.subtotals, 'the subtotals') : undefined;
+  try {
+    const m = mergeShards(files.map(readShard));
+    let verified = 0;
+    if (verifyCount > 0) {
+      console.error(`verifying ${Math.min(verifyCount, m.plan.units)} random units (seed ${seed}; repeat with --verify ${verifyCount} --seed ${seed})`);
+      verified = verify(m, verifyCount, seed, engine);
     }
-  });
-  const m = mergeShards(inputs);
-  if (values.json === true) {
-    console.log(JSON.stringify({ n: m.n, total: m.total.toString(), unique: m.unique.toString(), shards: m.of, elapsedMs: m.elapsedMs }));
-    return;
+    subtotals?.commit(subtotalsText(m.plan, (id) => m.countOf(id).count));
+    if (values.json === true) {
+      const out: Record<string, unknown> = { n: m.n, total: m.total.toString(), unique: m.unique.toString(), shards: m.files, units: m.plan.units, depth: m.plan.depth, plan: m.plan.digest, elapsedMs: m.elapsedMs };
+      if (verifyCount > 0) Object.assign(out, { verified, seed });
+      println(JSON.stringify(out));
+      return;
+    }
+    printPairs([
+      ['N', String(m.n)],
+      ['total', m.total.toString()],
+      ['unique', m.unique.toString()],
+      ['shards', `${m.files} (${m.plan.units} units, plan depth ${m.plan.depth}, ${m.plan.digest})`],
+      ['time', `${formatMs(m.elapsedMs)} (sum over shards)`],
+      ...(verifyCount > 0 ? [['verify', `${verified} random units recounted, all match (seed ${seed})`] as const] : []),
+    ]);
+  } catch (error) {
+    subtotals?.discard();
+    throw error;
   }
-  printPairs([
-    ['N', String(m.n)],
-    ['total', m.total.toString()],
-    ['unique', m.unique.toString()],
-    ['shards', String(m.of)],
-    ['time', `${formatMs(m.elapsedMs)} (sum over shards)`],
-  ]);
 }

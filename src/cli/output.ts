@@ -1,13 +1,15 @@
 // How results look on stdout: the key-value block, table rows and JSON.
 import type { CountResult } from '../index.js';
+import { println } from './files.js';
 
 export function formatMs(ms: number): string {
   return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`;
 }
 
-export function formatRate(r: CountResult): string {
-  if (r.elapsedMs <= 0 || r.total === 0n) return '-';
-  const perSecond = (Number(r.total) / r.elapsedMs) * 1000;
+/** Solutions per second; `counted` the solutions this run found itself (not resumed ones). */
+export function formatRate(r: CountResult, counted: bigint = r.total): string {
+  if (r.elapsedMs <= 0 || counted === 0n) return '-';
+  const perSecond = (Number(counted) / r.elapsedMs) * 1000;
   const units: [number, string][] = [
     [1e9, 'G'],
     [1e6, 'M'],
@@ -24,10 +26,10 @@ export function asJson(r: CountResult): string {
 
 /** Aligned `key value` lines. */
 export function printPairs(pairs: readonly (readonly [string, string])[]): void {
-  for (const [key, value] of pairs) console.log(`${key.padEnd(7)} ${value}`);
+  for (const [key, value] of pairs) println(`${key.padEnd(7)} ${value}`);
 }
 
-export function printResult(r: CountResult): void {
+export function printResult(r: CountResult, counted: bigint = r.total): void {
   printPairs([
     ['N', String(r.n)],
     ['total', r.total.toString()],
@@ -36,7 +38,7 @@ export function printResult(r: CountResult): void {
     ['method', r.algorithm],
     ['threads', String(r.threads)],
     ['time', formatMs(r.elapsedMs)],
-    ['rate', formatRate(r)],
+    ['rate', formatRate(r, counted) + (counted === r.total ? '' : ' (this run)')],
   ]);
 }
 

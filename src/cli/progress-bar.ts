@@ -24,9 +24,11 @@ export function progressBar(stream: NodeJS.WriteStream): ProgressBar {
       if (p.elapsedMs < SHOW_AFTER_MS && p.fraction < 1) return;
       const filled = Math.round(p.fraction * WIDTH);
       const bar = '#'.repeat(filled) + '-'.repeat(WIDTH - filled);
-      // Largest subproblems run first, so this estimate errs on the long side.
-      const eta = p.fraction > 0 ? ((p.elapsedMs / p.fraction) * (1 - p.fraction)) / 1000 : Infinity;
-      const line = `[${bar}] ${(p.fraction * 100).toFixed(1)}%  ${p.finished}/${p.subproblems} subproblems  ${p.total} solutions  eta ${formatSeconds(eta)}`;
+      // Largest units run first, so this estimate errs on the long side. Only
+      // this run's share counts: a resumed checkpoint's work took no time here.
+      const doneHere = p.fraction - (p.resumedFraction ?? 0);
+      const eta = doneHere > 0 ? ((p.elapsedMs / doneHere) * (1 - p.fraction)) / 1000 : Infinity;
+      const line = `[${bar}] ${(p.fraction * 100).toFixed(1)}%  ${p.finished}/${p.subproblems} units  ${p.total} solutions  eta ${formatSeconds(eta)}`;
       stream.write(`\r${line.slice(0, (stream.columns || 100) - 1)}\x1b[K`);
       drawn = true;
     },

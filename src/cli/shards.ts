@@ -1,10 +1,20 @@
-// Shards: disjoint slices of the subproblem list, for running one big count
-// as many independent jobs (a cluster's array job) and adding them up after.
-import type { Subproblem } from '../constellations.js';
-import { codedError, ERROR_CODES, rangeError } from '../errors.js';
+// Shards: contiguous runs of a plan's units, cut by estimated work, for
+// running one big count as many independent jobs (a cluster's array job),
+// and the merge that adds them up after, refusing anything that does not
+// add up. A shard file records n, the version, the plan's identity, the
+// units it covers, the count of each, and a digest over all of that.
+import { digest } from '../digest.js';
+import { ERROR_CODES, failure, rangeError } from '../errors.js';
+import { constellationPlan, MAX_DEPTH, PLAN_FORMAT_VERSION, type ConstellationPlan } from '../plan.js';
+import { MAX_N, MIN_N } from '../validate.js';
 import { VERSION } from '../version.js';
 
 export const SHARD_FORMAT = 'nqueens-shard';
+export const SHARD_FORMAT_VERSION = 2;
+/** Most shards one count may be split into. */
+export const MAX_SHARDS = 1_000_000;
+/** Larger shard files are refused before reading. */
+export const MAX_SHARD_BYTES = 1 << 30;
 
 export interface ShardSpec {
   /** 0-based, as Kubernetes' JOB_COMPLETION_INDEX. */
@@ -14,88 +24,224 @@ export interface ShardSpec {
 
 export interface ShardResult {
   format: typeof SHARD_FORMAT;
+  formatVersion: number;
   version: string;
   n: number;
+  plan: { method: string; depth: number; formatVersion: number; units: number; digest: string };
   shard: number;
   of: number;
-  /** Subproblems in this shard, and in the whole list. */
-  subproblems: number;
-  planSize: number;
+  /** The units it covers: from..to-1. */
+  from: number;
+  to: number;
+  /** Sum over its units of count x weight ('solutions' units), and 8 x their unique count (all units). */
   total: string;
-  unique: string;
+  unique8: string;
+  /** One count per unit, from..to-1: solutions for a 'solutions' unit, fixes for a 'fixes' unit. */
+  counts: string[];
   engine: string;
   threads: number;
   elapsedMs: number;
+  /** 16 hex digits over everything above but engine, threads and elapsedMs. */
+  digest: string;
 }
 
-/** Parses "i/m" with 0 <= i < m. */
+/** Parses "i/m" with 0 <= i < m <= MAX_SHARDS. */
 export function parseShard(text: string): ShardSpec {
   const match = /^(\d+)\/(\d+)$/.exec(text);
   const index = match ? Number(match[1]) : NaN;
   const count = match ? Number(match[2]) : NaN;
-  if (!match || count < 1 || index >= count || count > 1_000_000) {
-    throw rangeError(`--shard must be i/m with 0 <= i < m (0-based, e.g. 0/8 ... 7/8); got ${JSON.stringify(text)}`);
+  if (!match || count < 1 || index >= count || count > MAX_SHARDS) {
+    throw rangeError(`--shard must be i/m with 0 <= i < m <= ${MAX_SHARDS} (0-based, e.g. 0/8 ... 7/8); got ${JSON.stringify(text)}`);
   }
   return { index, count };
 }
 
-/** Round-robin over the list, which runs largest first, so shards come out about even. */
-export function shardOf(plan: readonly Subproblem[], spec: ShardSpec): Subproblem[] {
-  return plan.filter((s) => s.id % spec.count === spec.index);
+const MAX_COUNT = (1n << 64n) - 1n;
+
+/** A count as written in files: decimal digits, below 2^64; undefined otherwise. */
+export function parseCount(text: unknown): bigint | undefined {
+  if (typeof text !== 'string' || !/^(0|[1-9]\d{0,19})$/.test(text)) return undefined;
+  const value = BigInt(text);
+  return value <= MAX_COUNT ? value : undefined;
+}
+
+/** Adds unit `id`'s count to a running total and 8 x unique (see unitContribution). */
+export function addUnitCount(plan: ConstellationPlan, id: number, count: bigint, into: { total: bigint; unique8: bigint }): void {
+  const i = plan.constellationIndex(id);
+  const weighted = count * BigInt(plan.constellations[i].weight);
+  if (plan.span(i).fixesUnit !== id) into.total += weighted;
+  into.unique8 += weighted;
+}
+
+function digestOf(r: Omit<ShardResult, 'digest' | 'engine' | 'threads' | 'elapsedMs'>): string {
+  const p = r.plan;
+  return digest(
+    [r.format, r.formatVersion, r.version, r.n, p.method, p.depth, p.formatVersion, p.units, p.digest, r.shard, r.of, r.from, r.to, r.total, r.unique8, r.counts.join(',')].join('|'),
+  );
+}
+
+/** The shard file for units from..to-1 of a plan with their counts. */
+export function shardResult(
+  plan: ConstellationPlan,
+  spec: ShardSpec,
+  range: { from: number; to: number },
+  counts: readonly bigint[],
+  run: { engine: string; threads: number; elapsedMs: number },
+): ShardResult {
+  const sum = { total: 0n, unique8: 0n };
+  counts.forEach((count, k) => addUnitCount(plan, range.from + k, count, sum));
+  const { method, depth, formatVersion, units, digest: planDigest } = plan;
+  const body = {
+    format: SHARD_FORMAT,
+    formatVersion: SHARD_FORMAT_VERSION,
+    version: VERSION,
+    n: plan.n,
+    plan: { method, depth, formatVersion, units, digest: planDigest },
+    shard: spec.index,
+    of: spec.count,
+    from: range.from,
+    to: range.to,
+    total: sum.total.toString(),
+    unique8: sum.unique8.toString(),
+    counts: counts.map(String),
+  } as const;
+  return { ...body, ...run, digest: digestOf(body) };
 }
 
 export interface MergedShards {
   n: number;
-  of: number;
+  plan: ConstellationPlan;
+  files: number;
   total: bigint;
   unique: bigint;
   elapsedMs: number;
+  /** Per unit: the file and the recorded count (for --verify and --subtotals). */
+  countOf(id: number): { name: string; count: bigint };
 }
 
-function fail(message: string): never {
-  throw codedError(message, ERROR_CODES.BAD_FILE);
+function refuse(message: string): never {
+  throw failure(message, ERROR_CODES.BAD_SHARD);
 }
 
-/** Adds up shard results, refusing anything that would not give the exact whole. */
+const isInt = (v: unknown, min: number, max: number): v is number => Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
+
+/** Parses one shard file and checks everything it can check alone (except its plan's identity). */
+function parseShardFile(name: string, text: string): { name: string; r: ShardResult; counts: bigint[] } {
+  let r: ShardResult;
+  try {
+    r = JSON.parse(text) as ShardResult;
+  } catch {
+    return refuse(`${name} is not a shard result (not JSON)`);
+  }
+  if (r?.format !== SHARD_FORMAT) refuse(`${name} is not a shard result (no "format": "${SHARD_FORMAT}")`);
+  if (r.formatVersion !== SHARD_FORMAT_VERSION || r.version !== VERSION) {
+    refuse(`${name} was made by nqueens-wasm ${r.version} (shard format ${r.formatVersion}); this is ${VERSION} (format ${SHARD_FORMAT_VERSION}): shards must come from one version`);
+  }
+  if (!isInt(r.n, MIN_N, MAX_N)) refuse(`${name}: n = ${JSON.stringify(r.n)} is not a board size (${MIN_N} to ${MAX_N})`);
+  const p = r.plan;
+  if (p?.method !== 'constellations' || !isInt(p.depth, 0, MAX_DEPTH) || p.formatVersion !== PLAN_FORMAT_VERSION || typeof p.digest !== 'string') {
+    refuse(`${name}: its plan (${JSON.stringify(p)}) is not one this version makes`);
+  }
+  if (!isInt(r.of, 1, MAX_SHARDS)) refuse(`${name}: "of": ${JSON.stringify(r.of)} is not a shard count (1 to ${MAX_SHARDS})`);
+  if (!isInt(r.shard, 0, r.of - 1)) refuse(`${name}: "shard": ${JSON.stringify(r.shard)} is not an index below "of" (${r.of})`);
+  if (!isInt(r.from, 0, Number.MAX_SAFE_INTEGER) || !isInt(r.to, r.from, Number.MAX_SAFE_INTEGER)) refuse(`${name}: its unit range ${r.from}..${r.to} is not a range`);
+  if (!Array.isArray(r.counts) || r.counts.length !== r.to - r.from) {
+    refuse(`${name}: it covers units ${r.from}..${r.to - 1} but holds ${Array.isArray(r.counts) ? r.counts.length : 'no'} counts`);
+  }
+  if (parseCount(r.total) === undefined || typeof r.unique8 !== 'string' || !/^\d+$/.test(r.unique8)) refuse(`${name} has no valid total/unique8 counts`);
+  const { digest: stated, engine: _engine, threads: _threads, elapsedMs: _elapsed, ...body } = r;
+  if (stated !== digestOf(body)) refuse(`${name}: its digest does not match its contents (edited or damaged)`);
+  const counts = r.counts.map((c, k) => parseCount(c) ?? refuse(`${name}: the count of unit ${r.from + k} (${JSON.stringify(c)}) is not a count`));
+  return { name, r, counts };
+}
+
+/**
+ * Adds up shard results, refusing anything that would not give the exact
+ * whole: other versions or plans, units missing or counted twice, counts
+ * that do not match their totals or contradict a constellation's symmetry,
+ * edited files. Every refusal names the file.
+ */
 export function mergeShards(files: { name: string; text: string }[]): MergedShards {
-  if (files.length === 0) fail('merge needs the shard files to add up');
-  const results = files.map(({ name, text }) => {
-    let r: ShardResult;
-    try {
-      r = JSON.parse(text) as ShardResult;
-    } catch {
-      return fail(`${name} is not a shard result (not JSON)`);
+  if (files.length === 0) refuse('merge needs the shard files to add up');
+  const shards = files.map(({ name, text }) => parseShardFile(name, text));
+  const first = shards[0];
+  for (const { name, r } of shards) {
+    if (r.n !== first.r.n) refuse(`${name} is for n = ${r.n}, ${first.name} for n = ${first.r.n}`);
+    if (r.plan.depth !== first.r.plan.depth || r.plan.digest !== first.r.plan.digest) {
+      refuse(`${name} uses plan ${r.plan.digest} (depth ${r.plan.depth}), ${first.name} plan ${first.r.plan.digest} (depth ${first.r.plan.depth}): all shards must share one plan`);
     }
-    if (r?.format !== SHARD_FORMAT) fail(`${name} is not a shard result (no "format": "${SHARD_FORMAT}")`);
-    if (!/^\d+$/.test(String(r.total)) || !/^\d+$/.test(String(r.unique))) fail(`${name} has no valid total/unique counts`);
-    return { name, r };
+  }
+  const plan = constellationPlan(first.r.n, first.r.plan.depth);
+  if (first.r.plan.digest !== plan.digest || first.r.plan.units !== plan.units) {
+    refuse(`${first.name}: its plan digest ${first.r.plan.digest} (${first.r.plan.units} units) is not this version's plan for n = ${plan.n}, depth ${plan.depth} (${plan.digest}, ${plan.units} units)`);
+  }
+  const bySpec = new Map<string, string>();
+  for (const { name, r, counts } of shards) {
+    const spec = `${r.shard}/${r.of}`;
+    const other = bySpec.get(spec);
+    if (other) refuse(`shard ${spec} appears twice: ${other} and ${name}`);
+    bySpec.set(spec, name);
+    const range = plan.shardRange(r.shard, r.of);
+    if (r.from !== range.from || r.to !== range.to) {
+      refuse(`${name} says it is shard ${spec} with units ${r.from}..${r.to - 1}, but shard ${spec} of this plan is units ${range.from}..${range.to - 1}`);
+    }
+    const sum = { total: 0n, unique8: 0n };
+    counts.forEach((count, k) => addUnitCount(plan, r.from + k, count, sum));
+    if (sum.total !== BigInt(r.total) || sum.unique8 !== BigInt(r.unique8)) {
+      refuse(`${name}: its total ${r.total} and unique8 ${r.unique8} are not what its counts add up to (${sum.total}, ${sum.unique8})`);
+    }
+  }
+  // Coverage: the ranges must tile 0..units-1 exactly.
+  const ordered = shards.filter((s) => s.r.to > s.r.from).sort((p, q) => p.r.from - q.r.from);
+  let next = 0;
+  let previous = '(the start)';
+  for (const { name, r } of ordered) {
+    if (r.from > next) refuse(`units ${next}..${r.from - 1} are missing: no shard between ${previous} and ${name}`);
+    if (r.from < next) refuse(`units ${r.from}..${Math.min(next, r.to) - 1} are counted twice: in ${previous} and ${name}`);
+    next = r.to;
+    previous = name;
+  }
+  if (next < plan.units) refuse(`units ${next}..${plan.units - 1} are missing: no shard after ${previous} (the plan has ${plan.units} units)`);
+
+  const countOf = (id: number): { name: string; count: bigint } => {
+    let lo = 0;
+    let hi = ordered.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (ordered[mid].r.from <= id) lo = mid;
+      else hi = mid - 1;
+    }
+    const s = ordered[lo];
+    return { name: s.name, count: s.counts[id - s.r.from] };
+  };
+  // Each symmetric constellation: its fixes must fit its solutions (each
+  // solution is fixed by at most the h - 1 other elements of the
+  // stabiliser), and solutions + fixes must divide by h (Burnside).
+  let total = 0n;
+  let unique8 = 0n;
+  for (const s of shards) {
+    total += BigInt(s.r.total);
+    unique8 += BigInt(s.r.unique8);
+  }
+  plan.constellations.forEach((c, i) => {
+    const span = plan.span(i);
+    if (span.fixesUnit < 0) return;
+    let solutions = 0n;
+    for (let id = span.first; id < span.fixesUnit; id++) solutions += countOf(id).count;
+    const { name, count: fixes } = countOf(span.fixesUnit);
+    const h = BigInt(c.stabiliser);
+    if (fixes > (h - 1n) * solutions || (solutions + fixes) % h !== 0n) {
+      refuse(`${name}: unit ${span.fixesUnit} (the fixes of constellation ${i}, stabiliser ${h}) records ${fixes} fixes for ${solutions} solutions, which no count can give`);
+    }
   });
-  const first = results[0];
-  for (const { name, r } of results) {
-    if (r.version !== first.r.version) fail(`${name} was made by nqueens-wasm ${r.version}, ${first.name} by ${first.r.version}: shards must come from one version`);
-    if (r.n !== first.r.n) fail(`${name} is for n = ${r.n}, ${first.name} for n = ${first.r.n}`);
-    if (r.of !== first.r.of) fail(`${name} is shard ${r.shard}/${r.of}, ${first.name} is ${first.r.shard}/${first.r.of}: all shards must use the same m`);
-  }
-  if (first.r.version !== VERSION) fail(`the shards were made by nqueens-wasm ${first.r.version}; this is ${VERSION}`);
-  const of = first.r.of;
-  const seen = new Map<number, string>();
-  for (const { name, r } of results) {
-    if (!Number.isInteger(r.shard) || r.shard < 0 || r.shard >= of) fail(`${name} has shard index ${r.shard}, outside 0..${of - 1}`);
-    const other = seen.get(r.shard);
-    if (other) fail(`shard ${r.shard}/${of} appears twice: ${other} and ${name}`);
-    seen.set(r.shard, name);
-  }
-  const missing = [];
-  for (let i = 0; i < of; i++) if (!seen.has(i)) missing.push(i);
-  if (missing.length > 0) {
-    const list = missing.length > 10 ? `${missing.slice(0, 10).join(', ')} and ${missing.length - 10} more` : missing.join(', ');
-    fail(`missing shard${missing.length > 1 ? 's' : ''} ${list} of ${of}`);
-  }
+  if (unique8 % 8n !== 0n) refuse(`the shards' unique counts do not add up to a whole number (${unique8} / 8)`);
   return {
-    n: first.r.n,
-    of,
-    total: results.reduce((sum, { r }) => sum + BigInt(r.total), 0n),
-    unique: results.reduce((sum, { r }) => sum + BigInt(r.unique), 0n),
-    elapsedMs: results.reduce((sum, { r }) => sum + r.elapsedMs, 0),
+    n: plan.n,
+    plan,
+    files: shards.length,
+    total,
+    unique: unique8 / 8n,
+    elapsedMs: shards.reduce((sum, { r }) => sum + (Number.isFinite(r.elapsedMs) ? r.elapsedMs : 0), 0),
+    countOf,
   };
 }

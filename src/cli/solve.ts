@@ -2,6 +2,7 @@
 import { solutions, toBoard } from '../index.js';
 import { describe } from '../validate.js';
 import { parseAfter, parseEngine, parseLimit, parsePlaced, parseSize, UsageError, type OptionValues } from './args.js';
+import { writeOut } from './files.js';
 
 export function runSolve(positionals: string[], values: OptionValues): void {
   if (positionals[0] === undefined) throw new UsageError('solve needs a board size, e.g. `nqueens solve 8`');
@@ -11,17 +12,23 @@ export function runSolve(positionals: string[], values: OptionValues): void {
   const limit = parseLimit(values.limit);
   const format = values.format ?? 'board';
   if (format !== 'board' && format !== 'json') throw new UsageError(`--format must be board or json; got ${describe(format)}`);
+  // Written in blocks of about 64 KB; a closed stdout (`| head`) ends the loop at once.
   let index = 0;
+  let block = '';
   for (const placement of solutions(n, { limit, engine, ...narrowing(values) })) {
-    if (format === 'json') console.log(JSON.stringify(placement));
+    if (format === 'json') block += JSON.stringify(placement) + '\n';
     else {
-      if (index > 0) console.log('');
-      console.log(`# solution ${index + 1}: ${JSON.stringify(placement)}`);
-      for (const row of toBoard(placement)) console.log(row);
+      if (index > 0) block += '\n';
+      block += `# solution ${index + 1}: ${JSON.stringify(placement)}\n` + toBoard(placement).join('\n') + '\n';
     }
     index++;
+    if (block.length >= 65536) {
+      writeOut(block);
+      block = '';
+    }
   }
-  if (index === 0 && format === 'board') console.log(`# no solutions for n = ${n}${values.placed || values.after ? ' with these options' : ''}`);
+  if (index === 0 && format === 'board') block += `# no solutions for n = ${n}${values.placed || values.after ? ' with these options' : ''}\n`;
+  writeOut(block);
 }
 
 /** --placed, --unique and --after, as solutions() options (it checks them and refuses --unique with --placed). */

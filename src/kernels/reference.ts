@@ -18,7 +18,11 @@ export class ReferenceSearch {
   readonly placement: Int32Array;
   private row = 0;
 
-  constructor(readonly n: number) {
+  /** With `firstColumn`, only the solutions with their row-0 queen there. */
+  constructor(
+    readonly n: number,
+    private readonly firstColumn?: number,
+  ) {
     this.placement = new Int32Array(n);
     this.placement[0] = -1;
   }
@@ -29,6 +33,7 @@ export class ReferenceSearch {
     let row = this.row;
     while (row >= 0) {
       let col = placement[row] + 1;
+      if (row === 0 && this.firstColumn !== undefined) col = col <= this.firstColumn ? this.firstColumn : n;
       while (col < n && !isSafe(placement, row, col)) col++;
       if (col === n) {
         row--;

@@ -10,7 +10,8 @@ import { countBelow, rowAttacks, rowShift } from './row-search.js';
 const innerRow = new Int32Array(32);
 const placement = new Int32Array(32);
 
-function diagonalAttacks(n: number, row: number, qr: number, qc: number): number {
+/** The squares of `row` that a queen at (qr, qc) attacks diagonally. */
+export function diagonalAttacks(n: number, row: number, qr: number, qc: number): number {
   const dist = row - qr;
   let m = 0;
   if (qc + dist >= 0 && qc + dist < n) m |= 1 << (qc + dist);
@@ -18,16 +19,30 @@ function diagonalAttacks(n: number, row: number, qr: number, qc: number): number
   return m;
 }
 
-/** Fills the row tables in row-search.ts for a constellation; returns its number of inner rows. */
-export function prepare(n: number, a: number, b: number, c: number, d: number): number {
+/**
+ * Fills the row tables; returns the number of inner rows left to search. The
+ * first `placed.rows` inner rows of a refined unit already hold queens: they
+ * are skipped, and their diagonals (`ld`/`rd`, as a top-down search carries
+ * them into the next inner row) are added to the attacks of the rows below.
+ */
+export function prepare(n: number, a: number, b: number, c: number, d: number, placed: PlacedRows = NONE_PLACED): number {
   let inner = 0;
+  let skip = placed.rows;
+  let first = -1;
   for (let row = 1; row < n - 1; row++) {
     if (row === c || row === d) continue;
+    if (skip > 0) {
+      skip--;
+      continue;
+    }
+    if (first < 0) first = row;
     rowAttacks[inner] =
       diagonalAttacks(n, row, 0, a) |
       diagonalAttacks(n, row, n - 1, b) |
       diagonalAttacks(n, row, c, 0) |
-      diagonalAttacks(n, row, d, n - 1);
+      diagonalAttacks(n, row, d, n - 1) |
+      (placed.ld << (row - first)) |
+      (placed.rd >>> (row - first));
     innerRow[inner] = row;
     if (inner > 0) rowShift[inner - 1] = row - innerRow[inner - 1];
     inner++;
@@ -35,14 +50,41 @@ export function prepare(n: number, a: number, b: number, c: number, d: number): 
   return inner;
 }
 
-/** The columns the border queens take, with the columns outside the board (so no separate mask is needed). */
+/**
+ * Queens already placed in the first `rows` inner rows (top-down) of a
+ * constellation: the columns they take, and their diagonals as a top-down
+ * search carries them into the next inner row.
+ */
+export interface PlacedRows {
+  readonly rows: number;
+  readonly cols: number;
+  readonly ld: number;
+  readonly rd: number;
+}
+
+const NONE_PLACED: PlacedRows = { rows: 0, cols: 0, ld: 0, rd: 0 };
+
+/** The border queens' columns; columns outside the board are marked used, so no separate mask is needed. */
 export function borderColumns(n: number, s: Pick<Subproblem, 'a' | 'b'>): number {
   return ~boardMask(n) | 1 | (1 << (n - 1)) | (1 << s.a) | (1 << s.b);
 }
 
+/** The solutions containing the constellation and the placed rows (symmetries ignored). */
+export function countPlaced(n: number, s: Subproblem, placed: PlacedRows): bigint {
+  const inner = prepare(n, s.a, s.b, s.c, s.d, placed);
+  const used = borderColumns(n, s) | placed.cols;
+  return inner === 0 ? 1n : countBelow(inner, used);
+}
+
+/** Only the fixes of a symmetric constellation (its solutions are counted by other units). */
+export function countFixesOnly(n: number, s: Subproblem): bigint {
+  if (s.symmetries === 0) return 0n;
+  const inner = prepare(n, s.a, s.b, s.c, s.d);
+  return countFixes(n, s, inner, borderColumns(n, s));
+}
+
 export function countSubproblem(n: number, s: Subproblem): SubproblemCount {
-  const { a, b, c, d } = s;
-  const inner = prepare(n, a, b, c, d);
+  const inner = prepare(n, s.a, s.b, s.c, s.d);
   const used = borderColumns(n, s);
   const solutions = inner === 0 ? 1n : countBelow(inner, used);
   return { solutions, fixes: s.symmetries === 0 ? 0n : countFixes(n, s, inner, used) };

@@ -12,7 +12,8 @@ import { WASM_BASE64, WASM_SEARCH_BASE64, WASM_SIMD_BASE64 } from './wasm-bytes.
 /** The kernel's exports. i64 results arrive as (signed) bigint. */
 export interface WasmKernel {
   countFirstRow(n: number, col: number): bigint;
-  countConstellation(n: number, a: number, b: number, c: number, d: number, symmetries: number): bigint;
+  /** `placed` inner rows already hold queens taking columns `cols`, with diagonals `ld`/`rd` at the next inner row (0s: none). */
+  countConstellation(n: number, a: number, b: number, c: number, d: number, symmetries: number, placed: number, cols: number, ld: number, rd: number): bigint;
   lastFixes(): bigint;
   /** Test hook of the SIMD build: lane rows (2..16) and the fewest rows left that use SIMD. */
   setSimdTuning(laneRows: number, minRows: number): void;

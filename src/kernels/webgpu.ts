@@ -191,6 +191,7 @@ class SubproblemCounter {
     return {
       finished: this.finished,
       subproblems: all,
+      resumedFraction: 0,
       // Units have about the same number of rows left, so they weigh about the same.
       fraction: done ? 1 : this.unitsDone / Math.max(1, this.work.unitCount),
       total: this.total,

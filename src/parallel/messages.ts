@@ -1,10 +1,10 @@
 // The messages between a count and its workers.
-import type { Subproblem, SubproblemCount } from '../constellations.js';
 import type { JoinUnit } from '../kernels/join-plan.js';
+import type { Unit } from '../plan.js';
 
 /**
- * What a pool's workers run: the symmetry search's subproblems of a count
- * (the default), the half-board join's row splits, or completion units of
+ * What a pool's workers run: the symmetry search's plan units (the
+ * default), the half-board join's row splits, or completion units of
  * countCompletions().
  */
 export type Task = 'search' | 'join' | 'completions';
@@ -16,21 +16,28 @@ export interface CompletionUnit {
   readonly allow: readonly number[];
 }
 
+/** The unit type of each task. */
+export type TaskUnit<T extends Task> = T extends 'join' ? JoinUnit : T extends 'completions' ? CompletionUnit : Unit;
+
 export type ToWorker =
   /**
    * First message: the board size, the task and its compiled kernel (null for
-   * the TS kernel): the counting kernel, the join module, or the search module
-   * for 'completions'.
+   * the TS kernel): the search kernel, the join module, or the enumeration
+   * module for 'completions'.
    */
-  | { type: 'init'; n: number; task: Task; module: WebAssembly.Module | null }
+  | { type: 'init'; n: number; task: Task; module: WebAssembly.Module | null; reportEveryMs?: number | undefined }
   /** A batch of units; they travel themselves, so workers never build the plan. */
-  | { type: 'run'; subproblems: Subproblem[] | JoinUnit[] | CompletionUnit[] };
+  | { type: 'run'; units: TaskUnit<Task>[] };
 
-export type SubproblemResult = { id: number } & SubproblemCount;
+/** A finished unit's count: solutions (fixes for a search 'fixes' unit). */
+export type UnitResult = { id: number; count: bigint };
 
 export type FromWorker =
   | { type: 'online' }
   | { type: 'ready' }
-  /** Results so far of the current batch; `batchDone` on the last part of it. */
-  | { type: 'results'; results: SubproblemResult[]; batchDone: boolean }
+  /**
+   * Results so far of the current batch; `batchDone` on the last part of it.
+   * `partial`: the unit being counted and the share of it done.
+   */
+  | { type: 'results'; results: UnitResult[]; batchDone: boolean; partial?: { id: number; share: number } }
   | { type: 'error'; message: string; name: string; stack?: string | undefined; code?: string | undefined };

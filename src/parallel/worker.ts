@@ -1,13 +1,13 @@
-// A counting worker: announces itself, receives the board size and the compiled kernel once,
-// then counts the batch of subproblems in each 'run' message. Runs as a Node worker thread
-// or a module Web Worker.
-import type { Subproblem, SubproblemCount } from '../constellations.js';
+// A counting worker: announces itself, receives the board size, its task and
+// the compiled kernel once, then counts the batch of units in each 'run'
+// message. Runs as a Node worker thread or a module Web Worker.
 import { jsKernel, jsSearch, wasmKernelFrom, wasmSearchFrom } from '../engines.js';
+import { codedError, ERROR_CODES, rangeError } from '../errors.js';
 import { joinCounter } from '../join.js';
 import type { JoinUnit } from '../kernels/join-plan.js';
-import { codedError, ERROR_CODES, rangeError } from '../errors.js';
+import { countUnit, type Unit } from '../plan.js';
 import { importNodeBuiltin, isNode } from './environment.js';
-import type { CompletionUnit, FromWorker, SubproblemResult, Task, ToWorker } from './messages.js';
+import type { CompletionUnit, FromWorker, Task, TaskUnit, ToWorker, UnitResult } from './messages.js';
 
 type Port = { post(message: FromWorker): void; listen(handler: (message: ToWorker) => void): void };
 
@@ -24,35 +24,12 @@ async function parentPort(): Promise<Port> {
   return { post: (m) => scope.postMessage(m), listen: (h) => scope.addEventListener('message', (e) => h(e.data)) };
 }
 
-/** Counts one unit of the task this worker was started for. */
-type Unit = Subproblem | JoinUnit | CompletionUnit;
-let countUnit: ((unit: Unit) => SubproblemCount) | undefined;
+/** Counts one unit in pieces: yields the share done between pieces, returns the count. */
+type UnitCounter = (unit: TaskUnit<Task>) => Generator<number, bigint, undefined>;
+
+let counter: UnitCounter | undefined;
 let n = 0;
-
-function checkSubproblem(s: Subproblem): void {
-  for (const key of ['a', 'b', 'c', 'd'] as const) {
-    if (!Number.isInteger(s?.[key]) || s[key] < 0 || s[key] >= n) throw rangeError(`subproblem ${s?.id}: ${key} = ${s?.[key]} is not a column/row of an n = ${n} board`);
-  }
-}
-
-function unitCounter(task: Task, module: WebAssembly.Module | null): (unit: Unit) => SubproblemCount {
-  if (task === 'join') {
-    const counter = joinCounter(module ? 'wasm' : 'js', module ?? undefined);
-    return (unit) => ({ solutions: counter.countUnit(n, unit as JoinUnit), fixes: 0n });
-  }
-  if (task === 'completions') {
-    const search = module ? wasmSearchFrom(module) : jsSearch;
-    return (unit) => {
-      const u = unit as CompletionUnit;
-      return { solutions: search.countOpenRows(u.rows, u.allow), fixes: 0n };
-    };
-  }
-  const kernel = module ? wasmKernelFrom(module) : jsKernel;
-  return (unit) => {
-    checkSubproblem(unit as Subproblem);
-    return kernel.countSubproblem(n, unit as Subproblem);
-  };
-}
+let reportEveryMs = 0;
 
 /**
  * Results go back at most this often within a batch (and at its end):
@@ -61,21 +38,65 @@ function unitCounter(task: Task, module: WebAssembly.Module | null): (unit: Unit
  */
 const REPORT_EVERY_MS = 50;
 
+function checkConstellation(unit: Unit): void {
+  const s = unit?.constellation;
+  for (const key of ['a', 'b', 'c', 'd'] as const) {
+    if (!Number.isInteger(s?.[key]) || s[key] < 0 || s[key] >= n) throw rangeError(`unit ${unit?.id}: ${key} = ${s?.[key]} is not a column/row of an n = ${n} board`);
+  }
+}
+
+function counterFor(task: Task, module: WebAssembly.Module | null): UnitCounter {
+  if (task === 'join') {
+    const join = joinCounter(module ? 'wasm' : 'js', module ?? undefined);
+    // eslint-disable-next-line require-yield -- a join unit is one piece
+    return function* (unit) {
+      return join.countUnit(n, unit as JoinUnit);
+    };
+  }
+  if (task === 'completions') {
+    const search = module ? wasmSearchFrom(module) : jsSearch;
+    // eslint-disable-next-line require-yield -- a completion unit is one piece
+    return function* (unit) {
+      const u = unit as CompletionUnit;
+      return search.countOpenRows(u.rows, u.allow);
+    };
+  }
+  const kernel = module ? wasmKernelFrom(module) : jsKernel;
+  return (unit) => {
+    checkConstellation(unit as Unit);
+    return countUnit(kernel, n, unit as Unit);
+  };
+}
+
 function handle(port: Port, message: ToWorker): void {
   try {
     if (message.type === 'init') {
       n = message.n;
-      countUnit = unitCounter(message.task, message.module);
+      reportEveryMs = message.reportEveryMs ?? REPORT_EVERY_MS;
+      counter = counterFor(message.task, message.module);
       port.post({ type: 'ready' });
       return;
     }
-    if (!countUnit) throw codedError("'run' before 'init'", ERROR_CODES.INTERNAL);
-    let results: SubproblemResult[] = [];
+    if (!counter) throw codedError("'run' before 'init'", ERROR_CODES.INTERNAL);
+    let results: UnitResult[] = [];
     let lastReport = performance.now();
-    for (const unit of message.subproblems) {
-      results.push({ id: unit.id, ...countUnit(unit) });
+    for (const unit of message.units) {
+      // Counted in pieces; between them, results and the share done go back every reportEveryMs.
+      const steps = counter(unit);
+      for (let step = steps.next(); ; step = steps.next()) {
+        if (step.done) {
+          results.push({ id: unit.id, count: step.value });
+          break;
+        }
+        const now = performance.now();
+        if (now - lastReport >= reportEveryMs) {
+          port.post({ type: 'results', results, batchDone: false, partial: { id: unit.id, share: step.value } });
+          results = [];
+          lastReport = now;
+        }
+      }
       const now = performance.now();
-      if (now - lastReport >= REPORT_EVERY_MS) {
+      if (now - lastReport >= reportEveryMs && results.length > 0) {
         port.post({ type: 'results', results, batchDone: false });
         results = [];
         lastReport = now;

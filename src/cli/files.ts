@@ -1,0 +1,112 @@
+// Writing that never claims a success it did not have: stdout written with
+// its errors seen (a closed pipe ends the command quietly with status 0; a
+// full disk or an I/O error fails it with status 1), and output files
+// checked before any counting starts, then written whole or not at all.
+import { closeSync, fsyncSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { codedError, ERROR_CODES, failure } from '../errors.js';
+
+/** stdout was closed by its reader (`| head`): stop at once, exit status 0. */
+export class OutputClosed extends Error {}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+function describeError(error: unknown): string {
+  const e = error as NodeJS.ErrnoException;
+  return e.code ? `${e.code} (${e.message.replace(/^[A-Z]+: /, '').replace(/, write$/, '')})` : String(e?.message ?? e);
+}
+
+/** Writes all of `text` to a file descriptor, waiting out a full non-blocking pipe. */
+function writeAll(fd: number, text: string): void {
+  let buffer = Buffer.from(text, 'utf8');
+  while (buffer.length > 0) {
+    let written: number;
+    try {
+      written = writeSync(fd, buffer);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') {
+        Atomics.wait(pause, 0, 0, 1);
+        continue;
+      }
+      throw error;
+    }
+    buffer = buffer.subarray(written);
+  }
+}
+
+/** Writes to stdout synchronously; OutputClosed on a closed pipe, a coded Error on any other failure. */
+export function writeOut(text: string): void {
+  try {
+    writeAll(1, text);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EPIPE') throw new OutputClosed('stdout was closed');
+    throw failure(`cannot write to stdout: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
+  }
+}
+
+/** A line to stdout. */
+export function println(line = ''): void {
+  writeOut(line + '\n');
+}
+
+/**
+ * An output file reserved before the count: its temporary sibling is
+ * created at once (so a missing directory, no permission or a full disk
+ * fails before any work), and commit() writes, flushes and renames it into
+ * place, so FILE is either the whole result or untouched.
+ */
+export class PendingFile {
+  private readonly temporary: string;
+  private fd: number | undefined;
+
+  constructor(
+    readonly file: string,
+    readonly what: string,
+  ) {
+    let isDirectory = false;
+    try {
+      isDirectory = statSync(file).isDirectory();
+    } catch {
+      // Does not exist yet: fine.
+    }
+    if (isDirectory) throw failure(`cannot write ${what} to ${file}: it is a directory`, ERROR_CODES.WRITE_FAILED);
+    this.temporary = `${file}.partial`;
+    try {
+      this.fd = openSync(this.temporary, 'w');
+    } catch (error) {
+      throw failure(`cannot write ${what} to ${file}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
+    }
+  }
+
+  commit(text: string): void {
+    if (this.fd === undefined) throw codedError(`${this.file} was already written`, ERROR_CODES.INTERNAL);
+    try {
+      writeAll(this.fd, text);
+      fsyncSync(this.fd);
+      closeSync(this.fd);
+      this.fd = undefined;
+      renameSync(this.temporary, this.file);
+    } catch (error) {
+      this.discard();
+      throw failure(`cannot write ${this.what} to ${this.file}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
+    }
+  }
+
+  /** Removes the temporary file (a failed or interrupted count). */
+  discard(): void {
+    if (this.fd !== undefined) {
+      try {
+        closeSync(this.fd);
+      } catch {
+        // Already failing.
+      }
+      this.fd = undefined;
+    }
+    try {
+      unlinkSync(this.temporary);
+    } catch {
+      // Gone already.
+    }
+  }
+}
+
+export { describeError };

@@ -1,0 +1,29 @@
+// A small, dependency-free digest for plan identities, shard files and
+// checkpoint lines (the same code in Node and browsers, no node:crypto).
+// FNV-1a over the UTF-16 code units, 64 bits. It catches edits and
+// corruption; it is not a signature: anyone can recompute it.
+
+/** FNV-1a 64 (offset 0xcbf29ce484222325, prime 2^40 + 0x1b3) in two 32-bit halves; 16 hex digits. */
+export function digest(text: string): string {
+  let hi = 0xcbf29ce4;
+  let lo = 0x84222325;
+  for (let i = 0; i < text.length; i++) {
+    lo = (lo ^ text.charCodeAt(i)) >>> 0;
+    // h * prime = h * 0x1b3 + (h << 40); lo * 0x1b3 < 2^41 is exact in a double.
+    const low = lo * 0x1b3;
+    hi = (Math.imul(hi, 0x1b3) + Math.floor(low / 0x100000000) + (lo << 8)) >>> 0;
+    lo = low >>> 0;
+  }
+  return hi.toString(16).padStart(8, '0') + lo.toString(16).padStart(8, '0');
+}
+
+/** 8 hex digits: a line check, cheap enough to write on every line. */
+export function shortCheck(text: string): string {
+  // FNV-1a 32 with Math.imul.
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, '0');
+}

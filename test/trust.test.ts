@@ -1,0 +1,158 @@
+// Results you can trust: an immutable, refinable plan; engines that honour
+// signal and onProgress; a CLI that never claims a success it did not have.
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { count, countSync, planSubproblems, planUnits, type Progress } from '../dist/index.js';
+import { getWasmKernel, jsKernel } from '../dist/engines.js';
+import { constellationPlan, countUnit, unitContribution } from '../dist/plan.js';
+import { TOTAL, UNIQUE } from './oeis.js';
+
+const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'nqueens-trust-'));
+function nqueens(...args: string[]) {
+  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', cwd: dir });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('the plan', () => {
+  it('planSubproblems returns a fresh frozen copy: nothing a caller does changes a later count', async () => {
+    const p = planSubproblems(10) as any;
+    expect(Object.isFrozen(p)).toBe(true);
+    expect(() => (p.length = 3)).toThrow(TypeError);
+    expect(() => p.push(p[0])).toThrow(TypeError);
+    expect(() => (p[0].weight = 1000)).toThrow(TypeError);
+    expect(planSubproblems(10)).not.toBe(p);
+    expect((await count(10)).total).toBe(724n);
+    expect(countSync(10).total).toBe(724n);
+  });
+
+  it('planUnits is frozen too, and its units are exact at every depth on both kernels', () => {
+    const info = planUnits(10, { depth: 2 }) as any;
+    expect(Object.isFrozen(info)).toBe(true);
+    expect(() => (info.units = 1)).toThrow(TypeError);
+    for (const kernel of [getWasmKernel()!, jsKernel]) {
+      for (const n of [6, 8, 10, 11]) {
+        for (let depth = 0; depth <= 4; depth++) {
+          const plan = constellationPlan(n, depth);
+          let total = 0n;
+          let unique8 = 0n;
+          const ids: number[] = [];
+          for (const unit of plan.unitsIn()) {
+            const steps = countUnit(kernel, n, unit);
+            let step = steps.next();
+            while (!step.done) step = steps.next();
+            const c = unitContribution(unit, step.value);
+            total += c.total;
+            unique8 += c.unique8;
+            ids.push(unit.id);
+          }
+          expect([kernel.name, n, depth, total, unique8]).toEqual([kernel.name, n, depth, TOTAL[n], UNIQUE[n] * 8n]);
+          expect(ids).toEqual(Array.from({ length: plan.units }, (_, i) => i));
+        }
+      }
+    }
+  });
+
+  it('has an identity: a digest over method, n, depth and format; stable ids', () => {
+    const a = planUnits(12, { depth: 1 });
+    const b = planUnits(12, { depth: 2 });
+    expect(a).toMatchObject({ method: 'constellations', n: 12, depth: 1, formatVersion: 1, digest: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(a.digest).not.toBe(b.digest);
+    expect(planUnits(12, { depth: 1 }).digest).toBe(a.digest);
+    const unit = [...a.unitsIn(100, 101)][0];
+    expect([...a.unitsIn()][100]).toEqual(unit);
+    expect(Object.isFrozen(unit)).toBe(true);
+  });
+
+  it('the default depth keeps the largest unit a small share of a part', () => {
+    for (const parts of [1, 2, 64, 100_000]) {
+      const p = planUnits(21, { parts });
+      if (p.depth < 4) expect(p.largestUnitShare).toBeLessThanOrEqual(1 / (8 * parts));
+    }
+  });
+});
+
+describe('engines', () => {
+  it('a signal that is not an AbortSignal is a TypeError at the call', async () => {
+    const fake = { aborted: false, addEventListener() {}, removeEventListener() {} };
+    await expect(count(8, { signal: fake as never })).rejects.toThrow(TypeError);
+    await expect(count(8, { signal: fake as never })).rejects.toMatchObject({ code: 'ERR_NQUEENS_INVALID_TYPE' });
+  });
+
+  it('the reference engine reports progress and honours abort', async () => {
+    const seen: Progress[] = [];
+    const r = await count(9, { engine: 'reference', onProgress: (p) => seen.push(p) });
+    expect(r).toMatchObject({ total: 352n, unique: 46n, engine: 'reference' });
+    expect(seen.at(-1)).toMatchObject({ finished: 9, subproblems: 9, fraction: 1, total: 352n, unique: 46n });
+    const controller = new AbortController();
+    const running = count(14, {
+      engine: 'reference',
+      signal: controller.signal,
+      onProgress: () => controller.abort(),
+    });
+    await expect(running).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});
+
+describe('the CLI never claims a success it did not have', () => {
+  it('a closed stdout (| head) stops the command at once with status 0', async () => {
+    const child = spawn(process.execPath, [cli, 'solve', '20', '--limit', '1000000000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c) => (stderr += c));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await new Promise((resolve) => child.stdout.once('data', resolve));
+    child.stdout.destroy();
+    expect(await exited).toBe(0);
+    expect(stderr).toBe('');
+  });
+
+  it.runIf(existsSync('/dev/full'))('a full disk (/dev/full) fails with status 1 and says so', () => {
+    for (const args of [['count', '10'], ['solve', '8', '--limit', '3'], ['--help']]) {
+      const fd = openSync('/dev/full', 'w');
+      const r = spawnSync(process.execPath, [cli, ...args], { stdio: ['ignore', fd, 'pipe'], encoding: 'utf8' });
+      closeSync(fd);
+      expect([args.join(' '), r.status]).toEqual([args.join(' '), 1]);
+      expect(r.stderr).toBe('nqueens: cannot write to stdout: ENOSPC (no space left on device)\n');
+    }
+  });
+
+  it('--out, --checkpoint and --subtotals are checked before counting starts', () => {
+    const missing = join(dir, 'no-such-dir');
+    const cases: [string[], RegExp][] = [
+      [['count', '20', '--shard', '0/2', '--out', join(missing, 'a.json')], /cannot write the shard result to .*no-such-dir\/a.json: ENOENT/],
+      [['count', '20', '--checkpoint', join(missing, 'a.ckpt')], /cannot write the checkpoint .*no-such-dir\/a.ckpt: ENOENT/],
+      [['count', '20', '--subtotals', join(missing, 'a.txt')], /cannot write the subtotals to .*no-such-dir\/a.txt: ENOENT/],
+      [['count', '20', '--shard', '0/2', '--out', dir], /cannot write the shard result to .*: it is a directory/],
+    ];
+    for (const [args, message] of cases) {
+      // n = 20 takes hours: an answer at all means nothing was counted first.
+      const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 60_000 });
+      expect([args.join(' '), r.status, r.stdout]).toEqual([args.join(' '), 1, '']);
+      expect(r.stderr).toMatch(message);
+    }
+  });
+
+  it('one set of exit codes: 0 done, 1 failed or refused, 2 usage, documented in --help', () => {
+    expect(nqueens('count', '8').code).toBe(0);
+    expect(nqueens('count', '0').code).toBe(2);
+    expect(nqueens('merge', '--verify', 'x', 'a.json').code).toBe(2);
+    expect(nqueens('merge', 'nope.json').code).toBe(1);
+    const help = nqueens('--help').stdout;
+    expect(help).toMatch(/0 done, 1 failed \(refused input included\),\s+2 usage error, 130 interrupted/);
+  });
+
+  it('--subtotals writes per-constellation subtotals that add up to the count', () => {
+    const file = join(dir, 'n10.subtotals');
+    const r = nqueens('count', '10', '--subtotals', file);
+    expect(r.code).toBe(0);
+    const rows = readFileSync(file, 'utf8').split('\n').filter((l) => /^\d/.test(l)).map((l) => l.split(' ').map(BigInt));
+    expect(rows).toHaveLength(planSubproblems(10).length);
+    const total = rows.reduce((sum, [, , , , , w, s]) => sum + w * s, 0n);
+    const unique8 = rows.reduce((sum, [, , , , , w, s, f]) => sum + w * (s + f), 0n);
+    expect([total, unique8 / 8n]).toEqual([724n, 92n]);
+  });
+});
