@@ -14,11 +14,13 @@ import { parseArgs } from 'node:util';
 import { Bench } from 'tinybench';
 import { count } from '../dist/index.js';
 import { getWasmKernel, jsKernel, wasmKernelFrom } from '../dist/engines.js';
+import { countFirstRow as jsCountFirstRow } from '../dist/kernels/bitmask.js';
 import { compileKernel, wasmUsesSimd } from '../dist/kernels/wasm.js';
 import { countReference } from '../dist/kernels/reference.js';
 import { countAll } from '../dist/tally.js';
 import { historyMarkdown, measuredCommit, recordAnchorRun } from './history.mjs';
 import { buildNative, runNative } from './native.mjs';
+import { wasmCountFirstRow } from './wasm-bench.mjs';
 
 const { values } = parseArgs({
   options: { quick: { type: 'boolean' }, anchor: { type: 'boolean' }, sizes: { type: 'string' } },
@@ -41,19 +43,26 @@ const compiler = buildNative();
 // Before this run writes anything: the code being measured.
 const commit = measuredCommit();
 
-/** The plain mirror-halved bitmask count on one kernel. */
-function mirrored(kernel, n) {
+// The plain bitmask DFS is not in the shipped wasm: it comes from the bench build (bench/wasm-bench.mjs).
+const wasmFirstRow = wasmCountFirstRow('simd');
+
+/**
+ * The plain mirror-halved bitmask count with one kernel's countFirstRow.
+ * @param {(n: number, col: number) => bigint} countFirstRow
+ * @param {number} n
+ */
+function mirrored(countFirstRow, n) {
   let total = 0n;
-  for (let col = 0; col < n >> 1; col++) total += kernel.countFirstRow(n, col);
+  for (let col = 0; col < n >> 1; col++) total += countFirstRow(n, col);
   total *= 2n;
-  if (n & 1) total += kernel.countFirstRow(n, n >> 1);
+  if (n & 1) total += countFirstRow(n, n >> 1);
   return total;
 }
 
 const ENGINES = [
   { id: 'reference', label: 'reference: array backtracking', maxN: 12, run: (n) => countReference(n).total },
-  { id: 'bitmask-js', label: 'plain bitmask, TS', maxN: anchor ? 0 : 16, run: (n) => mirrored(jsKernel, n) },
-  { id: 'bitmask-wasm', label: 'plain bitmask, wasm', maxN: anchor ? 0 : 16, run: (n) => mirrored(wasm, n) },
+  { id: 'bitmask-js', label: 'plain bitmask, TS', maxN: anchor ? 0 : 16, run: (n) => mirrored(jsCountFirstRow, n) },
+  { id: 'bitmask-wasm', label: 'plain bitmask, wasm', maxN: anchor ? 0 : 16, run: (n) => mirrored(wasmFirstRow, n) },
   { id: 'native', label: 'plain bitmask, native C', native: true },
   { id: 'symmetry-js', label: 'symmetry search, TS', run: (n) => countAll(n, jsKernel).total },
   { id: 'symmetry-wasm-nosimd', label: 'symmetry search, wasm without SIMD', run: (n) => countAll(n, wasmBaseline).total },

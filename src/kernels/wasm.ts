@@ -6,17 +6,27 @@
 import { instantiateSync } from '@assemblyscript/loader';
 import { WASM_BASE64, WASM_SIMD_BASE64 } from './wasm-bytes.generated.js';
 
-/** The kernel's exports. i64 results arrive as (signed) bigint. */
+/** The shipped kernel's exports (assembly/index.ts). i64 results arrive as (signed) bigint. */
 export interface WasmKernel {
-  countFirstRow(n: number, col: number): bigint;
-  countConstellation(n: number, a: number, b: number, c: number, d: number, symmetries: number): bigint;
-  lastFixes(): bigint;
-  /** Test hook of the SIMD build: lane rows (2..16) and the fewest rows left that use SIMD. */
-  setSimdTuning(laneRows: number, minRows: number): void;
+  /** Solutions containing the border constellation (a, b, c, d). */
+  countConstellation(n: number, a: number, b: number, c: number, d: number): bigint;
+  /** Pairs (solution, symmetry g in the mask `symmetries`) where g maps the solution to itself. */
+  countConstellationFixes(n: number, a: number, b: number, c: number, d: number, symmetries: number): bigint;
   solutionsStart(n: number): void;
   solutionsNext(): number;
   placementPointer(): number;
   memory: WebAssembly.Memory;
+}
+
+/**
+ * The bench/test build's exports (assembly/bench-index.ts, build/nqueens-bench*.wasm,
+ * loaded from the file by bench/wasm-bench.mjs; never part of dist/).
+ */
+export interface WasmBenchKernel extends WasmKernel {
+  /** Plain bitmask DFS: solutions with the row-0 queen in column `col`. */
+  countFirstRow(n: number, col: number): bigint;
+  /** Test hook of the SIMD build: lane rows (2..16) and the fewest rows left that use SIMD. */
+  setSimdTuning(laneRows: number, minRows: number): void;
 }
 
 /** Reads a u64 result: wasm hands i64 to JS as a signed bigint. */
@@ -68,6 +78,6 @@ export function wasmFailure(): unknown {
 }
 
 /** A fresh instance with its own memory (enumerations keep state in it). */
-export function instantiateKernel(module: WebAssembly.Module): WasmKernel {
-  return instantiateSync<Record<string, unknown>>(module, {}).exports as unknown as WasmKernel;
+export function instantiateKernel<K extends WasmKernel = WasmKernel>(module: WebAssembly.Module): K {
+  return instantiateSync<Record<string, unknown>>(module, {}).exports as unknown as K;
 }
