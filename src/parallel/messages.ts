@@ -3,7 +3,7 @@ import type { Subproblem, SubproblemCount } from '../constellations.js';
 
 export type ToWorker =
   /** First message: the board size and the compiled kernel (absent for the TS kernel). */
-  | { type: 'init'; n: number; module: WebAssembly.Module | null }
+  | { type: 'init'; n: number; module: WebAssembly.Module | null; reportEveryMs?: number }
   /** A batch of subproblems; they travel themselves, so workers never build the plan. */
   | { type: 'run'; subproblems: Subproblem[] };
 

@@ -2,8 +2,8 @@
 // (largest first) to whichever worker is free, in batches that shrink as the
 // list runs down (guided self-scheduling: few messages early, an even finish
 // late); each worker holds one batch in hand and one queued, so it never
-// waits for a message between two. Every worker is terminated before the
-// promise settles, whatever happened.
+// waits for a message between two. Every worker, including one still
+// starting, has exited before the promise settles, whatever happened.
 import { abortError } from '../abort.js';
 import type { Subproblem, SubproblemCount } from '../constellations.js';
 import { spawnWorker, type WorkerHandle } from './spawn.js';
@@ -22,6 +22,10 @@ export interface PoolJob {
   module: WebAssembly.Module | null;
   signal?: AbortSignal;
   onResult(s: Subproblem, count: SubproblemCount): void;
+  /** Test hook: how often workers report within a batch (default: every 50 ms and at its end). */
+  reportEveryMs?: number;
+  /** Test hook: sees every message from a worker before the pool handles it. */
+  onMessage?(message: FromWorker): void;
 }
 
 export function runOnWorkers(job: PoolJob): Promise<void> {
@@ -30,6 +34,8 @@ export function runOnWorkers(job: PoolJob): Promise<void> {
   if (subproblems.length === 0) return Promise.resolve();
   const byId = new Map(subproblems.map((s) => [s.id, s]));
   const workers: WorkerHandle[] = [];
+  /** One per worker being started; each settles once its worker is listening or terminated. */
+  const starting: Promise<void>[] = [];
   let next = 0;
   let finished = 0;
   let settled = false;
@@ -39,8 +45,10 @@ export function runOnWorkers(job: PoolJob): Promise<void> {
       if (settled) return;
       settled = true;
       signal?.removeEventListener('abort', onAbort);
-      const stopping = workers.map((w) => w.terminate().catch(() => undefined));
-      void Promise.all(stopping).then(() => (error === undefined ? resolve() : reject(error)));
+      // Workers still starting terminate themselves as they come up (below): wait for those too.
+      void Promise.all(starting)
+        .then(() => Promise.all(workers.map((w) => w.terminate().catch(() => undefined))))
+        .then(() => (error === undefined ? resolve() : reject(error)));
     };
     const onAbort = (): void => settle(abortError(signal));
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -55,9 +63,10 @@ export function runOnWorkers(job: PoolJob): Promise<void> {
 
     const onMessage = (worker: WorkerHandle, message: FromWorker): void => {
       if (settled) return;
+      job.onMessage?.(message);
       switch (message.type) {
         case 'online':
-          worker.post({ type: 'init', n, module: job.module });
+          worker.post({ type: 'init', n, module: job.module, reportEveryMs: job.reportEveryMs });
           return;
         case 'ready':
           for (let i = 0; i < IN_FLIGHT; i++) dispatch(worker);
@@ -84,12 +93,10 @@ export function runOnWorkers(job: PoolJob): Promise<void> {
 
     const size = Math.min(job.threads, subproblems.length);
     for (let i = 0; i < size; i++) {
-      spawnWorker().then(
+      const started = spawnWorker().then(
         (worker) => {
-          if (settled) {
-            void worker.terminate();
-            return;
-          }
+          // A worker that comes up after the count settled (it failed or was aborted meanwhile).
+          if (settled) return worker.terminate().catch(() => undefined);
           workers.push(worker);
           worker.listen(
             (message) => onMessage(worker, message),
@@ -98,6 +105,7 @@ export function runOnWorkers(job: PoolJob): Promise<void> {
         },
         (error) => settle(error),
       );
+      starting.push(started);
     }
   });
 }

@@ -22,6 +22,7 @@ async function parentPort(): Promise<Port> {
 
 let kernel: Kernel | undefined;
 let n = 0;
+let reportEveryMs = 0;
 
 /**
  * Results go back at most this often within a batch (and at its end):
@@ -34,6 +35,7 @@ function handle(port: Port, message: ToWorker): void {
   try {
     if (message.type === 'init') {
       n = message.n;
+      reportEveryMs = message.reportEveryMs ?? REPORT_EVERY_MS;
       kernel = message.module ? wasmKernelFrom(message.module) : jsKernel;
       port.post({ type: 'ready' });
       return;
@@ -47,7 +49,7 @@ function handle(port: Port, message: ToWorker): void {
       }
       results.push({ id: s.id, ...kernel.countSubproblem(n, s) });
       const now = performance.now();
-      if (now - lastReport >= REPORT_EVERY_MS) {
+      if (now - lastReport >= reportEveryMs) {
         port.post({ type: 'results', results, batchDone: false });
         results = [];
         lastReport = now;
