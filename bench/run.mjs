@@ -102,6 +102,12 @@ function summarise(samples) {
   return { median: median(sorted), mean, rme: (100 * 1.96 * sd) / Math.sqrt(sorted.length) / mean, count: sorted.length };
 }
 
+/**
+ * One engine at one n.
+ * @typedef {{ n: number, engine: string, label: string, medianMs: number, meanMs: number, rme: number, samples: number, total: string,
+ *   vsSymmetryWasm?: number, vsNativePerRound?: { median: number, min: number, max: number, rounds: number[] } }} Row
+ */
+/** @type {Row[]} */
 const rows = [];
 for (const n of sizes) {
   const engines = ENGINES.filter((e) => (e.maxN ?? 99) >= n && (e.minN ?? 0) <= n && (!e.native || compiler));
@@ -127,7 +133,8 @@ for (const n of sizes) {
     }
     await bench.run();
     for (const task of bench.tasks) {
-      const taken = task.result.latency.samples;
+      if (task.result.state !== 'completed') throw new Error(`n = ${n}: ${task.name} did not complete (${task.result.state})`);
+      const taken = task.result.latency.samples ?? [];
       samples.get(task.name).push(...taken);
       roundMedians.get(task.name).push(median([...taken].sort((a, b) => a - b)));
     }

@@ -46,7 +46,11 @@ function nest({ name, doc, levels, prologue = [], innermost }) {
     indent += '  ';
     const j = i + 1;
     out.push(`${indent}const bit${i} = free${i} & -free${i};`, `${indent}free${i} ^= bit${i};`);
-    out.push(`${indent}const c${j} = c${i} | bit${i};`, `${indent}const l${j} = (l${i} | bit${i}) << s${j};`, `${indent}const r${j} = (r${i} | bit${i}) >>> s${j};`);
+    out.push(
+      `${indent}const c${j} = c${i} | bit${i};`,
+      `${indent}const l${j} = (l${i} | bit${i}) << s${j};`,
+      `${indent}const r${j} = (r${i} | bit${i}) >>> s${j};`,
+    );
   }
   out.push(...innermost(indent));
   while (open.length > 0) out.push(`${open.pop()}}`);

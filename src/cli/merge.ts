@@ -10,7 +10,7 @@ export function runMerge(files: string[], values: OptionValues): void {
     try {
       return { name, text: readFileSync(name, 'utf8') };
     } catch (error) {
-      throw new Error(`cannot read ${name}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw new Error(`cannot read ${name}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
     }
   });
   const m = mergeShards(inputs);
