@@ -1,14 +1,14 @@
 // The engine benchmark: every engine side by side in one run (tinybench),
 // warm and cold, plus the native C anchor. Writes bench/results/latest.{json,md}
-// and the table in README.md; bench:17 also appends to the run history
-// (bench/history.mjs).
+// and the tables in bench/README.md and README.md (bench/tables.mjs);
+// bench:17 also appends to the run history (bench/history.mjs).
 //
 //   npm run bench                n = 8, 10, 12, 14, 16
 //   npm run bench:17             n = 17 only: the targets against native C
 //   npm run bench -- --quick     n = 8, 10, 12, fewer iterations; prints only
 //   npm run bench -- --sizes 9   chosen sizes (with --anchor: the n = 17 setup); prints only
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { arch, availableParallelism, cpus, platform, release } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Bench } from 'tinybench';
@@ -18,8 +18,9 @@ import { countFirstRow as jsCountFirstRow } from '../dist/kernels/bitmask.js';
 import { compileKernel, wasmUsesSimd } from '../dist/kernels/wasm.js';
 import { countReference } from '../dist/kernels/reference.js';
 import { countAll } from '../dist/tally.js';
-import { historyMarkdown, measuredCommit, recordAnchorRun } from './history.mjs';
+import { measuredCommit, recordAnchorRun } from './history.mjs';
 import { buildNative, runNative } from './native.mjs';
+import { writeTables } from './tables.mjs';
 import { wasmCountFirstRow } from './wasm-bench.mjs';
 
 const { values } = parseArgs({
@@ -266,13 +267,7 @@ const md = markdown();
 if (publish) {
   writeFileSync(new URL(`./results/${name}.md`, import.meta.url), md);
   if (anchor) recordAnchorRun({ date, machine, rows, commit });
-  const readmeUrl = new URL('../README.md', import.meta.url);
-  let readme = readFileSync(readmeUrl, 'utf8');
-  const blocks = anchor ? { bench17: md, 'bench17-history': historyMarkdown() } : { bench: md };
-  for (const [marker, text] of Object.entries(blocks)) {
-    const pattern = new RegExp(`(<!-- ${marker}:start -->\\n)[\\s\\S]*?(<!-- ${marker}:end -->)`);
-    readme = readme.replace(pattern, (_, start, end) => `${start}${text}${end}`);
-  }
-  writeFileSync(readmeUrl, readme);
+  // The tables in bench/README.md and the summary in README.md, from the results just written.
+  writeTables();
 }
 console.log('\n' + md);
