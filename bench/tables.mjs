@@ -46,10 +46,7 @@ export function summaryMarkdown() {
   /** @param {string} engine */
   const at17 = (engine) => anchor.rows.find((/** @type {any} */ r) => r.engine === engine);
   const cores = full.machine.cores;
-  const lines = [
-    `| engine | n = 16 | n = 17, time ÷ native C |`,
-    `|---|---:|---:|`,
-  ];
+  const lines = [`| engine | n = 16 | n = 17, time ÷ native C |`, `|---|---:|---:|`];
   const engines = [
     ['symmetry-wasm', 'wasm (SIMD), 1 thread'],
     ['symmetry-js', 'TypeScript, 1 thread'],
@@ -63,11 +60,13 @@ export function summaryMarkdown() {
     lines.push(`| ${label} | ${r16 ? seconds(r16.medianMs) : '–'} | ${ratio} |`);
   }
   const machine = `${full.machine.cpu}, ${cores} cores, Node ${full.machine.node}`;
-  return [
-    `Median time per count on ${machine} (\`npm run bench\` of ${full.date.slice(0, 10)}, \`npm run bench:17\` of ${anchor.date.slice(0, 10)}, a shared machine: compare ratios, not absolute times). Targets at n = 17: wasm <= 0.25x native C, TypeScript <= 0.40x. Every table, every n = 17 run and how they are measured: [bench/README.md](bench/README.md).`,
-    '',
-    ...lines,
-  ].join('\n') + '\n';
+  return (
+    [
+      `Median time per count on ${machine} (\`npm run bench\` of ${full.date.slice(0, 10)}, \`npm run bench:17\` of ${anchor.date.slice(0, 10)}, a shared machine: compare ratios, not absolute times). Targets at n = 17: wasm <= 0.25x native C, TypeScript <= 0.40x. Every table, every n = 17 run and how they are measured: [bench/README.md](bench/README.md).`,
+      '',
+      ...lines,
+    ].join('\n') + '\n'
+  );
 }
 
 /** Rewrites the marked blocks of README.md and bench/README.md from bench/results/. */

@@ -11,7 +11,8 @@ describe('bench/results/history-n17.jsonl', () => {
   it('is one JSON object per line, each a recorded run', () => {
     const lines = readFileSync(HISTORY_FILE, 'utf8').split('\n').filter(Boolean);
     expect(lines.length).toBeGreaterThanOrEqual(6);
-    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ date: expect.any(String), commit: expect.any(String), nativeMs: expect.any(Number) });
+    for (const line of lines)
+      expect(JSON.parse(line)).toMatchObject({ date: expect.any(String), commit: expect.any(String), nativeMs: expect.any(Number) });
   });
 
   it('recording a run appends one line and leaves the earlier ones byte for byte', () => {
@@ -22,11 +23,18 @@ describe('bench/results/history-n17.jsonl', () => {
       { engine: 'native', medianMs: 36000, samples: 5 },
       { engine: 'symmetry-js', medianMs: 13700, vsNativePerRound: { median: 0.38, min: 0.37, max: 0.43 } },
     ];
-    recordAnchorRun({ date: '2026-11-23T10:00:00.000Z', machine: { cpu: 'test cpu', cores: 2, node: 'v20' }, rows, commit: 'abc1234' }, copy);
+    recordAnchorRun(
+      { date: '2026-11-23T10:00:00.000Z', machine: { cpu: 'test cpu', cores: 2, node: 'v20' }, rows, commit: 'abc1234' },
+      copy,
+    );
     const after = readFileSync(copy, 'utf8');
     expect(after.startsWith(before)).toBe(true);
     expect(after.slice(before.length).split('\n').filter(Boolean)).toHaveLength(1);
-    expect(historyMarkdown(copy).split('\n').filter((l) => l.startsWith('| 2026-'))).toHaveLength(before.split('\n').filter(Boolean).length + 1);
+    expect(
+      historyMarkdown(copy)
+        .split('\n')
+        .filter((l) => l.startsWith('| 2026-')),
+    ).toHaveLength(before.split('\n').filter(Boolean).length + 1);
   });
 
   it('no bench script writes it other than through appendFileSync in bench/history.mjs', () => {

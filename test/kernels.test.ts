@@ -6,7 +6,7 @@ import { getWasmKernel, jsKernel, wasmKernelFrom } from '../dist/engines.js';
 import { compileKernel, u64, wasmUsesSimd } from '../dist/kernels/wasm.js';
 import { countFirstRow } from '../dist/kernels/bitmask.js';
 import { countReference } from '../dist/kernels/reference.js';
-import { benchInstance, benchKernel, wasmCountFirstRow } from '../bench/wasm-bench.mjs';
+import { benchInstance, benchKernel, compileBenchKernel, wasmCountFirstRow } from '../bench/wasm-bench.mjs';
 import { range, TOTAL, UNIQUE } from './oeis.js';
 
 const wasm = getWasmKernel()!;
@@ -22,6 +22,13 @@ describe('kernels agree', () => {
   it('wasm is available in this test run, as the SIMD build', () => {
     expect(wasm.name).toBe('wasm');
     expect(wasmUsesSimd()).toBe(true);
+  });
+
+  it.each(['simd', 'baseline'] as const)('the shipped %s build exports only what the package calls (the bench/test build adds the rest)', (build) => {
+    const names = (module: WebAssembly.Module): string[] => WebAssembly.Module.exports(module).map((e) => e.name).sort();
+    const shipped = ['countConstellation', 'countConstellationFixes', 'memory', 'placementPointer', 'solutionsNext', 'solutionsStart'];
+    expect(names(compileKernel(build))).toEqual(shipped);
+    expect(names(compileBenchKernel(build))).toEqual([...shipped, 'countFirstRow', 'setSimdTuning'].sort());
   });
 
   it.each(range(1, 13))('n = %i: the wasm build without SIMD agrees with the SIMD search on every subproblem', (n) => {
