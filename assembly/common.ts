@@ -6,3 +6,15 @@
 @inline export function boardMask(n: i32): u32 {
   return u32(-1) >>> u32(32 - n);
 }
+
+/** The squares of `row` on the diagonals of a queen at (qr, qc), on an n-column board. */
+// @ts-ignore: decorator
+@inline export function diagonalAttacks(n: i32, row: i32, qr: i32, qc: i32): u32 {
+  const dist = row - qr;
+  let m: u32 = 0;
+  const up = qc + dist;
+  const down = qc - dist;
+  if (up >= 0 && up < n) m |= 1 << up;
+  if (down >= 0 && down < n) m |= 1 << down;
+  return m;
+}

@@ -1,5 +1,6 @@
-// The wasm kernel's exports. The boundary is numbers only (i32 in, u64 out),
-// so the host needs no runtime glue beyond reading a BigInt.
-export { countFirstRow } from "./bitmask";
-export { countConstellation, lastFixes } from "./symmetry";
-export { setSimdTuning } from "./symmetry-simd";
+// The shipped wasm kernel's exports: only what the package calls. The
+// boundary is numbers only (i32 in, u64 out), so the host needs no runtime
+// glue beyond reading a BigInt. The benchmark's plain DFS and the tests'
+// tuning hook are in a separate build (assembly/bench-index.ts); enumeration
+// and completions are a module of their own (assembly/search.ts).
+export { countConstellation, countConstellationFixes } from "./symmetry";

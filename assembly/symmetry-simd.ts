@@ -11,7 +11,7 @@
 // Lane encoding: bits 0..n-1 squares (1 = attacked or column taken), bits
 // n..30 always set, bit 31 clear while the row is open; a filled row, or a
 // lane beyond the inner rows, is all ones.
-import { boardMask } from "./common";
+import { boardMask, diagonalAttacks } from "./common";
 
 /** Most rows the lanes can hold; the rows above them are searched plainly. */
 const LANES: i32 = 16;
@@ -24,7 +24,8 @@ let laneRows: i32 = LANES;
 export let simdMinRows: i32 = 11;
 
 /**
- * Test hook: use SIMD from `minRows` rows left, holding at most `laneRows`
+ * Test hook, exported by the bench/test build only (assembly/bench-index.ts):
+ * use SIMD from `minRows` rows left, holding at most `laneRows`
  * (2..16) of them in lanes, to exercise every path on small boards.
  */
 export function setSimdTuning(laneRowsLimit: i32, minRows: i32): void {
@@ -76,8 +77,9 @@ const PERM: usize = memory.data(16 * 4, 16);
 }
 
 /**
- * Counts the completions given, per inner row k, its board row (rowOf) and
- * the border queens' attacks on it (attacks). Needs n <= 31: bit 31 marks
+ * Counts the completions given, per inner row k, its board row (rowOf, an
+ * i32 per row) and the border queens' attacks on it (attacks, a u32 every 8
+ * bytes: the row table of symmetry.ts). Needs n <= 31: bit 31 marks
  * an open lane. When more than 16 rows are left, the top ones are searched
  * plainly and the SIMD search runs below each of their placements.
  */
@@ -105,12 +107,7 @@ export function countSimd(n: i32, inner: i32, used: u32, attacks: usize, rowOf: 
       // Entries for lanes past `lanes` are never read: those lanes stay all ones.
       for (let l = 0; l < lanes; l++) {
         let m: u32 = 0xffffffff;
-        if (l != j) {
-          const dist = innerRowOf(laneRow(l)) - rj;
-          m = 1 << col;
-          if (col + dist >= 0 && col + dist < n) m |= 1 << (col + dist);
-          if (col - dist >= 0 && col - dist < n) m |= 1 << (col - dist);
-        }
+        if (l != j) m = (1 << col) | diagonalAttacks(n, innerRowOf(laneRow(l)), rj, col);
         store<u32>(base + (<usize>l << 2), m);
       }
     }
@@ -128,14 +125,14 @@ function searchTop(k: i32, cols: u32, ld: u32, rd: u32): u64 {
       if (j < lanes) {
         const kj = laneRow(j);
         const dist = <u32>(innerRowOf(kj) - row);
-        state = (cols | (ld << dist) | (rd >> dist) | load<u32>(attacksOf + (<usize>kj << 2))) & OPEN_FULL;
+        state = (cols | (ld << dist) | (rd >> dist) | load<u32>(attacksOf + (<usize>kj << 3))) & OPEN_FULL;
       }
       store<u32>(FRAMES + (<usize>j << 2), state);
     }
     return search(lanes, cols);
   }
   const shift = <u32>(innerRowOf(k + 1) - innerRowOf(k));
-  let avail = ~(cols | ld | rd | load<u32>(attacksOf + (<usize>k << 2)));
+  let avail = ~(cols | ld | rd | load<u32>(attacksOf + (<usize>k << 3)));
   let count: u64 = 0;
   while (avail != 0) {
     const bit = avail & (0 - avail);

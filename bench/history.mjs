@@ -5,7 +5,8 @@
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 
-const file = new URL('./results/history-n17.jsonl', import.meta.url);
+/** The history: only ever appended to (test/bench-history.test.ts checks that nothing here rewrites it). */
+export const HISTORY_FILE = new URL('./results/history-n17.jsonl', import.meta.url);
 
 /** The engines the targets are about, in table order. */
 const ENGINES = [
@@ -26,8 +27,12 @@ export function measuredCommit() {
   }
 }
 
-/** Appends one anchor run (the rows of bench/run.mjs for n = 17). */
-export function recordAnchorRun({ date, machine, rows, commit }) {
+/**
+ * Appends one anchor run (the rows of bench/run.mjs for n = 17).
+ * @param {{ date: string, machine: { cpu: string, cores: number, node: string }, rows: any[], commit: string }} run
+ * @param {URL | string} [file] the history (a test passes a copy)
+ */
+export function recordAnchorRun({ date, machine, rows, commit }, file = HISTORY_FILE) {
   const native = rows.find((r) => r.engine === 'native');
   if (!native) return;
   const engines = {};
@@ -42,8 +47,11 @@ export function recordAnchorRun({ date, machine, rows, commit }) {
   appendFileSync(file, JSON.stringify(line) + '\n');
 }
 
-/** The README table: one line per recorded run, oldest first. */
-export function historyMarkdown() {
+/**
+ * The table of all runs: one line per recorded run, oldest first.
+ * @param {URL | string} [file]
+ */
+export function historyMarkdown(file = HISTORY_FILE) {
   if (!existsSync(file)) return '';
   const runs = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
   const cell = (e, nativeMs) => {

@@ -1,25 +1,28 @@
 // The engine benchmark: every engine side by side in one run (tinybench),
 // warm and cold, plus the native C anchor. Writes bench/results/latest.{json,md}
-// and the table in README.md; bench:17 also appends to the run history
-// (bench/history.mjs).
+// and the tables in bench/README.md and README.md (bench/tables.mjs);
+// bench:17 also appends to the run history (bench/history.mjs).
 //
 //   npm run bench                n = 8, 10, 12, 14, 16
 //   npm run bench:17             n = 17 only: the targets against native C
 //   npm run bench -- --quick     n = 8, 10, 12, fewer iterations; prints only
 //   npm run bench -- --sizes 9   chosen sizes (with --anchor: the n = 17 setup); prints only
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { latestChart } from './chart-latest.mjs';
 import { arch, availableParallelism, cpus, platform, release } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Bench } from 'tinybench';
 import { count } from '../dist/index.js';
 import { getWasmKernel, jsKernel, wasmKernelFrom } from '../dist/engines.js';
+import { countFirstRow as jsCountFirstRow } from '../dist/kernels/bitmask.js';
 import { compileKernel, wasmUsesSimd } from '../dist/kernels/wasm.js';
 import { countReference } from '../dist/kernels/reference.js';
 import { countAll } from '../dist/tally.js';
-import { historyMarkdown, measuredCommit, recordAnchorRun } from './history.mjs';
+import { measuredCommit, recordAnchorRun } from './history.mjs';
 import { buildNative, runNative } from './native.mjs';
+import { writeTables } from './tables.mjs';
+import { wasmCountFirstRow } from './wasm-bench.mjs';
 
 const { values } = parseArgs({
   options: { quick: { type: 'boolean' }, anchor: { type: 'boolean' }, sizes: { type: 'string' } },
@@ -42,19 +45,26 @@ const compiler = buildNative();
 // Before this run writes anything: the code being measured.
 const commit = measuredCommit();
 
-/** The plain mirror-halved bitmask count on one kernel. */
-function mirrored(kernel, n) {
+// The plain bitmask DFS is not in the shipped wasm: it comes from the bench build (bench/wasm-bench.mjs).
+const wasmFirstRow = wasmCountFirstRow('simd');
+
+/**
+ * The plain mirror-halved bitmask count with one kernel's countFirstRow.
+ * @param {(n: number, col: number) => bigint} countFirstRow
+ * @param {number} n
+ */
+function mirrored(countFirstRow, n) {
   let total = 0n;
-  for (let col = 0; col < n >> 1; col++) total += kernel.countFirstRow(n, col);
+  for (let col = 0; col < n >> 1; col++) total += countFirstRow(n, col);
   total *= 2n;
-  if (n & 1) total += kernel.countFirstRow(n, n >> 1);
+  if (n & 1) total += countFirstRow(n, n >> 1);
   return total;
 }
 
 const ENGINES = [
   { id: 'reference', label: 'reference: array backtracking', maxN: 12, run: (n) => countReference(n).total },
-  { id: 'bitmask-js', label: 'plain bitmask, TS', maxN: anchor ? 0 : 16, run: (n) => mirrored(jsKernel, n) },
-  { id: 'bitmask-wasm', label: 'plain bitmask, wasm', maxN: anchor ? 0 : 16, run: (n) => mirrored(wasm, n) },
+  { id: 'bitmask-js', label: 'plain bitmask, TS', maxN: anchor ? 0 : 16, run: (n) => mirrored(jsCountFirstRow, n) },
+  { id: 'bitmask-wasm', label: 'plain bitmask, wasm', maxN: anchor ? 0 : 16, run: (n) => mirrored(wasmFirstRow, n) },
   { id: 'native', label: 'plain bitmask, native C', native: true },
   { id: 'symmetry-js', label: 'symmetry search, TS', run: (n) => countAll(n, jsKernel).total },
   { id: 'symmetry-wasm-nosimd', label: 'symmetry search, wasm without SIMD', run: (n) => countAll(n, wasmBaseline).total },
@@ -94,6 +104,12 @@ function summarise(samples) {
   return { median: median(sorted), mean, rme: (100 * 1.96 * sd) / Math.sqrt(sorted.length) / mean, count: sorted.length };
 }
 
+/**
+ * One engine at one n.
+ * @typedef {{ n: number, engine: string, label: string, medianMs: number, meanMs: number, rme: number, samples: number, total: string,
+ *   vsSymmetryWasm?: number, vsNativePerRound?: { median: number, min: number, max: number, rounds: number[] } }} Row
+ */
+/** @type {Row[]} */
 const rows = [];
 for (const n of sizes) {
   const engines = ENGINES.filter((e) => (e.maxN ?? 99) >= n && (e.minN ?? 0) <= n && (!e.native || compiler));
@@ -119,7 +135,8 @@ for (const n of sizes) {
     }
     await bench.run();
     for (const task of bench.tasks) {
-      const taken = task.result.latency.samples;
+      if (task.result.state !== 'completed') throw new Error(`n = ${n}: ${task.name} did not complete (${task.result.state})`);
+      const taken = task.result.latency.samples ?? [];
       samples.get(task.name).push(...taken);
       roundMedians.get(task.name).push(median([...taken].sort((a, b) => a - b)));
     }
@@ -253,13 +270,7 @@ const md = markdown();
 if (publish) {
   writeFileSync(new URL(`./results/${name}.md`, import.meta.url), md);
   if (anchor) recordAnchorRun({ date, machine, rows, commit });
-  const readmeUrl = new URL('../README.md', import.meta.url);
-  let readme = readFileSync(readmeUrl, 'utf8');
-  const blocks = anchor ? { bench17: md, 'bench17-history': historyMarkdown() } : { bench: md };
-  for (const [marker, text] of Object.entries(blocks)) {
-    const pattern = new RegExp(`(<!-- ${marker}:start -->\\n)[\\s\\S]*?(<!-- ${marker}:end -->)`);
-    readme = readme.replace(pattern, (_, start, end) => `${start}${text}${end}`);
-  }
-  writeFileSync(readmeUrl, readme);
+  // The tables in bench/README.md and the summary in README.md, from the results just written.
+  writeTables();
 }
 console.log('\n' + md);

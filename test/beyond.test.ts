@@ -177,9 +177,9 @@ describe('countCompletions', () => {
 
     it('out of range: RangeError', async () => {
       for (const placed of [[[8, 0]], [[0, 8]], [[-1, 2]], [[0, 0], [3, 9]]]) {
-        expect(() => countCompletionsSync(8, placed as Queen[])).toThrow(RangeError);
-        await expect(countCompletions(8, placed as Queen[])).rejects.toThrow(RangeError);
-        expect(() => solutions(8, { placed: placed as Queen[] })).toThrow(RangeError);
+        expect(() => countCompletionsSync(8, placed as unknown as Queen[])).toThrow(RangeError);
+        await expect(countCompletions(8, placed as unknown as Queen[])).rejects.toThrow(RangeError);
+        expect(() => solutions(8, { placed: placed as unknown as Queen[] })).toThrow(RangeError);
       }
       expect(() => countCompletionsSync(33, [])).toThrow(RangeError);
       expect(() => countCompletionsSync(0, [])).toThrow(RangeError);
@@ -189,8 +189,8 @@ describe('countCompletions', () => {
     it('wrong shapes and non-integers: TypeError', async () => {
       const bad: unknown[] = [null, undefined, '0:1', 5, [0, 1], [[0]], [[0, 1, 2]], [['0', 1]], [[0, 1.5]], [[NaN, 1]], [[0, null]], [{ 0: 0, 1: 1 }], [[0n, 1n]]];
       for (const placed of bad) {
-        expect(() => countCompletionsSync(8, placed as Queen[]), JSON.stringify(String(placed))).toThrow(TypeError);
-        await expect(countCompletions(8, placed as Queen[])).rejects.toThrow(TypeError);
+        expect(() => countCompletionsSync(8, placed as unknown as Queen[]), JSON.stringify(String(placed))).toThrow(TypeError);
+        await expect(countCompletions(8, placed as unknown as Queen[])).rejects.toThrow(TypeError);
       }
       expect(() => solutions(8, { placed: 'x' as unknown as Queen[] })).toThrow(TypeError);
       await expect(countCompletions(8, [], { unique: true } as never)).rejects.toThrow(TypeError);

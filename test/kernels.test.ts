@@ -3,13 +3,20 @@
 import { describe, expect, it } from 'vitest';
 import { planSubproblems, contribution } from '../dist/constellations.js';
 import { getWasmKernel, jsKernel, wasmKernelFrom } from '../dist/engines.js';
-import { compileKernel, instantiateKernel, u64, wasmUsesSimd } from '../dist/kernels/wasm.js';
+import { compileKernel, u64, wasmUsesSimd } from '../dist/kernels/wasm.js';
+import { countFirstRow } from '../dist/kernels/bitmask.js';
 import { countReference } from '../dist/kernels/reference.js';
+import { benchInstance, benchKernel, compileBenchKernel, wasmCountFirstRow } from '../bench/wasm-bench.mjs';
 import { range, TOTAL, UNIQUE } from './oeis.js';
 
 const wasm = getWasmKernel()!;
 // Node has wasm SIMD, so the shared kernel is the SIMD build; test the other one explicitly.
 const baseline = wasmKernelFrom(compileKernel('baseline'));
+// The SIMD build with the SIMD search from 2 rows left (it normally starts at
+// 11), from the bench/test build that exports the tuning hook: on small
+// boards the shipped kernel never reaches its SIMD path.
+const simdEverywhere = benchKernel('simd', { laneRows: 16, minRows: 2 });
+const wasmFirstRow = wasmCountFirstRow('simd');
 
 describe('kernels agree', () => {
   it('wasm is available in this test run, as the SIMD build', () => {
@@ -17,22 +24,43 @@ describe('kernels agree', () => {
     expect(wasmUsesSimd()).toBe(true);
   });
 
-  it.each(range(1, 13))('n = %i: the wasm build without SIMD agrees with the SIMD build on every subproblem', (n) => {
+  it.each(['simd', 'baseline'] as const)('the shipped %s build exports only what the package calls (the bench/test build adds the rest)', (build) => {
+    const names = (module: WebAssembly.Module): string[] => WebAssembly.Module.exports(module).map((e) => e.name).sort();
+    const shipped = ['countConstellation', 'countConstellationFixes', 'memory'];
+    expect(names(compileKernel(build))).toEqual(shipped);
+    expect(names(compileBenchKernel(build))).toEqual([...shipped, 'countFirstRow', 'setSimdTuning'].sort());
+  });
+
+  it.each(range(1, 13))('n = %i: the wasm build without SIMD agrees with the SIMD search on every subproblem', (n) => {
     for (const s of planSubproblems(n)) {
-      expect(baseline.countSubproblem(n, s)).toEqual(wasm.countSubproblem(n, s));
+      const expected = baseline.countSubproblem(n, s);
+      expect(simdEverywhere.countSubproblem(n, s)).toEqual(expected);
+      expect(wasm.countSubproblem(n, s)).toEqual(expected);
     }
+  });
+
+  // The shipped SIMD build with its own tuning, where its SIMD path runs: subproblems with 11 rows or more.
+  it.each([14, 15, 16, 17])('n = %i: the wasm build without SIMD agrees with the shipped SIMD build on a sample of subproblems', (n) => {
+    const plan = planSubproblems(n);
+    const step = n >= 16 ? 61 : 7;
+    let simdRan = 0;
+    for (let i = 0; i < plan.length; i += step) {
+      const s = plan[i];
+      expect(wasm.countSubproblem(n, s)).toEqual(baseline.countSubproblem(n, s));
+      if (s.innerRows >= 11) simdRan++;
+    }
+    expect(simdRan).toBeGreaterThan(0);
   });
 
   // Past 16 rows the SIMD search runs the top rows plainly and the last 16 in
   // lanes; fewer lanes exercise that split on boards small enough to test.
   it.each([2, 3, 5, 8, 16])('n = 9..12: the SIMD search, on every subproblem, with %i lane rows agrees with js', (rows) => {
-    const raw = instantiateKernel(compileKernel('simd'));
+    const raw = benchInstance('simd');
     raw.setSimdTuning(rows, 0);
     for (let n = 9; n <= 12; n++) {
       for (const s of planSubproblems(n)) {
-        if (s.symmetries !== 0) continue;
         const expected = jsKernel.countSubproblem(n, s).solutions;
-        expect(u64(raw.countConstellation(n, s.a, s.b, s.c, s.d, 0))).toBe(expected);
+        expect(u64(raw.countConstellation(n, s.a, s.b, s.c, s.d, 0, 0, 0, 0))).toBe(expected);
       }
     }
   });
@@ -70,14 +98,15 @@ describe('kernels agree', () => {
     }
   });
 
-  it.each(range(1, 14))('n = %i: plain bitmask DFS, per first-row column, wasm = js = table', (n) => {
+  it.each(range(1, 14))('n = %i: plain bitmask DFS (the benchmark\'s), per first-row column, wasm = js = table', (n) => {
     let wasmTotal = 0n;
     let jsTotal = 0n;
     for (let col = 0; col < n; col++) {
-      const w = wasm.countFirstRow(n, col);
-      expect(w).toBe(jsKernel.countFirstRow(n, col));
+      const w = wasmFirstRow(n, col);
+      const j = countFirstRow(n, col);
+      expect(w).toBe(j);
       wasmTotal += w;
-      jsTotal += jsKernel.countFirstRow(n, col);
+      jsTotal += j;
     }
     expect(wasmTotal).toBe(TOTAL[n]);
     expect(jsTotal).toBe(TOTAL[n]);
@@ -158,27 +187,29 @@ describe('the subproblem list', () => {
   });
 });
 
-describe('isFixedBy (the TS symmetric search tests solutions with it)', () => {
-  it('agrees with SYMMETRIES on every solution for n = 1..9, and finds each kind of symmetric solution', async () => {
-    const { isFixedBy } = await import('../dist/kernels/symmetry.js');
+describe('what the fixes search relies on', () => {
+  it('only turns fix a solution of n > 1, what a quarter turn fixes the half turn fixes, and isFixedByQuarterTurn agrees with SYMMETRIES (n = 1..10)', async () => {
+    const { isFixedByQuarterTurn } = await import('../dist/kernels/symmetry.js');
     const { SYMMETRIES } = await import('../dist/constellations.js');
     const { solutions } = await import('../dist/index.js');
     const fixedSeen = new Set<number>();
-    for (let n = 1; n <= 9; n++) {
+    for (let n = 1; n <= 10; n++) {
       for (const placement of solutions(n)) {
-        for (let g = 1; g < 8; g++) {
+        const fixedBy = range(0, 7).map((g) => {
           const image = new Array<number>(n);
           placement.forEach((c, r) => {
             const [row, col] = SYMMETRIES[g](n, r, c);
             image[row] = col;
           });
-          const fixed = image.every((c, r) => c === placement[r]);
-          expect(isFixedBy(placement, n, g)).toBe(fixed);
-          if (fixed && n > 1) fixedSeen.add(g);
-        }
+          return image.every((c, r) => c === placement[r]);
+        });
+        expect(isFixedByQuarterTurn(placement, n)).toBe(fixedBy[1]);
+        if (n === 1) continue;
+        for (let g = 1; g < 8; g++) if (fixedBy[g]) fixedSeen.add(g);
+        if (fixedBy[1] || fixedBy[3]) expect(fixedBy[2]).toBe(true);
       }
     }
-    // Only turns can fix a solution of n > 1 (a reflection maps some queen onto its own row or diagonal).
+    // A reflection maps some queen onto its own row, column or diagonal.
     expect([...fixedSeen].sort()).toEqual([1, 2, 3]);
   });
 });

@@ -23,7 +23,8 @@ function nqueens(...args: string[]) {
 
 const read = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
 /** Writes a shard file edited by `edit`, as a tamperer would. */
-function tampered(from: string, name: string, edit: (shard: any) => void): string {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tampering edits arbitrary fields of parsed JSON
+function tampered(from: string, name: string, edit: (shard: Record<string, any>) => void): string {
   const shard = read(from);
   edit(shard);
   const file = join(dir, name);
@@ -81,7 +82,8 @@ describe('shards', () => {
   });
 
   it('merge refuses edited numbers: total, unique8, a unit count, n, of, shard, the digest', () => {
-    const cases: [string, (s: any) => void, RegExp][] = [
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tampering edits arbitrary fields of parsed JSON
+    const cases: [string, (s: Record<string, any>) => void, RegExp][] = [
       ['total', (s) => (s.total = String(BigInt(s.total) + 8n)), /edited-total.json: its digest does not match its contents \(edited or damaged\)/],
       ['unique8', (s) => (s.unique8 = String(BigInt(s.unique8) + 8n)), /edited-unique8.json: its digest does not match/],
       ['count', (s) => (s.counts[3] = String(BigInt(s.counts[3]) + 1n)), /edited-count.json: its digest does not match/],

@@ -7,6 +7,7 @@ import { AUTO_THREADS_MIN_N, count, planUnits, type Progress } from '../dist/ind
 import { constellationPlan, unitContribution } from '../dist/plan.js';
 import { runPlan } from '../dist/run.js';
 import { runOnWorkers } from '../dist/parallel/pool.js';
+import { workersAlive } from '../dist/parallel/spawn.js';
 import { wasmModule } from '../dist/kernels/wasm.js';
 import { TOTAL, UNIQUE } from './oeis.js';
 
@@ -92,13 +93,23 @@ describe('abort', () => {
   });
 
   it.each([1, 2])('aborting a long count with %i worker(s) rejects within a second', async (threads) => {
+    // Aborted once the workers are counting (the first results are in), whatever the machine's speed.
     const controller = new AbortController();
-    const running = count(18, { threads, signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const abortedAt = performance.now();
-    controller.abort();
+    let abortedAt = 0;
+    const running = count(18, {
+      threads,
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.finished > 0 && abortedAt === 0) {
+          abortedAt = performance.now();
+          controller.abort();
+        }
+      },
+    });
     await expect(running).rejects.toMatchObject({ name: 'AbortError' });
+    expect(abortedAt).toBeGreaterThan(0);
     expect(performance.now() - abortedAt).toBeLessThan(1000);
+    expect(workersAlive()).toBe(0);
   });
 
   it('aborting a count on the calling thread stops it between subproblems', async () => {
@@ -122,8 +133,8 @@ describe('abort', () => {
       import { count } from ${JSON.stringify(index)};
       const done = await count(15, { threads: 2 });
       const controller = new AbortController();
-      const aborted = count(19, { threads: 2, signal: controller.signal }).catch((e) => e.name);
-      setTimeout(() => controller.abort(), 200);
+      const onProgress = (p) => { if (p.finished > 0) controller.abort(); };
+      const aborted = count(19, { threads: 2, signal: controller.signal, onProgress }).catch((e) => e.name);
       console.log(String(done.total), await aborted);`;
     const started = performance.now();
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
@@ -154,18 +165,85 @@ describe('the pool', () => {
     expect(total).toBe(TOTAL[12]);
   });
 
-  it('streams results within a batch, so progress moves while one worker counts', async () => {
-    const plan = constellationPlan(15, 0);
-    const arrivals: number[] = [];
-    await runOnWorkers({ n: 15, units: plan.unitsIn(), count: plan.units, threads: 1, module: null, onResult: () => arrivals.push(performance.now()), onPartial: () => undefined });
-    expect(arrivals).toHaveLength(plan.units);
-    // One worker's first batch is 1/8 of the list, the largest units,
-    // over 100 ms of work in the TS kernel. Results of one message arrive
-    // together (microseconds apart); the batch must come in several messages.
-    const firstBatch = Math.ceil(plan.units / 8);
-    let messages = 1;
-    for (let i = 1; i < firstBatch; i++) if (arrivals[i] - arrivals[i - 1] > 10) messages++;
-    expect(messages).toBeGreaterThanOrEqual(2);
+  // Which messages carry which results, seen through the pool's test hooks
+  // rather than guessed from arrival times (which CPU load scrambles).
+  it.each([
+    [0, 'one message per piece counted, then a closing part'],
+    [1e9, 'one message per batch'],
+  ])('streams results within a batch: reporting every %i ms sends %s', async (reportEveryMs) => {
+    const plan = constellationPlan(12, 0);
+    const parts: number[] = [];
+    let batches = 0;
+    let received = 0;
+    await runOnWorkers({
+      n: 12,
+      units: plan.unitsIn(),
+      count: plan.units,
+      threads: 1,
+      module: null,
+      reportEveryMs,
+      onResult: () => received++,
+      onMessage: (m) => {
+        if (m.type !== 'results') return;
+        parts.push(m.results.length);
+        if (m.batchDone) batches++;
+      },
+    });
+    expect(received).toBe(plan.units);
+    expect(parts.reduce((a, b) => a + b, 0)).toBe(plan.units);
+    // Batches shrink from 1/8 of the list to single subproblems.
+    expect(batches).toBeGreaterThan(8);
+    if (reportEveryMs === 0) {
+      // Every solutions unit is one piece here (n = 12), and a message goes
+      // back at each piece; a fixes unit is counted whole, without one.
+      const pieces = [...plan.unitsIn()].filter((u) => u.kind === 'solutions').length;
+      expect(pieces).toBeLessThan(plan.units);
+      expect(parts).toHaveLength(pieces + batches);
+      expect(parts.every((p) => p <= 2)).toBe(true);
+    } else {
+      expect(parts).toHaveLength(batches);
+    }
+  });
+});
+
+// A settled count leaves no worker running, including one that was still
+// starting when the count failed or was aborted (a "late" worker).
+describe('workers never outlive the count', () => {
+  const plan = constellationPlan(12, 0);
+  const units = [...plan.unitsIn()];
+  const job = (list = units) => ({ n: 12, units: list[Symbol.iterator](), count: list.length, module: null, onResult: () => undefined });
+
+  it('aborted while its workers are still starting', async () => {
+    const controller = new AbortController();
+    const running = runOnWorkers({ ...job(), threads: 2, signal: controller.signal });
+    controller.abort(); // synchronously: no worker has come up yet
+    await expect(running).rejects.toMatchObject({ name: 'AbortError' });
+    expect(workersAlive()).toBe(0);
+  });
+
+  it('aborted as the first worker comes online, with the second still starting', async () => {
+    const controller = new AbortController();
+    const running = runOnWorkers({
+      ...job(),
+      threads: 2,
+      signal: controller.signal,
+      onMessage: (m) => {
+        if (m.type === 'online') controller.abort();
+      },
+    });
+    await expect(running).rejects.toMatchObject({ name: 'AbortError' });
+    expect(workersAlive()).toBe(0);
+  });
+
+  it('failed by one worker while others are starting', async () => {
+    const bad = [{ ...units[0], constellation: { ...units[0].constellation, a: 99 } }, ...units.slice(1)];
+    await expect(runOnWorkers({ ...job(bad), threads: 3 })).rejects.toThrow(/counting worker failed/);
+    expect(workersAlive()).toBe(0);
+  });
+
+  it('finished normally', async () => {
+    await runOnWorkers({ ...job(), threads: 2 });
+    expect(workersAlive()).toBe(0);
   });
 });
 

@@ -3,7 +3,7 @@
 // GPU itself is tested in Chromium (test/browser/webgpu.test.ts).
 import { describe, expect, it } from 'vitest';
 import { contribution, planSubproblems } from '../dist/constellations.js';
-import { countSubproblem, countSubproblemFixes } from '../dist/kernels/symmetry.js';
+import { countSubproblem, countFixesOnly } from '../dist/kernels/symmetry.js';
 import { TABLE_ROWS, refineUnits, type WorkUnits } from '../dist/kernels/webgpu-units.js';
 import { unitSearchShader } from '../dist/kernels/webgpu-shader.js';
 import { countWebGpu } from '../dist/kernels/webgpu.js';
@@ -48,7 +48,7 @@ describe('WebGPU work units', () => {
       let total = 0n;
       let unique = 0n;
       subproblems.forEach((s, i) => {
-        const c = contribution(s, { solutions: found[i], fixes: countSubproblemFixes(n, s) });
+        const c = contribution(s, { solutions: found[i], fixes: countFixesOnly(n, s) });
         total += c.total;
         unique += c.unique;
       });

@@ -76,7 +76,7 @@ export function countPlaced(n: number, s: Subproblem, placed: PlacedRows): bigin
   return inner === 0 ? 1n : countBelow(inner, used);
 }
 
-/** Only the fixes of a symmetric constellation (its solutions are counted by other units). */
+/** Only the fixes of a symmetric constellation (its solutions are counted elsewhere: other plan units, or the GPU). */
 export function countFixesOnly(n: number, s: Subproblem): bigint {
   if (s.symmetries === 0) return 0n;
   const inner = prepare(n, s.a, s.b, s.c, s.d);
@@ -86,38 +86,34 @@ export function countFixesOnly(n: number, s: Subproblem): bigint {
 export function countSubproblem(n: number, s: Subproblem): SubproblemCount {
   const inner = prepare(n, s.a, s.b, s.c, s.d);
   const used = borderColumns(n, s);
+  // The same two counts as the wasm kernel's two exports: solutions, then fixes.
   const solutions = inner === 0 ? 1n : countBelow(inner, used);
   return { solutions, fixes: s.symmetries === 0 ? 0n : countFixes(n, s, inner, used) };
-}
-
-/** The fixes alone (see SubproblemCount), for engines that count the solutions elsewhere. */
-export function countSubproblemFixes(n: number, s: Subproblem): bigint {
-  if (s.symmetries === 0) return 0n;
-  return countFixes(n, s, prepare(n, s.a, s.b, s.c, s.d), borderColumns(n, s));
 }
 
 /** Bits 1..3: the quarter, half and three-quarter turns in SYMMETRIES. */
 const TURNS = 0b1110;
 
-// The rare constellations with a non-trivial stabiliser. Their solutions are
-// counted like any other; the fixes need each fixed solution, but only a
-// turn can fix a solution of n > 1 (a reflection maps some queen onto a
-// square it attacks), and a constellation fixed by a quarter turn is fixed by
-// the half turn too. So the fixes come from a search over half-turn-symmetric
-// placements only, where every row below the middle is forced by its mirror.
+// The fixes of the rare constellations with a non-trivial stabiliser, the
+// same design as countConstellationFixes in assembly/symmetry.ts. Only a turn
+// can fix a solution of n > 1 (a reflection maps some queen onto a square it
+// attacks), and whatever a quarter turn fixes, the half turn fixes too. So
+// one search over the half-turn-symmetric placements, where every row below
+// the middle is forced by its mirror, finds them all; the quarter turns are
+// checked on each.
 function countFixes(n: number, s: Subproblem, inner: number, used: number): bigint {
-  const fixers = n > 1 ? s.symmetries & TURNS : s.symmetries;
-  if (fixers === 0) return 0n;
+  // n = 1: the one solution is fixed by every symmetry.
+  if (n === 1) return BigInt(bitCount(s.symmetries & 0xfe));
+  const turns = s.symmetries & TURNS;
+  if (turns === 0) return 0n;
+  const perHalfTurnFix = (turns >> 2) & 1;
+  const perQuarterTurnFix = ((turns >> 1) & 1) + ((turns >> 3) & 1);
   placement[0] = s.a;
   placement[n - 1] = s.b;
   placement[s.c] = 0;
   placement[s.d] = n - 1;
-  let fixes = 0;
-  const search = (k: number, cols: number, ld: number, rd: number): void => {
-    if (k === inner) {
-      for (let g = 1; g < 8; g++) if ((fixers >> g) & 1 && isFixedBy(placement, n, g)) fixes++;
-      return;
-    }
+  const search = (k: number, cols: number, ld: number, rd: number): number => {
+    if (k === inner) return perHalfTurnFix + (perQuarterTurnFix !== 0 && isFixedByQuarterTurn(placement, n) ? perQuarterTurnFix : 0);
     const row = innerRow[k];
     const mirror = n - 1 - row;
     let avail = ~(cols | ld | rd | rowAttacks[k]);
@@ -125,39 +121,29 @@ function countFixes(n: number, s: Subproblem, inner: number, used: number): bigi
     if (mirror < row) avail &= 1 << (n - 1 - placement[mirror]);
     else if (mirror === row) avail &= 1 << (n >> 1);
     const shift = rowShift[k];
+    let fixes = 0;
     while (avail !== 0) {
       const bit = avail & -avail;
       avail ^= bit;
       placement[row] = 31 - Math.clz32(bit);
-      search(k + 1, cols | bit, (ld | bit) << shift, (rd | bit) >>> shift);
+      fixes += search(k + 1, cols | bit, (ld | bit) << shift, (rd | bit) >>> shift);
     }
+    return fixes;
   };
-  search(0, used, 0, 0);
   // Symmetric solutions are a vanishing fraction, far below 2^53.
-  return BigInt(fixes);
+  return BigInt(search(0, used, 0, 0));
 }
 
-/**
- * Does symmetry g (1..7 in SYMMETRIES) map the placement to itself? The maps
- * are spelled out rather than called through SYMMETRIES, which returns a new
- * array per cell: this runs once per solution of a symmetric constellation.
- */
-export function isFixedBy(placement: ArrayLike<number>, n: number, g: number): boolean {
-  const m = n - 1;
-  for (let r = 0; r <= m; r++) {
-    const c = placement[r];
-    // The image of the queen (r, c) must be a queen too.
-    let ok: boolean;
-    switch (g) {
-      case 1: ok = placement[c] === m - r; break; // quarter turn: (c, m - r)
-      case 2: ok = placement[m - r] === m - c; break; // half turn
-      case 3: ok = placement[m - c] === r; break; // three-quarter turn
-      case 4: ok = c === m - c; break; // mirror left-right: (r, m - c)
-      case 5: ok = placement[m - r] === c; break; // mirror top-bottom
-      case 6: ok = placement[c] === r; break; // transpose
-      default: ok = placement[m - c] === m - r; // anti-transpose
-    }
-    if (!ok) return false;
+function bitCount(x: number): number {
+  let count = 0;
+  for (; x !== 0; x &= x - 1) count++;
+  return count;
+}
+
+/** Does the quarter turn, (r, c) -> (c, n - 1 - r) in SYMMETRIES, map the placement to itself? */
+export function isFixedByQuarterTurn(placement: ArrayLike<number>, n: number): boolean {
+  for (let r = 0; r < n; r++) {
+    if (placement[placement[r]] !== n - 1 - r) return false;
   }
   return true;
 }

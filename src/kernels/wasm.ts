@@ -9,14 +9,16 @@ import { instantiateSync } from '@assemblyscript/loader';
 import { codedError, ERROR_CODES } from '../errors.js';
 import { WASM_BASE64, WASM_SEARCH_BASE64, WASM_SIMD_BASE64 } from './wasm-bytes.generated.js';
 
-/** The kernel's exports. i64 results arrive as (signed) bigint. */
+/** The shipped kernel's exports (assembly/index.ts). i64 results arrive as (signed) bigint. */
 export interface WasmKernel {
-  countFirstRow(n: number, col: number): bigint;
-  /** `placed` inner rows already hold queens taking columns `cols`, with diagonals `ld`/`rd` at the next inner row (0s: none). */
-  countConstellation(n: number, a: number, b: number, c: number, d: number, symmetries: number, placed: number, cols: number, ld: number, rd: number): bigint;
-  lastFixes(): bigint;
-  /** Test hook of the SIMD build: lane rows (2..16) and the fewest rows left that use SIMD. */
-  setSimdTuning(laneRows: number, minRows: number): void;
+  /**
+   * Solutions containing the border constellation (a, b, c, d); a refined
+   * plan unit passes `placed` inner rows already holding queens that take
+   * columns `cols`, with diagonals `ld`/`rd` at the next inner row (0s: none).
+   */
+  countConstellation(n: number, a: number, b: number, c: number, d: number, placed: number, cols: number, ld: number, rd: number): bigint;
+  /** Pairs (solution, symmetry g in the mask `symmetries`) where g maps the solution to itself. */
+  countConstellationFixes(n: number, a: number, b: number, c: number, d: number, symmetries: number): bigint;
   memory: WebAssembly.Memory;
 }
 
@@ -31,6 +33,17 @@ export interface WasmSearch {
   allowPointer(): number;
   countCompletions(open: number): bigint;
   memory: WebAssembly.Memory;
+}
+
+/**
+ * The bench/test build's exports (assembly/bench-index.ts, build/nqueens-bench*.wasm,
+ * loaded from the file by bench/wasm-bench.mjs; never part of dist/).
+ */
+export interface WasmBenchKernel extends WasmKernel {
+  /** Plain bitmask DFS: solutions with the row-0 queen in column `col`. */
+  countFirstRow(n: number, col: number): bigint;
+  /** Test hook of the SIMD build: lane rows (2..16) and the fewest rows left that use SIMD. */
+  setSimdTuning(laneRows: number, minRows: number): void;
 }
 
 /** Reads a u64 result: wasm hands i64 to JS as a signed bigint. */
@@ -109,6 +122,6 @@ export function wasmFailure(): unknown {
 }
 
 /** A fresh instance with its own memory (enumerations keep state in it). */
-export function instantiateKernel(module: WebAssembly.Module): WasmKernel {
-  return instantiateSync<Record<string, unknown>>(module, {}).exports as unknown as WasmKernel;
+export function instantiateKernel<K extends WasmKernel = WasmKernel>(module: WebAssembly.Module): K {
+  return instantiateSync<Record<string, unknown>>(module, {}).exports as unknown as K;
 }

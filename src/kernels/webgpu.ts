@@ -10,7 +10,7 @@
 import { abortError, type AbortSignalLike } from '../abort.js';
 import { contribution, planSubproblems } from '../constellations.js';
 import type { Progress } from '../run.js';
-import { countSubproblemFixes } from './symmetry.js';
+import { countFixesOnly } from './symmetry.js';
 import { requestGpuDevice } from './webgpu-device.js';
 import { unitSearchShader, WORKGROUP_SIZE } from './webgpu-shader.js';
 import { BufferUsage, MAP_READ, type GpuBufferLike, type GpuDeviceLike } from './webgpu-types.js';
@@ -173,7 +173,7 @@ class SubproblemCounter {
     const { subproblems, unitsEnd, n } = this.work;
     while (this.finished < subproblems.length && unitsEnd[this.finished] <= unitsDone) {
       const s = subproblems[this.finished];
-      const fixes = countSubproblemFixes(n, s); // rare and cheap: a half-turn-symmetric search on the CPU
+      const fixes = countFixesOnly(n, s); // rare and cheap: a half-turn-symmetric search on the CPU
       const c = contribution(s, { solutions: this.solutions[this.finished], fixes });
       this.total += c.total;
       this.unique += c.unique;

@@ -30,17 +30,39 @@ function workerExecArgv(parent: readonly string[]): string[] {
   return out;
 }
 
+let alive = 0;
+
+/** Workers being started or running (not yet exited or terminated), from this thread; the tests check that a settled count leaves none. */
+export function workersAlive(): number {
+  return alive;
+}
+
+const UNREADABLE = 'counting worker sent a message that could not be read';
+
 export async function spawnWorker(): Promise<WorkerHandle> {
+  alive++;
+  try {
+    return await startWorker();
+  } catch (error) {
+    alive--;
+    throw error;
+  }
+}
+
+async function startWorker(): Promise<WorkerHandle> {
   if (isNode) {
     const { Worker: NodeWorker } = await importNodeBuiltin<typeof import('node:worker_threads')>('worker_threads');
     // Kept apart from the browser form below so bundlers only bundle that one.
     const file = './worker.js';
     const worker = new NodeWorker(new URL(file, import.meta.url), { execArgv: workerExecArgv(process.execArgv) });
+    // Registered first, so it has run by the time terminate() resolves.
+    worker.once('exit', () => alive--);
     let terminating = false;
     return {
       post: (message) => worker.postMessage(message),
       listen(onMessage, onFailure) {
         worker.on('message', onMessage);
+        worker.on('messageerror', () => onFailure(codedError(UNREADABLE, ERROR_CODES.WORKER_FAILED)));
         worker.on('error', (error) => onFailure(codedError(`counting worker failed: ${error.message}`, ERROR_CODES.WORKER_FAILED, error)));
         worker.on('exit', (code) => {
           if (!terminating) onFailure(codedError(`counting worker exited unexpectedly with code ${code}`, ERROR_CODES.WORKER_FAILED));
@@ -54,6 +76,7 @@ export async function spawnWorker(): Promise<WorkerHandle> {
   }
   const shim = crossOriginShim();
   const worker = shim ? new Worker(shim, { type: 'module' }) : new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  let terminated = false;
   return {
     post: (message) => worker.postMessage(message),
     listen(onMessage, onFailure) {
@@ -62,11 +85,13 @@ export async function spawnWorker(): Promise<WorkerHandle> {
         event.preventDefault();
         onFailure(codedError(`counting worker failed: ${event.message || 'could not load worker.js'}`, ERROR_CODES.WORKER_FAILED));
       };
-      worker.onmessageerror = () => onFailure(codedError('counting worker sent a message that could not be read', ERROR_CODES.WORKER_FAILED));
+      worker.onmessageerror = () => onFailure(codedError(UNREADABLE, ERROR_CODES.WORKER_FAILED));
     },
     async terminate() {
-      worker.terminate();
+      worker.terminate(); // synchronous in browsers: the worker is gone when it returns
       if (shim) URL.revokeObjectURL(shim);
+      if (!terminated) alive--;
+      terminated = true;
     },
   };
 }

@@ -48,17 +48,20 @@ function checkConstellation(unit: Unit): void {
 function counterFor(task: Task, module: WebAssembly.Module | null): UnitCounter {
   if (task === 'join') {
     const join = joinCounter(module ? 'wasm' : 'js', module ?? undefined);
-    // eslint-disable-next-line require-yield -- a join unit is one piece
+    // One piece per unit: the yield lets finished results go back between units.
     return function* (unit) {
-      return join.countUnit(n, unit as JoinUnit);
+      const count = join.countUnit(n, unit as JoinUnit);
+      yield 1;
+      return count;
     };
   }
   if (task === 'completions') {
     const search = module ? wasmSearchFrom(module) : jsSearch;
-    // eslint-disable-next-line require-yield -- a completion unit is one piece
     return function* (unit) {
       const u = unit as CompletionUnit;
-      return search.countOpenRows(u.rows, u.allow);
+      const count = search.countOpenRows(u.rows, u.allow);
+      yield 1;
+      return count;
     };
   }
   const kernel = module ? wasmKernelFrom(module) : jsKernel;
@@ -94,12 +97,6 @@ function handle(port: Port, message: ToWorker): void {
           results = [];
           lastReport = now;
         }
-      }
-      const now = performance.now();
-      if (now - lastReport >= reportEveryMs && results.length > 0) {
-        port.post({ type: 'results', results, batchDone: false });
-        results = [];
-        lastReport = now;
       }
     }
     port.post({ type: 'results', results, batchDone: true });

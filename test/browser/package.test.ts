@@ -328,7 +328,6 @@ describe.skipIf(!HAVE_CHROMIUM)('in Chromium', () => {
 
     it('clicking queens onto the board updates the number of completions', async () => {
       const page = await open(served.url);
-      const count = () => text(page, '#complete-count');
       const square = (r: number, c: number) => `#complete-board span[data-row="${r}"][data-col="${c}"]`;
       const waitFor = (value: string) =>
         page.waitForFunction((v) => document.getElementById('complete-count')!.textContent === v, value, { timeout: 20_000 });
