@@ -6,11 +6,17 @@
 //   node bench/peers/run.mjs [--sizes 16,17,18] [--rounds 3]    (after npm run build)
 //
 // Peers (each skipped when its variable is unset; build steps in README.md here):
-//   NQUEENS_PEER_KLUEV_DIR  folder of Kluev's N-Queens-Count-Sol binaries, one per N, named by N ("16", "17", ...)
+//   NQUEENS_PEER_KLUEV_DIR    folder of Kluev's N-Queens-Count-Sol binaries, one per N, named by N ("16", "17", ...)
+//   NQUEENS_PEER_FAF_JAR      NQueensFAF's CPU solver (faf.mjs)
+//   NQUEENS_PEER_Q27_BIN      the q27 project's coronal2 counter (q27.mjs)
+//   NQUEENS_PEER_TAKAKEN_BIN  Takaken's C program (takaken.mjs)
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { planJoin, joinCounter } from '../../dist/join.js';
+import { contestant as faf } from './faf.mjs';
+import { contestant as q27 } from './q27.mjs';
+import { contestant as takaken } from './takaken.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -41,6 +47,8 @@ function kluev(dir) {
   };
 }
 
+/** @typedef {{ name: string, run: (n: number) => bigint | { total: bigint, seconds: number } | undefined, ours?: boolean }} Contestant */
+/** @type {Contestant[]} */
 const contestants = [
   { name: 'join wasm', run: ours('wasm'), ours: true },
   { name: 'join TS', run: ours('js'), ours: true },
@@ -49,6 +57,15 @@ if (process.env.NQUEENS_PEER_KLUEV_DIR) {
   contestants.push({ name: 'Kluev C++', run: kluev(process.env.NQUEENS_PEER_KLUEV_DIR) });
 } else {
   console.log('NQUEENS_PEER_KLUEV_DIR unset: skipping Kluev N-Queens-Count-Sol');
+}
+for (const [variable, name, make] of /** @type {const} */ ([
+  ['NQUEENS_PEER_FAF_JAR', 'NQueensFAF CPU', faf],
+  ['NQUEENS_PEER_Q27_BIN', 'q27 coronal2', q27],
+  ['NQUEENS_PEER_TAKAKEN_BIN', 'Takaken C', takaken],
+])) {
+  const path = process.env[variable];
+  if (path) contestants.push({ name, run: make(path) });
+  else console.log(`${variable} unset: skipping ${name}`);
 }
 
 // Warm V8 on a small board so the first timed round is not the JIT's.
