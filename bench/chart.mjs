@@ -50,7 +50,8 @@ export function timeChartSvg({ title = '', subtitle = '', series, width = 760 })
     out.push(`<line class="grid" x1="${left}" x2="${width - right}" y1="${y(ms).toFixed(1)}" y2="${y(ms).toFixed(1)}" stroke="#ccc"/>`);
     out.push(`<text x="${left - 6}" y="${(y(ms) + 4).toFixed(1)}" text-anchor="end" fill="#333">${formatDuration(ms)}</text>`);
     if (e < yMax) {
-      for (const m of [2, 5]) out.push(`<line x1="${left}" x2="${width - right}" y1="${y(m * ms).toFixed(1)}" y2="${y(m * ms).toFixed(1)}" stroke="#eee"/>`);
+      for (const m of [2, 5])
+        out.push(`<line x1="${left}" x2="${width - right}" y1="${y(m * ms).toFixed(1)}" y2="${y(m * ms).toFixed(1)}" stroke="#eee"/>`);
     }
   }
   // Vertical ticks at each n measured.
@@ -59,7 +60,9 @@ export function timeChartSvg({ title = '', subtitle = '', series, width = 760 })
     out.push(`<text x="${x(n).toFixed(1)}" y="${top + plotHeight + 16}" text-anchor="middle" fill="#333">${n}</text>`);
   }
   out.push(`<text x="${left + plotWidth / 2}" y="${top + plotHeight + 32}" text-anchor="middle" fill="#333">n (board size)</text>`);
-  out.push(`<text transform="translate(14 ${top + plotHeight / 2}) rotate(-90)" text-anchor="middle" fill="#333">time per count (log scale)</text>`);
+  out.push(
+    `<text transform="translate(14 ${top + plotHeight / 2}) rotate(-90)" text-anchor="middle" fill="#333">time per count (log scale)</text>`,
+  );
   out.push(`<rect x="${left}" y="${top}" width="${plotWidth}" height="${plotHeight}" fill="none" stroke="#999"/>`);
   lines.forEach((s, i) => {
     const colour = PALETTE[i % PALETTE.length];

@@ -43,7 +43,16 @@ export function recordAnchorRun({ date, machine, rows, commit }, file = HISTORY_
       perRound: r.vsNativePerRound ? { median: r.vsNativePerRound.median, min: r.vsNativePerRound.min, max: r.vsNativePerRound.max } : null,
     };
   }
-  const line = { date, commit, cpu: machine.cpu, cores: machine.cores, node: machine.node, rounds: native.samples, nativeMs: native.medianMs, engines };
+  const line = {
+    date,
+    commit,
+    cpu: machine.cpu,
+    cores: machine.cores,
+    node: machine.node,
+    rounds: native.samples,
+    nativeMs: native.medianMs,
+    engines,
+  };
   appendFileSync(file, JSON.stringify(line) + '\n');
 }
 
@@ -53,7 +62,10 @@ export function recordAnchorRun({ date, machine, rows, commit }, file = HISTORY_
  */
 export function historyMarkdown(file = HISTORY_FILE) {
   if (!existsSync(file)) return '';
-  const runs = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const runs = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
   const cell = (e, nativeMs) => {
     if (!e) return '–';
     const round = e.perRound ? `${e.perRound.median.toFixed(3)}x` : '–';

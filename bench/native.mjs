@@ -22,6 +22,8 @@ export function buildNative() {
 
 /** Runs the anchor once: { total: bigint, ms } with the count timed inside the process. */
 export function runNative(n) {
-  const out = execFileSync(binary, [String(n)], { encoding: 'utf8' }).trim().split(' ');
+  const out = execFileSync(binary, [String(n)], { encoding: 'utf8' })
+    .trim()
+    .split(' ');
   return { total: BigInt(out[0]), ms: Number(out[1]) };
 }

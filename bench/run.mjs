@@ -30,13 +30,7 @@ const { values } = parseArgs({
 const anchor = values.anchor === true;
 // Smoke runs (--quick, or --sizes) print only: the files and README keep the full runs.
 const publish = !values.quick && values.sizes === undefined;
-const sizes = values.sizes
-  ? values.sizes.split(',').map(Number)
-  : anchor
-    ? [17]
-    : values.quick
-      ? [8, 10, 12]
-      : [8, 10, 12, 14, 16];
+const sizes = values.sizes ? values.sizes.split(',').map(Number) : anchor ? [17] : values.quick ? [8, 10, 12] : [8, 10, 12, 14, 16];
 const cores = availableParallelism();
 const wasm = getWasmKernel();
 if (!wasm || !wasmUsesSimd()) throw new Error('the benchmark needs WebAssembly with SIMD');
@@ -69,8 +63,18 @@ const ENGINES = [
   { id: 'symmetry-js', label: 'symmetry search, TS', run: (n) => countAll(n, jsKernel).total },
   { id: 'symmetry-wasm-nosimd', label: 'symmetry search, wasm without SIMD', run: (n) => countAll(n, wasmBaseline).total },
   { id: 'symmetry-wasm', label: 'symmetry search, wasm (SIMD)', run: (n) => countAll(n, wasm).total },
-  { id: 'threads-1', label: 'symmetry search, wasm, 1 worker', minN: anchor ? 17 : 99, run: async (n) => (await count(n, { threads: 1 })).total },
-  { id: `threads-${cores}`, label: `symmetry search, wasm, ${cores} workers`, minN: 12, run: async (n) => (await count(n, { threads: cores })).total },
+  {
+    id: 'threads-1',
+    label: 'symmetry search, wasm, 1 worker',
+    minN: anchor ? 17 : 99,
+    run: async (n) => (await count(n, { threads: 1 })).total,
+  },
+  {
+    id: `threads-${cores}`,
+    label: `symmetry search, wasm, ${cores} workers`,
+    minN: 12,
+    run: async (n) => (await count(n, { threads: cores })).total,
+  },
 ];
 const BASELINE = 'symmetry-wasm';
 
@@ -168,7 +172,16 @@ for (const n of sizes) {
       r.vsNativePerRound = { median: median(sorted), min: sorted[0], max: sorted.at(-1), rounds: ratios };
     }
   }
-  console.table(rows.filter((r) => r.n === n).map((r) => ({ engine: r.label, 'median ms': r.medianMs.toFixed(2), '±%': r.rme.toFixed(1), 'x wasm symmetry': r.vsSymmetryWasm.toFixed(2) })));
+  console.table(
+    rows
+      .filter((r) => r.n === n)
+      .map((r) => ({
+        engine: r.label,
+        'median ms': r.medianMs.toFixed(2),
+        '±%': r.rme.toFixed(1),
+        'x wasm symmetry': r.vsSymmetryWasm.toFixed(2),
+      })),
+  );
 }
 
 /** Cold: a fresh process per sample, so module load, compile and warm-up count. */
@@ -195,7 +208,10 @@ for (let i = 0; i < 5; i++) {
   await new Promise((resolve) => setTimeout(resolve, 500 + 100 * i));
   const abortedAt = performance.now();
   controller.abort();
-  const name = await running.then(() => 'finished', (e) => e.name);
+  const name = await running.then(
+    () => 'finished',
+    (e) => e.name,
+  );
   if (name !== 'AbortError') throw new Error(`abort: the count ended with ${name}`);
   abortLatency.push(performance.now() - abortedAt);
 }
@@ -238,11 +254,12 @@ function markdown() {
     const v = rows.find((x) => x.engine === engine && x.n === sizes[0])?.vsNativePerRound;
     return v && engine !== 'native' ? `${v.median.toFixed(3)}x (${v.min.toFixed(3)}–${v.max.toFixed(3)})` : '–';
   };
-  const table = perRound
-    ? `${head.replace(' |\n', ' | ÷ native C, per round: median (range) |\n')}---:|`
-    : head;
+  const table = perRound ? `${head.replace(' |\n', ' | ÷ native C, per round: median (range) |\n')}---:|` : head;
   const body = labels
-    .map((e) => `| ${rows.find((r) => r.engine === e).label} | ${sizes.map((n) => cell(e, n)).join(' | ')} |${perRound ? ` ${ratioCell(e)} |` : ''}`)
+    .map(
+      (e) =>
+        `| ${rows.find((r) => r.engine === e).label} | ${sizes.map((n) => cell(e, n)).join(' | ')} |${perRound ? ` ${ratioCell(e)} |` : ''}`,
+    )
     .join('\n');
   const rounds = iterationsFor(sizes[0]);
   const lines = [

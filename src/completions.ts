@@ -21,7 +21,7 @@ export type { CompletionsProgress, Queen };
 export type Rows = Int32Array;
 
 function boardMask(n: number): number {
-  return -1 >>> (32 - n) | 0;
+  return (-1 >>> (32 - n)) | 0;
 }
 
 function coordinate(value: unknown, name: string, n: number): number {
@@ -188,7 +188,7 @@ export function splitCompletions(open: { rows: number[]; allow: number[] }, targ
       let best = 0;
       for (let i = 1; i < u.rows.length; i++) if (bits(u.allow[i]) < bits(u.allow[best])) best = i;
       const r = u.rows[best];
-      for (let avail = u.allow[best]; avail !== 0; ) {
+      for (let avail = u.allow[best]; avail !== 0;) {
         const bit = avail & -avail;
         avail ^= bit;
         const rows: number[] = [];
@@ -245,7 +245,6 @@ export function referenceCompletions(n: number, rows: Rows): bigint {
   return BigInt(total);
 }
 
-
 export interface CompletionsRun {
   n: number;
   rows: Rows;
@@ -254,7 +253,6 @@ export interface CompletionsRun {
   signal?: AbortSignalLike | undefined;
   onProgress?: (progress: CompletionsProgress) => void;
 }
-
 
 /** Units per thread, so workers finish together. */
 const UNITS_PER_THREAD = 64;
@@ -300,7 +298,16 @@ export async function runCompletions(run: CompletionsRun): Promise<{ total: bigi
     }
     if (signal?.aborted) throw abortError(signal);
   } else {
-    await runOnWorkers({ n, task: 'completions', units: units[Symbol.iterator](), count: units.length, threads, module, signal, onResult: (_u, count) => record(count) });
+    await runOnWorkers({
+      n,
+      task: 'completions',
+      units: units[Symbol.iterator](),
+      count: units.length,
+      threads,
+      module,
+      signal,
+      onResult: (_u, count) => record(count),
+    });
   }
   return { total, engine, threads };
 }

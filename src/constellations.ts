@@ -123,7 +123,10 @@ function cheapestOrientation(n: number, cells: readonly Cell[]): [number, number
   let best: [number, number, number, number] = [0, 0, 0, 0];
   let bestScore = Infinity;
   for (const g of SYMMETRIES) {
-    const code = constellationOf(n, cells.map(([r, col]) => g(n, r, col)));
+    const code = constellationOf(
+      n,
+      cells.map(([r, col]) => g(n, r, col)),
+    );
     const [a, b, c, d] = decode(n, code);
     const score = searchCostScore(n, a, b, c, d);
     if (score < bestScore) {
@@ -163,7 +166,10 @@ export function planSubproblems(n: number): readonly Subproblem[] {
           let stabiliser = 0;
           let symmetries = 0;
           for (let g = 0; g < SYMMETRIES.length && canonical; g++) {
-            const image = constellationOf(n, cells.map(([r, col]) => SYMMETRIES[g](n, r, col)));
+            const image = constellationOf(
+              n,
+              cells.map(([r, col]) => SYMMETRIES[g](n, r, col)),
+            );
             if (image < code) canonical = false;
             if (image === code) {
               stabiliser++;

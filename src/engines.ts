@@ -113,7 +113,10 @@ export function resolveSearchModule(engine: 'auto' | 'wasm' | 'js'): WebAssembly
   if (!resolveModule(engine)) return null;
   const module = searchModule();
   if (module || engine === 'auto') return module ?? null;
-  throw codedError("engine 'wasm' is unavailable here (the search module did not compile); use engine 'auto' to fall back to 'js'", ERROR_CODES.WASM_UNAVAILABLE);
+  throw codedError(
+    "engine 'wasm' is unavailable here (the search module did not compile); use engine 'auto' to fall back to 'js'",
+    ERROR_CODES.WASM_UNAVAILABLE,
+  );
 }
 
 /**

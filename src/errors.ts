@@ -40,7 +40,6 @@ export const ERROR_CODES = Object.freeze({
   VERIFY_FAILED: 'ERR_NQUEENS_VERIFY_FAILED',
 } as const);
 
-
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
 /** An error with its stable code. */

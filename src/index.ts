@@ -250,7 +250,8 @@ export function solutions(n: number, options?: SolutionsOptions): IterableIterat
   const opts = checkOptions<SolutionsOptions>(options, 'solutions()', SOLUTIONS_OPTIONS);
   const limit = opts.limit === undefined ? Infinity : checkInteger(opts.limit, 'options.limit', 0, Infinity);
   const engine = checkEngine(opts.engine);
-  if (engine === 'webgpu') throw typeError("solutions() cannot use engine 'webgpu': it only counts; use 'auto', 'wasm', 'js' or 'reference'");
+  if (engine === 'webgpu')
+    throw typeError("solutions() cannot use engine 'webgpu': it only counts; use 'auto', 'wasm', 'js' or 'reference'");
   if (opts.unique !== undefined && typeof opts.unique !== 'boolean') {
     throw typeError(`options.unique must be a boolean; got ${describe(opts.unique)}`);
   }
@@ -282,7 +283,11 @@ function checkCountOptions<P>(
   fn: string,
   allowed: readonly string[],
 ): { engine: EngineChoice; algorithm: AlgorithmChoice; threads?: number; onProgress?: (progress: P) => void; signal?: AbortSignalLike } {
-  const opts = checkOptions<{ engine: unknown; algorithm: unknown; threads: unknown; onProgress: unknown; signal: unknown }>(options, fn, allowed);
+  const opts = checkOptions<{ engine: unknown; algorithm: unknown; threads: unknown; onProgress: unknown; signal: unknown }>(
+    options,
+    fn,
+    allowed,
+  );
   const engine = checkEngine(opts.engine);
   const algorithm = checkAlgorithm(opts.algorithm);
   const threads = opts.threads === undefined ? undefined : checkInteger(opts.threads, 'options.threads', 1, MAX_THREADS);
@@ -296,7 +301,13 @@ function checkCountOptions<P>(
     const why = engine === 'reference' ? 'it has no subproblems to share' : 'the GPU runs the whole count';
     throw rangeError(`options.threads must be 1 with engine '${engine}' (${why}); got ${threads}`);
   }
-  return { engine, algorithm, threads, onProgress: opts.onProgress as ((progress: P) => void) | undefined, signal: opts.signal as AbortSignalLike | undefined };
+  return {
+    engine,
+    algorithm,
+    threads,
+    onProgress: opts.onProgress as ((progress: P) => void) | undefined,
+    signal: opts.signal as AbortSignalLike | undefined,
+  };
 }
 
 /**
@@ -327,11 +338,18 @@ export function countCompletionsSync(n: number, placed: readonly Queen[], option
 export async function countCompletions(n: number, placed: readonly Queen[], options?: CompletionsOptions): Promise<CompletionsResult> {
   checkN(n);
   const rows = checkPlaced(n, placed);
-  const { engine, threads, onProgress, signal } = checkCountOptions<CompletionsProgress>(options, 'countCompletions()', COMPLETIONS_OPTIONS);
+  const { engine, threads, onProgress, signal } = checkCountOptions<CompletionsProgress>(
+    options,
+    'countCompletions()',
+    COMPLETIONS_OPTIONS,
+  );
   if (engine === 'webgpu') throw typeError(WEBGPU_COUNTS_BOARDS_ONLY);
   if (signal?.aborted) throw abortError(signal);
   if (placed.length === 0) {
-    const progress = onProgress && ((p: Progress) => onProgress({ n, finished: p.finished, subproblems: p.subproblems, fraction: p.fraction, total: p.total, elapsedMs: p.elapsedMs }));
+    const progress =
+      onProgress &&
+      ((p: Progress) =>
+        onProgress({ n, finished: p.finished, subproblems: p.subproblems, fraction: p.fraction, total: p.total, elapsedMs: p.elapsedMs }));
     return withoutUnique(await count(n, { engine, threads, signal, onProgress: progress }));
   }
   const start = now();

@@ -70,7 +70,10 @@ export function layoutOf(n: number, s: Subproblem): Layout {
     if (row === s.c || row === s.d) continue;
     rows[inner] = row;
     attacks[inner] =
-      diagonalAttacks(n, row, 0, s.a) | diagonalAttacks(n, row, n - 1, s.b) | diagonalAttacks(n, row, s.c, 0) | diagonalAttacks(n, row, s.d, n - 1);
+      diagonalAttacks(n, row, 0, s.a) |
+      diagonalAttacks(n, row, n - 1, s.b) |
+      diagonalAttacks(n, row, s.c, 0) |
+      diagonalAttacks(n, row, s.d, n - 1);
     inner++;
   }
   return { inner, rows, attacks, used: ~boardMask(n) | 1 | (1 << (n - 1)) | (1 << s.a) | (1 << s.b) };
@@ -263,7 +266,8 @@ export class ConstellationPlan implements PlanIdentity {
         const work = this.#unitWork(i, 'solutions');
         for (const step of walk(layout, NOTHING_PLACED, [], this.depth)) {
           if (id >= to) return;
-          if (id >= from) yield Object.freeze({ id, kind: 'solutions' as const, constellation: s, prefix: Object.freeze(step.prefix.slice()), work });
+          if (id >= from)
+            yield Object.freeze({ id, kind: 'solutions' as const, constellation: s, prefix: Object.freeze(step.prefix.slice()), work });
           id++;
         }
       } else {

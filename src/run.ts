@@ -252,7 +252,17 @@ async function runUnits<T extends Task>(
     if (signal?.aborted) throw abortError(signal);
   } else {
     // The workers instantiate the kernel; this thread only hands out work.
-    await runOnWorkers<T>({ n, task: plan.task, units: pending(plan, run), count: left, threads, module, signal, onResult: record, onPartial });
+    await runOnWorkers<T>({
+      n,
+      task: plan.task,
+      units: pending(plan, run),
+      count: left,
+      threads,
+      module,
+      signal,
+      onResult: record,
+      onPartial,
+    });
   }
   const method = plan.task === 'join' ? 'join' : 'search';
   return { total, unique: unique8 / 8n, unique8, engine, threads, method, counted: finished - already.finished, countedTotal };
@@ -283,7 +293,16 @@ export async function runReference(
     if (!onProgress || (!force && t - lastReport < interval)) return;
     lastReport = t;
     const fraction = finished === n ? 1 : Math.min(1, (finished + within) / n);
-    onProgress({ n, finished, subproblems: n, fraction, resumedFraction: 0, total: BigInt(total), unique: BigInt(unique), elapsedMs: t - start });
+    onProgress({
+      n,
+      finished,
+      subproblems: n,
+      fraction,
+      resumedFraction: 0,
+      total: BigInt(total),
+      unique: BigInt(unique),
+      elapsedMs: t - start,
+    });
   };
   const image = new Int32Array(n);
   let sliceStart = now();

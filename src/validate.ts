@@ -38,7 +38,10 @@ export function checkOptions<T extends object>(options: unknown, fn: string, all
   }
   for (const key of Object.keys(options)) {
     if (!allowed.includes(key)) {
-      throw typeError(`${fn}: unknown option ${JSON.stringify(key)}; allowed options are ${allowed.join(', ')}`, ERROR_CODES.UNKNOWN_OPTION);
+      throw typeError(
+        `${fn}: unknown option ${JSON.stringify(key)}; allowed options are ${allowed.join(', ')}`,
+        ERROR_CODES.UNKNOWN_OPTION,
+      );
     }
   }
   return options as Partial<T>;

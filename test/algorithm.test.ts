@@ -8,7 +8,14 @@ const SIZES = Array.from({ length: 14 }, (_, i) => i + 1);
 
 describe.each(['wasm', 'js'] as const)("algorithm 'join' with engine %s", (engine) => {
   it.each(SIZES)('countSync(%i) is exact', (n) => {
-    expect(countSync(n, { engine, algorithm: 'join' })).toMatchObject({ n, total: TOTAL[n], unique: UNIQUE[n], engine, algorithm: 'join', threads: 1 });
+    expect(countSync(n, { engine, algorithm: 'join' })).toMatchObject({
+      n,
+      total: TOTAL[n],
+      unique: UNIQUE[n],
+      engine,
+      algorithm: 'join',
+      threads: 1,
+    });
   });
 
   it.each([
@@ -32,7 +39,9 @@ describe('choosing the algorithm', () => {
 
   it("the reference engine refuses 'join' with a RangeError", async () => {
     expect(() => countSync(8, { engine: 'reference', algorithm: 'join' })).toThrow(RangeError);
-    await expect(count(8, { engine: 'reference', algorithm: 'join' })).rejects.toThrow(/algorithm 'join' needs engine 'auto', 'wasm' or 'js'/);
+    await expect(count(8, { engine: 'reference', algorithm: 'join' })).rejects.toThrow(
+      /algorithm 'join' needs engine 'auto', 'wasm' or 'js'/,
+    );
   });
 
   it('past JOIN_MAX_N the join is refused before allocating, naming n and the bytes', () => {

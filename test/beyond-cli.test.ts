@@ -10,7 +10,11 @@ function nqueens(...args: string[]) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-const json = (stdout: string) => stdout.trim().split('\n').map((line) => JSON.parse(line));
+const json = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
 
 describe('nqueens CLI beyond counting', () => {
   it('count <n> --placed prints the total of the completions, no unique', () => {

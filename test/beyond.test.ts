@@ -51,8 +51,7 @@ function rng(seed: number): () => number {
   };
 }
 
-const attacks = (a: Queen, b: Queen): boolean =>
-  a[0] === b[0] || a[1] === b[1] || Math.abs(a[0] - b[0]) === Math.abs(a[1] - b[1]);
+const attacks = (a: Queen, b: Queen): boolean => a[0] === b[0] || a[1] === b[1] || Math.abs(a[0] - b[0]) === Math.abs(a[1] - b[1]);
 
 /** k queens on random squares, none attacking another (fewer if the board fills up), in random order. */
 function randomQueens(n: number, k: number, random: () => number): Queen[] {
@@ -69,7 +68,8 @@ const contains = (p: readonly number[], placed: readonly Queen[]): boolean => pl
 describe('countCompletions', () => {
   const random = rng(17);
   const boards: [number, Queen[]][] = [];
-  for (const n of range(1, 9)) for (let i = 0; i < 12; i++) boards.push([n, randomQueens(n, 1 + Math.floor(random() * Math.min(n, 4)), random)]);
+  for (const n of range(1, 9))
+    for (let i = 0; i < 12; i++) boards.push([n, randomQueens(n, 1 + Math.floor(random() * Math.min(n, 4)), random)]);
 
   it.each(ENGINES)('matches brute force on random partial boards (%s)', async (engine) => {
     for (const [n, placed] of boards) {
@@ -152,12 +152,61 @@ describe('countCompletions', () => {
   describe('errors', () => {
     const both = (a: string, b: string) => new RegExp(`${a.replace(/[[\]]/g, '\\$&')}.*${b.replace(/[[\]]/g, '\\$&')}`);
     it.each([
-      [[[0, 0], [2, 2]], '[0, 0]', '[2, 2]', 'diagonal'],
-      [[[5, 1], [3, 3]], '[5, 1]', '[3, 3]', 'diagonal'],
-      [[[1, 4], [6, 4]], '[1, 4]', '[6, 4]', 'column'],
-      [[[2, 1], [2, 6]], '[2, 1]', '[2, 6]', 'row'],
-      [[[2, 3], [2, 3]], '[2, 3]', '[2, 3]', 'same square'],
-      [[[0, 1], [7, 7], [4, 1]], '[0, 1]', '[4, 1]', 'column'],
+      [
+        [
+          [0, 0],
+          [2, 2],
+        ],
+        '[0, 0]',
+        '[2, 2]',
+        'diagonal',
+      ],
+      [
+        [
+          [5, 1],
+          [3, 3],
+        ],
+        '[5, 1]',
+        '[3, 3]',
+        'diagonal',
+      ],
+      [
+        [
+          [1, 4],
+          [6, 4],
+        ],
+        '[1, 4]',
+        '[6, 4]',
+        'column',
+      ],
+      [
+        [
+          [2, 1],
+          [2, 6],
+        ],
+        '[2, 1]',
+        '[2, 6]',
+        'row',
+      ],
+      [
+        [
+          [2, 3],
+          [2, 3],
+        ],
+        '[2, 3]',
+        '[2, 3]',
+        'same square',
+      ],
+      [
+        [
+          [0, 1],
+          [7, 7],
+          [4, 1],
+        ],
+        '[0, 1]',
+        '[4, 1]',
+        'column',
+      ],
     ] as [Queen[], string, string, string][])('%j: a RangeError naming both queens', async (placed, a, b, how) => {
       for (const engine of ENGINES) {
         let error: unknown;
@@ -176,7 +225,15 @@ describe('countCompletions', () => {
     });
 
     it('out of range: RangeError', async () => {
-      for (const placed of [[[8, 0]], [[0, 8]], [[-1, 2]], [[0, 0], [3, 9]]]) {
+      for (const placed of [
+        [[8, 0]],
+        [[0, 8]],
+        [[-1, 2]],
+        [
+          [0, 0],
+          [3, 9],
+        ],
+      ]) {
         expect(() => countCompletionsSync(8, placed as unknown as Queen[])).toThrow(RangeError);
         await expect(countCompletions(8, placed as unknown as Queen[])).rejects.toThrow(RangeError);
         expect(() => solutions(8, { placed: placed as unknown as Queen[] })).toThrow(RangeError);
@@ -187,7 +244,21 @@ describe('countCompletions', () => {
     });
 
     it('wrong shapes and non-integers: TypeError', async () => {
-      const bad: unknown[] = [null, undefined, '0:1', 5, [0, 1], [[0]], [[0, 1, 2]], [['0', 1]], [[0, 1.5]], [[NaN, 1]], [[0, null]], [{ 0: 0, 1: 1 }], [[0n, 1n]]];
+      const bad: unknown[] = [
+        null,
+        undefined,
+        '0:1',
+        5,
+        [0, 1],
+        [[0]],
+        [[0, 1, 2]],
+        [['0', 1]],
+        [[0, 1.5]],
+        [[NaN, 1]],
+        [[0, null]],
+        [{ 0: 0, 1: 1 }],
+        [[0n, 1n]],
+      ];
       for (const placed of bad) {
         expect(() => countCompletionsSync(8, placed as unknown as Queen[]), JSON.stringify(String(placed))).toThrow(TypeError);
         await expect(countCompletions(8, placed as unknown as Queen[])).rejects.toThrow(TypeError);

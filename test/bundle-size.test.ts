@@ -51,7 +51,10 @@ describe('what a Vite app downloads', () => {
   let worker: Chunk;
   beforeAll(async () => {
     app = mkdtempSync(join(tmpdir(), 'nqueens-size-'));
-    cpSync(join(ROOT, 'examples/vite-consumer'), app, { recursive: true, filter: (p) => !p.includes('node_modules') && !p.endsWith('vite.config.ts') });
+    cpSync(join(ROOT, 'examples/vite-consumer'), app, {
+      recursive: true,
+      filter: (p) => !p.includes('node_modules') && !p.endsWith('vite.config.ts'),
+    });
     installPacked(app);
     chunks = await viteBuild(app);
     main = chunks.find((c) => /^assets\/index-/.test(c.name))!;

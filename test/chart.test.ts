@@ -24,7 +24,18 @@ describe('the benchmark chart', () => {
   });
 
   it('puts slower times higher up, on a log scale', () => {
-    const chart = timeChartSvg({ series: [{ label: 'a', points: [{ n: 1, ms: 1 }, { n: 2, ms: 10 }, { n: 3, ms: 100 }] }] });
+    const chart = timeChartSvg({
+      series: [
+        {
+          label: 'a',
+          points: [
+            { n: 1, ms: 1 },
+            { n: 2, ms: 10 },
+            { n: 3, ms: 100 },
+          ],
+        },
+      ],
+    });
     const ys = [...chart.matchAll(/<circle cx="[\d.]+" cy="([\d.]+)"/g)].map((m) => Number(m[1]));
     expect(ys[0]).toBeGreaterThan(ys[1]);
     expect(ys[0] - ys[1]).toBeCloseTo(ys[1] - ys[2], 5);

@@ -39,7 +39,10 @@ describe('nqueens CLI', () => {
 
   it('count --json prints one object per size with exact counts', () => {
     const r = nqueens('count', '11..12', '--json');
-    const lines = r.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines.map((l) => [l.n, l.total, l.unique])).toEqual([
       [11, '2680', '341'],
       [12, '14200', '1787'],
@@ -55,7 +58,12 @@ describe('nqueens CLI', () => {
 
   it('solve --format json prints placements', () => {
     const r = nqueens('solve', '8', '--limit', '2', '--format', 'json', '--engine', 'reference');
-    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l))).toEqual([
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual([
       [0, 4, 7, 5, 2, 6, 1, 3],
       [0, 5, 7, 2, 6, 3, 1, 4],
     ]);

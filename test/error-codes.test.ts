@@ -32,7 +32,24 @@ describe('ERROR_CODES', () => {
     expect(Object.isFrozen(ERROR_CODES)).toBe(true);
     for (const [key, value] of Object.entries(ERROR_CODES)) expect(value).toBe(`ERR_NQUEENS_${key}`);
     expect(Object.keys(ERROR_CODES).sort()).toEqual(
-      ['BAD_SHARD', 'BAD_CHECKPOINT', 'WRITE_FAILED', 'VERIFY_FAILED', 'INTERNAL', 'INTERRUPTED', 'INVALID_TYPE', 'OUT_OF_RANGE', 'UNKNOWN_OPTION', 'USAGE', 'WASM_UNAVAILABLE', 'WORKER_FAILED', 'TABLES_TOO_LARGE', 'WEBGPU_UNAVAILABLE', 'ATTACKING_QUEENS', 'INCOMPATIBLE_OPTIONS'].sort(),
+      [
+        'BAD_SHARD',
+        'BAD_CHECKPOINT',
+        'WRITE_FAILED',
+        'VERIFY_FAILED',
+        'INTERNAL',
+        'INTERRUPTED',
+        'INVALID_TYPE',
+        'OUT_OF_RANGE',
+        'UNKNOWN_OPTION',
+        'USAGE',
+        'WASM_UNAVAILABLE',
+        'WORKER_FAILED',
+        'TABLES_TOO_LARGE',
+        'WEBGPU_UNAVAILABLE',
+        'ATTACKING_QUEENS',
+        'INCOMPATIBLE_OPTIONS',
+      ].sort(),
     );
   });
 
@@ -53,7 +70,12 @@ describe('bad arguments', () => {
     ['count(8, { threads: 0 })', () => count(8, { threads: 0 }), RangeError, ERROR_CODES.OUT_OF_RANGE],
     ['count(8, { onProgress: 1 })', () => count(8, { onProgress: 1 as never }), TypeError, ERROR_CODES.INVALID_TYPE],
     ['count(8, { signal: {} })', () => count(8, { signal: {} as never }), TypeError, ERROR_CODES.INVALID_TYPE],
-    ["count(8, { engine: 'reference', threads: 2 })", () => count(8, { engine: 'reference', threads: 2 }), RangeError, ERROR_CODES.OUT_OF_RANGE],
+    [
+      "count(8, { engine: 'reference', threads: 2 })",
+      () => count(8, { engine: 'reference', threads: 2 }),
+      RangeError,
+      ERROR_CODES.OUT_OF_RANGE,
+    ],
     ['solutions(8, { limit: -1 })', () => solutions(8, { limit: -1 }), RangeError, ERROR_CODES.OUT_OF_RANGE],
     ['planSubproblems(null)', () => planSubproblems(null as never), TypeError, ERROR_CODES.INVALID_TYPE],
     ['toBoard(null)', () => toBoard(null as never), TypeError, ERROR_CODES.INVALID_TYPE],
@@ -83,7 +105,9 @@ describe('the platform', () => {
   it('a worker that fails: ERR_NQUEENS_WORKER_FAILED, with the worker’s error (and its code) as the cause', async () => {
     const [u] = constellationPlan(8, 0).unitsIn();
     const bad = { ...u, constellation: { ...u.constellation, a: 99 } };
-    const error = await caught(() => runOnWorkers({ n: 8, units: [bad][Symbol.iterator](), count: 1, threads: 1, module: null, onResult: () => undefined }));
+    const error = await caught(() =>
+      runOnWorkers({ n: 8, units: [bad][Symbol.iterator](), count: 1, threads: 1, module: null, onResult: () => undefined }),
+    );
     expect(error.code).toBe(ERROR_CODES.WORKER_FAILED);
     expect(error.message).toMatch(/^counting worker failed: unit 0: a = 99/);
     expect(error.cause).toMatchObject({ name: 'RangeError', code: ERROR_CODES.OUT_OF_RANGE });
@@ -115,7 +139,9 @@ describe('the CLI’s errors', () => {
       for (const text of ['garbage\n', '{"format":"other"}\n']) {
         writeFileSync(file, text);
         const plan = constellationPlan(8, 0);
-        expect(() => Checkpoint.open(file, plan, '0/1', 0, plan.units)).toThrow(expect.objectContaining({ code: ERROR_CODES.BAD_CHECKPOINT }));
+        expect(() => Checkpoint.open(file, plan, '0/1', 0, plan.units)).toThrow(
+          expect.objectContaining({ code: ERROR_CODES.BAD_CHECKPOINT }),
+        );
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -127,7 +153,8 @@ describe('the sources', () => {
   // A static guard for new code: each `throw` throws a coded error (the
   // helpers in src/errors.ts, abortError, or a class with a code) or rethrows
   // what it caught.
-  const CODED = /^throw (typeError|rangeError|codedError|withCode|abortError|unavailable|failure|refuse|fail)\(|^throw new (UsageError|Interrupted|OutputClosed)\(|^throw (error|e|err);?$/;
+  const CODED =
+    /^throw (typeError|rangeError|codedError|withCode|abortError|unavailable|failure|refuse|fail)\(|^throw new (UsageError|Interrupted|OutputClosed)\(|^throw (error|e|err);?$/;
 
   it('throw only coded errors', () => {
     const files = readdirSync(join(ROOT, 'src'), { recursive: true, withFileTypes: true })

@@ -24,12 +24,18 @@ describe('kernels agree', () => {
     expect(wasmUsesSimd()).toBe(true);
   });
 
-  it.each(['simd', 'baseline'] as const)('the shipped %s build exports only what the package calls (the bench/test build adds the rest)', (build) => {
-    const names = (module: WebAssembly.Module): string[] => WebAssembly.Module.exports(module).map((e) => e.name).sort();
-    const shipped = ['countConstellation', 'countConstellationFixes', 'memory'];
-    expect(names(compileKernel(build))).toEqual(shipped);
-    expect(names(compileBenchKernel(build))).toEqual([...shipped, 'countFirstRow', 'setSimdTuning'].sort());
-  });
+  it.each(['simd', 'baseline'] as const)(
+    'the shipped %s build exports only what the package calls (the bench/test build adds the rest)',
+    (build) => {
+      const names = (module: WebAssembly.Module): string[] =>
+        WebAssembly.Module.exports(module)
+          .map((e) => e.name)
+          .sort();
+      const shipped = ['countConstellation', 'countConstellationFixes', 'memory'];
+      expect(names(compileKernel(build))).toEqual(shipped);
+      expect(names(compileBenchKernel(build))).toEqual([...shipped, 'countFirstRow', 'setSimdTuning'].sort());
+    },
+  );
 
   it.each(range(1, 13))('n = %i: the wasm build without SIMD agrees with the SIMD search on every subproblem', (n) => {
     for (const s of planSubproblems(n)) {
@@ -98,7 +104,7 @@ describe('kernels agree', () => {
     }
   });
 
-  it.each(range(1, 14))('n = %i: plain bitmask DFS (the benchmark\'s), per first-row column, wasm = js = table', (n) => {
+  it.each(range(1, 14))("n = %i: plain bitmask DFS (the benchmark's), per first-row column, wasm = js = table", (n) => {
     let wasmTotal = 0n;
     let jsTotal = 0n;
     for (let col = 0; col < n; col++) {
@@ -122,16 +128,25 @@ describe('the subproblem list', () => {
     const plan = planSubproblems(n);
     // Brute force: border constellations whose queens do not attack each other.
     let placeable = 0;
-    for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) for (let c = 0; c < n; c++) for (let d = 0; d < n; d++) {
-      const cells = [[0, a], [n - 1, b], [c, 0], [d, n - 1]];
-      let ok = true;
-      for (let i = 0; i < 4 && ok; i++) for (let j = i + 1; j < 4 && ok; j++) {
-        const [p, q] = [cells[i], cells[j]];
-        if (p[0] === q[0] && p[1] === q[1]) continue;
-        if (p[0] === q[0] || p[1] === q[1] || Math.abs(p[0] - q[0]) === Math.abs(p[1] - q[1])) ok = false;
-      }
-      if (ok) placeable++;
-    }
+    for (let a = 0; a < n; a++)
+      for (let b = 0; b < n; b++)
+        for (let c = 0; c < n; c++)
+          for (let d = 0; d < n; d++) {
+            const cells = [
+              [0, a],
+              [n - 1, b],
+              [c, 0],
+              [d, n - 1],
+            ];
+            let ok = true;
+            for (let i = 0; i < 4 && ok; i++)
+              for (let j = i + 1; j < 4 && ok; j++) {
+                const [p, q] = [cells[i], cells[j]];
+                if (p[0] === q[0] && p[1] === q[1]) continue;
+                if (p[0] === q[0] || p[1] === q[1] || Math.abs(p[0] - q[0]) === Math.abs(p[1] - q[1])) ok = false;
+              }
+            if (ok) placeable++;
+          }
     expect(plan.every((s) => s.weight * s.stabiliser === 8)).toBe(true);
     expect(plan.reduce((sum, s) => sum + s.weight, 0)).toBe(placeable);
   });
@@ -151,8 +166,16 @@ describe('the subproblem list', () => {
     const { solutions } = await import('../dist/index.js');
     const { SYMMETRIES } = await import('../dist/constellations.js');
     const border = (p: number[]): string => {
-      const cells = [[0, p[0]], [n - 1, p[n - 1]], [p.indexOf(0), 0], [p.indexOf(n - 1), n - 1]];
-      return cells.map(([r, c]) => r * n + c).sort((x, y) => x - y).join();
+      const cells = [
+        [0, p[0]],
+        [n - 1, p[n - 1]],
+        [p.indexOf(0), 0],
+        [p.indexOf(n - 1), n - 1],
+      ];
+      return cells
+        .map(([r, c]) => r * n + c)
+        .sort((x, y) => x - y)
+        .join();
     };
     const image = (p: number[], g: number): number[] => {
       const q = new Array<number>(n);
@@ -170,7 +193,11 @@ describe('the subproblem list', () => {
       for (let g = 1; g < 8; g++) if (border(image(p, g)) === key) symmetric = true;
       if (!symmetric) continue;
       bruteTotal++;
-      classes.add(range(0, 7).map((g) => image(p, g).join()).sort()[0]);
+      classes.add(
+        range(0, 7)
+          .map((g) => image(p, g).join())
+          .sort()[0],
+      );
     }
     for (const kernel of [wasm, baseline, jsKernel]) {
       let total = 0n;

@@ -16,14 +16,22 @@ export interface PackedFile {
 
 /** What `npm pack --dry-run` would put in the tarball. */
 export function packList(): PackedFile[] {
-  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   return (JSON.parse(out) as { files: PackedFile[] }[])[0].files;
 }
 
 /** Packs the package into a new temporary directory; returns the tarball's path and a cleanup. */
 export function packTarball(): { tarball: string; dispose(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'nqueens-pack-'));
-  const out = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const out = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   const [{ filename }] = JSON.parse(out) as { filename: string }[];
   return { tarball: join(dir, filename), dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }

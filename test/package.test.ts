@@ -13,8 +13,11 @@ const BIN = join(ROOT, 'node_modules/.bin');
 
 function run(command: string, args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(command, args, { cwd, encoding: 'utf8', timeout: 120_000, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+    execFile(
+      command,
+      args,
+      { cwd, encoding: 'utf8', timeout: 120_000, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } },
+      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -101,7 +104,12 @@ describe('npm pack', () => {
 /** Every module specifier a compiled file names: static imports and exports, literal import(), new URL(). */
 function specifiers(code: string): string[] {
   const found: string[] = [];
-  for (const re of [/\b(?:import|export)\s[^'"]*?\bfrom\s*['"]([^'"]+)['"]/g, /\bimport\s*['"]([^'"]+)['"]/g, /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g, /\bnew URL\(\s*['"]([^'"]+)['"]/g]) {
+  for (const re of [
+    /\b(?:import|export)\s[^'"]*?\bfrom\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*['"]([^'"]+)['"]/g,
+    /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
+    /\bnew URL\(\s*['"]([^'"]+)['"]/g,
+  ]) {
     for (const m of code.matchAll(re)) found.push(m[1]);
   }
   return found;
@@ -145,7 +153,7 @@ describe('the tarball', () => {
     expect(r.stdout).toContain('All good!');
   });
 
-  it("are-the-types-wrong finds no problem (profile esm-only: the package is ESM-only)", async () => {
+  it('are-the-types-wrong finds no problem (profile esm-only: the package is ESM-only)', async () => {
     const r = await run(join(BIN, 'attw'), [tarball, '--profile', 'esm-only', '--format', 'json'], ROOT);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as { analysis: { problems: { kind: string; resolutionKind?: string }[] } };
@@ -185,7 +193,10 @@ describe('the tarball', () => {
       ['Node 24', join(ROOT, 'test/runtimes/node_modules/node24/bin/node')],
     ].filter(([, path]) => existsSync(path));
     it.each(NODES)('on %s (20.19+, 22.12+), require() loads it too (require(esm))', async (_, node) => {
-      writeFileSync(join(project, 'require.cjs'), `const { countSync } = require('nqueens-wasm'); console.log(String(countSync(8).total));`);
+      writeFileSync(
+        join(project, 'require.cjs'),
+        `const { countSync } = require('nqueens-wasm'); console.log(String(countSync(8).total));`,
+      );
       const r = await run(node, ['require.cjs'], project);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout.trim()).toBe('92');

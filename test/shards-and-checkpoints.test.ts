@@ -84,7 +84,11 @@ describe('shards', () => {
   it('merge refuses edited numbers: total, unique8, a unit count, n, of, shard, the digest', () => {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tampering edits arbitrary fields of parsed JSON
     const cases: [string, (s: Record<string, any>) => void, RegExp][] = [
-      ['total', (s) => (s.total = String(BigInt(s.total) + 8n)), /edited-total.json: its digest does not match its contents \(edited or damaged\)/],
+      [
+        'total',
+        (s) => (s.total = String(BigInt(s.total) + 8n)),
+        /edited-total.json: its digest does not match its contents \(edited or damaged\)/,
+      ],
       ['unique8', (s) => (s.unique8 = String(BigInt(s.unique8) + 8n)), /edited-unique8.json: its digest does not match/],
       ['count', (s) => (s.counts[3] = String(BigInt(s.counts[3]) + 1n)), /edited-count.json: its digest does not match/],
       ['n', (s) => (s.n = 12), /edited-n.json: its digest does not match/],
@@ -122,7 +126,11 @@ describe('shards', () => {
     writeFileSync(file, JSON.stringify(shardResult(plan, { index: k, count: 4 }, sk, impossible, run)));
     const r = nqueens('merge', ...files.map((f, i) => (i === k ? file : f)));
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`impossible-fixes.json: unit ${fixes.id} \\(the fixes of constellation \\d+, stabiliser \\d\\) records 1000000 fixes for \\d+ solutions, which no count can give`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `impossible-fixes.json: unit ${fixes.id} \\(the fixes of constellation \\d+, stabiliser \\d\\) records 1000000 fixes for \\d+ solutions, which no count can give`,
+      ),
+    );
   });
 
   it('merge --verify recounts random units, prints its seed, and catches a consistent forgery', () => {
@@ -137,12 +145,19 @@ describe('shards', () => {
     const id = [...plan.unitsIn(s1.from, s1.to)].find((u) => u.kind === 'solutions')!.id;
     counts[id - s1.from] += 1n;
     const forged = join(dir, 'forged.json');
-    writeFileSync(forged, JSON.stringify(shardResult(plan, { index: 1, count: 4 }, s1, counts, { engine: 'wasm', threads: 1, elapsedMs: 1 })));
+    writeFileSync(
+      forged,
+      JSON.stringify(shardResult(plan, { index: 1, count: 4 }, s1, counts, { engine: 'wasm', threads: 1, elapsedMs: 1 })),
+    );
     expect(nqueens('merge', files[0], forged, files[2], files[3]).code).toBe(0); // adds up: only a recount can tell
     const all = String(plan.units);
     const r = nqueens('merge', files[0], forged, files[2], files[3], '--verify', all, '--seed', '1');
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`verification failed \\(seed 1\\): unit ${id} is recorded in .*forged.json as ${counts[id - s1.from]}, but counts ${counts[id - s1.from] - 1n}`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `verification failed \\(seed 1\\): unit ${id} is recorded in .*forged.json as ${counts[id - s1.from]}, but counts ${counts[id - s1.from] - 1n}`,
+      ),
+    );
   });
 
   it('merge refuses shards of different n, plans or versions, files that are not shards, and huge files before reading', () => {
@@ -152,7 +167,9 @@ describe('shards', () => {
 
     const otherDepth = join(dir, 'other-depth.json');
     nqueens('count', '13', '--shard', '1/4', '--depth', '2', '--out', otherDepth);
-    expect(nqueens('merge', files[0], otherDepth, files[2], files[3]).stderr).toMatch(/other-depth.json uses plan \w+ \(depth 2\), .* plan \w+ \(depth \d\): all shards must share one plan/);
+    expect(nqueens('merge', files[0], otherDepth, files[2], files[3]).stderr).toMatch(
+      /other-depth.json uses plan \w+ \(depth 2\), .* plan \w+ \(depth \d\): all shards must share one plan/,
+    );
 
     const old = tampered(files[1], 'old.json', (s) => (s.version = '0.0.1'));
     expect(nqueens('merge', files[0], old, files[2], files[3]).stderr).toMatch(/old.json was made by nqueens-wasm 0.0.1/);
@@ -219,10 +236,26 @@ describe('checkpoints', () => {
     const { plan } = JSON.parse(good[0]);
     const line = (unit: number, count: string) => JSON.stringify({ unit, count, check: shortCheck(`${plan.digest}|${unit}|${count}`) });
     const cases: [string, string[], string][] = [
-      ['torn middle line', [...good.slice(0, 3), good[3].slice(0, 10), ...good.slice(4)], 'line 4: damaged (not JSON); only a torn last line can be dropped'],
-      ['edited count', [...good.slice(0, 5), good[5].replace(/"count":"(\d+)"/, '"count":"1$1"'), ...good.slice(6)], 'line 6: fails its check (edited or damaged)'],
-      ['outside the slice', [...good, line(plan.units, '1')], `line ${good.length + 1}: unit ${plan.units} is not in this slice (units 0..${plan.units - 1})`],
-      ['contradicting duplicate', [...good, line(0, String(BigInt(JSON.parse(good[1]).count) + 1n))], `line ${good.length + 1}: unit 0 again with count ${BigInt(JSON.parse(good[1]).count) + 1n}; line 2 said ${JSON.parse(good[1]).count}`],
+      [
+        'torn middle line',
+        [...good.slice(0, 3), good[3].slice(0, 10), ...good.slice(4)],
+        'line 4: damaged (not JSON); only a torn last line can be dropped',
+      ],
+      [
+        'edited count',
+        [...good.slice(0, 5), good[5].replace(/"count":"(\d+)"/, '"count":"1$1"'), ...good.slice(6)],
+        'line 6: fails its check (edited or damaged)',
+      ],
+      [
+        'outside the slice',
+        [...good, line(plan.units, '1')],
+        `line ${good.length + 1}: unit ${plan.units} is not in this slice (units 0..${plan.units - 1})`,
+      ],
+      [
+        'contradicting duplicate',
+        [...good, line(0, String(BigInt(JSON.parse(good[1]).count) + 1n))],
+        `line ${good.length + 1}: unit 0 again with count ${BigInt(JSON.parse(good[1]).count) + 1n}; line 2 said ${JSON.parse(good[1]).count}`,
+      ],
       ['edited header', [good[0].replace('"n":10', '"n":11'), ...good.slice(1)], 'line 1 (the header) fails its check: edited or damaged'],
     ];
     for (const [what, text, message] of cases) {
@@ -242,11 +275,15 @@ describe('checkpoints', () => {
     const r = nqueens('count', '12', '--checkpoint', file);
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe(`nqueens: ${file} is a checkpoint for n = 11, not n = 12`);
-    expect(nqueens('count', '11', '--checkpoint', file, '--depth', '3').stderr).toMatch(/was made with another plan \(constellations, depth \d, digest \w+\); this count uses constellations, depth 3/);
+    expect(nqueens('count', '11', '--checkpoint', file, '--depth', '3').stderr).toMatch(
+      /was made with another plan \(constellations, depth \d, digest \w+\); this count uses constellations, depth 3/,
+    );
 
     const [header, ...rest] = readFileSync(file, 'utf8').split('\n');
     writeFileSync(file, [JSON.stringify({ ...JSON.parse(header), version: '9.9.9' }), ...rest].join('\n'));
-    expect(nqueens('count', '11', '--checkpoint', file).stderr).toMatch(/was written by nqueens-wasm 9.9.9 \(checkpoint format 2\); this is /);
+    expect(nqueens('count', '11', '--checkpoint', file).stderr).toMatch(
+      /was written by nqueens-wasm 9.9.9 \(checkpoint format 2\); this is /,
+    );
   });
 
   async function startAndWait(args: string[], file: string, minLines: number) {

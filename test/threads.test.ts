@@ -252,7 +252,15 @@ describe('worker failures reject the count', () => {
     const [u] = constellationPlan(10, 0).unitsIn();
     const bad = { ...u, constellation: { ...u.constellation, a: 99 } };
     await expect(
-      runOnWorkers({ n: 10, units: [bad][Symbol.iterator](), count: 1, threads: 1, module: null, onResult: () => undefined, onPartial: () => undefined }),
+      runOnWorkers({
+        n: 10,
+        units: [bad][Symbol.iterator](),
+        count: 1,
+        threads: 1,
+        module: null,
+        onResult: () => undefined,
+        onPartial: () => undefined,
+      }),
     ).rejects.toThrow(/counting worker failed: unit 0: a = 99 is not a column\/row of an n = 10 board/);
   });
 

@@ -62,7 +62,13 @@ describe('the plan', () => {
   it('has an identity: a digest over method, n, depth and format; stable ids', () => {
     const a = planUnits(12, { depth: 1 });
     const b = planUnits(12, { depth: 2 });
-    expect(a).toMatchObject({ method: 'constellations', n: 12, depth: 1, formatVersion: 1, digest: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(a).toMatchObject({
+      method: 'constellations',
+      n: 12,
+      depth: 1,
+      formatVersion: 1,
+      digest: expect.stringMatching(/^[0-9a-f]{16}$/),
+    });
     expect(a.digest).not.toBe(b.digest);
     expect(planUnits(12, { depth: 1 }).digest).toBe(a.digest);
     const unit = [...a.unitsIn(100, 101)][0];
@@ -125,7 +131,10 @@ describe('the CLI never claims a success it did not have', () => {
   it('--out, --checkpoint and --subtotals are checked before counting starts', () => {
     const missing = join(dir, 'no-such-dir');
     const cases: [string[], RegExp][] = [
-      [['count', '20', '--shard', '0/2', '--out', join(missing, 'a.json')], /cannot write the shard result to .*no-such-dir\/a.json: ENOENT/],
+      [
+        ['count', '20', '--shard', '0/2', '--out', join(missing, 'a.json')],
+        /cannot write the shard result to .*no-such-dir\/a.json: ENOENT/,
+      ],
       [['count', '20', '--checkpoint', join(missing, 'a.ckpt')], /cannot write the checkpoint .*no-such-dir\/a.ckpt: ENOENT/],
       [['count', '20', '--subtotals', join(missing, 'a.txt')], /cannot write the subtotals to .*no-such-dir\/a.txt: ENOENT/],
       [['count', '20', '--shard', '0/2', '--out', dir], /cannot write the shard result to .*: it is a directory/],
@@ -151,7 +160,10 @@ describe('the CLI never claims a success it did not have', () => {
     const file = join(dir, 'n10.subtotals');
     const r = nqueens('count', '10', '--subtotals', file);
     expect(r.code).toBe(0);
-    const rows = readFileSync(file, 'utf8').split('\n').filter((l) => /^\d/.test(l)).map((l) => l.split(' ').map(BigInt));
+    const rows = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => /^\d/.test(l))
+      .map((l) => l.split(' ').map(BigInt));
     expect(rows).toHaveLength(planSubproblems(10).length);
     const total = rows.reduce((sum, [, , , , , w, s]) => sum + w * s, 0n);
     const unique8 = rows.reduce((sum, [, , , , , w, s, f]) => sum + w * (s + f), 0n);

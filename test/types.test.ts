@@ -34,8 +34,11 @@ describe('the published .d.ts compile with tsc', () => {
     ['dom-and-node', 'the DOM lib and Node types together'],
   ])('tsconfig.%s.json (%s)', async (name) => {
     const result = await new Promise<{ code: number; out: string }>((resolve) => {
-      execFile(process.execPath, [TSC, '-p', `tsconfig.${name}.json`, '--pretty', 'false'], { cwd: project, encoding: 'utf8', timeout: 120_000 }, (error, stdout, stderr) =>
-        resolve({ code: error ? 1 : 0, out: stdout + stderr }),
+      execFile(
+        process.execPath,
+        [TSC, '-p', `tsconfig.${name}.json`, '--pretty', 'false'],
+        { cwd: project, encoding: 'utf8', timeout: 120_000 },
+        (error, stdout, stderr) => resolve({ code: error ? 1 : 0, out: stdout + stderr }),
       );
     });
     expect(result.out).toBe('');

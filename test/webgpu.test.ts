@@ -93,7 +93,7 @@ describe('WebGPU in Node', () => {
 });
 
 describe("engine 'webgpu' in the API", () => {
-  it("is listed in ENGINES; countSync and solutions refuse it with a TypeError; count refuses threads > 1", async () => {
+  it('is listed in ENGINES; countSync and solutions refuse it with a TypeError; count refuses threads > 1', async () => {
     const { ENGINES, count, countSync, solutions } = await import('../dist/index.js');
     expect(ENGINES).toContain('webgpu');
     expect(() => countSync(8, { engine: 'webgpu' })).toThrow(TypeError);

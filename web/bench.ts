@@ -42,18 +42,29 @@ export function benchEngines(): Engine[] {
   const engines: Engine[] = [];
   const wasm = getWasmKernel();
   if (wasm && wasmUsesSimd()) engines.push(kernelEngine('wasm-simd', 'wasm (SIMD), this thread', () => wasm));
-  if (wasm) engines.push(kernelEngine('wasm-baseline', 'wasm without SIMD, this thread', () => (baseline ??= wasmKernelFrom(compileKernel('baseline')))));
+  if (wasm)
+    engines.push(
+      kernelEngine('wasm-baseline', 'wasm without SIMD, this thread', () => (baseline ??= wasmKernelFrom(compileKernel('baseline')))),
+    );
   engines.push(kernelEngine('js', 'TypeScript, this thread', () => jsKernel));
   engines.push({ id: 'reference', label: 'reference (array backtracking)', maxN: 13, run: async (n) => countReference(n) });
   for (let k = 1; k <= cores; k++) {
-    engines.push({ id: `workers-${k}`, label: `${k} worker${k > 1 ? 's' : ''} (${wasm ? 'wasm' : 'js'})`, maxN: 32, run: (n) => count(n, { threads: k }) });
+    engines.push({
+      id: `workers-${k}`,
+      label: `${k} worker${k > 1 ? 's' : ''} (${wasm ? 'wasm' : 'js'})`,
+      maxN: 32,
+      run: (n) => count(n, { threads: k }),
+    });
   }
   return engines;
 }
 
 /** Browser and machine details, as far as the browser tells. */
 export function environment(): Record<string, string | number | boolean> {
-  const nav = navigator as Navigator & { deviceMemory?: number; userAgentData?: { brands?: { brand: string; version: string }[]; platform?: string; mobile?: boolean } };
+  const nav = navigator as Navigator & {
+    deviceMemory?: number;
+    userAgentData?: { brands?: { brand: string; version: string }[]; platform?: string; mobile?: boolean };
+  };
   const env: Record<string, string | number | boolean> = {
     userAgent: nav.userAgent,
     platform: nav.userAgentData?.platform || nav.platform || 'unknown',
@@ -126,8 +137,13 @@ export function setupBenchmark(): void {
   let stopped = false;
 
   function render(rows: BenchRow[], sizes: number[], chosen: Engine[]): void {
-    const series = chosen.map((e) => ({ label: e.label, points: rows.filter((r) => r.engine === e.id).map((r) => ({ n: r.n, ms: r.medianMs })) }));
-    chart.innerHTML = rows.length ? timeChartSvg({ title: 'Time per count in this browser', subtitle: `${cores} logical cores`, series }) : '';
+    const series = chosen.map((e) => ({
+      label: e.label,
+      points: rows.filter((r) => r.engine === e.id).map((r) => ({ n: r.n, ms: r.medianMs })),
+    }));
+    chart.innerHTML = rows.length
+      ? timeChartSvg({ title: 'Time per count in this browser', subtitle: `${cores} logical cores`, series })
+      : '';
     const head = `<tr><th>engine</th>${sizes.map((n) => `<th>n = ${n}</th>`).join('')}</tr>`;
     const totals = `<tr class="totals"><th>total (unique)</th>${sizes
       .map((n) => {

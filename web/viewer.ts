@@ -147,7 +147,8 @@ export function setupViewer(): void {
       const r = await countCompletions(n, placed, {
         signal: run.signal,
         onProgress: (p) => {
-          if (counting === run && p.fraction < 1) completeStatus.textContent = `Counting… ${(p.fraction * 100).toFixed(0)}%, ${integer.format(p.total)} so far`;
+          if (counting === run && p.fraction < 1)
+            completeStatus.textContent = `Counting… ${(p.fraction * 100).toFixed(0)}%, ${integer.format(p.total)} so far`;
         },
       });
       if (counting !== run) return;

@@ -96,7 +96,9 @@ for (let round = 0; round < rounds; round++) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const peers = contestants.filter((c) => !c.ours);
-console.log(`\n${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${rounds} rounds, one thread each; median seconds, and median of per-round ratios`);
+console.log(
+  `\n${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${rounds} rounds, one thread each; median seconds, and median of per-round ratios`,
+);
 for (const n of sizes) {
   for (const c of contestants) {
     const mine = seconds.get(`${c.name}/${n}`);

@@ -151,7 +151,8 @@ export function parsePlaced(text: string | undefined): [number, number][] | unde
 export function parseAfter(text: string | undefined): number[] | undefined {
   if (text === undefined) return undefined;
   return text.split(',').map((c) => {
-    if (!/^\s*\d+\s*$/.test(c)) throw new UsageError(`--after takes one column per row separated by commas, 0-based (e.g. 0,2,4,1,3); got ${describe(c)}`);
+    if (!/^\s*\d+\s*$/.test(c))
+      throw new UsageError(`--after takes one column per row separated by commas, 0-based (e.g. 0,2,4,1,3); got ${describe(c)}`);
     return Number(c);
   });
 }

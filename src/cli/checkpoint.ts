@@ -37,7 +37,16 @@ interface Header {
 
 function headerOf(plan: ConstellationPlan, shard: string, from: number, to: number): Header {
   const { method, depth, units, digest } = plan;
-  const body = { format: CHECKPOINT_FORMAT as typeof CHECKPOINT_FORMAT, formatVersion: CHECKPOINT_FORMAT_VERSION, version: VERSION, n: plan.n, plan: { method, depth, units, digest }, shard, from, to };
+  const body = {
+    format: CHECKPOINT_FORMAT as typeof CHECKPOINT_FORMAT,
+    formatVersion: CHECKPOINT_FORMAT_VERSION,
+    version: VERSION,
+    n: plan.n,
+    plan: { method, depth, units, digest },
+    shard,
+    from,
+    to,
+  };
   return { ...body, check: shortCheck(JSON.stringify(body)) };
 }
 
@@ -150,16 +159,22 @@ export class Checkpoint {
     }
     if (found?.format !== CHECKPOINT_FORMAT) refuse(`${file} is not a checkpoint (line 1 has no "format": "${CHECKPOINT_FORMAT}")`);
     if (found.version !== VERSION || found.formatVersion !== CHECKPOINT_FORMAT_VERSION) {
-      refuse(`${file} was written by nqueens-wasm ${found.version} (checkpoint format ${found.formatVersion}); this is ${VERSION} (format ${CHECKPOINT_FORMAT_VERSION})`);
+      refuse(
+        `${file} was written by nqueens-wasm ${found.version} (checkpoint format ${found.formatVersion}); this is ${VERSION} (format ${CHECKPOINT_FORMAT_VERSION})`,
+      );
     }
     const { check, ...body } = found;
     if (check !== shortCheck(JSON.stringify(body))) refuse(`${file}: line 1 (the header) fails its check: edited or damaged`);
     if (found.n !== expected.n) refuse(`${file} is a checkpoint for n = ${found.n}, not n = ${expected.n}`);
     if (found.plan?.digest !== expected.plan.digest) {
-      refuse(`${file} was made with another plan (${found.plan?.method}, depth ${found.plan?.depth}, digest ${found.plan?.digest}); this count uses ${expected.plan.method}, depth ${expected.plan.depth}, digest ${expected.plan.digest}`);
+      refuse(
+        `${file} was made with another plan (${found.plan?.method}, depth ${found.plan?.depth}, digest ${found.plan?.digest}); this count uses ${expected.plan.method}, depth ${expected.plan.depth}, digest ${expected.plan.digest}`,
+      );
     }
     if (found.shard !== expected.shard || found.from !== expected.from || found.to !== expected.to) {
-      refuse(`${file} is a checkpoint for shard ${found.shard} (units ${found.from}..${found.to - 1}), not ${expected.shard} (units ${expected.from}..${expected.to - 1})`);
+      refuse(
+        `${file} is a checkpoint for shard ${found.shard} (units ${found.from}..${found.to - 1}), not ${expected.shard} (units ${expected.from}..${expected.to - 1})`,
+      );
     }
     const firstLine = new Map<number, number>();
     let bytes = Buffer.byteLength(lines[0]) + 1;
@@ -172,8 +187,10 @@ export class Checkpoint {
         return refuse(`${where}: damaged (not JSON); only a torn last line can be dropped`);
       }
       const { unit, count, check: lineSum } = entry ?? {};
-      if (!Number.isInteger(unit) || typeof count !== 'string' || typeof lineSum !== 'string') refuse(`${where}: damaged (not a unit line)`);
-      if (unit < expected.from || unit >= expected.to) refuse(`${where}: unit ${unit} is not in this slice (units ${expected.from}..${expected.to - 1})`);
+      if (!Number.isInteger(unit) || typeof count !== 'string' || typeof lineSum !== 'string')
+        refuse(`${where}: damaged (not a unit line)`);
+      if (unit < expected.from || unit >= expected.to)
+        refuse(`${where}: unit ${unit} is not in this slice (units ${expected.from}..${expected.to - 1})`);
       if (lineSum !== lineCheck(expected.plan.digest, unit, count)) refuse(`${where}: fails its check (edited or damaged)`);
       const value = parseCount(count);
       if (value === undefined) refuse(`${where}: ${JSON.stringify(count)} is not a count`);

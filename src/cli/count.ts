@@ -70,7 +70,17 @@ export async function runCount(positionals: string[], values: OptionValues): Pro
     const outFile = out ? new PendingFile(out, 'the shard result') : undefined;
     const subtotalsFile = subtotals ? new PendingFile(subtotals, 'the subtotals') : undefined;
     try {
-      await runSlice({ n: sizes[0], engine: engine as SliceRun['engine'], threads, json, depth, checkpointFile, spec, out: outFile, subtotals: subtotalsFile });
+      await runSlice({
+        n: sizes[0],
+        engine: engine as SliceRun['engine'],
+        threads,
+        json,
+        depth,
+        checkpointFile,
+        spec,
+        out: outFile,
+        subtotals: subtotalsFile,
+      });
     } finally {
       outFile?.discard();
       subtotalsFile?.discard();
@@ -93,7 +103,8 @@ export async function runCount(positionals: string[], values: OptionValues): Pro
 /** `count <n> --placed r:c,...`: the solutions containing those queens (no unique count: symmetry does not apply). */
 async function runCompletionsCount(sizes: number[], values: OptionValues): Promise<void> {
   if (sizes.length > 1) throw new UsageError('--placed takes a single n, not a range');
-  if (values.checkpoint || values.shard || values.subtotals || values.depth) throw new UsageError('--placed does not go with --checkpoint, --shard, --subtotals or --depth');
+  if (values.checkpoint || values.shard || values.subtotals || values.depth)
+    throw new UsageError('--placed does not go with --checkpoint, --shard, --subtotals or --depth');
   if (values.algorithm !== undefined) throw new UsageError('--placed counts completions with its own search; drop --algorithm');
   const n = sizes[0];
   const placed = parsePlaced(values.placed)!;
@@ -125,7 +136,8 @@ async function runSlice(run: SliceRun): Promise<void> {
   const { from, to } = spec ? plan.shardRange(spec.index, spec.count) : { from: 0, to: plan.units };
   const shardName = spec ? `${spec.index}/${spec.count}` : '0/1';
   const checkpoint = checkpointFile ? Checkpoint.open(checkpointFile, plan, shardName, from, to) : undefined;
-  if (checkpoint?.tornLine) console.error(`${checkpointFile}: line ${checkpoint.tornLine} was torn (cut short by a crash); its unit runs again`);
+  if (checkpoint?.tornLine)
+    console.error(`${checkpointFile}: line ${checkpoint.tornLine} was torn (cut short by a crash); its unit runs again`);
   const counts: bigint[] = new Array(to - from);
   if (checkpoint) for (const [id, c] of checkpoint.done) counts[id - from] = c;
   const already = checkpoint?.resume(from, to);
@@ -159,7 +171,10 @@ async function runSlice(run: SliceRun): Promise<void> {
   }
   const elapsedMs = performance.now() - start;
   const result: CountResult = { n, total: r.total, unique: r.unique, engine: r.engine, algorithm: r.method, threads: r.threads, elapsedMs };
-  const resumed = already && already.finished > 0 ? `resumed from ${checkpointFile}: ${already.finished} of ${to - from} units were already done` : undefined;
+  const resumed =
+    already && already.finished > 0
+      ? `resumed from ${checkpointFile}: ${already.finished} of ${to - from} units were already done`
+      : undefined;
   if (!spec) {
     run.subtotals?.commit(subtotalsText(plan, (id) => counts[id]));
     if (json) println(asJson(result));
@@ -173,7 +188,10 @@ async function runSlice(run: SliceRun): Promise<void> {
   const text = JSON.stringify(fields, null, 2).replace(/\n}$/, `,\n  "counts": ${JSON.stringify(unitCounts)}\n}\n`);
   if (run.out) {
     run.out.commit(text);
-    if (!json) println(`shard ${spec.index}/${spec.count} of n = ${n}: units ${from}..${to - 1} of ${plan.units} (depth ${depth}), total ${r.total}, written to ${run.out.file}`);
+    if (!json)
+      println(
+        `shard ${spec.index}/${spec.count} of n = ${n}: units ${from}..${to - 1} of ${plan.units} (depth ${depth}), total ${r.total}, written to ${run.out.file}`,
+      );
   } else {
     println(text.trimEnd());
   }

@@ -13,7 +13,8 @@ import { subtotalsText } from './subtotals.js';
 function readShard(name: string): { name: string; text: string } {
   try {
     const size = statSync(name).size;
-    if (size > MAX_SHARD_BYTES) throw failure(`${name} is ${size} bytes, too large for a shard result; refusing to read it`, ERROR_CODES.BAD_SHARD);
+    if (size > MAX_SHARD_BYTES)
+      throw failure(`${name} is ${size} bytes, too large for a shard result; refusing to read it`, ERROR_CODES.BAD_SHARD);
     return { name, text: readFileSync(name, 'utf8') };
   } catch (error) {
     if ((error as { code?: string }).code === ERROR_CODES.BAD_SHARD) throw error;
@@ -67,12 +68,23 @@ export function runMerge(files: string[], values: OptionValues): void {
     const m = mergeShards(files.map(readShard));
     let verified = 0;
     if (verifyCount > 0) {
-      console.error(`verifying ${Math.min(verifyCount, m.plan.units)} random units (seed ${seed}; repeat with --verify ${verifyCount} --seed ${seed})`);
+      console.error(
+        `verifying ${Math.min(verifyCount, m.plan.units)} random units (seed ${seed}; repeat with --verify ${verifyCount} --seed ${seed})`,
+      );
       verified = verify(m, verifyCount, seed, engine);
     }
     subtotals?.commit(subtotalsText(m.plan, (id) => m.countOf(id).count));
     if (values.json === true) {
-      const out: Record<string, unknown> = { n: m.n, total: m.total.toString(), unique: m.unique.toString(), shards: m.files, units: m.plan.units, depth: m.plan.depth, plan: m.plan.digest, elapsedMs: m.elapsedMs };
+      const out: Record<string, unknown> = {
+        n: m.n,
+        total: m.total.toString(),
+        unique: m.unique.toString(),
+        shards: m.files,
+        units: m.plan.units,
+        depth: m.plan.depth,
+        plan: m.plan.digest,
+        elapsedMs: m.elapsedMs,
+      };
       if (verifyCount > 0) Object.assign(out, { verified, seed });
       println(JSON.stringify(out));
       return;

@@ -76,7 +76,24 @@ export function addUnitCount(plan: ConstellationPlan, id: number, count: bigint,
 function digestOf(r: Omit<ShardResult, 'digest' | 'engine' | 'threads' | 'elapsedMs'>): string {
   const p = r.plan;
   return digest(
-    [r.format, r.formatVersion, r.version, r.n, p.method, p.depth, p.formatVersion, p.units, p.digest, r.shard, r.of, r.from, r.to, r.total, r.unique8, r.counts.join(',')].join('|'),
+    [
+      r.format,
+      r.formatVersion,
+      r.version,
+      r.n,
+      p.method,
+      p.depth,
+      p.formatVersion,
+      p.units,
+      p.digest,
+      r.shard,
+      r.of,
+      r.from,
+      r.to,
+      r.total,
+      r.unique8,
+      r.counts.join(','),
+    ].join('|'),
   );
 }
 
@@ -135,23 +152,34 @@ function parseShardFile(name: string, text: string): { name: string; r: ShardRes
   }
   if (r?.format !== SHARD_FORMAT) refuse(`${name} is not a shard result (no "format": "${SHARD_FORMAT}")`);
   if (r.formatVersion !== SHARD_FORMAT_VERSION || r.version !== VERSION) {
-    refuse(`${name} was made by nqueens-wasm ${r.version} (shard format ${r.formatVersion}); this is ${VERSION} (format ${SHARD_FORMAT_VERSION}): shards must come from one version`);
+    refuse(
+      `${name} was made by nqueens-wasm ${r.version} (shard format ${r.formatVersion}); this is ${VERSION} (format ${SHARD_FORMAT_VERSION}): shards must come from one version`,
+    );
   }
   if (!isInt(r.n, MIN_N, MAX_N)) refuse(`${name}: n = ${JSON.stringify(r.n)} is not a board size (${MIN_N} to ${MAX_N})`);
   const p = r.plan;
-  if (p?.method !== 'constellations' || !isInt(p.depth, 0, MAX_DEPTH) || p.formatVersion !== PLAN_FORMAT_VERSION || typeof p.digest !== 'string') {
+  if (
+    p?.method !== 'constellations' ||
+    !isInt(p.depth, 0, MAX_DEPTH) ||
+    p.formatVersion !== PLAN_FORMAT_VERSION ||
+    typeof p.digest !== 'string'
+  ) {
     refuse(`${name}: its plan (${JSON.stringify(p)}) is not one this version makes`);
   }
   if (!isInt(r.of, 1, MAX_SHARDS)) refuse(`${name}: "of": ${JSON.stringify(r.of)} is not a shard count (1 to ${MAX_SHARDS})`);
   if (!isInt(r.shard, 0, r.of - 1)) refuse(`${name}: "shard": ${JSON.stringify(r.shard)} is not an index below "of" (${r.of})`);
-  if (!isInt(r.from, 0, Number.MAX_SAFE_INTEGER) || !isInt(r.to, r.from, Number.MAX_SAFE_INTEGER)) refuse(`${name}: its unit range ${r.from}..${r.to} is not a range`);
+  if (!isInt(r.from, 0, Number.MAX_SAFE_INTEGER) || !isInt(r.to, r.from, Number.MAX_SAFE_INTEGER))
+    refuse(`${name}: its unit range ${r.from}..${r.to} is not a range`);
   if (!Array.isArray(r.counts) || r.counts.length !== r.to - r.from) {
     refuse(`${name}: it covers units ${r.from}..${r.to - 1} but holds ${Array.isArray(r.counts) ? r.counts.length : 'no'} counts`);
   }
-  if (parseCount(r.total) === undefined || typeof r.unique8 !== 'string' || !/^\d+$/.test(r.unique8)) refuse(`${name} has no valid total/unique8 counts`);
+  if (parseCount(r.total) === undefined || typeof r.unique8 !== 'string' || !/^\d+$/.test(r.unique8))
+    refuse(`${name} has no valid total/unique8 counts`);
   const { digest: stated, engine: _engine, threads: _threads, elapsedMs: _elapsed, ...body } = r;
   if (stated !== digestOf(body)) refuse(`${name}: its digest does not match its contents (edited or damaged)`);
-  const counts = r.counts.map((c, k) => parseCount(c) ?? refuse(`${name}: the count of unit ${r.from + k} (${JSON.stringify(c)}) is not a count`));
+  const counts = r.counts.map(
+    (c, k) => parseCount(c) ?? refuse(`${name}: the count of unit ${r.from + k} (${JSON.stringify(c)}) is not a count`),
+  );
   return { name, r, counts };
 }
 
@@ -168,12 +196,16 @@ export function mergeShards(files: { name: string; text: string }[]): MergedShar
   for (const { name, r } of shards) {
     if (r.n !== first.r.n) refuse(`${name} is for n = ${r.n}, ${first.name} for n = ${first.r.n}`);
     if (r.plan.depth !== first.r.plan.depth || r.plan.digest !== first.r.plan.digest) {
-      refuse(`${name} uses plan ${r.plan.digest} (depth ${r.plan.depth}), ${first.name} plan ${first.r.plan.digest} (depth ${first.r.plan.depth}): all shards must share one plan`);
+      refuse(
+        `${name} uses plan ${r.plan.digest} (depth ${r.plan.depth}), ${first.name} plan ${first.r.plan.digest} (depth ${first.r.plan.depth}): all shards must share one plan`,
+      );
     }
   }
   const plan = constellationPlan(first.r.n, first.r.plan.depth);
   if (first.r.plan.digest !== plan.digest || first.r.plan.units !== plan.units) {
-    refuse(`${first.name}: its plan digest ${first.r.plan.digest} (${first.r.plan.units} units) is not this version's plan for n = ${plan.n}, depth ${plan.depth} (${plan.digest}, ${plan.units} units)`);
+    refuse(
+      `${first.name}: its plan digest ${first.r.plan.digest} (${first.r.plan.units} units) is not this version's plan for n = ${plan.n}, depth ${plan.depth} (${plan.digest}, ${plan.units} units)`,
+    );
   }
   const bySpec = new Map<string, string>();
   for (const { name, r, counts } of shards) {
@@ -183,7 +215,9 @@ export function mergeShards(files: { name: string; text: string }[]): MergedShar
     bySpec.set(spec, name);
     const range = plan.shardRange(r.shard, r.of);
     if (r.from !== range.from || r.to !== range.to) {
-      refuse(`${name} says it is shard ${spec} with units ${r.from}..${r.to - 1}, but shard ${spec} of this plan is units ${range.from}..${range.to - 1}`);
+      refuse(
+        `${name} says it is shard ${spec} with units ${r.from}..${r.to - 1}, but shard ${spec} of this plan is units ${range.from}..${range.to - 1}`,
+      );
     }
     const sum = { total: 0n, unique8: 0n };
     counts.forEach((count, k) => addUnitCount(plan, r.from + k, count, sum));
@@ -201,7 +235,8 @@ export function mergeShards(files: { name: string; text: string }[]): MergedShar
     next = r.to;
     previous = name;
   }
-  if (next < plan.units) refuse(`units ${next}..${plan.units - 1} are missing: no shard after ${previous} (the plan has ${plan.units} units)`);
+  if (next < plan.units)
+    refuse(`units ${next}..${plan.units - 1} are missing: no shard after ${previous} (the plan has ${plan.units} units)`);
 
   const countOf = (id: number): { name: string; count: bigint } => {
     let lo = 0;
@@ -231,7 +266,9 @@ export function mergeShards(files: { name: string; text: string }[]): MergedShar
     const { name, count: fixes } = countOf(span.fixesUnit);
     const h = BigInt(c.stabiliser);
     if (fixes > (h - 1n) * solutions || (solutions + fixes) % h !== 0n) {
-      refuse(`${name}: unit ${span.fixesUnit} (the fixes of constellation ${i}, stabiliser ${h}) records ${fixes} fixes for ${solutions} solutions, which no count can give`);
+      refuse(
+        `${name}: unit ${span.fixesUnit} (the fixes of constellation ${i}, stabiliser ${h}) records ${fixes} fixes for ${solutions} solutions, which no count can give`,
+      );
     }
   });
   if (unique8 % 8n !== 0n) refuse(`the shards' unique counts do not add up to a whole number (${unique8} / 8)`);

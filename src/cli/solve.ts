@@ -27,7 +27,8 @@ export function runSolve(positionals: string[], values: OptionValues): void {
       block = '';
     }
   }
-  if (index === 0 && format === 'board') block += `# no solutions for n = ${n}${values.placed || values.after ? ' with these options' : ''}\n`;
+  if (index === 0 && format === 'board')
+    block += `# no solutions for n = ${n}${values.placed || values.after ? ' with these options' : ''}\n`;
   writeOut(block);
 }
 

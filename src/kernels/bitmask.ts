@@ -4,7 +4,7 @@ import { FLUSH_AT, SafeCounter } from './safe-counter.js';
 
 /** All-ones mask for the n columns of the board, as an int32 (n = 32 gives -1). */
 export function boardMask(n: number): number {
-  return -1 >>> (32 - n) | 0;
+  return (-1 >>> (32 - n)) | 0;
 }
 
 const stack = new Int32Array(32 * 4);

@@ -178,14 +178,7 @@ const clearOf = new Int32Array(CHUNKS * CHUNK_BITS);
 const slotInGroup = new Int32Array(257);
 
 /** Fills the bit-sliced tables: east half j of a block is bit j of every word. */
-function buildTables(
-  count: number,
-  key: Int32Array,
-  resA: Int32Array,
-  resB: Int32Array,
-  perGroup: Int32Array,
-  blocks: number,
-): void {
+function buildTables(count: number, key: Int32Array, resA: Int32Array, resB: Int32Array, perGroup: Int32Array, blocks: number): void {
   const t = tables;
   // "Has this diagonal" words first, at the table's start; padding has every diagonal.
   t.fill(0, 0, blocks * TABLE_WORDS);

@@ -63,13 +63,26 @@ export function isCanonical(placement: ArrayLike<number>, image: Int32Array = ne
       const c = placement[r];
       // Image of the queen (r, c) under symmetry g, written as image[row] = col.
       switch (g) {
-        case 1: image[c] = n - 1 - r; break; // quarter turn
-        case 2: image[n - 1 - r] = n - 1 - c; break; // half turn
-        case 3: image[n - 1 - c] = r; break; // three-quarter turn
-        case 4: image[r] = n - 1 - c; break; // mirror left-right
-        case 5: image[n - 1 - r] = c; break; // mirror top-bottom
-        case 6: image[c] = r; break; // transpose
-        default: image[n - 1 - c] = n - 1 - r; // anti-transpose
+        case 1:
+          image[c] = n - 1 - r;
+          break; // quarter turn
+        case 2:
+          image[n - 1 - r] = n - 1 - c;
+          break; // half turn
+        case 3:
+          image[n - 1 - c] = r;
+          break; // three-quarter turn
+        case 4:
+          image[r] = n - 1 - c;
+          break; // mirror left-right
+        case 5:
+          image[n - 1 - r] = c;
+          break; // mirror top-bottom
+        case 6:
+          image[c] = r;
+          break; // transpose
+        default:
+          image[n - 1 - c] = n - 1 - r; // anti-transpose
       }
     }
     for (let r = 0; r < n; r++) {

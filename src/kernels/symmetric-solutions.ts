@@ -20,8 +20,7 @@ function countClosedUnder(n: number, quarter: boolean): number {
   const orbitRows = new Int32Array(4);
   const orbitCols = new Int32Array(4);
 
-  const free = (r: number, c: number): boolean =>
-    rowUsed[r] === 0 && colUsed[c] === 0 && upUsed[r + c] === 0 && downUsed[r - c + n] === 0;
+  const free = (r: number, c: number): boolean => rowUsed[r] === 0 && colUsed[c] === 0 && upUsed[r + c] === 0 && downUsed[r - c + n] === 0;
   const mark = (r: number, c: number, v: number): void => {
     rowUsed[r] = v;
     colUsed[c] = v;

@@ -101,7 +101,8 @@ let failure: unknown;
 export function wasmModule(): WebAssembly.Module | undefined {
   if (compiled || failure) return compiled;
   try {
-    if (typeof WebAssembly !== 'object' || WebAssembly === null) throw codedError('WebAssembly is not available', ERROR_CODES.WASM_UNAVAILABLE);
+    if (typeof WebAssembly !== 'object' || WebAssembly === null)
+      throw codedError('WebAssembly is not available', ERROR_CODES.WASM_UNAVAILABLE);
     compiledSimd = typeof WebAssembly.validate === 'function' && WebAssembly.validate(decodeBase64(BUILDS.simd));
     compiled = compileKernel(compiledSimd ? 'simd' : 'baseline');
   } catch (error) {

@@ -21,9 +21,11 @@ async function nodeGpu(): Promise<GpuLike | undefined> {
   }
 }
 
-
 function unavailable(why: string): Error {
-  return codedError(`engine 'webgpu' is unavailable here: ${why}. Use engine 'wasm' or 'js' to count on the CPU.`, ERROR_CODES.WEBGPU_UNAVAILABLE);
+  return codedError(
+    `engine 'webgpu' is unavailable here: ${why}. Use engine 'wasm' or 'js' to count on the CPU.`,
+    ERROR_CODES.WEBGPU_UNAVAILABLE,
+  );
 }
 
 export async function requestGpuDevice(): Promise<{ adapter: GpuAdapterLike; device: GpuDeviceLike }> {

@@ -47,7 +47,13 @@ interface GpuCommandBufferLike {
 
 interface GpuCommandEncoderLike {
   beginComputePass(): GpuComputePassLike;
-  copyBufferToBuffer(source: GpuBufferLike, sourceOffset: number, destination: GpuBufferLike, destinationOffset: number, size: number): void;
+  copyBufferToBuffer(
+    source: GpuBufferLike,
+    sourceOffset: number,
+    destination: GpuBufferLike,
+    destinationOffset: number,
+    size: number,
+  ): void;
   finish(): GpuCommandBufferLike;
 }
 

@@ -62,7 +62,7 @@ export async function countWebGpu(n: number, options: WebGpuCountOptions = {}): 
       onProgress({ n, ...counter.progress(), elapsedMs: now - start });
     };
     let batch = FIRST_BATCH;
-    for (let first = 0; first < work.unitCount; ) {
+    for (let first = 0; first < work.unitCount;) {
       if (signal?.aborted) throw abortError(signal);
       const size = Math.min(batch, work.unitCount - first);
       const began = performance.now();

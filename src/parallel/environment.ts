@@ -1,7 +1,6 @@
 // What the runtime offers: Node or a browser-like host, and how many cores.
 
-export const isNode: boolean =
-  typeof process === 'object' && process !== null && typeof process.versions?.node === 'string';
+export const isNode: boolean = typeof process === 'object' && process !== null && typeof process.versions?.node === 'string';
 
 /**
  * Imports a Node built-in without letting bundlers see it, so browser

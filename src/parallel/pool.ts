@@ -129,7 +129,10 @@ export function runOnWorkers<T extends Task = 'search'>(job: PoolJob<T>): Promis
             (error) => settle(error),
           );
         },
-        (error) => settle(codedError(`counting worker could not start: ${(error as Error)?.message ?? String(error)}`, ERROR_CODES.WORKER_FAILED, error)),
+        (error) =>
+          settle(
+            codedError(`counting worker could not start: ${(error as Error)?.message ?? String(error)}`, ERROR_CODES.WORKER_FAILED, error),
+          ),
       );
       starting.push(started);
     }

@@ -41,7 +41,8 @@ const REPORT_EVERY_MS = 50;
 function checkConstellation(unit: Unit): void {
   const s = unit?.constellation;
   for (const key of ['a', 'b', 'c', 'd'] as const) {
-    if (!Number.isInteger(s?.[key]) || s[key] < 0 || s[key] >= n) throw rangeError(`unit ${unit?.id}: ${key} = ${s?.[key]} is not a column/row of an n = ${n} board`);
+    if (!Number.isInteger(s?.[key]) || s[key] < 0 || s[key] >= n)
+      throw rangeError(`unit ${unit?.id}: ${key} = ${s?.[key]} is not a column/row of an n = ${n} board`);
   }
 }
 

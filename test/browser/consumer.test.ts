@@ -11,7 +11,17 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import webpack from 'webpack';
 import { installPacked } from '../pack.js';
-import { HAVE_CHROMIUM, RECORD_WORKERS, buildAndPreview, devServer, launchChromium, serveStatic, watchErrors, type Served, type WorkerLog } from './harness.js';
+import {
+  HAVE_CHROMIUM,
+  RECORD_WORKERS,
+  buildAndPreview,
+  devServer,
+  launchChromium,
+  serveStatic,
+  watchErrors,
+  type Served,
+  type WorkerLog,
+} from './harness.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const APP = join(ROOT, 'examples/vite-consumer');
@@ -60,7 +70,11 @@ describe.skipIf(!HAVE_CHROMIUM)('apps that depend on nqueens-wasm', () => {
   it.each([
     // Each bundler emits the worker as a file of its own.
     ['Vite, after a production build (vite build + vite preview)', /\/assets\/worker-[\w-]+\.js$/, () => buildAndPreview({ root: APP })],
-    ['Vite, under the dev server (optimizeDeps.exclude)', /\/node_modules\/nqueens-wasm\/dist\/parallel\/worker\.js\b/, () => devServer({ root: APP })],
+    [
+      'Vite, under the dev server (optimizeDeps.exclude)',
+      /\/node_modules\/nqueens-wasm\/dist\/parallel\/worker\.js\b/,
+      () => devServer({ root: APP }),
+    ],
     [
       'webpack 5, after a production build served as static files',
       /\/dist\/\d+\.main\.js$/,

@@ -167,7 +167,12 @@ describe.skipIf(!HAVE_CHROMIUM)('in Chromium', () => {
 
     it("engine 'wasm' rejects and says why", async () => {
       const page = await open(served.url, NO_WASM);
-      const message = await page.evaluate(() => nqueens.count(8, { engine: 'wasm' }).then(() => 'resolved', (e: Error) => e.message));
+      const message = await page.evaluate(() =>
+        nqueens.count(8, { engine: 'wasm' }).then(
+          () => 'resolved',
+          (e: Error) => e.message,
+        ),
+      );
       expect(message).toMatch(/engine 'wasm' is unavailable here \(WebAssembly is not available\)/);
     });
   });
@@ -266,23 +271,33 @@ describe.skipIf(!HAVE_CHROMIUM)('in Chromium', () => {
       await page.fill('#bench-rounds', '1');
       const engines = await page.locator('#bench-engines input').evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).value));
       const cores = await page.evaluate(() => navigator.hardwareConcurrency);
-      expect(engines).toEqual(['wasm-simd', 'wasm-baseline', 'js', 'reference', ...Array.from({ length: cores }, (_, i) => `workers-${i + 1}`)]);
+      expect(engines).toEqual([
+        'wasm-simd',
+        'wasm-baseline',
+        'js',
+        'reference',
+        ...Array.from({ length: cores }, (_, i) => `workers-${i + 1}`),
+      ]);
       await page.click('#bench-run');
-      await page.waitForFunction(() => document.getElementById('bench-status')!.textContent!.startsWith('Done'), undefined, { timeout: 60_000 });
+      await page.waitForFunction(() => document.getElementById('bench-status')!.textContent!.startsWith('Done'), undefined, {
+        timeout: 60_000,
+      });
 
       // The chart: one line per engine, a point per n, on a log axis with power-of-ten labels.
       expect(await page.locator('#bench-chart svg').count()).toBe(1);
       expect(await page.locator('#bench-chart g.series').count()).toBe(engines.length);
       expect(await page.locator('#bench-chart g.series circle').count()).toBe(engines.length * 4);
-      expect(await page.locator('#bench-chart g.series path').evaluateAll((ps) => ps.map((p) => p.getAttribute('d')!.split('L').length))).toEqual(
-        engines.map(() => 4),
-      );
+      expect(
+        await page.locator('#bench-chart g.series path').evaluateAll((ps) => ps.map((p) => p.getAttribute('d')!.split('L').length)),
+      ).toEqual(engines.map(() => 4));
       expect(await page.locator('#bench-chart line.grid').count()).toBeGreaterThanOrEqual(2);
 
       // The table: totals agree with OEIS for every engine.
       for (const n of [6, 7, 8, 9]) {
         expect(await text(page, `#bench-table tr.totals td[data-n="${n}"]`)).toBe(`${TOTAL[n]} (${UNIQUE[n]})`);
-        const totals = await page.locator(`#bench-table td[data-n="${n}"][data-engine]`).evaluateAll((cells) => cells.map((c) => c.getAttribute('data-total')));
+        const totals = await page
+          .locator(`#bench-table td[data-n="${n}"][data-engine]`)
+          .evaluateAll((cells) => cells.map((c) => c.getAttribute('data-total')));
         expect(totals).toEqual(engines.map(() => String(TOTAL[n])));
       }
 
@@ -336,7 +351,14 @@ describe.skipIf(!HAVE_CHROMIUM)('in Chromium', () => {
       await waitFor('4');
       expect(await page.locator(square(0, 0)).innerText()).toBe('♛');
       await page.click(square(3, 4));
-      await waitFor(String(countCompletionsSync(8, [[0, 0], [3, 4]]).total));
+      await waitFor(
+        String(
+          countCompletionsSync(8, [
+            [0, 0],
+            [3, 4],
+          ]).total,
+        ),
+      );
       await page.click(square(3, 4));
       await waitFor('4');
       // An attacking queen: the API's message names both queens.
@@ -351,7 +373,15 @@ describe.skipIf(!HAVE_CHROMIUM)('in Chromium', () => {
       await page.click(square(0, 5));
       await page.click(square(4, 2));
       await page.click(square(11, 8));
-      await waitFor(new Intl.NumberFormat('en-US').format(countCompletionsSync(12, [[0, 5], [4, 2], [11, 8]]).total));
+      await waitFor(
+        new Intl.NumberFormat('en-US').format(
+          countCompletionsSync(12, [
+            [0, 5],
+            [4, 2],
+            [11, 8],
+          ]).total,
+        ),
+      );
       expect(errors).toEqual([]);
     });
   });

@@ -12,7 +12,16 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOTAL, UNIQUE } from '../oeis.js';
 import { installPacked } from '../pack.js';
-import { HAVE_CHROMIUM, RECORD_WORKERS, launchChromium, serveStatic, watchErrors, type PlainResult, type Served, type WorkerLog } from './harness.js';
+import {
+  HAVE_CHROMIUM,
+  RECORD_WORKERS,
+  launchChromium,
+  serveStatic,
+  watchErrors,
+  type PlainResult,
+  type Served,
+  type WorkerLog,
+} from './harness.js';
 
 const page = (imports: string) => `<!doctype html>
 <html lang="en">
@@ -57,7 +66,11 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
     rmSync(join(cdnRoot, 'nqueens-wasm@0.1.0'), { recursive: true, force: true });
     const { renameSync } = await import('node:fs');
     renameSync(join(cdnRoot, 'x/node_modules/nqueens-wasm'), join(cdnRoot, 'nqueens-wasm@0.1.0'));
-    [browser, served, cdn] = await Promise.all([launchChromium(), serveStatic(site), serveStatic(cdnRoot, { 'access-control-allow-origin': '*' })]);
+    [browser, served, cdn] = await Promise.all([
+      launchChromium(),
+      serveStatic(site),
+      serveStatic(cdnRoot, { 'access-control-allow-origin': '*' }),
+    ]);
     writeFileSync(join(site, 'import-map.html'), IMPORT_MAP);
     writeFileSync(join(site, 'by-path.html'), BY_PATH);
     writeFileSync(join(site, 'from-cdn.html'), FROM_CDN(cdn.url));
@@ -80,7 +93,11 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
     return { page, errors, close: () => context.close() };
   }
 
-  function countIn(page: Page, n: number, options: { threads?: number; engine?: 'js' } = {}): Promise<PlainResult & { cores: number; workers: WorkerLog }> {
+  function countIn(
+    page: Page,
+    n: number,
+    options: { threads?: number; engine?: 'js' } = {},
+  ): Promise<PlainResult & { cores: number; workers: WorkerLog }> {
     return page.evaluate(
       async ([n, options]) => {
         const r = await nqueens.count(n, options);
@@ -95,7 +112,11 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
 
   it.each([
     ['through an import map', 'import-map.html', /^http:\/\/127\.0\.0\.1:\d+\/node_modules\/nqueens-wasm\/dist\/parallel\/worker\.js$/],
-    ['by path, from a plain <script type="module">', 'by-path.html', /^http:\/\/127\.0\.0\.1:\d+\/node_modules\/nqueens-wasm\/dist\/parallel\/worker\.js$/],
+    [
+      'by path, from a plain <script type="module">',
+      'by-path.html',
+      /^http:\/\/127\.0\.0\.1:\d+\/node_modules\/nqueens-wasm\/dist\/parallel\/worker\.js$/,
+    ],
     // A worker must come from the page's origin: the package starts it from a blob: URL that imports worker.js from the CDN.
     ['from another origin, as from a CDN', 'from-cdn.html', /^blob:http:\/\/127\.0\.0\.1:\d+\//],
   ])('loaded %s: counts with default options and with two workers', async (_, file, workerUrl) => {
@@ -108,7 +129,8 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
       const two = await countIn(page, 13, { threads: 2 });
       expect(two).toMatchObject({ ...exact(13), threads: 2 });
       expect(two.workers).toHaveLength(2);
-      for (const w of [...auto.workers, ...two.workers]) expect(w).toMatchObject({ url: expect.stringMatching(workerUrl), type: 'module', terminated: true });
+      for (const w of [...auto.workers, ...two.workers])
+        expect(w).toMatchObject({ url: expect.stringMatching(workerUrl), type: 'module', terminated: true });
       const other = await page.evaluate(() => ({
         sync: String(nqueens.countSync(9).total),
         first: [...nqueens.solutions(8, { limit: 1 })][0],

@@ -43,14 +43,17 @@ describe.skipIf(!HAVE_CHROMIUM)("engine 'webgpu' in Chromium (SwiftShader)", () 
 
   it(`counts n = 1..${LARGEST_N} exactly, with the result's usual shape`, async () => {
     const page = await open();
-    const results = await page.evaluate(async (sizes) => {
-      const out: PlainResult[] = [];
-      for (const n of sizes) {
-        const r = await nqueens.count(n, { engine: 'webgpu' });
-        out.push({ ...r, total: String(r.total), unique: String(r.unique) });
-      }
-      return out;
-    }, range(1, LARGEST_N));
+    const results = await page.evaluate(
+      async (sizes) => {
+        const out: PlainResult[] = [];
+        for (const n of sizes) {
+          const r = await nqueens.count(n, { engine: 'webgpu' });
+          out.push({ ...r, total: String(r.total), unique: String(r.unique) });
+        }
+        return out;
+      },
+      range(1, LARGEST_N),
+    );
     for (const r of results) {
       expect(r).toMatchObject({ n: r.n, total: String(TOTAL[r.n]), unique: String(UNIQUE[r.n]), engine: 'webgpu', threads: 1 });
       expect(r.elapsedMs).toBeGreaterThan(0);
@@ -64,14 +67,27 @@ describe.skipIf(!HAVE_CHROMIUM)("engine 'webgpu' in Chromium (SwiftShader)", () 
       const seen: { fraction: number; finished: number; subproblems: number; total: string; unique: string }[] = [];
       await nqueens.count(14, {
         engine: 'webgpu',
-        onProgress: (p) => seen.push({ fraction: p.fraction, finished: p.finished, subproblems: p.subproblems, total: String(p.total), unique: String(p.unique) }),
+        onProgress: (p) =>
+          seen.push({
+            fraction: p.fraction,
+            finished: p.finished,
+            subproblems: p.subproblems,
+            total: String(p.total),
+            unique: String(p.unique),
+          }),
       });
       return seen;
     });
     expect(reports.length).toBeGreaterThanOrEqual(2);
     const fractions = reports.map((p) => p.fraction);
     expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
-    expect(reports.at(-1)).toEqual({ fraction: 1, finished: 1632, subproblems: 1632, total: String(TOTAL[14]), unique: String(UNIQUE[14]) });
+    expect(reports.at(-1)).toEqual({
+      fraction: 1,
+      finished: 1632,
+      subproblems: 1632,
+      total: String(TOTAL[14]),
+      unique: String(UNIQUE[14]),
+    });
     expect(errors).toEqual([]);
   });
 
@@ -79,12 +95,14 @@ describe.skipIf(!HAVE_CHROMIUM)("engine 'webgpu' in Chromium (SwiftShader)", () 
     const page = await open();
     const outcome = await page.evaluate(async () => {
       const controller = new AbortController();
-      const during = await nqueens
-        .count(15, { engine: 'webgpu', signal: controller.signal, onProgress: () => controller.abort() })
-        .then(() => 'resolved', (e: Error) => e.name);
-      const before = await nqueens
-        .count(10, { engine: 'webgpu', signal: AbortSignal.abort() })
-        .then(() => 'resolved', (e: Error) => e.name);
+      const during = await nqueens.count(15, { engine: 'webgpu', signal: controller.signal, onProgress: () => controller.abort() }).then(
+        () => 'resolved',
+        (e: Error) => e.name,
+      );
+      const before = await nqueens.count(10, { engine: 'webgpu', signal: AbortSignal.abort() }).then(
+        () => 'resolved',
+        (e: Error) => e.name,
+      );
       // The device is released: the next count still works.
       const after = String((await nqueens.count(9, { engine: 'webgpu' })).total);
       return { during, before, after };

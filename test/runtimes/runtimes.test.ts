@@ -33,7 +33,10 @@ const RUNTIMES: { name: string; command: string; args: string[]; version: RegExp
 let project: string;
 beforeAll(() => {
   project = mkdtempSync(join(tmpdir(), 'nqueens-runtimes-'));
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'runtimes-smoke', private: true, type: 'module', dependencies: { 'nqueens-wasm': '*' } }));
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'runtimes-smoke', private: true, type: 'module', dependencies: { 'nqueens-wasm': '*' } }),
+  );
   installPacked(project);
   copyFileSync(fileURLToPath(new URL('smoke.mjs', import.meta.url)), join(project, SMOKE));
 });
@@ -43,8 +46,11 @@ afterAll(() => {
 
 function run(command: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(command, args, { cwd: project, encoding: 'utf8', timeout: 90_000, env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+    execFile(
+      command,
+      args,
+      { cwd: project, encoding: 'utf8', timeout: 90_000, env: { ...process.env, NO_COLOR: '1' } },
+      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
     );
   });
 }
