@@ -2,7 +2,7 @@
 // a range of n, as a chart (time against n, log scale), a table and JSON.
 // The calling-thread engines are the package's internal kernels (the wasm
 // build without SIMD cannot be chosen through the public API).
-import { count } from '../dist/index.js';
+import { count, countSync, JOIN_MAX_N } from '../dist/index.js';
 import { getWasmKernel, jsKernel, wasmKernelFrom, type Kernel } from '../dist/engines.js';
 import { compileKernel, wasmUsesSimd } from '../dist/kernels/wasm.js';
 import { countReference } from '../dist/kernels/reference.js';
@@ -15,6 +15,8 @@ interface Engine {
   /** Largest n it runs in the page's range (the reference is slow). */
   maxN: number;
   run(n: number): Promise<{ total: bigint; unique: bigint }>;
+  /** Ticked when the page opens (default true). */
+  checked?: boolean;
 }
 
 export interface BenchRow {
@@ -35,6 +37,10 @@ function kernelEngine(id: string, label: string, kernel: () => Kernel): Engine {
   return { id, label, maxN: 32, run: async (n) => countAll(n, kernel()) };
 }
 
+function joinEngine(id: string, label: string, engine: 'wasm' | 'js'): Engine {
+  return { id, label, maxN: JOIN_MAX_N, run: async (n) => countSync(n, { engine, algorithm: 'join' }) };
+}
+
 let baseline: Kernel | undefined;
 
 /** The engines on offer here: the kernels on this thread, the reference, and 1 to hardwareConcurrency workers. */
@@ -48,6 +54,13 @@ export function benchEngines(): Engine[] {
     );
   engines.push(kernelEngine('js', 'TypeScript, this thread', () => jsKernel));
   engines.push({ id: 'reference', label: 'reference (array backtracking)', maxN: 13, run: async (n) => countReference(n) });
+  // The half-board join, on this thread (its tables fit up to JOIN_MAX_N).
+  if (wasm) engines.push(joinEngine('join-wasm', 'join, wasm, this thread', 'wasm'));
+  engines.push(joinEngine('join-js', 'join, TypeScript, this thread', 'js'));
+  // WebGPU only where the browser has it; unticked, since an adapter may still be missing.
+  if ('gpu' in navigator) {
+    engines.push({ id: 'webgpu', label: 'WebGPU', maxN: 32, checked: false, run: (n) => count(n, { engine: 'webgpu' }) });
+  }
   for (let k = 1; k <= cores; k++) {
     engines.push({
       id: `workers-${k}`,
@@ -121,7 +134,7 @@ export function setupBenchmark(): void {
     const box = document.createElement('input');
     box.type = 'checkbox';
     box.value = e.id;
-    box.checked = true;
+    box.checked = e.checked ?? true;
     label.append(box, ` ${e.label}`);
     engineBoxes.append(label);
   }

@@ -269,15 +269,24 @@ describe.skipIf(!HAVE_CHROMIUM)('in Chromium', () => {
       await page.fill('#bench-from', '6');
       await page.fill('#bench-to', '9');
       await page.fill('#bench-rounds', '1');
-      const engines = await page.locator('#bench-engines input').evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).value));
+      const offered = await page.locator('#bench-engines input').evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).value));
+      const engines = await page
+        .locator('#bench-engines input:checked')
+        .evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).value));
       const cores = await page.evaluate(() => navigator.hardwareConcurrency);
-      expect(engines).toEqual([
+      const gpu = await page.evaluate(() => 'gpu' in navigator);
+      const ticked = [
         'wasm-simd',
         'wasm-baseline',
         'js',
         'reference',
+        'join-wasm',
+        'join-js',
         ...Array.from({ length: cores }, (_, i) => `workers-${i + 1}`),
-      ]);
+      ];
+      // WebGPU is offered where the browser has it, unticked (an adapter may still be missing).
+      expect(offered).toEqual([...ticked.slice(0, 6), ...(gpu ? ['webgpu'] : []), ...ticked.slice(6)]);
+      expect(engines).toEqual(ticked);
       await page.click('#bench-run');
       await page.waitForFunction(() => document.getElementById('bench-status')!.textContent!.startsWith('Done'), undefined, {
         timeout: 60_000,

@@ -41,6 +41,26 @@ describe.skipIf(!HAVE_CHROMIUM)("engine 'webgpu' in Chromium (SwiftShader)", () 
     return page;
   }
 
+  it('the benchmark page offers WebGPU (unticked) and times it like any engine', async () => {
+    const page = await open();
+    await page.fill('#bench-from', '6');
+    await page.fill('#bench-to', '8');
+    await page.fill('#bench-rounds', '1');
+    const box = page.locator('#bench-engines input[value="webgpu"]');
+    expect(await box.isChecked()).toBe(false);
+    // WebGPU alone: untick the others.
+    await page.locator('#bench-engines input').evaluateAll((boxes) => boxes.forEach((b) => ((b as HTMLInputElement).checked = false)));
+    await box.check();
+    await page.click('#bench-run');
+    await page.waitForFunction(() => document.getElementById('bench-status')!.textContent!.startsWith('Done'), undefined, {
+      timeout: 60_000,
+    });
+    for (const n of [6, 7, 8]) {
+      expect(await page.locator(`#bench-table td[data-n="${n}"][data-engine="webgpu"]`).getAttribute('data-total')).toBe(String(TOTAL[n]));
+    }
+    expect(errors).toEqual([]);
+  });
+
   it(`counts n = 1..${LARGEST_N} exactly, with the result's usual shape`, async () => {
     const page = await open();
     const results = await page.evaluate(
