@@ -43,6 +43,8 @@ export interface PlanRun extends RunOptions {
 export interface JoinRun extends RunOptions {
   n: number;
   units: readonly JoinUnit[];
+  /** Called as each unit finishes (checkpoints record them). */
+  onUnit?: (unit: JoinUnit, count: bigint) => void;
 }
 
 interface RunOptions {
@@ -164,9 +166,14 @@ export async function runPlan(run: PlanRun): Promise<PlanResult> {
   return runUnits(searchRunnable(run), run, run.onUnit);
 }
 
+/** The join's units from..to-1 as they are: weighted solutions, no unique count (unique8 is 0; see runJoin). */
+export async function runJoinUnits(run: JoinRun): Promise<PlanResult> {
+  return runUnits(joinRunnable(run), run, run.onUnit);
+}
+
 /** The join's units; the result's unique count is exact when the run covered every unit. */
 export async function runJoin(run: JoinRun): Promise<PlanResult> {
-  const r = await runUnits(joinRunnable(run), run);
+  const r = await runJoinUnits(run);
   const unique = run.n === 1 ? 1n : uniqueFromTotal(run.n, r.total, countSymmetricSolutions(run.n));
   return { ...r, unique, unique8: unique * 8n };
 }

@@ -9,11 +9,13 @@
 import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { shortCheck } from '../digest.js';
 import { ERROR_CODES, failure } from '../errors.js';
+import type { JoinPlan } from '../join-plan-identity.js';
 import type { ConstellationPlan } from '../plan.js';
 import type { Already } from '../run.js';
 import { VERSION } from '../version.js';
 import { describeError } from './files.js';
-import { addUnitCount, parseCount } from './shards.js';
+import { parseCount } from './shards.js';
+import { slicePlanOf, type SlicePlan } from './slice-plan.js';
 
 export const CHECKPOINT_FORMAT = 'nqueens-checkpoint';
 export const CHECKPOINT_FORMAT_VERSION = 2;
@@ -35,7 +37,7 @@ interface Header {
   check: string;
 }
 
-function headerOf(plan: ConstellationPlan, shard: string, from: number, to: number): Header {
+function headerOf(plan: SlicePlan, shard: string, from: number, to: number): Header {
   const { method, depth, units, digest } = plan;
   const body = {
     format: CHECKPOINT_FORMAT as typeof CHECKPOINT_FORMAT,
@@ -87,16 +89,19 @@ export class Checkpoint {
 
   private constructor(
     readonly file: string,
-    readonly plan: ConstellationPlan,
+    readonly plan: SlicePlan,
   ) {}
 
-  /** The depth a checkpoint was made with, to resume it with the same plan; undefined if FILE is new or unreadable. */
+  /**
+   * The depth a checkpoint of the search was made with, to resume it with the
+   * same plan; undefined if FILE is new, unreadable or of another method.
+   */
   static depthOf(file: string): number | undefined {
     if (!existsSync(file)) return undefined;
     try {
       const first = readText(file).split('\n', 1)[0];
-      const depth = (JSON.parse(first) as Header)?.plan?.depth;
-      return Number.isInteger(depth) ? depth : undefined;
+      const plan = (JSON.parse(first) as Header)?.plan;
+      return plan?.method === 'constellations' && Number.isInteger(plan.depth) ? plan.depth : undefined;
     } catch {
       return undefined;
     }
@@ -107,7 +112,8 @@ export class Checkpoint {
    * it if it exists, validating every line, else starts it. Any refusal is
    * an Error naming the file (and the line).
    */
-  static open(file: string, plan: ConstellationPlan, shard: string, from: number, to: number): Checkpoint {
+  static open(file: string, of: ConstellationPlan | JoinPlan | SlicePlan, shard: string, from: number, to: number): Checkpoint {
+    const plan = slicePlanOf(of);
     const checkpoint = new Checkpoint(file, plan);
     const header = headerOf(plan, shard, from, to);
     let keep = 0; // bytes of whole, valid lines to keep
@@ -213,7 +219,9 @@ export class Checkpoint {
     const already: Already = { finished: 0, total: 0n, unique8: 0n, work: 0 };
     for (const [id, count] of this.done) {
       if (id < from || id >= to) continue;
-      addUnitCount(this.plan, id, count, already);
+      const c = this.plan.contribution(id, count);
+      already.total += c.total;
+      already.unique8 += c.unique8;
       already.finished++;
       already.work += this.plan.workOf(id);
     }

@@ -1,8 +1,8 @@
 // `nqueens count`: one size, a table of sizes, or a slice of one count
 // (a shard, a resumable checkpoint, and/or per-constellation subtotals).
+import { resolveAlgorithm, type AlgorithmName } from '../algorithm.js';
 import { count, countCompletions, MAX_DEPTH, type CountResult, type EngineChoice } from '../index.js';
-import { constellationPlan, defaultDepth } from '../plan.js';
-import { runPlan } from '../run.js';
+import { defaultDepth } from '../plan.js';
 import { describe } from '../validate.js';
 import { parseAlgorithm, parseEngine, parseInteger, parsePlaced, parseSizes, parseThreads, UsageError, type OptionValues } from './args.js';
 import { Checkpoint } from './checkpoint.js';
@@ -10,7 +10,7 @@ import { PendingFile, println } from './files.js';
 import { Interrupted, withProgress } from './interrupt.js';
 import { asJson, formatMs, printPairs, printResult, tableHeader, tableRow } from './output.js';
 import { parseShard, shardResult, type ShardSpec } from './shards.js';
-import { subtotalsText } from './subtotals.js';
+import { slicePlan } from './slice-plan.js';
 
 /**
  * The default plan of a slice is sized for its shard count, as if each
@@ -23,6 +23,8 @@ const PARTS_PER_SHARD = 2;
 /** A count restricted to a shard and/or recorded in a checkpoint and/or written as subtotals. */
 interface SliceRun {
   n: number;
+  /** The method whose plan the slice runs. */
+  algorithm: AlgorithmName;
   engine: 'auto' | 'wasm' | 'js';
   threads: number | undefined;
   json: boolean;
@@ -49,9 +51,6 @@ export async function runCount(positionals: string[], values: OptionValues): Pro
   if (slice && (engine === 'reference' || engine === 'webgpu')) {
     throw new UsageError('--checkpoint, --shard, --subtotals and --depth need engine auto, wasm or js (they count plan units on the CPU)');
   }
-  if (slice && algorithm === 'join') {
-    throw new UsageError('--checkpoint, --shard, --subtotals and --depth run the search for now; drop --algorithm join');
-  }
   if (values.placed !== undefined) {
     await runCompletionsCount(sizes, values);
     return;
@@ -60,6 +59,14 @@ export async function runCount(positionals: string[], values: OptionValues): Pro
     throw new UsageError('--threads must be 1 with --engine reference (it has no subproblems to share)');
   }
   if (slice) {
+    // The method of a slice depends on n and the options only, never on the
+    // machine, so every shard of a count runs the same plan.
+    const method = resolveAlgorithm(sizes[0], engine, algorithm);
+    if (method === 'join' && depth !== undefined)
+      throw new UsageError(
+        "--depth refines the search's plan; the join's units are row splits, with no depth: drop --depth or --algorithm join",
+      );
+    if (method === 'join' && sizes[0] < 2) throw new UsageError('the join has no units for n = 1; count it whole or with the search');
     let spec: ShardSpec | undefined;
     try {
       spec = shardText === undefined ? undefined : parseShard(shardText);
@@ -72,6 +79,7 @@ export async function runCount(positionals: string[], values: OptionValues): Pro
     try {
       await runSlice({
         n: sizes[0],
+        algorithm: method,
         engine: engine as SliceRun['engine'],
         threads,
         json,
@@ -130,9 +138,12 @@ async function runCompletionsCount(sizes: number[], values: OptionValues): Promi
 async function runSlice(run: SliceRun): Promise<void> {
   const { n, engine, threads, json, checkpointFile, spec } = run;
   const parts = spec?.count ?? 1;
-  // Resuming without --depth: the checkpoint's own depth, so its plan matches.
-  const depth = run.depth ?? (checkpointFile ? Checkpoint.depthOf(checkpointFile) : undefined) ?? defaultDepth(n, parts * PARTS_PER_SHARD);
-  const plan = constellationPlan(n, depth);
+  // Resuming the search without --depth: the checkpoint's own depth, so its plan matches.
+  const depth =
+    run.algorithm === 'join'
+      ? 0
+      : (run.depth ?? (checkpointFile ? Checkpoint.depthOf(checkpointFile) : undefined) ?? defaultDepth(n, parts * PARTS_PER_SHARD));
+  const plan = slicePlan(run.algorithm === 'join' ? 'join' : 'constellations', n, depth);
   const { from, to } = spec ? plan.shardRange(spec.index, spec.count) : { from: 0, to: plan.units };
   const shardName = spec ? `${spec.index}/${spec.count}` : '0/1';
   const checkpoint = checkpointFile ? Checkpoint.open(checkpointFile, plan, shardName, from, to) : undefined;
@@ -145,8 +156,7 @@ async function runSlice(run: SliceRun): Promise<void> {
   let r;
   try {
     r = await withProgress((bar, signal) =>
-      runPlan({
-        plan,
+      plan.run({
         from,
         to,
         skip: checkpoint ? (id) => checkpoint.done.has(id) : undefined,
@@ -155,9 +165,9 @@ async function runSlice(run: SliceRun): Promise<void> {
         signal,
         already,
         onProgress: bar.update,
-        onUnit: (unit, c) => {
-          counts[unit.id - from] = c;
-          checkpoint?.record(unit.id, c);
+        onUnit: (id, c) => {
+          counts[id - from] = c;
+          checkpoint?.record(id, c);
         },
       }),
     );
@@ -170,13 +180,15 @@ async function runSlice(run: SliceRun): Promise<void> {
     checkpoint?.close();
   }
   const elapsedMs = performance.now() - start;
-  const result: CountResult = { n, total: r.total, unique: r.unique, engine: r.engine, algorithm: r.method, threads: r.threads, elapsedMs };
+  // A whole count's unique count (a shard's is only part of one, see shardResult).
+  const unique = spec ? r.unique : plan.wholeUnique(r.total, r.unique8, (id) => ({ name: 'this count', count: counts[id] })).unique;
+  const result: CountResult = { n, total: r.total, unique, engine: r.engine, algorithm: r.method, threads: r.threads, elapsedMs };
   const resumed =
     already && already.finished > 0
       ? `resumed from ${checkpointFile}: ${already.finished} of ${to - from} units were already done`
       : undefined;
   if (!spec) {
-    run.subtotals?.commit(subtotalsText(plan, (id) => counts[id]));
+    run.subtotals?.commit(plan.subtotals((id) => counts[id]));
     if (json) println(asJson(result));
     else printResult(result, r.countedTotal);
     if (resumed) console.error(resumed);
@@ -190,7 +202,7 @@ async function runSlice(run: SliceRun): Promise<void> {
     run.out.commit(text);
     if (!json)
       println(
-        `shard ${spec.index}/${spec.count} of n = ${n}: units ${from}..${to - 1} of ${plan.units} (depth ${depth}), total ${r.total}, written to ${run.out.file}`,
+        `shard ${spec.index}/${spec.count} of n = ${n}: units ${from}..${to - 1} of ${plan.units} (${run.algorithm === 'join' ? 'join' : `depth ${depth}`}), total ${r.total}, written to ${run.out.file}`,
       );
   } else {
     println(text.trimEnd());

@@ -1,14 +1,11 @@
 // `nqueens merge`: adds shard results up into the whole count, refusing
 // anything that does not add up; `--verify K` recounts K random units.
 import { statSync, readFileSync } from 'node:fs';
-import { resolveKernel } from '../engines.js';
 import { ERROR_CODES, failure } from '../errors.js';
-import { countUnit } from '../plan.js';
 import { parseInteger, parseEngine, UsageError, type OptionValues } from './args.js';
 import { describeError, PendingFile, println } from './files.js';
 import { formatMs, printPairs } from './output.js';
 import { MAX_SHARD_BYTES, mergeShards, type MergedShards } from './shards.js';
-import { subtotalsText } from './subtotals.js';
 
 function readShard(name: string): { name: string; text: string } {
   try {
@@ -40,15 +37,14 @@ function verify(m: MergedShards, k: number, seed: number, engine: 'auto' | 'wasm
   const picked = new Set<number>();
   const want = Math.min(k, m.plan.units);
   while (picked.size < want) picked.add(Math.floor(next() * m.plan.units));
-  const kernel = resolveKernel(engine);
+  // The plan's own method recounts: the search's kernel, or the join's counter.
+  const recount = m.plan.recounter(engine);
   for (const id of [...picked].sort((p, q) => p - q)) {
-    const steps = countUnit(kernel, m.n, m.plan.unit(id));
-    let step = steps.next();
-    while (!step.done) step = steps.next();
+    const value = recount(id);
     const recorded = m.countOf(id);
-    if (step.value !== recorded.count) {
+    if (value !== recorded.count) {
       throw failure(
-        `verification failed (seed ${seed}): unit ${id} is recorded in ${recorded.name} as ${recorded.count}, but counts ${step.value}; that shard's machine or run is faulty, run it again`,
+        `verification failed (seed ${seed}): unit ${id} is recorded in ${recorded.name} as ${recorded.count}, but counts ${value}; that shard's machine or run is faulty, run it again`,
         ERROR_CODES.VERIFY_FAILED,
       );
     }
@@ -73,7 +69,7 @@ export function runMerge(files: string[], values: OptionValues): void {
       );
       verified = verify(m, verifyCount, seed, engine);
     }
-    subtotals?.commit(subtotalsText(m.plan, (id) => m.countOf(id).count));
+    subtotals?.commit(m.plan.subtotals((id) => m.countOf(id).count));
     if (values.json === true) {
       const out: Record<string, unknown> = {
         n: m.n,
@@ -81,6 +77,7 @@ export function runMerge(files: string[], values: OptionValues): void {
         unique: m.unique.toString(),
         shards: m.files,
         units: m.plan.units,
+        method: m.plan.method,
         depth: m.plan.depth,
         plan: m.plan.digest,
         elapsedMs: m.elapsedMs,
@@ -93,7 +90,10 @@ export function runMerge(files: string[], values: OptionValues): void {
       ['N', String(m.n)],
       ['total', m.total.toString()],
       ['unique', m.unique.toString()],
-      ['shards', `${m.files} (${m.plan.units} units, plan depth ${m.plan.depth}, ${m.plan.digest})`],
+      [
+        'shards',
+        `${m.files} (${m.plan.units} units, ${m.plan.method === 'join' ? 'plan join' : `plan depth ${m.plan.depth}`}, ${m.plan.digest})`,
+      ],
       ['time', `${formatMs(m.elapsedMs)} (sum over shards)`],
       ...(verifyCount > 0 ? [['verify', `${verified} random units recounted, all match (seed ${seed})`] as const] : []),
     ]);

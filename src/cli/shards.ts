@@ -5,9 +5,12 @@
 // units it covers, the count of each, and a digest over all of that.
 import { digest } from '../digest.js';
 import { ERROR_CODES, failure, rangeError } from '../errors.js';
-import { constellationPlan, MAX_DEPTH, PLAN_FORMAT_VERSION, type ConstellationPlan } from '../plan.js';
+import type { JoinPlan } from '../join-plan-identity.js';
+import { JOIN_MAX_N } from '../kernels/join-plan.js';
+import { MAX_DEPTH, PLAN_FORMAT_VERSION, type ConstellationPlan } from '../plan.js';
 import { MAX_N, MIN_N } from '../validate.js';
 import { VERSION } from '../version.js';
+import { slicePlan, slicePlanOf, type SlicePlan } from './slice-plan.js';
 
 export const SHARD_FORMAT = 'nqueens-shard';
 export const SHARD_FORMAT_VERSION = 2;
@@ -33,10 +36,14 @@ export interface ShardResult {
   /** The units it covers: from..to-1. */
   from: number;
   to: number;
-  /** Sum over its units of count x weight ('solutions' units), and 8 x their unique count (all units). */
+  /**
+   * Sum over its units of count x weight ('solutions' units), and 8 x their
+   * unique count (all units; 0 for the join, whose unique count follows from
+   * the whole total by Burnside's lemma, at merge).
+   */
   total: string;
   unique8: string;
-  /** One count per unit, from..to-1: solutions for a 'solutions' unit, fixes for a 'fixes' unit. */
+  /** One count per unit, from..to-1: solutions for a 'solutions' unit or a join split, fixes for a 'fixes' unit. */
   counts: string[];
   engine: string;
   threads: number;
@@ -65,12 +72,13 @@ export function parseCount(text: unknown): bigint | undefined {
   return value <= MAX_COUNT ? value : undefined;
 }
 
-/** Adds unit `id`'s count to a running total and 8 x unique (see unitContribution). */
-export function addUnitCount(plan: ConstellationPlan, id: number, count: bigint, into: { total: bigint; unique8: bigint }): void {
-  const i = plan.constellationIndex(id);
-  const weighted = count * BigInt(plan.constellations[i].weight);
-  if (plan.span(i).fixesUnit !== id) into.total += weighted;
-  into.unique8 += weighted;
+/** Adds the contributions of units from, from + 1, ... with these counts to `into`. */
+export function addCounts(plan: SlicePlan, from: number, counts: readonly bigint[], into: { total: bigint; unique8: bigint }): void {
+  counts.forEach((count, k) => {
+    const c = plan.contribution(from + k, count);
+    into.total += c.total;
+    into.unique8 += c.unique8;
+  });
 }
 
 function digestOf(r: Omit<ShardResult, 'digest' | 'engine' | 'threads' | 'elapsedMs'>): string {
@@ -99,14 +107,15 @@ function digestOf(r: Omit<ShardResult, 'digest' | 'engine' | 'threads' | 'elapse
 
 /** The shard file for units from..to-1 of a plan with their counts. */
 export function shardResult(
-  plan: ConstellationPlan,
+  of: ConstellationPlan | JoinPlan | SlicePlan,
   spec: ShardSpec,
   range: { from: number; to: number },
   counts: readonly bigint[],
   run: { engine: string; threads: number; elapsedMs: number },
 ): ShardResult {
+  const plan = slicePlanOf(of);
   const sum = { total: 0n, unique8: 0n };
-  counts.forEach((count, k) => addUnitCount(plan, range.from + k, count, sum));
+  addCounts(plan, range.from, counts, sum);
   const { method, depth, formatVersion, units, digest: planDigest } = plan;
   const body = {
     format: SHARD_FORMAT,
@@ -127,13 +136,18 @@ export function shardResult(
 
 export interface MergedShards {
   n: number;
-  plan: ConstellationPlan;
+  plan: SlicePlan;
   files: number;
   total: bigint;
   unique: bigint;
   elapsedMs: number;
   /** Per unit: the file and the recorded count (for --verify and --subtotals). */
   countOf(id: number): { name: string; count: bigint };
+}
+
+/** A plan as named in messages: the search's by its depth, the join's by its method. */
+function planName(p: { method: string; depth: number }): string {
+  return p.method === 'join' ? 'the join' : `depth ${p.depth}`;
 }
 
 function refuse(message: string): never {
@@ -158,12 +172,10 @@ function parseShardFile(name: string, text: string): { name: string; r: ShardRes
   }
   if (!isInt(r.n, MIN_N, MAX_N)) refuse(`${name}: n = ${JSON.stringify(r.n)} is not a board size (${MIN_N} to ${MAX_N})`);
   const p = r.plan;
-  if (
-    p?.method !== 'constellations' ||
-    !isInt(p.depth, 0, MAX_DEPTH) ||
-    p.formatVersion !== PLAN_FORMAT_VERSION ||
-    typeof p.digest !== 'string'
-  ) {
+  const known =
+    (p?.method === 'constellations' && isInt(p.depth, 0, MAX_DEPTH)) ||
+    (p?.method === 'join' && p.depth === 0 && isInt(r.n, 2, JOIN_MAX_N));
+  if (!known || p.formatVersion !== PLAN_FORMAT_VERSION || typeof p.digest !== 'string') {
     refuse(`${name}: its plan (${JSON.stringify(p)}) is not one this version makes`);
   }
   if (!isInt(r.of, 1, MAX_SHARDS)) refuse(`${name}: "of": ${JSON.stringify(r.of)} is not a shard count (1 to ${MAX_SHARDS})`);
@@ -195,16 +207,21 @@ export function mergeShards(files: { name: string; text: string }[]): MergedShar
   const first = shards[0];
   for (const { name, r } of shards) {
     if (r.n !== first.r.n) refuse(`${name} is for n = ${r.n}, ${first.name} for n = ${first.r.n}`);
+    if (r.plan.method !== first.r.plan.method) {
+      refuse(
+        `${name} is a shard of a ${r.plan.method} count (plan ${r.plan.digest}), ${first.name} of a ${first.r.plan.method} count (plan ${first.r.plan.digest}): shards of different methods never mix`,
+      );
+    }
     if (r.plan.depth !== first.r.plan.depth || r.plan.digest !== first.r.plan.digest) {
       refuse(
-        `${name} uses plan ${r.plan.digest} (depth ${r.plan.depth}), ${first.name} plan ${first.r.plan.digest} (depth ${first.r.plan.depth}): all shards must share one plan`,
+        `${name} uses plan ${r.plan.digest} (${planName(r.plan)}), ${first.name} plan ${first.r.plan.digest} (${planName(first.r.plan)}): all shards must share one plan`,
       );
     }
   }
-  const plan = constellationPlan(first.r.n, first.r.plan.depth);
+  const plan = slicePlan(first.r.plan.method as SlicePlan['method'], first.r.n, first.r.plan.depth);
   if (first.r.plan.digest !== plan.digest || first.r.plan.units !== plan.units) {
     refuse(
-      `${first.name}: its plan digest ${first.r.plan.digest} (${first.r.plan.units} units) is not this version's plan for n = ${plan.n}, depth ${plan.depth} (${plan.digest}, ${plan.units} units)`,
+      `${first.name}: its plan digest ${first.r.plan.digest} (${first.r.plan.units} units) is not this version's plan for n = ${plan.n}, ${planName(plan)} (${plan.digest}, ${plan.units} units)`,
     );
   }
   const bySpec = new Map<string, string>();
@@ -220,7 +237,7 @@ export function mergeShards(files: { name: string; text: string }[]): MergedShar
       );
     }
     const sum = { total: 0n, unique8: 0n };
-    counts.forEach((count, k) => addUnitCount(plan, r.from + k, count, sum));
+    addCounts(plan, r.from, counts, sum);
     if (sum.total !== BigInt(r.total) || sum.unique8 !== BigInt(r.unique8)) {
       refuse(`${name}: its total ${r.total} and unique8 ${r.unique8} are not what its counts add up to (${sum.total}, ${sum.unique8})`);
     }
@@ -249,35 +266,23 @@ export function mergeShards(files: { name: string; text: string }[]): MergedShar
     const s = ordered[lo];
     return { name: s.name, count: s.counts[id - s.r.from] };
   };
-  // Each symmetric constellation: its fixes must fit its solutions (each
-  // solution is fixed by at most the h - 1 other elements of the
-  // stabiliser), and solutions + fixes must divide by h (Burnside).
   let total = 0n;
   let unique8 = 0n;
   for (const s of shards) {
     total += BigInt(s.r.total);
     unique8 += BigInt(s.r.unique8);
   }
-  plan.constellations.forEach((c, i) => {
-    const span = plan.span(i);
-    if (span.fixesUnit < 0) return;
-    let solutions = 0n;
-    for (let id = span.first; id < span.fixesUnit; id++) solutions += countOf(id).count;
-    const { name, count: fixes } = countOf(span.fixesUnit);
-    const h = BigInt(c.stabiliser);
-    if (fixes > (h - 1n) * solutions || (solutions + fixes) % h !== 0n) {
-      refuse(
-        `${name}: unit ${span.fixesUnit} (the fixes of constellation ${i}, stabiliser ${h}) records ${fixes} fixes for ${solutions} solutions, which no count can give`,
-      );
-    }
-  });
-  if (unique8 % 8n !== 0n) refuse(`the shards' unique counts do not add up to a whole number (${unique8} / 8)`);
+  // What no count can give: for the search, a symmetric constellation's
+  // fixes that do not fit its solutions; for the join, a total that Burnside
+  // turns into no whole number of classes.
+  const whole = plan.wholeUnique(total, unique8, countOf);
+  if (whole.problem !== undefined) refuse(whole.problem);
   return {
     n: plan.n,
     plan,
     files: shards.length,
     total,
-    unique: unique8 / 8n,
+    unique: whole.unique,
     elapsedMs: shards.reduce((sum, { r }) => sum + (Number.isFinite(r.elapsedMs) ? r.elapsedMs : 0), 0),
     countOf,
   };
