@@ -1,27 +1,20 @@
 // Shards run as separate processes and merge back to the exact count, and
 // merge refuses anything that does not add up; checkpoints resume without
 // losing finished work and refuse damage; Ctrl-C stops cleanly.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { shortCheck } from '../dist/digest.js';
 import { planUnits } from '../dist/index.js';
 import { constellationPlan } from '../dist/plan.js';
 import { shardResult } from '../dist/cli/shards.js';
 import { VERSION } from '../dist/version.js';
+import { cli, cliInTempDir, readJson } from './cli-in-dir.js';
 
-const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'nqueens-test-'));
+const { dir, nqueens } = cliInTempDir('nqueens-test-');
+const read = readJson;
 
-function nqueens(...args: string[]) {
-  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', cwd: dir });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-const read = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
 /** Writes a shard file edited by `edit`, as a tamperer would. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tampering edits arbitrary fields of parsed JSON
 function tampered(from: string, name: string, edit: (shard: Record<string, any>) => void): string {

@@ -1,0 +1,172 @@
+// The half-board join's units go through the same slice machinery as the
+// search's: shards merge back to the exact count (unique by Burnside at the
+// merge), merge refuses mixed methods and tampered counts, --verify recounts
+// join units with the join, checkpoints resume, --subtotals lists splits.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Checkpoint } from '../dist/cli/checkpoint.js';
+import { shardResult } from '../dist/cli/shards.js';
+import { joinCounter } from '../dist/join.js';
+import { joinPlan } from '../dist/join-plan-identity.js';
+import { constellationPlan } from '../dist/plan.js';
+import { cliInTempDir, readJson } from './cli-in-dir.js';
+
+const { dir, nqueens } = cliInTempDir('nqueens-join-slices-');
+const read = readJson;
+
+describe('join shards', () => {
+  const files = [0, 1, 2].map((i) => join(dir, `join-${i}.json`));
+
+  it('three join shards at n = 12 merge to 14200 / 1787', () => {
+    for (let i = 0; i < 3; i++) {
+      const r = nqueens('count', '12', '--algorithm', 'join', '--shard', `${i}/3`, '--out', files[i], '--threads', '1');
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      expect(r.stdout).toMatch(new RegExp(`^shard ${i}/3 of n = 12: units \\d+\\.\\.\\d+ of \\d+ \\(join\\)`));
+    }
+    const plan = joinPlan(12);
+    const shards = files.map(read);
+    expect(shards.map((s) => s.plan)).toEqual(
+      files.map(() => ({ method: 'join', depth: 0, formatVersion: plan.formatVersion, units: plan.units, digest: plan.digest })),
+    );
+    expect(shards.map((s) => [s.from, s.to])).toEqual([0, 1, 2].map((i) => Object.values(plan.shardRange(i, 3))));
+    // A join shard holds part of a total; its unique count follows at the merge.
+    for (const s of shards) expect(s.unique8).toBe('0');
+    const merged = nqueens('merge', ...files, '--json');
+    expect(merged.code).toBe(0);
+    expect(JSON.parse(merged.stdout)).toMatchObject({
+      n: 12,
+      total: '14200',
+      unique: '1787',
+      shards: 3,
+      units: plan.units,
+      method: 'join',
+    });
+  });
+
+  it('the join plan differs from the search plan, and its digest covers the unit list', () => {
+    const plan = joinPlan(12);
+    expect(plan.digest).not.toBe(constellationPlan(12, 0).digest);
+    expect(joinPlan(13).digest).not.toBe(plan.digest);
+    expect(plan.list.map((u) => u.id)).toEqual(Array.from({ length: plan.units }, (_, i) => i));
+  });
+
+  it('merge refuses a join shard mixed with a search shard, naming both files and the reason', () => {
+    const search = join(dir, 'search-1.json');
+    expect(nqueens('count', '12', '--shard', '1/3', '--out', search).code).toBe(0);
+    const r = nqueens('merge', files[0], search, files[2]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `${search} is a shard of a constellations count \\(plan \\w+\\), ${files[0]} of a join count \\(plan \\w+\\): shards of different methods never mix`,
+      ),
+    );
+  });
+
+  it('merge refuses a tampered join count, edited or re-digested', () => {
+    const s1 = read(files[1]);
+    const edited = join(dir, 'join-edited.json');
+    writeFileSync(edited, JSON.stringify({ ...s1, counts: [String(BigInt(s1.counts[0]) + 1n), ...s1.counts.slice(1)] }));
+    const r = nqueens('merge', files[0], edited, files[2]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/join-edited.json: its digest does not match its contents/);
+
+    // A forger who recomputes the digest and the total: Burnside still gives no whole number of classes.
+    const counts = s1.counts.map(BigInt);
+    counts[0] += 1n;
+    const forged = join(dir, 'join-forged.json');
+    const spec = { index: 1, count: 3 };
+    writeFileSync(forged, JSON.stringify(shardResult(joinPlan(12), spec, s1, counts, { engine: 'wasm', threads: 1, elapsedMs: 1 })));
+    const f = nqueens('merge', files[0], forged, files[2]);
+    expect(f.code).toBe(1);
+    expect(f.stderr).toMatch(/the total \d+ cannot be a count of n = 12: .*Burnside's lemma gives no whole number of classes/);
+  });
+
+  it('merge --verify recounts join units with the join and catches a consistent forgery', () => {
+    const ok = nqueens('merge', ...files, '--verify', '1000', '--seed', '7');
+    expect(ok.code).toBe(0);
+    const plan = joinPlan(12);
+    expect(ok.stdout).toMatch(new RegExp(`^verify\\s+${plan.units} random units recounted, all match \\(seed 7\\)$`, 'm'));
+    // A forgery that merge alone cannot see: unit 0 off by 8, digest and total recomputed.
+    const s0 = read(files[0]);
+    const counts = s0.counts.map(BigInt);
+    counts[0] += 8n; // weight x 8 added to the total: Burnside stays whole
+    const forged = join(dir, 'join-consistent.json');
+    writeFileSync(
+      forged,
+      JSON.stringify(shardResult(plan, { index: 0, count: 3 }, s0, counts, { engine: 'wasm', threads: 1, elapsedMs: 1 })),
+    );
+    expect(nqueens('merge', forged, files[1], files[2]).code).toBe(0);
+    const caught = nqueens('merge', forged, files[1], files[2], '--verify', String(plan.units), '--engine', 'js');
+    expect(caught.code).toBe(1);
+    expect(caught.stderr).toMatch(
+      new RegExp(`verification failed \\(seed \\d+\\): unit 0 is recorded in ${forged} as ${counts[0]}, but counts ${counts[0] - 8n}`),
+    );
+  });
+
+  it('merge --subtotals and count --subtotals list one line per split, alike', () => {
+    const merged = join(dir, 'join-merged.sub');
+    const whole = join(dir, 'join-whole.sub');
+    expect(nqueens('merge', ...files, '--subtotals', merged).code).toBe(0);
+    expect(nqueens('count', '12', '--algorithm', 'join', '--subtotals', whole).code).toBe(0);
+    const text = readFileSync(merged, 'utf8');
+    expect(readFileSync(whole, 'utf8')).toBe(text);
+    const rows = text
+      .split('\n')
+      .filter((l) => /^\d/.test(l))
+      .map((l) => l.split(' '));
+    expect(rows).toHaveLength(joinPlan(12).units);
+    expect(rows.every(([, split]) => /^[EW]{12}$/.test(split))).toBe(true);
+    expect(rows.reduce((sum, [, , weight, solutions]) => sum + BigInt(weight) * BigInt(solutions), 0n)).toBe(14200n);
+  });
+
+  it('--depth with the join is a usage error', () => {
+    const r = nqueens('count', '12', '--algorithm', 'join', '--depth', '1');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--depth refines the search's plan; the join's units are row splits, with no depth/);
+  });
+});
+
+describe('join checkpoints', () => {
+  it('a partial join checkpoint resumes to the exact total and unique count', () => {
+    const n = 13;
+    const plan = joinPlan(n);
+    const file = join(dir, 'join-13.ckpt');
+    // Half the units finished, as an interrupted run leaves them.
+    const counter = joinCounter('js');
+    const checkpoint = Checkpoint.open(file, plan, '0/1', 0, plan.units);
+    const half = Math.floor(plan.units / 2);
+    for (const unit of plan.unitsIn(0, half)) checkpoint.record(unit.id, counter.countUnit(n, unit));
+    checkpoint.close();
+    const r = nqueens('count', String(n), '--algorithm', 'join', '--checkpoint', file, '--threads', '1');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^total\s+73712$/m);
+    expect(r.stdout).toMatch(/^unique\s+9233$/m);
+    expect(r.stdout).toMatch(/^method\s+join$/m);
+    expect(r.stderr).toMatch(new RegExp(`resumed from .*: ${half} of ${plan.units} units were already done`));
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(1 + plan.units);
+    expect(JSON.parse(lines[0]).plan).toMatchObject({ method: 'join', depth: 0, digest: plan.digest });
+  });
+
+  it('a join shard with a checkpoint resumes too, and a search checkpoint is refused by the join', () => {
+    const file = join(dir, 'join-12-1.ckpt');
+    const out = join(dir, 'join-12-1.json');
+    const plan = joinPlan(12);
+    const { from, to } = plan.shardRange(1, 3);
+    const counter = joinCounter('wasm');
+    const checkpoint = Checkpoint.open(file, plan, '1/3', from, to);
+    checkpoint.record(from, counter.countUnit(12, plan.unit(from)));
+    checkpoint.close();
+    const r = nqueens('count', '12', '--algorithm', 'join', '--shard', '1/3', '--checkpoint', file, '--out', out);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(new RegExp(`1 of ${to - from} units were already done`));
+    expect(read(out).total).toBe(read(join(dir, 'join-1.json')).total);
+
+    const search = join(dir, 'search-12.ckpt');
+    expect(nqueens('count', '12', '--checkpoint', search).code).toBe(0);
+    const refused = nqueens('count', '12', '--algorithm', 'join', '--checkpoint', search);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/was made with another plan \(constellations, depth \d, digest \w+\); this count uses join, depth 0/);
+  });
+});
