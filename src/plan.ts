@@ -11,10 +11,10 @@
 // solution units are counted like any other. Units are enumerated lazily;
 // only a few numbers per constellation are kept.
 //
-// Another method (a half-board 'join' count, units "row splits") can plug in
-// as another implementation of PlanIdentity with its own `method`: the
-// digest covers the method, so its shards and checkpoints never mix with
-// these.
+// The half-board join's plan (src/join-plan-identity.ts, units "row
+// splits") is another implementation of PlanIdentity with its own `method`:
+// the digest covers the method, so its shards and checkpoints never mix with
+// these (src/cli/slice-plan.ts adapts both to the slice machinery).
 import { expectedWork, planSubproblems as constellations, type Subproblem } from './constellations.js';
 import { digest } from './digest.js';
 import { rangeError } from './errors.js';

@@ -30,9 +30,10 @@ Options:
                        same command to resume after Ctrl-C or a crash
   --shard <i>/<m>      count: run only slice i of m (0-based: 0/8 ... 7/8)
   --out <file>         count --shard: write the shard's JSON result to <file>
-  --depth <d>          count: refine the plan by d placed rows (0 to 4;
-                       default: enough for the shard count)
+  --depth <d>          count: refine the search's plan by d placed rows (0 to 4;
+                       default: enough for the shard count; not for the join)
   --subtotals <file>   count (whole), merge: write per-constellation subtotals
+                       (per row split for the join)
   --verify <k>         merge: recount k random units and compare
   --seed <s>           merge --verify: repeat the choice of units of a run
   --limit <k>          solve: stop after k solutions (default 1)
