@@ -9,7 +9,7 @@
 // "east half i is clear of these diagonals". A west half then tests 32 east
 // halves with six loads and ANDs. Nearly every word comes out zero (about 1
 // pair in 2500 matches at n = 18), so the popcount sits behind a branch.
-import { CHUNK_BITS, CHUNKS, centreAttacks, diagonalBits, groupBits, groupShift } from './join-geometry.js';
+import { CHUNK_BITS, CHUNKS, groupBits, groupShift } from './join-geometry.js';
 import { checkJoinSize, type JoinUnit } from './join-plan.js';
 
 const TABLE_WORDS = CHUNKS << CHUNK_BITS; // words per 32-half block
@@ -22,14 +22,11 @@ let found = 0;
 
 /** Per-n state, rebuilt when n changes. */
 let geometryN = -1;
-let bitA: Int32Array = new Int32Array(0);
-let bitB: Int32Array = new Int32Array(0);
 let h = 0;
 
 function setN(n: number): void {
   if (geometryN === n) return;
   checkJoinSize(n);
-  ({ a: bitA, b: bitB } = diagonalBits(n));
   h = n >> 1;
   geometryN = n;
 }
@@ -48,40 +45,110 @@ function push(a: number, b: number): void {
   found++;
 }
 
-const rowList = new Int32Array(32);
-let rowCount = 0;
-let attacks: Int32Array = new Int32Array(32);
-let attacksRow = -1;
-let attacksN = -1;
+// Half-boards are joined from precomputed quarter boards instead of searched
+// row by row. A half's rows fall in two bands: north (rows 0..band-1,
+// band = n - h) and south (the rest, at most band rows). For every set of
+// rows and set of columns of a band x h board, the quarter table lists the
+// diagonals of every way to place one queen per chosen row and column.
+// A half on rows R is, for every column set C, a north entry on (R's north
+// rows, C) with a south entry on (R's south rows, the other columns), when
+// their diagonals are disjoint. The table is built once per n.
 
-/** Every east-style half on rows rowList[k..]: columns, diagonals (shifted to row rowList[k]) and window bits so far. */
-function place(k: number, cols: number, ld: number, rd: number, a: number, b: number): void {
-  const r = rowList[k];
-  let avail = ~(cols | ld | rd | attacks[r]) & ((1 << h) - 1);
-  if (k === rowCount - 1) {
-    while (avail !== 0) {
-      const bit = avail & -avail;
-      avail ^= bit;
-      const i = r * h + 31 - Math.clz32(bit);
-      push(a | bitA[i], b | bitB[i]);
+let quarterN = -1;
+let band = 0;
+/** Entries of (rows, cols) are quarterD1/D2[quarterStart[rows | cols << band] ..  quarterStart[(same) + 1]). */
+let quarterStart: Int32Array = new Int32Array(0);
+/** Per entry: bit r + c and bit r - c + h - 1 of each queen (band-relative rows). */
+let quarterD1: Int32Array = new Int32Array(0);
+let quarterD2: Int32Array = new Int32Array(0);
+/** Column sets of the half, grouped by size: colSets[colSetStart[k] .. colSetStart[k + 1]). */
+let colSets: Int32Array = new Int32Array(0);
+const colSetStart = new Int32Array(18);
+
+let counting = true;
+
+/** Every placement on rows r.. of the band, given what rows, columns and diagonals hold so far. */
+function quarterPlace(r: number, rows: number, cols: number, d1: number, d2: number): void {
+  if (r === band) {
+    const key = rows | (cols << band);
+    if (counting) quarterStart[key + 1]++;
+    else {
+      const at = quarterStart[key]++;
+      quarterD1[at] = d1;
+      quarterD2[at] = d2;
     }
     return;
   }
-  const gap = rowList[k + 1] - r;
-  while (avail !== 0) {
-    const bit = avail & -avail;
-    avail ^= bit;
-    const i = r * h + 31 - Math.clz32(bit);
-    place(k + 1, cols | bit, (ld | bit) << gap, (rd | bit) >>> gap, a | bitA[i], b | bitB[i]);
+  quarterPlace(r + 1, rows, cols, d1, d2);
+  for (let c = 0; c < h; c++) {
+    const b1 = 1 << (r + c);
+    const b2 = 1 << (r - c + h - 1);
+    if ((cols >>> c) & 1 || d1 & b1 || d2 & b2) continue;
+    quarterPlace(r + 1, rows | (1 << r), cols | (1 << c), d1 | b1, d2 | b2);
   }
 }
 
-/** Appends to famA/famB every east-style half on the rows of `rows`; returns how many. */
-function enumerateHalves(n: number, rows: number): number {
-  rowCount = 0;
-  for (let r = 0; r < n; r++) if ((rows >>> r) & 1) rowList[rowCount++] = r;
+function buildQuarters(n: number): void {
+  if (quarterN === n) return;
+  band = n - h;
+  const keys = 1 << (band + h);
+  quarterStart = new Int32Array(keys + 1);
+  counting = true;
+  quarterPlace(0, 0, 0, 0, 0);
+  for (let k = 0; k < keys; k++) quarterStart[k + 1] += quarterStart[k];
+  const entries = quarterStart[keys];
+  quarterD1 = new Int32Array(entries);
+  quarterD2 = new Int32Array(entries);
+  counting = false;
+  quarterPlace(0, 0, 0, 0, 0); // advances each start to the next key's start
+  for (let k = keys; k > 0; k--) quarterStart[k] = quarterStart[k - 1];
+  quarterStart[0] = 0;
+  colSets = new Int32Array(1 << h);
+  let at = 0;
+  for (let k = 0; k <= h; k++) {
+    colSetStart[k] = at;
+    for (let c = 0; c < 1 << h; c++) if (popcount(c) === k) colSets[at++] = c;
+  }
+  colSetStart[h + 1] = at;
+  quarterN = n;
+}
+
+/** Appends to famA/famB (window bits) every east-style half on the rows of `rows`, clear of the centre queen; returns how many. */
+function enumerateHalves(n: number, rows: number, centreRow: number): number {
   found = 0;
-  if (rowCount > 0) place(0, 0, 0, 0, 0, 0);
+  const north = rows & ((1 << band) - 1);
+  const south = rows >>> band;
+  const k = popcount(north);
+  const allCols = (1 << h) - 1;
+  const window = (1 << (2 * h - 1)) - 1;
+  const shiftA = n - h;
+  // The centre column's queen (row centreRow, column h), on the same diagonals.
+  const cen1 = centreRow >= 0 ? 1 << (centreRow + h) : 0;
+  const cen2 = centreRow >= 1 ? 1 << (centreRow - 1) : 0;
+  const qs = quarterStart;
+  const q1 = quarterD1;
+  const q2 = quarterD2;
+  for (let s = colSetStart[k], sEnd = colSetStart[k + 1]; s < sEnd; s++) {
+    const cols = colSets[s];
+    const nKey = north | (cols << band);
+    const sKey = south | ((allCols & ~cols) << band);
+    const sFirst = qs[sKey];
+    const sLast = qs[sKey + 1];
+    if (sFirst === sLast) continue;
+    for (let x = qs[nKey], xEnd = qs[nKey + 1]; x < xEnd; x++) {
+      const n1 = q1[x];
+      const n2 = q2[x];
+      if ((n1 & cen1) | (n2 & cen2)) continue;
+      const m1 = n1 | cen1;
+      const m2 = n2 | cen2;
+      for (let y = sFirst; y < sLast; y++) {
+        const s1 = q1[y] << band;
+        const s2 = q2[y] << band;
+        if ((m1 & s1) | (m2 & s2)) continue;
+        push(((n1 | s1) >>> shiftA) & window, (n2 | s2) & window);
+      }
+    }
+  }
   return found;
 }
 
@@ -103,11 +170,7 @@ function popcount(x: number): number {
 /** Solutions of one unit: east and west halves with disjoint diagonals. */
 export function countJoinUnit(n: number, unit: JoinUnit): bigint {
   setN(n);
-  if (attacksRow !== unit.centreRow || attacksN !== n) {
-    attacks = centreAttacks(n, unit.centreRow);
-    attacksRow = unit.centreRow;
-    attacksN = n;
-  }
+  buildQuarters(n);
   const all = (1 << n) - 1;
   const westRows = all & ~unit.eastRows & ~(unit.centreRow >= 0 ? 1 << unit.centreRow : 0);
 
@@ -118,7 +181,7 @@ export function countJoinUnit(n: number, unit: JoinUnit): bigint {
   const groups = 1 << (2 * gBits);
 
   // East halves, as (A, B): group key and residue per half.
-  const eastCount = enumerateHalves(n, unit.eastRows);
+  const eastCount = enumerateHalves(n, unit.eastRows, unit.centreRow);
   if (eastCount === 0) return 0n;
   if (eastKey.length < eastCount) {
     eastKey = new Int32Array(famA.length);
@@ -145,7 +208,7 @@ export function countJoinUnit(n: number, unit: JoinUnit): bigint {
   buildTables(eastCount, eastKey, eastResA, eastResB, perGroup, blocks);
 
   // West halves, mirrored: family A of the east meets family B of the west.
-  const westCount = enumerateHalves(n, westRows);
+  const westCount = enumerateHalves(n, westRows, unit.centreRow);
   let total = 0;
   const t = tables;
   for (let i = 0; i < westCount; i++) {
