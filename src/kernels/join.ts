@@ -205,7 +205,7 @@ export function countJoinUnit(n: number, unit: JoinUnit): bigint {
   }
   groupFirstBlock[groups] = blocks;
   if (tables.length < blocks * TABLE_WORDS) tables = new Int32Array(blocks * TABLE_WORDS * 2);
-  buildTables(eastCount, eastKey, eastResA, eastResB, perGroup, blocks);
+  buildTables(eastCount, eastKey, eastResA, eastResB, blocks);
 
   // West halves, mirrored: family A of the east meets family B of the west.
   const westCount = enumerateHalves(n, westRows, unit.centreRow);
@@ -237,20 +237,17 @@ export function countJoinUnit(n: number, unit: JoinUnit): bigint {
   return BigInt(total);
 }
 
-const clearOf = new Int32Array(CHUNKS * CHUNK_BITS);
 const slotInGroup = new Int32Array(257);
 
-/** Fills the bit-sliced tables: east half j of a block is bit j of every word. */
-function buildTables(
-  count: number,
-  key: Int32Array,
-  resA: Int32Array,
-  resB: Int32Array,
-  perGroup: Int32Array,
-  blocks: number,
-): void {
+/**
+ * Fills the bit-sliced tables: east half j of a block is bit j of every
+ * word, and word v of a chunk says "clear of the diagonals in v". Each half
+ * sets its bit in the word of the complement of its own chunk value, and a
+ * superset-OR transform over the chunk's 5 bits spreads it to every subset
+ * of that. Empty slots set nothing, so they never match.
+ */
+function buildTables(count: number, key: Int32Array, resA: Int32Array, resB: Int32Array, blocks: number): void {
   const t = tables;
-  // "Has this diagonal" words first, at the table's start; padding has every diagonal.
   t.fill(0, 0, blocks * TABLE_WORDS);
   slotInGroup.fill(0);
   for (let i = 0; i < count; i++) {
@@ -258,27 +255,19 @@ function buildTables(
     const slot = slotInGroup[g]++;
     const base = (groupFirstBlock[g] + (slot >>> 5)) * TABLE_WORDS;
     const bit = 1 << (slot & 31);
-    // Family A's residue in words 0..14, family B's from 15.
-    for (let r = resA[i], d = 0; r !== 0; d++, r >>>= 1) if (r & 1) t[base + d] |= bit;
-    for (let r = resB[i], d = 15; r !== 0; d++, r >>>= 1) if (r & 1) t[base + d] |= bit;
+    const ra = ~resA[i];
+    const rb = ~resB[i];
+    t[base + (ra & CHUNK_MASK)] |= bit;
+    t[base + 32 + ((ra >>> 5) & CHUNK_MASK)] |= bit;
+    t[base + 64 + ((ra >>> 10) & CHUNK_MASK)] |= bit;
+    t[base + 96 + (rb & CHUNK_MASK)] |= bit;
+    t[base + 128 + ((rb >>> 5) & CHUNK_MASK)] |= bit;
+    t[base + 160 + ((rb >>> 10) & CHUNK_MASK)] |= bit;
   }
-  for (let g = 0; g < perGroup.length; g++) {
-    const first = groupFirstBlock[g];
-    const last = groupFirstBlock[g + 1];
-    for (let blk = first; blk < last; blk++) {
-      const base = blk * TABLE_WORDS;
-      const inBlock = blk < last - 1 ? 32 : perGroup[g] - (blk - first) * 32;
-      const valid = inBlock === 32 ? -1 : (1 << inBlock) - 1;
-      for (let d = 0; d < CHUNKS * CHUNK_BITS; d++) clearOf[d] = ~t[base + d];
-      for (let c = 0; c < CHUNKS; c++) {
-        const row = base + (c << CHUNK_BITS);
-        // Chunk c covers family c/3, diagonals 5*(c%3)..+4 of its residue.
-        const first = ((c / 3) | 0) * 15 + (c % 3) * CHUNK_BITS;
-        t[row] = valid;
-        for (let v = 1; v <= CHUNK_MASK; v++) {
-          t[row + v] = t[row + (v & (v - 1))] & clearOf[first + 31 - Math.clz32(v & -v)];
-        }
-      }
+  const end = blocks * TABLE_WORDS;
+  for (let row = 0; row < end; row += 32) {
+    for (let b = 1; b < 32; b <<= 1) {
+      for (let v = 0; v < 32; v++) if ((v & b) === 0) t[row + v] |= t[row + (v | b)];
     }
   }
 }
