@@ -16,6 +16,7 @@ const LANE_SHIFT: i32 = ASC_FEATURE_SIMD ? 7 : 6; // halves per block: 128 (v128
 const LANES: i32 = 1 << LANE_SHIFT;
 const WORD_SHIFT: i32 = LANE_SHIFT - 3; // bytes per word: 16 or 8
 const BLOCK_BYTES: usize = <usize>BLOCK_WORDS << WORD_SHIFT;
+const GROUP_FILL: i32 = LANES; // halves per group wanted: about one block's worth
 
 const COL_SET_START: usize = memory.data(18 * 4); // column sets of each size, in COL_SETS
 const PER_GROUP: usize = memory.data(260 * 4);
@@ -151,18 +152,19 @@ function enumerateHalves(n: i32, rows: i32, centreRow: i32): i32 {
 /** Solutions of the split whose east rows are `eastRows` (odd n: centre column's queen in row centreRow, else -1). */
 export function countJoinSplit(n: i32, eastRows: i32, centreRow: i32): u64 {
   setN(n);
-  const width = 2 * h - 1;
-  const wanted = n >= 18 ? 3 : n >= 16 ? 2 : n >= 13 ? 1 : 0;
-  const gBits = max(min(wanted, width >> 1), width - 15);
-  const shift = (width - gBits) >> 1;
-  const gMask = (1 << gBits) - 1;
-  const lowMask = (1 << shift) - 1;
-  const groups = 1 << (2 * gBits);
   const all = (1 << n) - 1;
   const westRows = all & ~eastRows & ~(centreRow >= 0 ? 1 << centreRow : 0);
 
   const eastCount = enumerateHalves(n, eastRows, centreRow);
   if (eastCount == 0) return 0;
+  // Group bits per family: as many as leave about GROUP_FILL halves per group, within what the residue allows.
+  const width = 2 * h - 1;
+  let gBits = max(0, width - 15);
+  while (gBits < 4 && 2 * (gBits + 1) <= width && eastCount >> (2 * gBits + 2) >= GROUP_FILL) gBits++;
+  const shift = (width - gBits) >> 1;
+  const gMask = (1 << gBits) - 1;
+  const lowMask = (1 << shift) - 1;
+  const groups = 1 << (2 * gBits);
   memory.fill(PER_GROUP, 0, 260 * 4);
   for (let i = 0; i < eastCount; i++) {
     const a = load<i32>(at(famA, i));

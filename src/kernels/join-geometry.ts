@@ -20,18 +20,16 @@ export function windowBits(n: number): number {
 /**
  * Bits per family taken out of the bit-sliced match and used to group the
  * east halves instead: a west half visits only the groups it can match.
- * More groups prune more pairs but leave more padding in the 32-wide
- * blocks; the residue must fit three 5-bit chunks.
+ * More groups prune more pairs but leave more padding in the blocks, so a
+ * unit takes as many as leave about `fill` east halves per group (one
+ * block's worth), at most 4 (256 groups), at least what leaves a residue
+ * of three 5-bit chunks. Mirrored by assembly/join.ts.
  */
-export function groupBits(n: number): number {
+export function groupBits(n: number, eastCount: number, fill: number): number {
   const width = windowBits(n);
-  const wanted = n >= 18 ? 3 : n >= 16 ? 2 : n >= 13 ? 1 : 0;
-  return Math.max(Math.min(wanted, width >> 1), width - 15);
-}
-
-/** Lowest bit of the group field within a family: the middle bits, the busiest ones. */
-export function groupShift(n: number): number {
-  return (windowBits(n) - groupBits(n)) >> 1;
+  let bits = Math.max(0, width - 15);
+  while (bits < 4 && 2 * (bits + 1) <= width && eastCount >> (2 * bits + 2) >= fill) bits++;
+  return bits;
 }
 
 /** Chunks of a residue: three per family of 5 bits each, 32 table entries per chunk. */

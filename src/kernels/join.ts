@@ -9,7 +9,7 @@
 // "east half i is clear of these diagonals". A west half then tests 32 east
 // halves with six loads and ANDs. Nearly every word comes out zero (about 1
 // pair in 2500 matches at n = 18), so the popcount sits behind a branch.
-import { CHUNK_BITS, CHUNKS, groupBits, groupShift } from './join-geometry.js';
+import { CHUNK_BITS, CHUNKS, groupBits, windowBits } from './join-geometry.js';
 import { checkJoinSize, type JoinUnit } from './join-plan.js';
 
 const TABLE_WORDS = CHUNKS << CHUNK_BITS; // words per 32-half block
@@ -174,15 +174,15 @@ export function countJoinUnit(n: number, unit: JoinUnit): bigint {
   const all = (1 << n) - 1;
   const westRows = all & ~unit.eastRows & ~(unit.centreRow >= 0 ? 1 << unit.centreRow : 0);
 
-  const gBits = groupBits(n);
-  const shift = groupShift(n);
-  const gMask = (1 << gBits) - 1;
-  const lowMask = (1 << shift) - 1;
-  const groups = 1 << (2 * gBits);
 
   // East halves, as (A, B): group key and residue per half.
   const eastCount = enumerateHalves(n, unit.eastRows, unit.centreRow);
   if (eastCount === 0) return 0n;
+  const gBits = groupBits(n, eastCount, 32);
+  const shift = (windowBits(n) - gBits) >> 1; // the group field: the middle bits, the busiest ones
+  const gMask = (1 << gBits) - 1;
+  const lowMask = (1 << shift) - 1;
+  const groups = 1 << (2 * gBits);
   if (eastKey.length < eastCount) {
     eastKey = new Int32Array(famA.length);
     eastResA = new Int32Array(famA.length);
