@@ -110,8 +110,8 @@ function setN(n: i32): void {
   store<i32>(at(COL_SET_START, h + 1), s);
 }
 
-/** Writes famA/famB (window bits) for every east-style half on `rows`, clear of the centre queen; returns how many. */
-function enumerateHalves(n: i32, rows: i32, centreRow: i32): i32 {
+/** Writes famA/famB (window bits) for every east-style half on `rows`, clear of the centre queen (odd n) or the long diagonals (if clearOfLong); returns how many. */
+function enumerateHalves(n: i32, rows: i32, centreRow: i32, clearOfLong: bool): i32 {
   found = 0;
   const north = rows & ((1 << band) - 1);
   const south = rows >>> band;
@@ -119,8 +119,9 @@ function enumerateHalves(n: i32, rows: i32, centreRow: i32): i32 {
   const allCols = (1 << h) - 1;
   const window = (1 << (2 * h - 1)) - 1;
   const shiftA = n - h;
-  const cen1 = centreRow >= 0 ? 1 << (centreRow + h) : 0;
-  const cen2 = centreRow >= 1 ? 1 << (centreRow - 1) : 0;
+  // Or (even n, east half) the long diagonals' squares.
+  const cen1 = centreRow >= 0 ? 1 << (centreRow + h) : clearOfLong ? 1 << (n - 1) : 0;
+  const cen2 = centreRow >= 1 ? 1 << (centreRow - 1) : clearOfLong ? 1 << (h - 1) : 0;
   const sEnd = load<i32>(at(COL_SET_START, k + 1));
   for (let s = load<i32>(at(COL_SET_START, k)); s < sEnd; s++) {
     const cols = load<i32>(at(colSets, s));
@@ -149,16 +150,29 @@ function enumerateHalves(n: i32, rows: i32, centreRow: i32): i32 {
   return found;
 }
 
-/** Solutions of the split whose east rows are `eastRows` (odd n: centre column's queen in row centreRow, else -1). */
-export function countJoinSplit(n: i32, eastRows: i32, centreRow: i32): u64 {
+// @ts-ignore: decorator
+@inline function squeeze(x: i32, below: i32): i32 {
+  return (x & below) | ((x >>> 1) & ~below);
+}
+
+/**
+ * Solutions of the split whose east rows are `eastRows` (odd n: centre
+ * column's queen in row centreRow, else -1), with the long-diagonal filter
+ * when mirrorWeight >= 0 (src/kernels/join-plan.ts).
+ */
+export function countJoinSplit(n: i32, eastRows: i32, centreRow: i32, mirrorWeight: i32): u64 {
   setN(n);
   const all = (1 << n) - 1;
   const westRows = all & ~eastRows & ~(centreRow >= 0 ? 1 << centreRow : 0);
 
-  const eastCount = enumerateHalves(n, eastRows, centreRow);
+  const filter = mirrorWeight >= 0;
+  const eastCount = enumerateHalves(n, eastRows, centreRow, filter);
   if (eastCount == 0) return 0;
+  // With the filter, window bit h - 1 of both families is never set in the east: squeeze it out.
+  const long = filter ? 1 << (h - 1) : 0;
+  const below = long - 1;
   // Group bits per family: as many as leave about GROUP_FILL halves per group, within what the residue allows.
-  const width = 2 * h - 1;
+  const width = 2 * h - 1 - <i32>filter;
   let gBits = max(0, width - 15);
   while (gBits < 4 && 2 * (gBits + 1) <= width && eastCount >> (2 * gBits + 2) >= GROUP_FILL) gBits++;
   const shift = (width - gBits) >> 1;
@@ -167,8 +181,8 @@ export function countJoinSplit(n: i32, eastRows: i32, centreRow: i32): u64 {
   const groups = 1 << (2 * gBits);
   memory.fill(PER_GROUP, 0, 260 * 4);
   for (let i = 0; i < eastCount; i++) {
-    const a = load<i32>(at(famA, i));
-    const b = load<i32>(at(famB, i));
+    const a = squeeze(load<i32>(at(famA, i)), below);
+    const b = squeeze(load<i32>(at(famB, i)), below);
     const key = ((a >>> shift) & gMask) | (((b >>> shift) & gMask) << gBits);
     store<i32>(at(keys_, i), key);
     store<i32>(at(resA, i), (a & lowMask) | ((a >>> (shift + gBits)) << shift));
@@ -183,11 +197,21 @@ export function countJoinSplit(n: i32, eastRows: i32, centreRow: i32): u64 {
   store<i32>(at(FIRST_BLOCK, groups), blocks);
   buildTables(eastCount, blocks);
 
-  const westCount = enumerateHalves(n, westRows, centreRow);
+  const westCount = enumerateHalves(n, westRows, centreRow, false);
   let total: u64 = 0;
   for (let i = 0; i < westCount; i++) {
-    const a = load<i32>(at(famB, i)); // the mirror swaps the families
-    const b = load<i32>(at(famA, i));
+    const fa = load<i32>(at(famA, i));
+    const fb = load<i32>(at(famB, i));
+    // Filter on: 2 per long diagonal this west half occupies, else mirrorWeight.
+    let weight: u64 = 1;
+    if (filter) {
+      weight = <u64>((fa & long ? 2 : 1) * (fb & long ? 2 : 1));
+      if (weight == 1) weight = <u64>mirrorWeight;
+      if (weight == 0) continue;
+    }
+    const a = squeeze(fb, below); // the mirror swaps the families
+    const b = squeeze(fa, below);
+    let matches: u64 = 0;
     const key = ((a >>> shift) & gMask) | (((b >>> shift) & gMask) << gBits);
     const ra = (a & lowMask) | ((a >>> (shift + gBits)) << shift);
     const rb = (b & lowMask) | ((b >>> (shift + gBits)) << shift);
@@ -204,14 +228,15 @@ export function countJoinSplit(n: i32, eastRows: i32, centreRow: i32): u64 {
         if (ASC_FEATURE_SIMD) {
           const match = v128.and(v128.and(v128.and(v128.load(p + o0), v128.load(p + o1)), v128.and(v128.load(p + o2), v128.load(p + o3))),
             v128.and(v128.load(p + o4), v128.load(p + o5)));
-          if (v128.any_true(match)) total += popcnt(i64x2.extract_lane(match, 0)) + popcnt(i64x2.extract_lane(match, 1));
+          if (v128.any_true(match)) matches += popcnt(i64x2.extract_lane(match, 0)) + popcnt(i64x2.extract_lane(match, 1));
         } else {
-          total += popcnt(load<u64>(p + o0) & load<u64>(p + o1) & load<u64>(p + o2) &
+          matches += popcnt(load<u64>(p + o0) & load<u64>(p + o1) & load<u64>(p + o2) &
             load<u64>(p + o3) & load<u64>(p + o4) & load<u64>(p + o5));
         }
       }
       if (g == 0) break;
     }
+    total += weight * matches;
   }
   return total;
 }

@@ -14,7 +14,7 @@ export { countSymmetricSolutions, uniqueFromTotal, type SymmetricCounts } from '
 export type JoinEngine = 'wasm' | 'js';
 
 interface JoinExports {
-  countJoinSplit(n: number, eastRows: number, centreRow: number): bigint;
+  countJoinSplit(n: number, eastRows: number, centreRow: number, mirrorWeight: number): bigint;
 }
 
 /** Compiles one build of the join module; throws where WebAssembly cannot. */
@@ -48,7 +48,7 @@ export function joinCounter(engine: JoinEngine, module?: WebAssembly.Module): Jo
     engine,
     countUnit(n, unit) {
       checkJoinSize(n);
-      return BigInt.asUintN(64, exports.countJoinSplit(n, unit.eastRows, unit.centreRow));
+      return BigInt.asUintN(64, exports.countJoinSplit(n, unit.eastRows, unit.centreRow, unit.mirrorWeight));
     },
   };
 }

@@ -66,6 +66,6 @@ describe('join memory limit', () => {
     expect(() => checkJoinSize(JOIN_MAX_N + 1)).toThrow(RangeError);
     expect(() => countJoin(JOIN_MAX_N + 1, 'wasm')).toThrow(/n = 22 needs up to \d+ bytes/);
     expect(() => planJoin(30)).toThrow(RangeError);
-    expect(() => joinCounter('js').countUnit(24, { id: 0, eastRows: 0xfff, centreRow: -1, weight: 1 })).toThrow(RangeError);
+    expect(() => joinCounter('js').countUnit(24, { id: 0, eastRows: 0xfff, centreRow: -1, weight: 1, mirrorWeight: 1 })).toThrow(RangeError);
   });
 });

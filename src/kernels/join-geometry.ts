@@ -23,10 +23,10 @@ export function windowBits(n: number): number {
  * More groups prune more pairs but leave more padding in the blocks, so a
  * unit takes as many as leave about `fill` east halves per group (one
  * block's worth), at most 4 (256 groups), at least what leaves a residue
- * of three 5-bit chunks. Mirrored by assembly/join.ts.
+ * of three 5-bit chunks. `width`: bits per family to match. Mirrored by
+ * assembly/join.ts.
  */
-export function groupBits(n: number, eastCount: number, fill: number): number {
-  const width = windowBits(n);
+export function groupBits(width: number, eastCount: number, fill: number): number {
   let bits = Math.max(0, width - 15);
   while (bits < 4 && 2 * (bits + 1) <= width && eastCount >> (2 * bits + 2) >= fill) bits++;
   return bits;

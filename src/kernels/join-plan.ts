@@ -7,6 +7,18 @@
 // south (rows reversed) and east-west (halves swapped) maps the solutions of
 // one split one-to-one onto those of another, so only one split per class
 // is counted, weighted by the size of its class.
+//
+// Even n goes further, with the two diagonal reflections of the board. The
+// one about the main diagonal fixes that diagonal and moves the queen of
+// the other long diagonal (if any) to the other half; the other reflection
+// likewise. So total = the sum, over solutions with no queen on the east
+// half's two long-diagonal squares, of 2 per occupied long diagonal (both
+// then in the west). That is invariant under the north-south mirror, so a
+// unit there is a north-south class of splits (weight 1 or 2), with only
+// the east halves clear of the long diagonals. Solutions with both long
+// diagonals empty are closed under the east-west mirror too: they count
+// `mirrorWeight` times (2 in one class of a mirrored pair, 0 in the other,
+// 1 in a class that is its own mirror).
 
 /** One row split to count: total = sum over units of weight * count. */
 export interface JoinUnit {
@@ -18,6 +30,12 @@ export interface JoinUnit {
   readonly centreRow: number;
   /** Splits this unit stands for (1, 2 or 4). */
   readonly weight: number;
+  /**
+   * Even n: the long-diagonal filter is on (see above), and solutions of
+   * this split with both long diagonals empty count this many times (0, 1
+   * or 2). Odd n: -1, no filter.
+   */
+  readonly mirrorWeight: number;
 }
 
 /** Largest n the join accepts: its table bound (joinMemoryBytes) passes JOIN_MEMORY_LIMIT above it. */
@@ -77,7 +95,7 @@ export function planJoin(n: number): JoinUnit[] {
   if (n < 2) return [];
   const h = n >> 1;
   const all = (1 << n) - 1;
-  const found: { eastRows: number; centreRow: number; weight: number; cost: number }[] = [];
+  const found: { eastRows: number; centreRow: number; weight: number; mirrorWeight: number; cost: number }[] = [];
   const centreRows = n % 2 === 1 ? Array.from({ length: n }, (_, r) => r) : [-1];
   for (const centreRow of centreRows) {
     const free = centreRow < 0 ? all : all & ~(1 << centreRow);
@@ -93,14 +111,24 @@ export function planJoin(n: number): JoinUnit[] {
       ];
       const key = (c: number, e: number): number => (c + 1) * 2 ** n + e;
       const own = key(centreRow, east);
-      if (images.some(([c, e]) => key(c, e) < own)) continue;
-      const weight = new Set(images.map(([c, e]) => key(c, e))).size;
-      found.push({ eastRows: east, centreRow, weight, cost: splitCost(east, n) });
+      const keys = images.map(([c, e]) => key(c, e));
+      if (n % 2 === 0) {
+        // A north-south class; its east-west mirror is the class of images 1 and 3.
+        if (keys[2] < own) continue;
+        const weight = keys[2] === own ? 1 : 2;
+        const mirror = Math.min(keys[1], keys[3]);
+        const mirrorWeight = mirror === own || keys[1] === keys[2] ? 1 : own < mirror ? 2 : 0;
+        found.push({ eastRows: east, centreRow, weight, mirrorWeight, cost: splitCost(east, n) });
+        continue;
+      }
+      if (keys.some((k) => k < own)) continue;
+      const weight = new Set(keys).size;
+      found.push({ eastRows: east, centreRow, weight, mirrorWeight: -1, cost: splitCost(east, n) });
     }
   }
   // Largest first by a cheap proxy: a half whose rows lie far apart has fewer diagonal clashes, so more boards.
   found.sort((x, y) => y.cost - x.cost || x.centreRow - y.centreRow || x.eastRows - y.eastRows);
-  return found.map((u, id) => ({ id, eastRows: u.eastRows, centreRow: u.centreRow, weight: u.weight }));
+  return found.map((u, id) => ({ id, eastRows: u.eastRows, centreRow: u.centreRow, weight: u.weight, mirrorWeight: u.mirrorWeight }));
 }
 
 /** Sum of gaps between consecutive east rows and between consecutive west rows: more spread, more half-boards. */

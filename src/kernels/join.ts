@@ -113,8 +113,12 @@ function buildQuarters(n: number): void {
   quarterN = n;
 }
 
-/** Appends to famA/famB (window bits) every east-style half on the rows of `rows`, clear of the centre queen; returns how many. */
-function enumerateHalves(n: number, rows: number, centreRow: number): number {
+/**
+ * Appends to famA/famB (window bits) every east-style half on the rows of
+ * `rows`, clear of the centre queen (odd n) or, if `clearOfLong`, of the
+ * long diagonals (even n); returns how many.
+ */
+function enumerateHalves(n: number, rows: number, centreRow: number, clearOfLong: boolean): number {
   found = 0;
   const north = rows & ((1 << band) - 1);
   const south = rows >>> band;
@@ -123,8 +127,9 @@ function enumerateHalves(n: number, rows: number, centreRow: number): number {
   const window = (1 << (2 * h - 1)) - 1;
   const shiftA = n - h;
   // The centre column's queen (row centreRow, column h), on the same diagonals.
-  const cen1 = centreRow >= 0 ? 1 << (centreRow + h) : 0;
-  const cen2 = centreRow >= 1 ? 1 << (centreRow - 1) : 0;
+  // Or (even n, east half) the long diagonals' squares: (r, n - 1 - r) in the south, (r, r) in the north.
+  const cen1 = centreRow >= 0 ? 1 << (centreRow + h) : clearOfLong ? 1 << (n - 1) : 0;
+  const cen2 = centreRow >= 1 ? 1 << (centreRow - 1) : clearOfLong ? 1 << (h - 1) : 0;
   const qs = quarterStart;
   const q1 = quarterD1;
   const q2 = quarterD2;
@@ -175,14 +180,20 @@ export function countJoinUnit(n: number, unit: JoinUnit): bigint {
   const westRows = all & ~unit.eastRows & ~(unit.centreRow >= 0 ? 1 << unit.centreRow : 0);
 
 
-  // East halves, as (A, B): group key and residue per half.
-  const eastCount = enumerateHalves(n, unit.eastRows, unit.centreRow);
+  // East halves, as (A, B): group key and residue per half. With the
+  // long-diagonal filter (even n) the east halves never hold window bit
+  // h - 1 of either family, so that bit is squeezed out of both sides.
+  const filter = unit.mirrorWeight >= 0;
+  const eastCount = enumerateHalves(n, unit.eastRows, unit.centreRow, filter);
   if (eastCount === 0) return 0n;
-  const gBits = groupBits(n, eastCount, 32);
-  const shift = (windowBits(n) - gBits) >> 1; // the group field: the middle bits, the busiest ones
+  const width = windowBits(n) - (filter ? 1 : 0);
+  const gBits = groupBits(width, eastCount, 32);
+  const shift = (width - gBits) >> 1; // the group field: the middle bits, the busiest ones
   const gMask = (1 << gBits) - 1;
   const lowMask = (1 << shift) - 1;
   const groups = 1 << (2 * gBits);
+  const long = filter ? 1 << (h - 1) : 0;
+  const below = long - 1; // bits under the squeezed one (none without the filter)
   if (eastKey.length < eastCount) {
     eastKey = new Int32Array(famA.length);
     eastResA = new Int32Array(famA.length);
@@ -190,8 +201,8 @@ export function countJoinUnit(n: number, unit: JoinUnit): bigint {
   }
   const perGroup = perGroupCount.subarray(0, groups).fill(0);
   for (let i = 0; i < eastCount; i++) {
-    const a = famA[i];
-    const b = famB[i];
+    const a = (famA[i] & below) | ((famA[i] >>> 1) & ~below);
+    const b = (famB[i] & below) | ((famB[i] >>> 1) & ~below);
     const key = ((a >>> shift) & gMask) | (((b >>> shift) & gMask) << gBits);
     eastKey[i] = key;
     eastResA[i] = (a & lowMask) | ((a >>> (shift + gBits)) << shift);
@@ -208,12 +219,21 @@ export function countJoinUnit(n: number, unit: JoinUnit): bigint {
   buildTables(eastCount, eastKey, eastResA, eastResB, blocks);
 
   // West halves, mirrored: family A of the east meets family B of the west.
-  const westCount = enumerateHalves(n, westRows, unit.centreRow);
+  const westCount = enumerateHalves(n, westRows, unit.centreRow, false);
   let total = 0;
   const t = tables;
   for (let i = 0; i < westCount; i++) {
-    const a = famB[i]; // meets east family A
-    const b = famA[i]; // meets east family B
+    const fa = famA[i];
+    const fb = famB[i];
+    // Filter on: 2 per long diagonal this west half occupies, else mirrorWeight.
+    let weight = 1;
+    if (filter) {
+      weight = (fa & long ? 2 : 1) * (fb & long ? 2 : 1);
+      if (weight === 1) weight = unit.mirrorWeight;
+      if (weight === 0) continue;
+    }
+    const a = (fb & below) | ((fb >>> 1) & ~below); // meets east family A
+    const b = (fa & below) | ((fa >>> 1) & ~below); // meets east family B
     const key = ((a >>> shift) & gMask) | (((b >>> shift) & gMask) << gBits);
     const resA = (a & lowMask) | ((a >>> (shift + gBits)) << shift);
     const resB = (b & lowMask) | ((b >>> (shift + gBits)) << shift);
@@ -224,15 +244,17 @@ export function countJoinUnit(n: number, unit: JoinUnit): bigint {
     const o4 = 128 + ((resB >>> 5) & CHUNK_MASK);
     const o5 = 160 + ((resB >>> 10) & CHUNK_MASK);
     const free = ~key & (groups - 1);
+    let matches = 0;
     // Every group g within `free`, from `free` down to 0.
     for (let g = free; ; g = (g - 1) & free) {
       const end = groupFirstBlock[g + 1] * TABLE_WORDS;
       for (let base = groupFirstBlock[g] * TABLE_WORDS; base < end; base += TABLE_WORDS) {
         const match = t[base + o0] & t[base + o1] & t[base + o2] & t[base + o3] & t[base + o4] & t[base + o5];
-        if (match !== 0) total += popcount(match);
+        if (match !== 0) matches += popcount(match);
       }
       if (g === 0) break;
     }
+    total += weight * matches;
   }
   return BigInt(total);
 }
