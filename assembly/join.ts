@@ -28,9 +28,8 @@ let h: i32 = 0;
 let band: i32 = 0;
 let found: i32 = 0;
 let counting = true;
-let qStart: usize = 0; // per key rows | cols << band: first entry (and one past the last key)
-let qD1: usize = 0; // per entry: bit r + c and bit r - c + h - 1 of each queen
-let qD2: usize = 0;
+let qStart: usize = 0; // per key cols | rows << h: first entry (and one past the last key)
+let qD: usize = 0; // per entry (8 bytes): bit r + c, then bit r - c + h - 1, of each queen
 let colSets: usize = 0;
 let famA: usize = 0;
 let famB: usize = 0;
@@ -52,14 +51,14 @@ function grow(end: usize): void {
 /** Every placement on band rows r.., given the rows, columns and diagonals held so far. */
 function quarterPlace(r: i32, rows: i32, cols: i32, d1: i32, d2: i32): void {
   if (r == band) {
-    const key = rows | (cols << band);
+    const key = cols | (rows << h);
     if (counting) {
       store<i32>(at(qStart, key + 1), load<i32>(at(qStart, key + 1)) + 1);
     } else {
       const e = load<i32>(at(qStart, key));
       store<i32>(at(qStart, key), e + 1);
-      store<i32>(at(qD1, e), d1);
-      store<i32>(at(qD2, e), d2);
+      store<i32>(qD + (<usize>e << 3), d1);
+      store<i32>(qD + (<usize>e << 3), d2, 4);
     }
     return;
   }
@@ -87,11 +86,10 @@ function setN(n: i32): void {
   quarterPlace(0, 0, 0, 0, 0);
   for (let k = 0; k < keys; k++) store<i32>(at(qStart, k + 1), load<i32>(at(qStart, k + 1)) + load<i32>(at(qStart, k)));
   const entries = <usize>load<i32>(at(qStart, keys));
-  qD1 = qStart + (<usize>(keys + 1) << 2);
-  qD2 = qD1 + (entries << 2);
+  qD = (qStart + (<usize>(keys + 1) << 2) + 7) & ~7;
   let cap: usize = 1;
   for (let k = 2; k <= h; k++) cap *= <usize>k;
-  famA = (qD2 + (entries << 2) + 15) & ~15;
+  famA = (qD + (entries << 3) + 15) & ~15;
   famB = famA + (cap << 2);
   keys_ = famB + (cap << 2);
   resA = keys_ + (cap << 2);
@@ -125,21 +123,21 @@ function enumerateHalves(n: i32, rows: i32, centreRow: i32, clearOfLong: bool): 
   const sEnd = load<i32>(at(COL_SET_START, k + 1));
   for (let s = load<i32>(at(COL_SET_START, k)); s < sEnd; s++) {
     const cols = load<i32>(at(colSets, s));
-    const nKey = north | (cols << band);
-    const sKey = south | ((allCols & ~cols) << band);
+    const nKey = cols | (north << h);
+    const sKey = (allCols & ~cols) | (south << h);
     const yFirst = load<i32>(at(qStart, sKey));
     const yLast = load<i32>(at(qStart, sKey + 1));
     if (yFirst == yLast) continue;
     const xEnd = load<i32>(at(qStart, nKey + 1));
     for (let x = load<i32>(at(qStart, nKey)); x < xEnd; x++) {
-      const n1 = load<i32>(at(qD1, x));
-      const n2 = load<i32>(at(qD2, x));
+      const n1 = load<i32>(qD + (<usize>x << 3));
+      const n2 = load<i32>(qD + (<usize>x << 3), 4);
       if ((n1 & cen1) | (n2 & cen2)) continue;
       const m1 = n1 | cen1;
       const m2 = n2 | cen2;
       for (let y = yFirst; y < yLast; y++) {
-        const s1 = load<i32>(at(qD1, y)) << band;
-        const s2 = load<i32>(at(qD2, y)) << band;
+        const s1 = load<i32>(qD + (<usize>y << 3)) << band;
+        const s2 = load<i32>(qD + (<usize>y << 3), 4) << band;
         if ((m1 & s1) | (m2 & s2)) continue;
         store<i32>(at(famA, found), ((n1 | s1) >>> shiftA) & window);
         store<i32>(at(famB, found), (n2 | s2) & window);

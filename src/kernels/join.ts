@@ -56,11 +56,13 @@ function push(a: number, b: number): void {
 
 let quarterN = -1;
 let band = 0;
-/** Entries of (rows, cols) are quarterD1/D2[quarterStart[rows | cols << band] ..  quarterStart[(same) + 1]). */
+/**
+ * Entries of (rows, cols) are quarterStart[cols | rows << h] .. quarterStart[(same) + 1]: a set of rows has
+ * all its column sets side by side, so a half's lists are read in one sweep.
+ */
 let quarterStart: Int32Array = new Int32Array(0);
-/** Per entry: bit r + c and bit r - c + h - 1 of each queen (band-relative rows). */
-let quarterD1: Int32Array = new Int32Array(0);
-let quarterD2: Int32Array = new Int32Array(0);
+/** Entry e: at 2e, bit r + c of each queen; at 2e + 1, bit r - c + h - 1 (band-relative rows). */
+let quarterD: Int32Array = new Int32Array(0);
 /** Column sets of the half, grouped by size: colSets[colSetStart[k] .. colSetStart[k + 1]). */
 let colSets: Int32Array = new Int32Array(0);
 const colSetStart = new Int32Array(18);
@@ -70,12 +72,12 @@ let counting = true;
 /** Every placement on rows r.. of the band, given what rows, columns and diagonals hold so far. */
 function quarterPlace(r: number, rows: number, cols: number, d1: number, d2: number): void {
   if (r === band) {
-    const key = rows | (cols << band);
+    const key = cols | (rows << h);
     if (counting) quarterStart[key + 1]++;
     else {
       const at = quarterStart[key]++;
-      quarterD1[at] = d1;
-      quarterD2[at] = d2;
+      quarterD[2 * at] = d1;
+      quarterD[2 * at + 1] = d2;
     }
     return;
   }
@@ -97,8 +99,7 @@ function buildQuarters(n: number): void {
   quarterPlace(0, 0, 0, 0, 0);
   for (let k = 0; k < keys; k++) quarterStart[k + 1] += quarterStart[k];
   const entries = quarterStart[keys];
-  quarterD1 = new Int32Array(entries);
-  quarterD2 = new Int32Array(entries);
+  quarterD = new Int32Array(2 * entries);
   counting = false;
   quarterPlace(0, 0, 0, 0, 0); // advances each start to the next key's start
   for (let k = keys; k > 0; k--) quarterStart[k] = quarterStart[k - 1];
@@ -131,24 +132,23 @@ function enumerateHalves(n: number, rows: number, centreRow: number, clearOfLong
   const cen1 = centreRow >= 0 ? 1 << (centreRow + h) : clearOfLong ? 1 << (n - 1) : 0;
   const cen2 = centreRow >= 1 ? 1 << (centreRow - 1) : clearOfLong ? 1 << (h - 1) : 0;
   const qs = quarterStart;
-  const q1 = quarterD1;
-  const q2 = quarterD2;
+  const q = quarterD;
   for (let s = colSetStart[k], sEnd = colSetStart[k + 1]; s < sEnd; s++) {
     const cols = colSets[s];
-    const nKey = north | (cols << band);
-    const sKey = south | ((allCols & ~cols) << band);
-    const sFirst = qs[sKey];
-    const sLast = qs[sKey + 1];
+    const nKey = cols | (north << h);
+    const sKey = (allCols & ~cols) | (south << h);
+    const sFirst = 2 * qs[sKey];
+    const sLast = 2 * qs[sKey + 1];
     if (sFirst === sLast) continue;
-    for (let x = qs[nKey], xEnd = qs[nKey + 1]; x < xEnd; x++) {
-      const n1 = q1[x];
-      const n2 = q2[x];
+    for (let x = 2 * qs[nKey], xEnd = 2 * qs[nKey + 1]; x < xEnd; x += 2) {
+      const n1 = q[x];
+      const n2 = q[x + 1];
       if ((n1 & cen1) | (n2 & cen2)) continue;
       const m1 = n1 | cen1;
       const m2 = n2 | cen2;
-      for (let y = sFirst; y < sLast; y++) {
-        const s1 = q1[y] << band;
-        const s2 = q2[y] << band;
+      for (let y = sFirst; y < sLast; y += 2) {
+        const s1 = q[y] << band;
+        const s2 = q[y + 1] << band;
         if ((m1 & s1) | (m2 & s2)) continue;
         push(((n1 | s1) >>> shiftA) & window, (n2 | s2) & window);
       }
