@@ -31,8 +31,10 @@ let counting = true;
 let qStart: usize = 0; // per key cols | rows << h: first entry (and one past the last key)
 let qD: usize = 0; // per entry (8 bytes): bit r + c, then bit r - c + h - 1, of each queen
 let colSets: usize = 0;
-let famA: usize = 0;
-let famB: usize = 0;
+let eastA: usize = 0; // window bits of the east-style halves on the east rows
+let eastB: usize = 0;
+let westA: usize = 0; // and on the west rows
+let westB: usize = 0;
 let keys_: usize = 0;
 let resA: usize = 0;
 let resB: usize = 0;
@@ -89,9 +91,11 @@ function setN(n: i32): void {
   qD = (qStart + (<usize>(keys + 1) << 2) + 7) & ~7;
   let cap: usize = 1;
   for (let k = 2; k <= h; k++) cap *= <usize>k;
-  famA = (qD + (entries << 3) + 15) & ~15;
-  famB = famA + (cap << 2);
-  keys_ = famB + (cap << 2);
+  eastA = (qD + (entries << 3) + 15) & ~15;
+  eastB = eastA + (cap << 2);
+  westA = eastB + (cap << 2);
+  westB = westA + (cap << 2);
+  keys_ = westB + (cap << 2);
   resA = keys_ + (cap << 2);
   resB = resA + (cap << 2);
   tables = (resB + (cap << 2) + 63) & ~63;
@@ -108,8 +112,8 @@ function setN(n: i32): void {
   store<i32>(at(COL_SET_START, h + 1), s);
 }
 
-/** Writes famA/famB (window bits) for every east-style half on `rows`, clear of the centre queen (odd n) or the long diagonals (if clearOfLong); returns how many. */
-function enumerateHalves(n: i32, rows: i32, centreRow: i32, clearOfLong: bool): i32 {
+/** Writes to outA/outB the window bits of every east-style half on `rows`, clear of the centre queen (odd n); returns how many. */
+function enumerateHalves(n: i32, rows: i32, centreRow: i32, outA: usize, outB: usize): i32 {
   found = 0;
   const north = rows & ((1 << band) - 1);
   const south = rows >>> band;
@@ -117,9 +121,8 @@ function enumerateHalves(n: i32, rows: i32, centreRow: i32, clearOfLong: bool): 
   const allCols = (1 << h) - 1;
   const window = (1 << (2 * h - 1)) - 1;
   const shiftA = n - h;
-  // Or (even n, east half) the long diagonals' squares.
-  const cen1 = centreRow >= 0 ? 1 << (centreRow + h) : clearOfLong ? 1 << (n - 1) : 0;
-  const cen2 = centreRow >= 1 ? 1 << (centreRow - 1) : clearOfLong ? 1 << (h - 1) : 0;
+  const cen1 = centreRow >= 0 ? 1 << (centreRow + h) : 0;
+  const cen2 = centreRow >= 1 ? 1 << (centreRow - 1) : 0;
   const sEnd = load<i32>(at(COL_SET_START, k + 1));
   for (let s = load<i32>(at(COL_SET_START, k)); s < sEnd; s++) {
     const cols = load<i32>(at(colSets, s));
@@ -139,8 +142,8 @@ function enumerateHalves(n: i32, rows: i32, centreRow: i32, clearOfLong: bool): 
         const s1 = load<i32>(qD + (<usize>y << 3)) << band;
         const s2 = load<i32>(qD + (<usize>y << 3), 4) << band;
         if ((m1 & s1) | (m2 & s2)) continue;
-        store<i32>(at(famA, found), ((n1 | s1) >>> shiftA) & window);
-        store<i32>(at(famB, found), (n2 | s2) & window);
+        store<i32>(at(outA, found), ((n1 | s1) >>> shiftA) & window);
+        store<i32>(at(outB, found), (n2 | s2) & window);
         found++;
       }
     }
@@ -155,32 +158,56 @@ function enumerateHalves(n: i32, rows: i32, centreRow: i32, clearOfLong: bool): 
 
 /**
  * Solutions of the split whose east rows are `eastRows` (odd n: centre
- * column's queen in row centreRow, else -1), with the long-diagonal filter
- * when mirrorWeight >= 0 (src/kernels/join-plan.ts).
+ * column's queen in row centreRow, else -1). Even n (mirrorWeight >= 0):
+ * the long-diagonal filter, and when mirrorWeight is 2 the east-west
+ * mirror's count too, from the same two lists with the roles swapped
+ * (src/kernels/join-plan.ts).
  */
 export function countJoinSplit(n: i32, eastRows: i32, centreRow: i32, mirrorWeight: i32): u64 {
   setN(n);
   const all = (1 << n) - 1;
   const westRows = all & ~eastRows & ~(centreRow >= 0 ? 1 << centreRow : 0);
-
-  const filter = mirrorWeight >= 0;
-  const eastCount = enumerateHalves(n, eastRows, centreRow, filter);
+  const eastCount = enumerateHalves(n, eastRows, centreRow, eastA, eastB);
   if (eastCount == 0) return 0;
-  // With the filter, window bit h - 1 of both families is never set in the east: squeeze it out.
+  const westCount = enumerateHalves(n, westRows, centreRow, westA, westB);
+  let total = countPass(eastA, eastB, eastCount, westA, westB, westCount, mirrorWeight);
+  if (mirrorWeight == 2) total += countPass(westA, westB, westCount, eastA, eastB, eastCount, 0);
+  return total;
+}
+
+/**
+ * Pairs of table-side halves (as east) and probe-side halves (mirrored into
+ * the west) with disjoint diagonals. Filter on (mirrorWeight >= 0): only
+ * table halves clear of both long diagonals (window bit h - 1) count, that
+ * bit is squeezed out, and a probe half counts 2 per long diagonal it
+ * holds, or mirrorWeight times if neither.
+ */
+function countPass(tA: usize, tB: usize, tCount: i32, wA: usize, wB: usize, wCount: i32, mirrorWeight: i32): u64 {
+  const filter = mirrorWeight >= 0;
   const long = filter ? 1 << (h - 1) : 0;
   const below = long - 1;
+  let count = 0;
+  for (let i = 0; i < tCount; i++) {
+    const a = load<i32>(at(tA, i));
+    const b = load<i32>(at(tB, i));
+    if ((a | b) & long) continue;
+    store<i32>(at(resA, count), squeeze(a, below));
+    store<i32>(at(resB, count), squeeze(b, below));
+    count++;
+  }
+  if (count == 0) return 0;
   // Group bits per family: as many as leave about GROUP_FILL halves per group, within what the residue allows.
   const width = 2 * h - 1 - <i32>filter;
   let gBits = max(0, width - 15);
-  while (gBits < 4 && 2 * (gBits + 1) <= width && eastCount >> (2 * gBits + 2) >= GROUP_FILL) gBits++;
+  while (gBits < 4 && 2 * (gBits + 1) <= width && count >> (2 * gBits + 2) >= GROUP_FILL) gBits++;
   const shift = (width - gBits) >> 1;
   const gMask = (1 << gBits) - 1;
   const lowMask = (1 << shift) - 1;
   const groups = 1 << (2 * gBits);
   memory.fill(PER_GROUP, 0, 260 * 4);
-  for (let i = 0; i < eastCount; i++) {
-    const a = squeeze(load<i32>(at(famA, i)), below);
-    const b = squeeze(load<i32>(at(famB, i)), below);
+  for (let i = 0; i < count; i++) {
+    const a = load<i32>(at(resA, i));
+    const b = load<i32>(at(resB, i));
     const key = ((a >>> shift) & gMask) | (((b >>> shift) & gMask) << gBits);
     store<i32>(at(keys_, i), key);
     store<i32>(at(resA, i), (a & lowMask) | ((a >>> (shift + gBits)) << shift));
@@ -193,14 +220,12 @@ export function countJoinSplit(n: i32, eastRows: i32, centreRow: i32, mirrorWeig
     blocks += (load<i32>(at(PER_GROUP, g)) + LANES - 1) >>> LANE_SHIFT;
   }
   store<i32>(at(FIRST_BLOCK, groups), blocks);
-  buildTables(eastCount, blocks);
+  buildTables(count, blocks);
 
-  const westCount = enumerateHalves(n, westRows, centreRow, false);
   let total: u64 = 0;
-  for (let i = 0; i < westCount; i++) {
-    const fa = load<i32>(at(famA, i));
-    const fb = load<i32>(at(famB, i));
-    // Filter on: 2 per long diagonal this west half occupies, else mirrorWeight.
+  for (let i = 0; i < wCount; i++) {
+    const fa = load<i32>(at(wA, i));
+    const fb = load<i32>(at(wB, i));
     let weight: u64 = 1;
     if (filter) {
       weight = <u64>((fa & long ? 2 : 1) * (fb & long ? 2 : 1));

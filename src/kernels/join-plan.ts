@@ -13,12 +13,14 @@
 // the other long diagonal (if any) to the other half; the other reflection
 // likewise. So total = the sum, over solutions with no queen on the east
 // half's two long-diagonal squares, of 2 per occupied long diagonal (both
-// then in the west). That is invariant under the north-south mirror, so a
-// unit there is a north-south class of splits (weight 1 or 2), with only
-// the east halves clear of the long diagonals. Solutions with both long
+// then in the west). That is invariant under the north-south mirror, so it
+// is counted per north-south class of splits (weight 1 or 2), with only the
+// east halves clear of the long diagonals. Solutions with both long
 // diagonals empty are closed under the east-west mirror too: they count
-// `mirrorWeight` times (2 in one class of a mirrored pair, 0 in the other,
-// 1 in a class that is its own mirror).
+// twice in one class of a mirrored pair and not in the other, once in a
+// class that is its own mirror. A unit is still a class under both mirrors:
+// its split and, where that is another north-south class, its east-west
+// mirror, counted from the same two lists of halves.
 
 /** One row split to count: total = sum over units of weight * count. */
 export interface JoinUnit {
@@ -32,8 +34,11 @@ export interface JoinUnit {
   readonly weight: number;
   /**
    * Even n: the long-diagonal filter is on (see above), and solutions of
-   * this split with both long diagonals empty count this many times (0, 1
-   * or 2). Odd n: -1, no filter.
+   * this split with both long diagonals empty count this many times: 2 when
+   * the unit also counts its east-west mirror (another north-south class,
+   * where they count 0 times), 1 when the mirror is the split's own
+   * north-south mirror. Weight is then the north-south class's size. Odd n:
+   * -1, no filter.
    */
   readonly mirrorWeight: number;
 }
@@ -112,16 +117,14 @@ export function planJoin(n: number): JoinUnit[] {
       const key = (c: number, e: number): number => (c + 1) * 2 ** n + e;
       const own = key(centreRow, east);
       const keys = images.map(([c, e]) => key(c, e));
+      if (keys.some((k) => k < own)) continue;
       if (n % 2 === 0) {
-        // A north-south class; its east-west mirror is the class of images 1 and 3.
-        if (keys[2] < own) continue;
+        // The split's north-south class, and its east-west mirror (images 1 and 3) unless that is the same class.
         const weight = keys[2] === own ? 1 : 2;
-        const mirror = Math.min(keys[1], keys[3]);
-        const mirrorWeight = mirror === own || keys[1] === keys[2] ? 1 : own < mirror ? 2 : 0;
+        const mirrorWeight = keys[1] === keys[2] ? 1 : 2;
         found.push({ eastRows: east, centreRow, weight, mirrorWeight, cost: splitCost(east, n) });
         continue;
       }
-      if (keys.some((k) => k < own)) continue;
       const weight = new Set(keys).size;
       found.push({ eastRows: east, centreRow, weight, mirrorWeight: -1, cost: splitCost(east, n) });
     }

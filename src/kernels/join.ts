@@ -114,12 +114,8 @@ function buildQuarters(n: number): void {
   quarterN = n;
 }
 
-/**
- * Appends to famA/famB (window bits) every east-style half on the rows of
- * `rows`, clear of the centre queen (odd n) or, if `clearOfLong`, of the
- * long diagonals (even n); returns how many.
- */
-function enumerateHalves(n: number, rows: number, centreRow: number, clearOfLong: boolean): number {
+/** Appends to famA/famB (window bits) every east-style half on the rows of `rows`, clear of the centre queen (odd n); returns how many. */
+function enumerateHalves(n: number, rows: number, centreRow: number): number {
   found = 0;
   const north = rows & ((1 << band) - 1);
   const south = rows >>> band;
@@ -128,9 +124,8 @@ function enumerateHalves(n: number, rows: number, centreRow: number, clearOfLong
   const window = (1 << (2 * h - 1)) - 1;
   const shiftA = n - h;
   // The centre column's queen (row centreRow, column h), on the same diagonals.
-  // Or (even n, east half) the long diagonals' squares: (r, n - 1 - r) in the south, (r, r) in the north.
-  const cen1 = centreRow >= 0 ? 1 << (centreRow + h) : clearOfLong ? 1 << (n - 1) : 0;
-  const cen2 = centreRow >= 1 ? 1 << (centreRow - 1) : clearOfLong ? 1 << (h - 1) : 0;
+  const cen1 = centreRow >= 0 ? 1 << (centreRow + h) : 0;
+  const cen2 = centreRow >= 1 ? 1 << (centreRow - 1) : 0;
   const qs = quarterStart;
   const q = quarterD;
   for (let s = colSetStart[k], sEnd = colSetStart[k + 1]; s < sEnd; s++) {
@@ -172,37 +167,80 @@ function popcount(x: number): number {
   return Math.imul(x, 0x01010101) >>> 24;
 }
 
-/** Solutions of one unit: east and west halves with disjoint diagonals. */
+/** The east halves of the unit being counted, moved out of famA/famB before the west ones are listed. */
+let eastA = new Int32Array(0);
+let eastB = new Int32Array(0);
+
+/**
+ * Solutions of one unit: east and west halves with disjoint diagonals. Even
+ * n (the long-diagonal filter, see join-plan.ts): the split's count, plus,
+ * when mirrorWeight is 2, its east-west mirror's, from the same two lists of
+ * halves with the roles swapped.
+ */
 export function countJoinUnit(n: number, unit: JoinUnit): bigint {
   setN(n);
   buildQuarters(n);
   const all = (1 << n) - 1;
   const westRows = all & ~unit.eastRows & ~(unit.centreRow >= 0 ? 1 << unit.centreRow : 0);
-
-
-  // East halves, as (A, B): group key and residue per half. With the
-  // long-diagonal filter (even n) the east halves never hold window bit
-  // h - 1 of either family, so that bit is squeezed out of both sides.
-  const filter = unit.mirrorWeight >= 0;
-  const eastCount = enumerateHalves(n, unit.eastRows, unit.centreRow, filter);
+  const eastCount = enumerateHalves(n, unit.eastRows, unit.centreRow);
   if (eastCount === 0) return 0n;
+  if (eastA.length < eastCount) {
+    eastA = new Int32Array(famA.length);
+    eastB = new Int32Array(famA.length);
+  }
+  eastA.set(famA.subarray(0, eastCount));
+  eastB.set(famB.subarray(0, eastCount));
+  const westCount = enumerateHalves(n, westRows, unit.centreRow);
+  const filter = unit.mirrorWeight >= 0;
+  let total = countPass(n, eastA, eastB, eastCount, famA, famB, westCount, filter, unit.mirrorWeight);
+  if (unit.mirrorWeight === 2) total += countPass(n, famA, famB, westCount, eastA, eastB, eastCount, filter, 0);
+  return BigInt(total);
+}
+
+/**
+ * Pairs of a table side (east-style halves tA/tB, as east) and a probe side
+ * (east-style halves wA/wB, mirrored into the west) with disjoint diagonals.
+ * With the long-diagonal filter, only table halves clear of both long
+ * diagonals (window bit h - 1 of either family) count, that bit is squeezed
+ * out of both sides, and a probe half counts 2 per long diagonal it holds,
+ * or mirrorWeight times if it holds neither.
+ */
+function countPass(
+  n: number,
+  tA: Int32Array,
+  tB: Int32Array,
+  tCount: number,
+  wA: Int32Array,
+  wB: Int32Array,
+  wCount: number,
+  filter: boolean,
+  mirrorWeight: number,
+): number {
+  const long = filter ? 1 << (h - 1) : 0;
+  const below = long - 1; // bits under the squeezed one (none without the filter)
+  if (eastKey.length < tCount) {
+    eastKey = new Int32Array(tA.length);
+    eastResA = new Int32Array(tA.length);
+    eastResB = new Int32Array(tA.length);
+  }
+  let count = 0;
+  for (let i = 0; i < tCount; i++) {
+    if ((tA[i] | tB[i]) & long) continue;
+    eastResA[count] = (tA[i] & below) | ((tA[i] >>> 1) & ~below);
+    eastResB[count] = (tB[i] & below) | ((tB[i] >>> 1) & ~below);
+    count++;
+  }
+  if (count === 0) return 0;
   const width = windowBits(n) - (filter ? 1 : 0);
-  const gBits = groupBits(width, eastCount, 32);
+  const gBits = groupBits(width, count, 32);
   const shift = (width - gBits) >> 1; // the group field: the middle bits, the busiest ones
   const gMask = (1 << gBits) - 1;
   const lowMask = (1 << shift) - 1;
   const groups = 1 << (2 * gBits);
-  const long = filter ? 1 << (h - 1) : 0;
-  const below = long - 1; // bits under the squeezed one (none without the filter)
-  if (eastKey.length < eastCount) {
-    eastKey = new Int32Array(famA.length);
-    eastResA = new Int32Array(famA.length);
-    eastResB = new Int32Array(famA.length);
-  }
   const perGroup = perGroupCount.subarray(0, groups).fill(0);
-  for (let i = 0; i < eastCount; i++) {
-    const a = (famA[i] & below) | ((famA[i] >>> 1) & ~below);
-    const b = (famB[i] & below) | ((famB[i] >>> 1) & ~below);
+  for (let i = 0; i < count; i++) {
+    const a = eastResA[i];
+    const b = eastResB[i];
     const key = ((a >>> shift) & gMask) | (((b >>> shift) & gMask) << gBits);
     eastKey[i] = key;
     eastResA[i] = (a & lowMask) | ((a >>> (shift + gBits)) << shift);
@@ -216,20 +254,18 @@ export function countJoinUnit(n: number, unit: JoinUnit): bigint {
   }
   groupFirstBlock[groups] = blocks;
   if (tables.length < blocks * TABLE_WORDS) tables = new Int32Array(blocks * TABLE_WORDS * 2);
-  buildTables(eastCount, eastKey, eastResA, eastResB, blocks);
+  buildTables(count, eastKey, eastResA, eastResB, blocks);
 
-  // West halves, mirrored: family A of the east meets family B of the west.
-  const westCount = enumerateHalves(n, westRows, unit.centreRow, false);
+  // The probe side, mirrored: family A of the east meets family B of the west.
   let total = 0;
   const t = tables;
-  for (let i = 0; i < westCount; i++) {
-    const fa = famA[i];
-    const fb = famB[i];
-    // Filter on: 2 per long diagonal this west half occupies, else mirrorWeight.
+  for (let i = 0; i < wCount; i++) {
+    const fa = wA[i];
+    const fb = wB[i];
     let weight = 1;
     if (filter) {
       weight = (fa & long ? 2 : 1) * (fb & long ? 2 : 1);
-      if (weight === 1) weight = unit.mirrorWeight;
+      if (weight === 1) weight = mirrorWeight;
       if (weight === 0) continue;
     }
     const a = (fb & below) | ((fb >>> 1) & ~below); // meets east family A
@@ -256,7 +292,7 @@ export function countJoinUnit(n: number, unit: JoinUnit): bigint {
     }
     total += weight * matches;
   }
-  return BigInt(total);
+  return total;
 }
 
 const slotInGroup = new Int32Array(257);
