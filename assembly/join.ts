@@ -92,13 +92,13 @@ function setN(n: i32): void {
   let cap: usize = 1;
   for (let k = 2; k <= h; k++) cap *= <usize>k;
   eastA = (qD + (entries << 3) + 15) & ~15;
-  eastB = eastA + (cap << 2);
-  westA = eastB + (cap << 2);
-  westB = westA + (cap << 2);
-  keys_ = westB + (cap << 2);
-  resA = keys_ + (cap << 2);
-  resB = resA + (cap << 2);
-  tables = (resB + (cap << 2) + 63) & ~63;
+  eastB = eastA + ((cap + 4) << 2);
+  westA = eastB + ((cap + 4) << 2);
+  westB = westA + ((cap + 4) << 2);
+  keys_ = westB + ((cap + 4) << 2);
+  resA = keys_ + ((cap + 4) << 2);
+  resB = resA + ((cap + 4) << 2);
+  tables = (resB + ((cap + 4) << 2) + 63) & ~63;
   grow(tables + (cap / <usize>LANES + 260) * BLOCK_BYTES);
   counting = false;
   quarterPlace(0, 0, 0, 0, 0); // moves each key's start to the next key's
@@ -141,10 +141,10 @@ function enumerateHalves(n: i32, rows: i32, centreRow: i32, outA: usize, outB: u
       for (let y = yFirst; y < yLast; y++) {
         const s1 = load<i32>(qD + (<usize>y << 3)) << band;
         const s2 = load<i32>(qD + (<usize>y << 3), 4) << band;
-        if ((m1 & s1) | (m2 & s2)) continue;
+        // Branch-free: write every candidate, keep it only if it fits (one slot of slack past the last).
         store<i32>(at(outA, found), ((n1 | s1) >>> shiftA) & window);
         store<i32>(at(outB, found), (n2 | s2) & window);
-        found++;
+        found += <i32>(((m1 & s1) | (m2 & s2)) == 0);
       }
     }
   }
@@ -190,10 +190,9 @@ function countPass(tA: usize, tB: usize, tCount: i32, wA: usize, wB: usize, wCou
   for (let i = 0; i < tCount; i++) {
     const a = load<i32>(at(tA, i));
     const b = load<i32>(at(tB, i));
-    if ((a | b) & long) continue;
     store<i32>(at(resA, count), squeeze(a, below));
     store<i32>(at(resB, count), squeeze(b, below));
-    count++;
+    count += <i32>(((a | b) & long) == 0);
   }
   if (count == 0) return 0;
   // Group bits per family: as many as leave about GROUP_FILL halves per group, within what the residue allows.
