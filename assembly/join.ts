@@ -39,6 +39,9 @@ let keys_: usize = 0;
 let resA: usize = 0;
 let resB: usize = 0;
 let tables: usize = 0;
+let probeA: usize = 0; // probe halves sorted by group key: residue A | weight << 16
+let probeB: usize = 0; // and residue B
+let blockList: usize = 0; // the blocks one key's probes visit
 
 // @ts-ignore: decorator
 @inline function at(base: usize, i: i32): usize {
@@ -98,7 +101,10 @@ function setN(n: i32): void {
   keys_ = westB + ((cap + 4) << 2);
   resA = keys_ + ((cap + 4) << 2);
   resB = resA + ((cap + 4) << 2);
-  tables = (resB + ((cap + 4) << 2) + 63) & ~63;
+  probeA = resB + ((cap + 4) << 2);
+  probeB = probeA + ((cap + 4) << 2);
+  blockList = probeB + ((cap + 4) << 2);
+  tables = (blockList + ((cap / <usize>LANES + 260) << 2) + 63) & ~63;
   grow(tables + (cap / <usize>LANES + 260) * BLOCK_BYTES);
   counting = false;
   quarterPlace(0, 0, 0, 0, 0); // moves each key's start to the next key's
@@ -221,32 +227,65 @@ function countPass(tA: usize, tB: usize, tCount: i32, wA: usize, wB: usize, wCou
   store<i32>(at(FIRST_BLOCK, groups), blocks);
   buildTables(count, blocks);
 
-  let total: u64 = 0;
+  // Probes sorted by group key (their weight packed above the residue), so
+  // each key's blocks are listed once and walked by all its probes: short
+  // loops with the same trip count, which branch predictors handle well.
+  memory.fill(SLOT, 0, 260 * 4);
+  let probes = 0;
   for (let i = 0; i < wCount; i++) {
     const fa = load<i32>(at(wA, i));
     const fb = load<i32>(at(wB, i));
-    let weight: u64 = 1;
+    let weight = 1;
     if (filter) {
-      weight = <u64>((fa & long ? 2 : 1) * (fb & long ? 2 : 1));
-      if (weight == 1) weight = <u64>mirrorWeight;
-      if (weight == 0) continue;
+      weight = (fa & long ? 2 : 1) * (fb & long ? 2 : 1);
+      if (weight == 1) weight = mirrorWeight;
     }
     const a = squeeze(fb, below); // the mirror swaps the families
     const b = squeeze(fa, below);
-    let matches: u64 = 0;
     const key = ((a >>> shift) & gMask) | (((b >>> shift) & gMask) << gBits);
-    const ra = (a & lowMask) | ((a >>> (shift + gBits)) << shift);
-    const rb = (b & lowMask) | ((b >>> (shift + gBits)) << shift);
-    const o0 = <usize>(ra & 31) << WORD_SHIFT;
-    const o1 = <usize>(32 + ((ra >>> 5) & 31)) << WORD_SHIFT;
-    const o2 = <usize>(64 + ((ra >>> 10) & 31)) << WORD_SHIFT;
-    const o3 = <usize>(96 + (rb & 31)) << WORD_SHIFT;
-    const o4 = <usize>(128 + ((rb >>> 5) & 31)) << WORD_SHIFT;
-    const o5 = <usize>(160 + ((rb >>> 10) & 31)) << WORD_SHIFT;
-    const free = ~key & (groups - 1);
+    store<i32>(at(keys_, probes), key);
+    store<i32>(at(resA, probes), (a & lowMask) | ((a >>> (shift + gBits)) << shift) | (weight << 16));
+    store<i32>(at(resB, probes), (b & lowMask) | ((b >>> (shift + gBits)) << shift));
+    store<i32>(at(SLOT, key + 1), load<i32>(at(SLOT, key + 1)) + <i32>(weight != 0));
+    probes += <i32>(weight != 0);
+  }
+  for (let k = 0; k < groups; k++) store<i32>(at(SLOT, k + 1), load<i32>(at(SLOT, k + 1)) + load<i32>(at(SLOT, k)));
+  memory.copy(PER_GROUP, SLOT, 260 * 4);
+  for (let i = 0; i < probes; i++) {
+    const key = load<i32>(at(keys_, i));
+    const slot = load<i32>(at(PER_GROUP, key));
+    store<i32>(at(PER_GROUP, key), slot + 1);
+    store<i32>(at(probeA, slot), load<i32>(at(resA, i)));
+    store<i32>(at(probeB, slot), load<i32>(at(resB, i)));
+  }
+
+  let total: u64 = 0;
+  for (let k = 0; k < groups; k++) {
+    const last = load<i32>(at(SLOT, k + 1));
+    if (load<i32>(at(SLOT, k)) == last) continue;
+    // The blocks of every group clear of key k.
+    const free = ~k & (groups - 1);
+    let listEnd = blockList;
     for (let g = free; ; g = (g - 1) & free) {
       const end = tables + <usize>load<i32>(at(FIRST_BLOCK, g + 1)) * BLOCK_BYTES;
       for (let p = tables + <usize>load<i32>(at(FIRST_BLOCK, g)) * BLOCK_BYTES; p < end; p += BLOCK_BYTES) {
+        store<usize>(listEnd, p);
+        listEnd += sizeof<usize>();
+      }
+      if (g == 0) break;
+    }
+    for (let i = load<i32>(at(SLOT, k)); i < last; i++) {
+      const ra = load<i32>(at(probeA, i));
+      const rb = load<i32>(at(probeB, i));
+      const o0 = <usize>(ra & 31) << WORD_SHIFT;
+      const o1 = <usize>(32 + ((ra >>> 5) & 31)) << WORD_SHIFT;
+      const o2 = <usize>(64 + ((ra >>> 10) & 31)) << WORD_SHIFT;
+      const o3 = <usize>(96 + (rb & 31)) << WORD_SHIFT;
+      const o4 = <usize>(128 + ((rb >>> 5) & 31)) << WORD_SHIFT;
+      const o5 = <usize>(160 + ((rb >>> 10) & 31)) << WORD_SHIFT;
+      let matches: u64 = 0;
+      for (let q = blockList; q < listEnd; q += sizeof<usize>()) {
+        const p = load<usize>(q);
         if (ASC_FEATURE_SIMD) {
           const match = v128.and(v128.and(v128.and(v128.load(p + o0), v128.load(p + o1)), v128.and(v128.load(p + o2), v128.load(p + o3))),
             v128.and(v128.load(p + o4), v128.load(p + o5)));
@@ -256,9 +295,8 @@ function countPass(tA: usize, tB: usize, tCount: i32, wA: usize, wB: usize, wCou
             load<u64>(p + o3) & load<u64>(p + o4) & load<u64>(p + o5));
         }
       }
-      if (g == 0) break;
+      total += <u64>(ra >>> 16) * matches;
     }
-    total += weight * matches;
   }
   return total;
 }
