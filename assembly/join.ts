@@ -16,7 +16,7 @@ const LANE_SHIFT: i32 = ASC_FEATURE_SIMD ? 7 : 6; // halves per block: 128 (v128
 const LANES: i32 = 1 << LANE_SHIFT;
 const WORD_SHIFT: i32 = LANE_SHIFT - 3; // bytes per word: 16 or 8
 const BLOCK_BYTES: usize = <usize>BLOCK_WORDS << WORD_SHIFT;
-const GROUP_FILL: i32 = LANES; // halves per group wanted: about one block's worth
+const GROUP_FILL: i32 = LANES / 2; // east halves per group wanted: about half a block's worth
 
 const COL_SET_START: usize = memory.data(18 * 4); // column sets of each size, in COL_SETS
 const PER_GROUP: usize = memory.data(260 * 4);
@@ -164,10 +164,9 @@ function enumerateHalves(n: i32, rows: i32, centreRow: i32, outA: usize, outB: u
 
 /**
  * Solutions of the split whose east rows are `eastRows` (odd n: centre
- * column's queen in row centreRow, else -1). Even n (mirrorWeight >= 0):
- * the long-diagonal filter, and when mirrorWeight is 2 the east-west
- * mirror's count too, from the same two lists with the roles swapped
- * (src/kernels/join-plan.ts).
+ * column's queen in row centreRow, else -1), with the long-diagonal filter,
+ * and when mirrorWeight is 2 the east-west mirror's count too, from the
+ * same two lists with the roles swapped (src/kernels/join-plan.ts).
  */
 export function countJoinSplit(n: i32, eastRows: i32, centreRow: i32, mirrorWeight: i32): u64 {
   setN(n);
@@ -183,14 +182,13 @@ export function countJoinSplit(n: i32, eastRows: i32, centreRow: i32, mirrorWeig
 
 /**
  * Pairs of table-side halves (as east) and probe-side halves (mirrored into
- * the west) with disjoint diagonals. Filter on (mirrorWeight >= 0): only
+ * the west) with disjoint diagonals. The long-diagonal filter: only
  * table halves clear of both long diagonals (window bit h - 1) count, that
  * bit is squeezed out, and a probe half counts 2 per long diagonal it
  * holds, or mirrorWeight times if neither.
  */
 function countPass(tA: usize, tB: usize, tCount: i32, wA: usize, wB: usize, wCount: i32, mirrorWeight: i32): u64 {
-  const filter = mirrorWeight >= 0;
-  const long = filter ? 1 << (h - 1) : 0;
+  const long = 1 << (h - 1);
   const below = long - 1;
   let count = 0;
   for (let i = 0; i < tCount; i++) {
@@ -202,7 +200,7 @@ function countPass(tA: usize, tB: usize, tCount: i32, wA: usize, wB: usize, wCou
   }
   if (count == 0) return 0;
   // Group bits per family: as many as leave about GROUP_FILL halves per group, within what the residue allows.
-  const width = 2 * h - 1 - <i32>filter;
+  const width = 2 * h - 2;
   let gBits = max(0, width - 15);
   while (gBits < 4 && 2 * (gBits + 1) <= width && count >> (2 * gBits + 2) >= GROUP_FILL) gBits++;
   const shift = (width - gBits) >> 1;
@@ -235,11 +233,8 @@ function countPass(tA: usize, tB: usize, tCount: i32, wA: usize, wB: usize, wCou
   for (let i = 0; i < wCount; i++) {
     const fa = load<i32>(at(wA, i));
     const fb = load<i32>(at(wB, i));
-    let weight = 1;
-    if (filter) {
-      weight = (fa & long ? 2 : 1) * (fb & long ? 2 : 1);
-      if (weight == 1) weight = mirrorWeight;
-    }
+    let weight = (fa & long ? 2 : 1) * (fb & long ? 2 : 1);
+    if (weight == 1) weight = mirrorWeight;
     const a = squeeze(fb, below); // the mirror swaps the families
     const b = squeeze(fa, below);
     const key = ((a >>> shift) & gMask) | (((b >>> shift) & gMask) << gBits);

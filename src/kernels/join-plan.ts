@@ -8,7 +8,7 @@
 // one split one-to-one onto those of another, so only one split per class
 // is counted, weighted by the size of its class.
 //
-// Even n goes further, with the two diagonal reflections of the board. The
+// The count goes further, with the two diagonal reflections of the board. The
 // one about the main diagonal fixes that diagonal and moves the queen of
 // the other long diagonal (if any) to the other half; the other reflection
 // likewise. So total = the sum, over solutions with no queen on the east
@@ -33,12 +33,11 @@ export interface JoinUnit {
   /** Splits this unit stands for (1, 2 or 4). */
   readonly weight: number;
   /**
-   * Even n: the long-diagonal filter is on (see above), and solutions of
-   * this split with both long diagonals empty count this many times: 2 when
-   * the unit also counts its east-west mirror (another north-south class,
-   * where they count 0 times), 1 when the mirror is the split's own
-   * north-south mirror. Weight is then the north-south class's size. Odd n:
-   * -1, no filter.
+   * With the long-diagonal filter (see above), solutions of this split with
+   * both long diagonals empty count this many times: 2 when the unit also
+   * counts its east-west mirror (another north-south class, where they
+   * count 0 times), 1 when the mirror is the split's own north-south mirror.
+   * Weight is the north-south class's size.
    */
   readonly mirrorWeight: number;
 }
@@ -118,15 +117,10 @@ export function planJoin(n: number): JoinUnit[] {
       const own = key(centreRow, east);
       const keys = images.map(([c, e]) => key(c, e));
       if (keys.some((k) => k < own)) continue;
-      if (n % 2 === 0) {
-        // The split's north-south class, and its east-west mirror (images 1 and 3) unless that is the same class.
-        const weight = keys[2] === own ? 1 : 2;
-        const mirrorWeight = keys[1] === keys[2] ? 1 : 2;
-        found.push({ eastRows: east, centreRow, weight, mirrorWeight, cost: splitCost(east, n) });
-        continue;
-      }
-      const weight = new Set(keys).size;
-      found.push({ eastRows: east, centreRow, weight, mirrorWeight: -1, cost: splitCost(east, n) });
+      // The split's north-south class, and its east-west mirror (images 1 and 3) unless that is the same class.
+      const weight = keys[2] === own ? 1 : 2;
+      const mirrorWeight = keys[1] === keys[2] ? 1 : 2;
+      found.push({ eastRows: east, centreRow, weight, mirrorWeight, cost: splitCost(east, n) });
     }
   }
   // Largest first by a cheap proxy: a half whose rows lie far apart has fewer diagonal clashes, so more boards.

@@ -172,9 +172,9 @@ let eastA = new Int32Array(0);
 let eastB = new Int32Array(0);
 
 /**
- * Solutions of one unit: east and west halves with disjoint diagonals. Even
- * n (the long-diagonal filter, see join-plan.ts): the split's count, plus,
- * when mirrorWeight is 2, its east-west mirror's, from the same two lists of
+ * Solutions of one unit: east and west halves with disjoint diagonals, with
+ * the long-diagonal filter (see join-plan.ts): the split's count, plus, when
+ * mirrorWeight is 2, its east-west mirror's, from the same two lists of
  * halves with the roles swapped.
  */
 export function countJoinUnit(n: number, unit: JoinUnit): bigint {
@@ -191,16 +191,15 @@ export function countJoinUnit(n: number, unit: JoinUnit): bigint {
   eastA.set(famA.subarray(0, eastCount));
   eastB.set(famB.subarray(0, eastCount));
   const westCount = enumerateHalves(n, westRows, unit.centreRow);
-  const filter = unit.mirrorWeight >= 0;
-  let total = countPass(n, eastA, eastB, eastCount, famA, famB, westCount, filter, unit.mirrorWeight);
-  if (unit.mirrorWeight === 2) total += countPass(n, famA, famB, westCount, eastA, eastB, eastCount, filter, 0);
+  let total = countPass(n, eastA, eastB, eastCount, famA, famB, westCount, unit.mirrorWeight);
+  if (unit.mirrorWeight === 2) total += countPass(n, famA, famB, westCount, eastA, eastB, eastCount, 0);
   return BigInt(total);
 }
 
 /**
  * Pairs of a table side (east-style halves tA/tB, as east) and a probe side
  * (east-style halves wA/wB, mirrored into the west) with disjoint diagonals.
- * With the long-diagonal filter, only table halves clear of both long
+ * The long-diagonal filter: only table halves clear of both long
  * diagonals (window bit h - 1 of either family) count, that bit is squeezed
  * out of both sides, and a probe half counts 2 per long diagonal it holds,
  * or mirrorWeight times if it holds neither.
@@ -213,11 +212,10 @@ function countPass(
   wA: Int32Array,
   wB: Int32Array,
   wCount: number,
-  filter: boolean,
   mirrorWeight: number,
 ): number {
-  const long = filter ? 1 << (h - 1) : 0;
-  const below = long - 1; // bits under the squeezed one (none without the filter)
+  const long = 1 << (h - 1);
+  const below = long - 1; // bits under the squeezed one
   if (eastKey.length < tCount) {
     eastKey = new Int32Array(tA.length);
     eastResA = new Int32Array(tA.length);
@@ -231,7 +229,7 @@ function countPass(
     count++;
   }
   if (count === 0) return 0;
-  const width = windowBits(n) - (filter ? 1 : 0);
+  const width = windowBits(n) - 1;
   const gBits = groupBits(width, count, 32);
   const shift = (width - gBits) >> 1; // the group field: the middle bits, the busiest ones
   const gMask = (1 << gBits) - 1;
@@ -262,12 +260,9 @@ function countPass(
   for (let i = 0; i < wCount; i++) {
     const fa = wA[i];
     const fb = wB[i];
-    let weight = 1;
-    if (filter) {
-      weight = (fa & long ? 2 : 1) * (fb & long ? 2 : 1);
-      if (weight === 1) weight = mirrorWeight;
-      if (weight === 0) continue;
-    }
+    let weight = (fa & long ? 2 : 1) * (fb & long ? 2 : 1);
+    if (weight === 1) weight = mirrorWeight;
+    if (weight === 0) continue;
     const a = (fb & below) | ((fb >>> 1) & ~below); // meets east family A
     const b = (fa & below) | ((fa >>> 1) & ~below); // meets east family B
     const key = ((a >>> shift) & gMask) | (((b >>> shift) & gMask) << gBits);
