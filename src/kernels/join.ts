@@ -31,18 +31,15 @@ function setN(n: number): void {
   geometryN = n;
 }
 
-function push(a: number, b: number): void {
-  if (found === famA.length) {
-    const grownA = new Int32Array(found * 2);
-    const grownB = new Int32Array(found * 2);
-    grownA.set(famA);
-    grownB.set(famB);
-    famA = grownA;
-    famB = grownB;
-  }
-  famA[found] = a;
-  famB[found] = b;
-  found++;
+/** Makes room for `more` halves past the `found` listed. */
+function reserve(more: number): void {
+  if (found + more <= famA.length) return;
+  const grownA = new Int32Array(Math.max(2 * famA.length, found + more));
+  const grownB = new Int32Array(grownA.length);
+  grownA.set(famA);
+  grownB.set(famB);
+  famA = grownA;
+  famB = grownB;
 }
 
 // Half-boards are joined from precomputed quarter boards instead of searched
@@ -135,7 +132,12 @@ function enumerateHalves(n: number, rows: number, centreRow: number): number {
     const sFirst = 2 * qs[sKey];
     const sLast = 2 * qs[sKey + 1];
     if (sFirst === sLast) continue;
-    for (let x = 2 * qs[nKey], xEnd = 2 * qs[nKey + 1]; x < xEnd; x += 2) {
+    const xFirst = 2 * qs[nKey];
+    const xEnd = 2 * qs[nKey + 1];
+    reserve((((xEnd - xFirst) * (sLast - sFirst)) >> 2) + 1);
+    const outA = famA;
+    const outB = famB;
+    for (let x = xFirst; x < xEnd; x += 2) {
       const n1 = q[x];
       const n2 = q[x + 1];
       if ((n1 & cen1) | (n2 & cen2)) continue;
@@ -144,8 +146,10 @@ function enumerateHalves(n: number, rows: number, centreRow: number): number {
       for (let y = sFirst; y < sLast; y += 2) {
         const s1 = q[y] << band;
         const s2 = q[y + 1] << band;
-        if ((m1 & s1) | (m2 & s2)) continue;
-        push(((n1 | s1) >>> shiftA) & window, (n2 | s2) & window);
+        // Branch-free: write every candidate, keep it only if it fits (room for one past the last).
+        outA[found] = ((n1 | s1) >>> shiftA) & window;
+        outB[found] = (n2 | s2) & window;
+        found += ((m1 & s1) | (m2 & s2)) === 0 ? 1 : 0;
       }
     }
   }
