@@ -60,13 +60,40 @@ export function maxHalfBoards(n: number): number {
 }
 
 /**
+ * Entries of the quarter-board table for n (every way to place queens, at
+ * most one per row and column, on a board of n - h rows by h columns),
+ * counted once by a search for n <= 22; above, the rook placements bound
+ * them.
+ */
+const QUARTER_ENTRIES = [
+  0, 1, 2, 3, 5, 9, 18, 37, 87, 185, 462, 1039, 2635, 6335, 16870, 42807, 118969, 316395, 915442, 2524999, 7535369,
+  21637115, 66807234,
+];
+
+function quarterEntries(n: number): number {
+  if (n < QUARTER_ENTRIES.length) return QUARTER_ENTRIES[n];
+  const h = n >> 1;
+  let sum = 0;
+  for (let k = 0, rooks = 1; k <= h; k++) {
+    sum += rooks;
+    rooks *= ((n - h - k) * (h - k)) / (k + 1); // C(n-h, k) C(h, k) k! to k + 1
+  }
+  return sum;
+}
+
+/**
  * Bytes of tables the join needs per thread for board size n, an upper
- * bound on either engine: per half-board its two diagonal masks, group key
- * and two residues (20 bytes), and bit-sliced tables of 24 bytes per east
- * half-board (192 words per block), plus padding blocks and small tables.
+ * bound on either engine. The quarter table: a start per (rows, columns)
+ * key (4 bytes times 2^n), 8 bytes per entry, the column sets. Per
+ * half-board of the bound above, at most 76 bytes: in TS, seven 4-byte
+ * arrays (both sides' diagonal masks, group keys, residues) and bit-sliced
+ * tables of 24 bytes a half, grown up to twice; in wasm, nine 4-byte
+ * arrays and the same tables, once. Plus padding blocks and small tables.
  */
 export function joinMemoryBytes(n: number): number {
-  return maxHalfBoards(n) * 44 + 2 ** 20;
+  const h = n >> 1;
+  const quarter = 4 * (2 ** n + 1) + 8 * quarterEntries(n) + 4 * 2 ** h;
+  return quarter + 76 * maxHalfBoards(n) + 2 ** 21;
 }
 
 /** Throws a RangeError, before anything is allocated, when n is not one the join can count. */

@@ -10,7 +10,7 @@
 // halves with six loads and ANDs. Nearly every word comes out zero (about 1
 // pair in 2500 matches at n = 18), so the popcount sits behind a branch.
 import { CHUNK_BITS, CHUNKS, groupBits, windowBits } from './join-geometry.js';
-import { checkJoinSize, type JoinUnit } from './join-plan.js';
+import { checkJoinSize, maxHalfBoards, type JoinUnit } from './join-plan.js';
 
 const TABLE_WORDS = CHUNKS << CHUNK_BITS; // words per 32-half block
 const CHUNK_MASK = (1 << CHUNK_BITS) - 1;
@@ -34,7 +34,8 @@ function setN(n: number): void {
 /** Makes room for `more` halves past the `found` listed. */
 function reserve(more: number): void {
   if (found + more <= famA.length) return;
-  const grownA = new Int32Array(Math.max(2 * famA.length, found + more));
+  // Never past the bound joinMemoryBytes assumes (found + more <= h! + 1: see join-plan.ts).
+  const grownA = new Int32Array(Math.max(Math.min(2 * famA.length, maxHalfBoards(geometryN) + 4), found + more));
   const grownB = new Int32Array(grownA.length);
   grownA.set(famA);
   grownB.set(famB);
