@@ -107,17 +107,15 @@ export function checkJoinSize(n: number): void {
   }
 }
 
-function popcount(x: number): number {
-  let c = 0;
-  for (; x !== 0; x &= x - 1) c++;
-  return c;
-}
+let reversed16: Uint16Array | undefined;
 
 /** Row mask `rows` of an n-row board upside down. */
 function reverseRows(rows: number, n: number): number {
-  let out = 0;
-  for (let r = 0; r < n; r++) if ((rows >>> r) & 1) out |= 1 << (n - 1 - r);
-  return out;
+  if (!reversed16) {
+    reversed16 = new Uint16Array(1 << 16);
+    for (let x = 1; x < 1 << 16; x++) reversed16[x] = (reversed16[x >>> 1] >>> 1) | ((x & 1) << 15);
+  }
+  return (((reversed16[rows & 0xffff] << 16) | reversed16[rows >>> 16]) >>> (32 - n)) >>> 0;
 }
 
 /** The deterministic list of units for board size n (n >= 2), largest first. */
@@ -128,26 +126,33 @@ export function planJoin(n: number): JoinUnit[] {
   const all = (1 << n) - 1;
   const found: { eastRows: number; centreRow: number; weight: number; mirrorWeight: number; cost: number }[] = [];
   const centreRows = n % 2 === 1 ? Array.from({ length: n }, (_, r) => r) : [-1];
+  const key = (c: number, e: number): number => (c + 1) * 2 ** n + e;
   for (const centreRow of centreRows) {
     const free = centreRow < 0 ? all : all & ~(1 << centreRow);
-    for (let east = free; east !== 0; east = (east - 1) & free) {
-      if (popcount(east) !== h) continue;
-      // The class of (centreRow, east): mirrored north-south, east-west, and both.
-      const mirrorRow = centreRow < 0 ? -1 : n - 1 - centreRow;
-      const images = [
-        [centreRow, east],
-        [centreRow, free & ~east],
-        [mirrorRow, reverseRows(east, n)],
-        [mirrorRow, reverseRows(free & ~east, n)],
-      ];
-      const key = (c: number, e: number): number => (c + 1) * 2 ** n + e;
-      const own = key(centreRow, east);
-      const keys = images.map(([c, e]) => key(c, e));
-      if (keys.some((k) => k < own)) continue;
-      // The split's north-south class, and its east-west mirror (images 1 and 3) unless that is the same class.
-      const weight = keys[2] === own ? 1 : 2;
-      const mirrorWeight = keys[1] === keys[2] ? 1 : 2;
-      found.push({ eastRows: east, centreRow, weight, mirrorWeight, cost: splitCost(east, n) });
+    const below = centreRow < 0 ? all : (1 << centreRow) - 1; // free rows under the centre row
+    const mirrorRow = centreRow < 0 ? -1 : n - 1 - centreRow;
+    const own0 = key(centreRow, 0);
+    const mirror0 = key(mirrorRow, 0);
+    // Every set of h of the free rows: h-bit combinations of the m free rows (Gosper), spread over them.
+    const m = centreRow < 0 ? n : n - 1;
+    for (let x = (1 << h) - 1; x < 1 << m; ) {
+      const east = (x & below) | ((x & ~below) << 1);
+      const west = free & ~east;
+      // The class of (centreRow, east): mirrored east-west (1), north-south (2), and both (3).
+      const own = own0 + east;
+      const k1 = own0 + west;
+      const k2 = mirror0 + reverseRows(east, n);
+      const k3 = mirror0 + reverseRows(west, n);
+      if (k1 >= own && k2 >= own && k3 >= own) {
+        // The split's north-south class, and its east-west mirror (images 1 and 3) unless that is the same class.
+        const weight = k2 === own ? 1 : 2;
+        const mirrorWeight = k1 === k2 ? 1 : 2;
+        found.push({ eastRows: east, centreRow, weight, mirrorWeight, cost: splitCost(east, n) });
+      }
+      if (h === 0) break;
+      const low = x & -x;
+      const ripple = x + low;
+      x = ripple | (((ripple ^ x) >>> 2) / low);
     }
   }
   // Largest first by a cheap proxy: a half whose rows lie far apart has fewer diagonal clashes, so more boards.
