@@ -2,13 +2,16 @@
 // of src/kernels/join-plan.ts), as the number of (east, west) half-boards
 // whose diagonals are disjoint. See join-geometry.ts for the bits.
 //
+// Half-boards come from a quarter-board table built once per n (below).
 // The pair count is the cost. East halves are grouped by a few middle
 // diagonals of each family (a west half visits only groups it can match),
 // and each group is bit-sliced in blocks of 32: per block and per 5-bit
 // chunk of the remaining diagonals, a table of 32 words whose bit i says
-// "east half i is clear of these diagonals". A west half then tests 32 east
-// halves with six loads and ANDs. Nearly every word comes out zero (about 1
-// pair in 2500 matches at n = 18), so the popcount sits behind a branch.
+// "east half i is clear of these diagonals", built by a superset-OR
+// transform. A west half then tests 32 east halves with six loads and ANDs.
+// Nearly every word comes out zero, so the popcount sits behind a branch.
+// assembly/join.ts does the same with 64 or 128 halves per block, and sorts
+// the probing halves by group key first.
 import { CHUNK_BITS, CHUNKS, groupBits, windowBits } from './join-geometry.js';
 import { checkJoinSize, maxHalfBoards, type JoinUnit } from './join-plan.js';
 
