@@ -5,7 +5,7 @@
 import { decodeBase64 } from './wasm.js';
 import { JOIN_WASM_BASE64, JOIN_WASM_SIMD_BASE64 } from './wasm-bytes.generated.js';
 import { countJoinUnit as countJoinUnitJs } from './kernels/join.js';
-import { checkJoinSize, planJoin, type JoinUnit } from './kernels/join-plan.js';
+import { checkJoinSize, checkJoinUnit, planJoin, type JoinUnit } from './kernels/join-plan.js';
 import { countSymmetricSolutions, uniqueFromTotal } from './kernels/symmetric-solutions.js';
 
 export { planJoin, joinMemoryBytes, checkJoinSize, JOIN_MAX_N, JOIN_MEMORY_LIMIT, type JoinUnit } from './kernels/join-plan.js';
@@ -48,6 +48,7 @@ export function joinCounter(engine: JoinEngine, module?: WebAssembly.Module): Jo
     engine,
     countUnit(n, unit) {
       checkJoinSize(n);
+      checkJoinUnit(unit);
       return BigInt.asUintN(64, exports.countJoinSplit(n, unit.eastRows, unit.centreRow, unit.mirrorWeight));
     },
   };

@@ -56,6 +56,11 @@ describe('join units', () => {
     }
   });
 
+  it('a unit without a valid mirrorWeight (an older plan shape) is refused on both engines', () => {
+    const unit = { ...planJoin(10)[0], mirrorWeight: undefined } as unknown as Parameters<ReturnType<typeof joinCounter>['countUnit']>[1];
+    for (const engine of ['wasm', 'js'] as const) expect(() => joinCounter(engine).countUnit(10, unit)).toThrow(/mirrorWeight/);
+  });
+
   it('symmetric solutions: S180 and S90 of small boards', () => {
     expect(countSymmetricSolutions(8)).toEqual({ s180: 4n, s90: 0n });
     expect(countSymmetricSolutions(12)).toEqual({ s180: 80n, s90: 8n });

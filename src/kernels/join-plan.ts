@@ -96,6 +96,13 @@ export function joinMemoryBytes(n: number): number {
   return quarter + 76 * maxHalfBoards(n) + 2 ** 21;
 }
 
+/** Throws a RangeError when `unit` is not a unit of the current plan's shape (say, from an older checkpoint). */
+export function checkJoinUnit(unit: JoinUnit): void {
+  if (unit.mirrorWeight !== 1 && unit.mirrorWeight !== 2) {
+    throw new RangeError(`join: unit ${unit.id} has mirrorWeight ${unit.mirrorWeight}, expected 1 or 2`);
+  }
+}
+
 /** Throws a RangeError, before anything is allocated, when n is not one the join can count. */
 export function checkJoinSize(n: number): void {
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`join: n must be an integer >= 1, got ${n}`);

@@ -13,7 +13,7 @@
 // assembly/join.ts does the same with 64 or 128 halves per block, and sorts
 // the probing halves by group key first.
 import { CHUNK_BITS, CHUNKS, groupBits, windowBits } from './join-geometry.js';
-import { checkJoinSize, maxHalfBoards, type JoinUnit } from './join-plan.js';
+import { checkJoinSize, checkJoinUnit, maxHalfBoards, type JoinUnit } from './join-plan.js';
 
 const TABLE_WORDS = CHUNKS << CHUNK_BITS; // words per 32-half block
 const CHUNK_MASK = (1 << CHUNK_BITS) - 1;
@@ -187,6 +187,7 @@ let eastB = new Int32Array(0);
  */
 export function countJoinUnit(n: number, unit: JoinUnit): bigint {
   setN(n);
+  checkJoinUnit(unit);
   buildQuarters(n);
   const all = (1 << n) - 1;
   const westRows = all & ~unit.eastRows & ~(unit.centreRow >= 0 ? 1 << unit.centreRow : 0);
