@@ -31,10 +31,8 @@ let counting = true;
 let qStart: usize = 0; // per key cols | rows << h: first entry (and one past the last key)
 let qD: usize = 0; // per entry (8 bytes): bit r + c, then bit r - c + h - 1, of each queen
 let colSets: usize = 0;
-let eastA: usize = 0; // window bits of the east-style halves on the east rows
-let eastB: usize = 0;
-let westA: usize = 0; // and on the west rows
-let westB: usize = 0;
+let eastD: usize = 0; // the two masks (u64) of each east-style half on the east rows
+let westD: usize = 0; // and on the west rows
 let keys_: usize = 0;
 let resA: usize = 0;
 let resB: usize = 0;
@@ -94,11 +92,9 @@ function setN(n: i32): void {
   qD = (qStart + (<usize>(keys + 1) << 2) + 7) & ~7;
   let cap: usize = 1;
   for (let k = 2; k <= h; k++) cap *= <usize>k;
-  eastA = (qD + (entries << 3) + 15) & ~15;
-  eastB = eastA + ((cap + 4) << 2);
-  westA = eastB + ((cap + 4) << 2);
-  westB = westA + ((cap + 4) << 2);
-  keys_ = westB + ((cap + 4) << 2);
+  eastD = (qD + (entries << 3) + 15) & ~15;
+  westD = eastD + ((cap + 4) << 3);
+  keys_ = westD + ((cap + 4) << 3);
   resA = keys_ + ((cap + 4) << 2);
   resB = resA + ((cap + 4) << 2);
   probeA = resB + ((cap + 4) << 2);
@@ -118,43 +114,53 @@ function setN(n: i32): void {
   store<i32>(at(COL_SET_START, h + 1), s);
 }
 
-/** Writes to outA/outB the window bits of every east-style half on `rows`, clear of the centre queen (odd n); returns how many. */
-function enumerateHalves(n: i32, rows: i32, centreRow: i32, outA: usize, outB: usize): i32 {
+/**
+ * Writes to `out` every east-style half on `rows`, clear of the centre queen
+ * (odd n), as its two diagonal masks (bit r + c low, bit r - c + h - 1
+ * high; windowBits turns them into window bits); returns how many.
+ */
+function enumerateHalves(rows: i32, centreRow: i32, out: usize): i32 {
   found = 0;
   const north = rows & ((1 << band) - 1);
   const south = rows >>> band;
   const k = <i32>popcnt(north);
   const allCols = (1 << h) - 1;
-  const window = (1 << (2 * h - 1)) - 1;
-  const shiftA = n - h;
-  const cen1 = centreRow >= 0 ? 1 << (centreRow + h) : 0;
-  const cen2 = centreRow >= 1 ? 1 << (centreRow - 1) : 0;
+  // An entry's two masks as one u64 (bit r + c low, bit r - c + h - 1 high); the centre queen's likewise.
+  const cen: u64 = (centreRow >= 0 ? <u64>1 << <u64>(centreRow + h) : 0) | (centreRow >= 1 ? <u64>1 << <u64>(centreRow - 1 + 32) : 0);
+  const shift = <u64>band; // south rows: both masks move by band, and neither passes bit 31 (n <= 21)
   const sEnd = load<i32>(at(COL_SET_START, k + 1));
   for (let s = load<i32>(at(COL_SET_START, k)); s < sEnd; s++) {
     const cols = load<i32>(at(colSets, s));
     const nKey = cols | (north << h);
     const sKey = (allCols & ~cols) | (south << h);
-    const yFirst = load<i32>(at(qStart, sKey));
-    const yLast = load<i32>(at(qStart, sKey + 1));
+    const yFirst = qD + (<usize>load<i32>(at(qStart, sKey)) << 3);
+    const yLast = qD + (<usize>load<i32>(at(qStart, sKey + 1)) << 3);
     if (yFirst == yLast) continue;
-    const xEnd = load<i32>(at(qStart, nKey + 1));
-    for (let x = load<i32>(at(qStart, nKey)); x < xEnd; x++) {
-      const n1 = load<i32>(qD + (<usize>x << 3));
-      const n2 = load<i32>(qD + (<usize>x << 3), 4);
-      if ((n1 & cen1) | (n2 & cen2)) continue;
-      const m1 = n1 | cen1;
-      const m2 = n2 | cen2;
-      for (let y = yFirst; y < yLast; y++) {
-        const s1 = load<i32>(qD + (<usize>y << 3)) << band;
-        const s2 = load<i32>(qD + (<usize>y << 3), 4) << band;
+    const xEnd = qD + (<usize>load<i32>(at(qStart, nKey + 1)) << 3);
+    for (let x = qD + (<usize>load<i32>(at(qStart, nKey)) << 3); x < xEnd; x += 8) {
+      const nn = load<u64>(x);
+      if (nn & cen) continue;
+      const mm = nn | cen;
+      for (let y = yFirst; y < yLast; y += 8) {
+        const ss = load<u64>(y) << shift;
         // Branch-free: write every candidate, keep it only if it fits (one slot of slack past the last).
-        store<i32>(at(outA, found), ((n1 | s1) >>> shiftA) & window);
-        store<i32>(at(outB, found), (n2 | s2) & window);
-        found += <i32>(((m1 & s1) | (m2 & s2)) == 0);
+        store<u64>(out + (<usize>found << 3), nn | ss);
+        found += <i32>((mm & ss) == 0);
       }
     }
   }
   return found;
+}
+
+// Window bits (join-geometry.ts) of a half's two diagonal masks.
+// @ts-ignore: decorator
+@inline function windowA(d: u64): i32 {
+  return (<i32>d >>> band) & ((1 << (2 * h - 1)) - 1);
+}
+
+// @ts-ignore: decorator
+@inline function windowB(d: u64): i32 {
+  return <i32>(d >>> 32) & ((1 << (2 * h - 1)) - 1);
 }
 
 // @ts-ignore: decorator
@@ -172,11 +178,11 @@ export function countJoinSplit(n: i32, eastRows: i32, centreRow: i32, mirrorWeig
   setN(n);
   const all = (1 << n) - 1;
   const westRows = all & ~eastRows & ~(centreRow >= 0 ? 1 << centreRow : 0);
-  const eastCount = enumerateHalves(n, eastRows, centreRow, eastA, eastB);
+  const eastCount = enumerateHalves(eastRows, centreRow, eastD);
   if (eastCount == 0) return 0;
-  const westCount = enumerateHalves(n, westRows, centreRow, westA, westB);
-  let total = countPass(eastA, eastB, eastCount, westA, westB, westCount, mirrorWeight);
-  if (mirrorWeight == 2) total += countPass(westA, westB, westCount, eastA, eastB, eastCount, 0);
+  const westCount = enumerateHalves(westRows, centreRow, westD);
+  let total = countPass(eastD, eastCount, westD, westCount, mirrorWeight);
+  if (mirrorWeight == 2) total += countPass(westD, westCount, eastD, eastCount, 0);
   return total;
 }
 
@@ -187,13 +193,13 @@ export function countJoinSplit(n: i32, eastRows: i32, centreRow: i32, mirrorWeig
  * bit is squeezed out, and a probe half counts 2 per long diagonal it
  * holds, or mirrorWeight times if neither.
  */
-function countPass(tA: usize, tB: usize, tCount: i32, wA: usize, wB: usize, wCount: i32, mirrorWeight: i32): u64 {
+function countPass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirrorWeight: i32): u64 {
   const long = 1 << (h - 1);
   const below = long - 1;
   let count = 0;
   for (let i = 0; i < tCount; i++) {
-    const a = load<i32>(at(tA, i));
-    const b = load<i32>(at(tB, i));
+    const a = windowA(load<u64>(tD + (<usize>i << 3)));
+    const b = windowB(load<u64>(tD + (<usize>i << 3)));
     store<i32>(at(resA, count), squeeze(a, below));
     store<i32>(at(resB, count), squeeze(b, below));
     count += <i32>(((a | b) & long) == 0);
@@ -231,8 +237,8 @@ function countPass(tA: usize, tB: usize, tCount: i32, wA: usize, wB: usize, wCou
   memory.fill(SLOT, 0, 260 * 4);
   let probes = 0;
   for (let i = 0; i < wCount; i++) {
-    const fa = load<i32>(at(wA, i));
-    const fb = load<i32>(at(wB, i));
+    const fa = windowA(load<u64>(wD + (<usize>i << 3)));
+    const fb = windowB(load<u64>(wD + (<usize>i << 3)));
     let weight = (fa & long ? 2 : 1) * (fb & long ? 2 : 1);
     if (weight == 1) weight = mirrorWeight;
     const a = squeeze(fb, below); // the mirror swaps the families
