@@ -115,15 +115,17 @@ function buildQuarters(n: number): void {
   quarterN = n;
 }
 
-/** Appends to famA/famB (window bits) every east-style half on the rows of `rows`, clear of the centre queen (odd n); returns how many. */
+/**
+ * Appends to famA/famB every east-style half on the rows of `rows`, clear of
+ * the centre queen (odd n), as its raw diagonal masks (bit r + c, bit
+ * r - c + h - 1; countPass takes the window bits); returns how many.
+ */
 function enumerateHalves(n: number, rows: number, centreRow: number): number {
   found = 0;
   const north = rows & ((1 << band) - 1);
   const south = rows >>> band;
   const k = popcount(north);
   const allCols = (1 << h) - 1;
-  const window = (1 << (2 * h - 1)) - 1;
-  const shiftA = n - h;
   // The centre column's queen (row centreRow, column h), on the same diagonals.
   const cen1 = centreRow >= 0 ? 1 << (centreRow + h) : 0;
   const cen2 = centreRow >= 1 ? 1 << (centreRow - 1) : 0;
@@ -151,8 +153,8 @@ function enumerateHalves(n: number, rows: number, centreRow: number): number {
         const s1 = q[y] << band;
         const s2 = q[y + 1] << band;
         // Branch-free: write every candidate, keep it only if it fits (room for one past the last).
-        outA[found] = ((n1 | s1) >>> shiftA) & window;
-        outB[found] = (n2 | s2) & window;
+        outA[found] = n1 | s1;
+        outB[found] = n2 | s2;
         found += ((m1 & s1) | (m2 & s2)) === 0 ? 1 : 0;
       }
     }
@@ -223,6 +225,8 @@ function countPass(
   wCount: number,
   mirrorWeight: number,
 ): number {
+  const shiftA = n - h; // raw masks to window bits (join-geometry.ts)
+  const window = (1 << (2 * h - 1)) - 1;
   const long = 1 << (h - 1);
   const below = long - 1; // bits under the squeezed one
   if (eastKey.length < tCount) {
@@ -232,9 +236,11 @@ function countPass(
   }
   let count = 0;
   for (let i = 0; i < tCount; i++) {
-    if ((tA[i] | tB[i]) & long) continue;
-    eastResA[count] = (tA[i] & below) | ((tA[i] >>> 1) & ~below);
-    eastResB[count] = (tB[i] & below) | ((tB[i] >>> 1) & ~below);
+    const a = (tA[i] >>> shiftA) & window;
+    const b = tB[i] & window;
+    if ((a | b) & long) continue;
+    eastResA[count] = (a & below) | ((a >>> 1) & ~below);
+    eastResB[count] = (b & below) | ((b >>> 1) & ~below);
     count++;
   }
   if (count === 0) return 0;
@@ -267,8 +273,8 @@ function countPass(
   let total = 0;
   const t = tables;
   for (let i = 0; i < wCount; i++) {
-    const fa = wA[i];
-    const fb = wB[i];
+    const fa = (wA[i] >>> shiftA) & window;
+    const fb = wB[i] & window;
     let weight = (fa & long ? 2 : 1) * (fb & long ? 2 : 1);
     if (weight === 1) weight = mirrorWeight;
     if (weight === 0) continue;
