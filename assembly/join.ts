@@ -136,16 +136,31 @@ function enumerateHalves(rows: i32, centreRow: i32, out: usize): i32 {
     const yFirst = qD + (<usize>load<i32>(at(qStart, sKey)) << 3);
     const yLast = qD + (<usize>load<i32>(at(qStart, sKey + 1)) << 3);
     if (yFirst == yLast) continue;
+    const xFirst = qD + (<usize>load<i32>(at(qStart, nKey)) << 3);
     const xEnd = qD + (<usize>load<i32>(at(qStart, nKey + 1)) << 3);
-    for (let x = qD + (<usize>load<i32>(at(qStart, nKey)) << 3); x < xEnd; x += 8) {
-      const nn = load<u64>(x);
-      if (nn & cen) continue;
-      const mm = nn | cen;
+    if (xEnd - xFirst <= yLast - yFirst) {
+      for (let x = xFirst; x < xEnd; x += 8) {
+        const nn = load<u64>(x);
+        if (nn & cen) continue;
+        const mm = nn | cen;
+        for (let y = yFirst; y < yLast; y += 8) {
+          const ss = load<u64>(y) << shift;
+          // Branch-free: write every candidate, keep it only if it fits (one slot of slack past the last).
+          store<u64>(out + (<usize>found << 3), nn | ss);
+          found += <i32>((mm & ss) == 0);
+        }
+      }
+    } else {
+      // The longer list inside: fewer loop exits.
       for (let y = yFirst; y < yLast; y += 8) {
         const ss = load<u64>(y) << shift;
-        // Branch-free: write every candidate, keep it only if it fits (one slot of slack past the last).
-        store<u64>(out + (<usize>found << 3), nn | ss);
-        found += <i32>((mm & ss) == 0);
+        if (ss & cen) continue;
+        const mm = ss | cen;
+        for (let x = xFirst; x < xEnd; x += 8) {
+          const nn = load<u64>(x);
+          store<u64>(out + (<usize>found << 3), nn | ss);
+          found += <i32>((mm & nn) == 0);
+        }
       }
     }
   }
