@@ -68,6 +68,16 @@ describe('join units', () => {
 });
 
 describe('join memory limit', () => {
+  it.each([12, 15, 16])('n = %i: the wasm instance stays within joinMemoryBytes on both builds', (n) => {
+    for (const build of ['simd', 'baseline'] as const) {
+      const instance = new WebAssembly.Instance(compileJoinModule(build), {});
+      const unit = planJoin(n)[0];
+      (instance.exports.countJoinSplit as (...args: number[]) => bigint)(n, unit.eastRows, unit.centreRow, unit.mirrorWeight);
+      const memory = Object.values(instance.exports).find((x) => x instanceof WebAssembly.Memory) as WebAssembly.Memory;
+      expect(memory.buffer.byteLength).toBeLessThanOrEqual(joinMemoryBytes(n));
+    }
+  });
+
   it('names n and the bytes needed, and throws before allocating', () => {
     expect(joinMemoryBytes(JOIN_MAX_N)).toBeLessThanOrEqual(JOIN_MEMORY_LIMIT);
     expect(joinMemoryBytes(JOIN_MAX_N + 1)).toBeGreaterThan(JOIN_MEMORY_LIMIT);
