@@ -1,124 +1,239 @@
 // The half-board join in wasm: the solutions of one row split, as the number
 // of (east, west) half-boards whose diagonals are disjoint. The same method
 // as src/kernels/join.ts (read its header and join-geometry.ts for the bits),
-// with 64 east halves per bit-sliced block instead of 32.
+// with 64 east halves per bit-sliced block instead of 32 (128, one v128 per
+// word, in the SIMD build).
 //
-// Tables live in linear memory past the static data, grown once per n to
-// hold h! half-boards per side (the bound src/kernels/join-plan.ts checks).
+// Half-boards are joined from a quarter-board table built once per n, as in
+// src/kernels/join.ts. Tables live in linear memory past the static data,
+// grown once per n: the quarter table, then room for h! half-boards per side
+// (the bound src/kernels/join-plan.ts checks).
 
 const CHUNKS: i32 = 6;
 const CHUNK_BITS: i32 = 5;
-const BLOCK_WORDS: i32 = CHUNKS << CHUNK_BITS; // i64 words per block of 64 halves
-const BLOCK_BYTES: usize = <usize>BLOCK_WORDS << 3;
+const BLOCK_WORDS: i32 = CHUNKS << CHUNK_BITS; // words per block
+const LANE_SHIFT: i32 = ASC_FEATURE_SIMD ? 7 : 6; // halves per block: 128 (v128 words) or 64 (i64)
+const LANES: i32 = 1 << LANE_SHIFT;
+const WORD_SHIFT: i32 = LANE_SHIFT - 3; // bytes per word: 16 or 8
+const BLOCK_BYTES: usize = <usize>BLOCK_WORDS << WORD_SHIFT;
+const GROUP_FILL: i32 = LANES / 2; // east halves per group wanted: about half a block's worth
 
-const BIT_A: usize = memory.data(32 * 16 * 4); // window bit per square r * h + c
-const BIT_B: usize = memory.data(32 * 16 * 4);
-const ATTACKS: usize = memory.data(32 * 4); // centre queen's attacks per row
-const ROWS: usize = memory.data(32 * 4);
+const COL_SET_START: usize = memory.data(18 * 4); // column sets of each size, in COL_SETS
 const PER_GROUP: usize = memory.data(260 * 4);
 const FIRST_BLOCK: usize = memory.data(260 * 4);
 const SLOT: usize = memory.data(260 * 4);
 
 let geometryN: i32 = -1;
 let h: i32 = 0;
-let rowCount: i32 = 0;
+let band: i32 = 0;
 let found: i32 = 0;
-let famA: usize = 0;
-let famB: usize = 0;
-let keys: usize = 0;
+let counting = true;
+let qStart: usize = 0; // per key cols | rows << h: first entry (and one past the last key)
+let qD: usize = 0; // per entry (8 bytes): bit r + c, then bit r - c + h - 1, of each queen
+let colSets: usize = 0;
+let eastD: usize = 0; // the two masks (u64) of each east-style half on the east rows
+let westD: usize = 0; // and on the west rows
+let keys_: usize = 0;
 let resA: usize = 0;
 let resB: usize = 0;
 let tables: usize = 0;
+let probeA: usize = 0; // probe halves sorted by group key: residue A | weight << 16
+let probeB: usize = 0; // and residue B
+let blockList: usize = 0; // the blocks one key's probes visit
 
 // @ts-ignore: decorator
 @inline function at(base: usize, i: i32): usize {
   return base + (<usize>i << 2);
 }
 
-/** Lays out and grows memory for board size n; sets the window bits. */
+function grow(end: usize): void {
+  const have = <usize>memory.size() << 16;
+  if (end > have) memory.grow(<i32>((end - have + 65535) >> 16));
+}
+
+/** Every placement on band rows r.., given the rows, columns and diagonals held so far. */
+function quarterPlace(r: i32, rows: i32, cols: i32, d1: i32, d2: i32): void {
+  if (r == band) {
+    const key = cols | (rows << h);
+    if (counting) {
+      store<i32>(at(qStart, key + 1), load<i32>(at(qStart, key + 1)) + 1);
+    } else {
+      const e = load<i32>(at(qStart, key));
+      store<i32>(at(qStart, key), e + 1);
+      store<i32>(qD + (<usize>e << 3), d1);
+      store<i32>(qD + (<usize>e << 3), d2, 4);
+    }
+    return;
+  }
+  quarterPlace(r + 1, rows, cols, d1, d2);
+  for (let c = 0; c < h; c++) {
+    const b1 = 1 << (r + c);
+    const b2 = 1 << (r - c + h - 1);
+    if (((cols >>> c) & 1) | (d1 & b1) | (d2 & b2)) continue;
+    quarterPlace(r + 1, rows | (1 << r), cols | (1 << c), d1 | b1, d2 | b2);
+  }
+}
+
+/** Builds the quarter table and lays out the half-board arrays for board size n. */
 function setN(n: i32): void {
   if (geometryN == n) return;
   geometryN = n;
   h = n >> 1;
+  band = n - h;
+  const keys = 1 << (band + h);
+  colSets = (__heap_base + 15) & ~15;
+  qStart = colSets + (<usize>1 << <usize>h << 2);
+  grow(qStart + (<usize>(keys + 1) << 2));
+  memory.fill(qStart, 0, <usize>(keys + 1) << 2);
+  counting = true;
+  quarterPlace(0, 0, 0, 0, 0);
+  for (let k = 0; k < keys; k++) store<i32>(at(qStart, k + 1), load<i32>(at(qStart, k + 1)) + load<i32>(at(qStart, k)));
+  const entries = <usize>load<i32>(at(qStart, keys));
+  qD = (qStart + (<usize>(keys + 1) << 2) + 7) & ~7;
   let cap: usize = 1;
   for (let k = 2; k <= h; k++) cap *= <usize>k;
-  famA = (__heap_base + 15) & ~15;
-  famB = famA + (cap << 2);
-  keys = famB + (cap << 2);
-  resA = keys + (cap << 2);
-  resB = resA + (cap << 2);
-  tables = (resB + (cap << 2) + 63) & ~63;
-  const end = tables + (cap / 64 + 260) * BLOCK_BYTES;
-  const have = <usize>memory.size() << 16;
-  if (end > have) memory.grow(<i32>((end - have + 65535) >> 16));
-  const top = 2 * h - 2;
-  for (let r = 0; r < n; r++) {
-    for (let c = 0; c < h; c++) {
-      const ai = r + c - (n - h);
-      const bi = r - c + h - 1;
-      store<i32>(at(BIT_A, r * h + c), ai >= 0 && ai <= top ? 1 << ai : 0);
-      store<i32>(at(BIT_B, r * h + c), bi >= 0 && bi <= top ? 1 << bi : 0);
-    }
+  eastD = (qD + (entries << 3) + 15) & ~15;
+  westD = eastD + ((cap + 4) << 3);
+  keys_ = westD + ((cap + 4) << 3);
+  resA = keys_ + ((cap + 4) << 2);
+  resB = resA + ((cap + 4) << 2);
+  probeA = resB + ((cap + 4) << 2);
+  probeB = probeA + ((cap + 4) << 2);
+  blockList = probeB + ((cap + 4) << 2);
+  tables = (blockList + ((cap / <usize>LANES + 260) << 2) + 63) & ~63;
+  grow(tables + (cap / <usize>LANES + 260) * BLOCK_BYTES);
+  counting = false;
+  quarterPlace(0, 0, 0, 0, 0); // moves each key's start to the next key's
+  for (let k = keys; k > 0; k--) store<i32>(at(qStart, k), load<i32>(at(qStart, k - 1)));
+  store<i32>(qStart, 0);
+  let s = 0;
+  for (let k = 0; k <= h; k++) {
+    store<i32>(at(COL_SET_START, k), s);
+    for (let c = 0; c < 1 << h; c++) if (<i32>popcnt(c) == k) store<i32>(at(colSets, s++), c);
   }
+  store<i32>(at(COL_SET_START, h + 1), s);
 }
 
-function place(k: i32, cols: i32, ld: i32, rd: i32, a: i32, b: i32): void {
-  const r = load<i32>(at(ROWS, k));
-  let avail = ~(cols | ld | rd | load<i32>(at(ATTACKS, r))) & ((1 << h) - 1);
-  if (k == rowCount - 1) {
-    while (avail != 0) {
-      const bit = avail & -avail;
-      avail ^= bit;
-      const i = r * h + ctz(bit);
-      store<i32>(at(famA, found), a | load<i32>(at(BIT_A, i)));
-      store<i32>(at(famB, found), b | load<i32>(at(BIT_B, i)));
-      found++;
-    }
-    return;
-  }
-  const gap = load<i32>(at(ROWS, k + 1)) - r;
-  while (avail != 0) {
-    const bit = avail & -avail;
-    avail ^= bit;
-    const i = r * h + ctz(bit);
-    place(k + 1, cols | bit, (ld | bit) << gap, <i32>(<u32>(rd | bit) >> gap),
-      a | load<i32>(at(BIT_A, i)), b | load<i32>(at(BIT_B, i)));
-  }
-}
-
-function enumerateHalves(n: i32, rows: i32): i32 {
-  rowCount = 0;
-  for (let r = 0; r < n; r++) if ((rows >>> r) & 1) store<i32>(at(ROWS, rowCount++), r);
+/**
+ * Writes to `out` every east-style half on `rows`, clear of the centre queen
+ * (odd n), as its two diagonal masks (bit r + c low, bit r - c + h - 1
+ * high; windowBits turns them into window bits); returns how many.
+ */
+function enumerateHalves(rows: i32, centreRow: i32, out: usize): i32 {
   found = 0;
-  if (rowCount > 0) place(0, 0, 0, 0, 0, 0);
+  const north = rows & ((1 << band) - 1);
+  const south = rows >>> band;
+  const k = <i32>popcnt(north);
+  const allCols = (1 << h) - 1;
+  // An entry's two masks as one u64 (bit r + c low, bit r - c + h - 1 high); the centre queen's likewise.
+  const cen: u64 = (centreRow >= 0 ? <u64>1 << <u64>(centreRow + h) : 0) | (centreRow >= 1 ? <u64>1 << <u64>(centreRow - 1 + 32) : 0);
+  const shift = <u64>band; // south rows: both masks move by band, and neither passes bit 31 (n <= 21)
+  const sEnd = load<i32>(at(COL_SET_START, k + 1));
+  for (let s = load<i32>(at(COL_SET_START, k)); s < sEnd; s++) {
+    const cols = load<i32>(at(colSets, s));
+    const nKey = cols | (north << h);
+    const sKey = (allCols & ~cols) | (south << h);
+    const yFirst = qD + (<usize>load<i32>(at(qStart, sKey)) << 3);
+    const yLast = qD + (<usize>load<i32>(at(qStart, sKey + 1)) << 3);
+    if (yFirst == yLast) continue;
+    const xFirst = qD + (<usize>load<i32>(at(qStart, nKey)) << 3);
+    const xEnd = qD + (<usize>load<i32>(at(qStart, nKey + 1)) << 3);
+    if (xEnd - xFirst <= yLast - yFirst) {
+      for (let x = xFirst; x < xEnd; x += 8) {
+        const nn = load<u64>(x);
+        if (nn & cen) continue;
+        const mm = nn | cen;
+        for (let y = yFirst; y < yLast; y += 8) {
+          const ss = load<u64>(y) << shift;
+          // Branch-free: write every candidate, keep it only if it fits (one slot of slack past the last).
+          store<u64>(out + (<usize>found << 3), nn | ss);
+          found += <i32>((mm & ss) == 0);
+        }
+      }
+    } else {
+      // The longer list inside: fewer loop exits.
+      for (let y = yFirst; y < yLast; y += 8) {
+        const ss = load<u64>(y) << shift;
+        if (ss & cen) continue;
+        const mm = ss | cen;
+        for (let x = xFirst; x < xEnd; x += 8) {
+          const nn = load<u64>(x);
+          store<u64>(out + (<usize>found << 3), nn | ss);
+          found += <i32>((mm & nn) == 0);
+        }
+      }
+    }
+  }
   return found;
 }
 
-/** Solutions of the split whose east rows are `eastRows` (odd n: centre column's queen in row centreRow, else -1). */
-export function countJoinSplit(n: i32, eastRows: i32, centreRow: i32): u64 {
+// Window bits (join-geometry.ts) of a half's two diagonal masks.
+// @ts-ignore: decorator
+@inline function windowA(d: u64): i32 {
+  return (<i32>d >>> band) & ((1 << (2 * h - 1)) - 1);
+}
+
+// @ts-ignore: decorator
+@inline function windowB(d: u64): i32 {
+  return <i32>(d >>> 32) & ((1 << (2 * h - 1)) - 1);
+}
+
+// @ts-ignore: decorator
+@inline function squeeze(x: i32, below: i32): i32 {
+  return (x & below) | ((x >>> 1) & ~below);
+}
+
+/**
+ * Solutions of the split whose east rows are `eastRows` (odd n: centre
+ * column's queen in row centreRow, else -1), with the long-diagonal filter,
+ * and when mirrorWeight is 2 the east-west mirror's count too, from the
+ * same two lists with the roles swapped (src/kernels/join-plan.ts).
+ */
+export function countJoinSplit(n: i32, eastRows: i32, centreRow: i32, mirrorWeight: i32): u64 {
   setN(n);
-  const width = 2 * h - 1;
-  const wanted = n >= 18 ? 3 : n >= 16 ? 2 : n >= 13 ? 1 : 0;
-  const gBits = max(min(wanted, width >> 1), width - 15);
+  const all = (1 << n) - 1;
+  const westRows = all & ~eastRows & ~(centreRow >= 0 ? 1 << centreRow : 0);
+  const eastCount = enumerateHalves(eastRows, centreRow, eastD);
+  if (eastCount == 0) return 0;
+  const westCount = enumerateHalves(westRows, centreRow, westD);
+  let total = countPass(eastD, eastCount, westD, westCount, mirrorWeight);
+  if (mirrorWeight == 2) total += countPass(westD, westCount, eastD, eastCount, 0);
+  return total;
+}
+
+/**
+ * Pairs of table-side halves (as east) and probe-side halves (mirrored into
+ * the west) with disjoint diagonals. The long-diagonal filter: only
+ * table halves clear of both long diagonals (window bit h - 1) count, that
+ * bit is squeezed out, and a probe half counts 2 per long diagonal it
+ * holds, or mirrorWeight times if neither.
+ */
+function countPass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirrorWeight: i32): u64 {
+  const long = 1 << (h - 1);
+  const below = long - 1;
+  let count = 0;
+  for (let i = 0; i < tCount; i++) {
+    const a = windowA(load<u64>(tD + (<usize>i << 3)));
+    const b = windowB(load<u64>(tD + (<usize>i << 3)));
+    store<i32>(at(resA, count), squeeze(a, below));
+    store<i32>(at(resB, count), squeeze(b, below));
+    count += <i32>(((a | b) & long) == 0);
+  }
+  if (count == 0) return 0;
+  // Group bits per family: as many as leave about GROUP_FILL halves per group, within what the residue allows.
+  const width = 2 * h - 2;
+  let gBits = max(0, width - 15);
+  while (gBits < 4 && 2 * (gBits + 1) <= width && count >> (2 * gBits + 2) >= GROUP_FILL) gBits++;
   const shift = (width - gBits) >> 1;
   const gMask = (1 << gBits) - 1;
   const lowMask = (1 << shift) - 1;
   const groups = 1 << (2 * gBits);
-  for (let r = 0; r < n; r++) {
-    const c = h - abs(r - centreRow);
-    store<i32>(at(ATTACKS, r), centreRow >= 0 && r != centreRow && c >= 0 && c < h ? 1 << c : 0);
-  }
-  const all = (1 << n) - 1;
-  const westRows = all & ~eastRows & ~(centreRow >= 0 ? 1 << centreRow : 0);
-
-  const eastCount = enumerateHalves(n, eastRows);
-  if (eastCount == 0) return 0;
   memory.fill(PER_GROUP, 0, 260 * 4);
-  for (let i = 0; i < eastCount; i++) {
-    const a = load<i32>(at(famA, i));
-    const b = load<i32>(at(famB, i));
+  for (let i = 0; i < count; i++) {
+    const a = load<i32>(at(resA, i));
+    const b = load<i32>(at(resB, i));
     const key = ((a >>> shift) & gMask) | (((b >>> shift) & gMask) << gBits);
-    store<i32>(at(keys, i), key);
+    store<i32>(at(keys_, i), key);
     store<i32>(at(resA, i), (a & lowMask) | ((a >>> (shift + gBits)) << shift));
     store<i32>(at(resB, i), (b & lowMask) | ((b >>> (shift + gBits)) << shift));
     store<i32>(at(PER_GROUP, key), load<i32>(at(PER_GROUP, key)) + 1);
@@ -126,72 +241,117 @@ export function countJoinSplit(n: i32, eastRows: i32, centreRow: i32): u64 {
   let blocks = 0;
   for (let g = 0; g < groups; g++) {
     store<i32>(at(FIRST_BLOCK, g), blocks);
-    blocks += (load<i32>(at(PER_GROUP, g)) + 63) >>> 6;
+    blocks += (load<i32>(at(PER_GROUP, g)) + LANES - 1) >>> LANE_SHIFT;
   }
   store<i32>(at(FIRST_BLOCK, groups), blocks);
-  buildTables(eastCount, groups, blocks);
+  buildTables(count, blocks);
 
-  const westCount = enumerateHalves(n, westRows);
-  let total: u64 = 0;
-  for (let i = 0; i < westCount; i++) {
-    const a = load<i32>(at(famB, i)); // the mirror swaps the families
-    const b = load<i32>(at(famA, i));
+  // Probes sorted by group key (their weight packed above the residue), so
+  // each key's blocks are listed once and walked by all its probes: short
+  // loops with the same trip count, which branch predictors handle well.
+  memory.fill(SLOT, 0, 260 * 4);
+  let probes = 0;
+  for (let i = 0; i < wCount; i++) {
+    const fa = windowA(load<u64>(wD + (<usize>i << 3)));
+    const fb = windowB(load<u64>(wD + (<usize>i << 3)));
+    let weight = (fa & long ? 2 : 1) * (fb & long ? 2 : 1);
+    if (weight == 1) weight = mirrorWeight;
+    const a = squeeze(fb, below); // the mirror swaps the families
+    const b = squeeze(fa, below);
     const key = ((a >>> shift) & gMask) | (((b >>> shift) & gMask) << gBits);
-    const ra = (a & lowMask) | ((a >>> (shift + gBits)) << shift);
-    const rb = (b & lowMask) | ((b >>> (shift + gBits)) << shift);
-    const o0 = <usize>(ra & 31) << 3;
-    const o1 = <usize>(32 + ((ra >>> 5) & 31)) << 3;
-    const o2 = <usize>(64 + ((ra >>> 10) & 31)) << 3;
-    const o3 = <usize>(96 + (rb & 31)) << 3;
-    const o4 = <usize>(128 + ((rb >>> 5) & 31)) << 3;
-    const o5 = <usize>(160 + ((rb >>> 10) & 31)) << 3;
-    const free = ~key & (groups - 1);
+    store<i32>(at(keys_, probes), key);
+    store<i32>(at(resA, probes), (a & lowMask) | ((a >>> (shift + gBits)) << shift) | (weight << 16));
+    store<i32>(at(resB, probes), (b & lowMask) | ((b >>> (shift + gBits)) << shift));
+    store<i32>(at(SLOT, key + 1), load<i32>(at(SLOT, key + 1)) + <i32>(weight != 0));
+    probes += <i32>(weight != 0);
+  }
+  for (let k = 0; k < groups; k++) store<i32>(at(SLOT, k + 1), load<i32>(at(SLOT, k + 1)) + load<i32>(at(SLOT, k)));
+  memory.copy(PER_GROUP, SLOT, 260 * 4);
+  for (let i = 0; i < probes; i++) {
+    const key = load<i32>(at(keys_, i));
+    const slot = load<i32>(at(PER_GROUP, key));
+    store<i32>(at(PER_GROUP, key), slot + 1);
+    store<i32>(at(probeA, slot), load<i32>(at(resA, i)));
+    store<i32>(at(probeB, slot), load<i32>(at(resB, i)));
+  }
+
+  let total: u64 = 0;
+  for (let k = 0; k < groups; k++) {
+    const last = load<i32>(at(SLOT, k + 1));
+    if (load<i32>(at(SLOT, k)) == last) continue;
+    // The blocks of every group clear of key k.
+    const free = ~k & (groups - 1);
+    let listEnd = blockList;
     for (let g = free; ; g = (g - 1) & free) {
       const end = tables + <usize>load<i32>(at(FIRST_BLOCK, g + 1)) * BLOCK_BYTES;
       for (let p = tables + <usize>load<i32>(at(FIRST_BLOCK, g)) * BLOCK_BYTES; p < end; p += BLOCK_BYTES) {
-        const match = load<u64>(p + o0) & load<u64>(p + o1) & load<u64>(p + o2) &
-          load<u64>(p + o3) & load<u64>(p + o4) & load<u64>(p + o5);
-        total += popcnt(match);
+        store<usize>(listEnd, p);
+        listEnd += sizeof<usize>();
       }
       if (g == 0) break;
+    }
+    for (let i = load<i32>(at(SLOT, k)); i < last; i++) {
+      const ra = load<i32>(at(probeA, i));
+      const rb = load<i32>(at(probeB, i));
+      const o0 = <usize>(ra & 31) << WORD_SHIFT;
+      const o1 = <usize>(32 + ((ra >>> 5) & 31)) << WORD_SHIFT;
+      const o2 = <usize>(64 + ((ra >>> 10) & 31)) << WORD_SHIFT;
+      const o3 = <usize>(96 + (rb & 31)) << WORD_SHIFT;
+      const o4 = <usize>(128 + ((rb >>> 5) & 31)) << WORD_SHIFT;
+      const o5 = <usize>(160 + ((rb >>> 10) & 31)) << WORD_SHIFT;
+      let matches: u64 = 0;
+      for (let q = blockList; q < listEnd; q += sizeof<usize>()) {
+        const p = load<usize>(q);
+        if (ASC_FEATURE_SIMD) {
+          const match = v128.and(v128.and(v128.and(v128.load(p + o0), v128.load(p + o1)), v128.and(v128.load(p + o2), v128.load(p + o3))),
+            v128.and(v128.load(p + o4), v128.load(p + o5)));
+          if (v128.any_true(match)) matches += popcnt(i64x2.extract_lane(match, 0)) + popcnt(i64x2.extract_lane(match, 1));
+        } else {
+          matches += popcnt(load<u64>(p + o0) & load<u64>(p + o1) & load<u64>(p + o2) &
+            load<u64>(p + o3) & load<u64>(p + o4) & load<u64>(p + o5));
+        }
+      }
+      total += <u64>(ra >>> 16) * matches;
     }
   }
   return total;
 }
 
-/** Bit-sliced tables: east half j of a block is bit j of each word; word v of a chunk says "clear of the diagonals in v". */
-function buildTables(count: i32, groups: i32, blocks: i32): void {
+/**
+ * Bit-sliced tables: east half j of a block is bit j of each word; word v of
+ * a chunk says "clear of the diagonals in v". Each half sets its bit in the
+ * word of the chunk values it is clear of at most (the complement of its
+ * own), and a superset-OR transform over the 5 bits spreads it to every
+ * subset. Empty slots set nothing, so they never match.
+ */
+function buildTables(count: i32, blocks: i32): void {
   memory.fill(tables, 0, <usize>blocks * BLOCK_BYTES);
   memory.fill(SLOT, 0, 260 * 4);
   for (let i = 0; i < count; i++) {
-    const g = load<i32>(at(keys, i));
+    const g = load<i32>(at(keys_, i));
     const slot = load<i32>(at(SLOT, g));
     store<i32>(at(SLOT, g), slot + 1);
-    const p = tables + <usize>(load<i32>(at(FIRST_BLOCK, g)) + (slot >>> 6)) * BLOCK_BYTES;
+    // The 64-bit lane of the slot within its word.
+    const p = tables + <usize>(load<i32>(at(FIRST_BLOCK, g)) + (slot >>> LANE_SHIFT)) * BLOCK_BYTES + (<usize>((slot >>> 6) & (LANES / 64 - 1)) << 3);
     const bit: u64 = <u64>1 << <u64>(slot & 63);
-    // "Has diagonal d" words first, at the block's start (family B from word 15).
-    let ra = load<i32>(at(resA, i));
-    for (let d = 0; ra != 0; d++, ra >>>= 1) if (ra & 1) store<u64>(p + (<usize>d << 3), load<u64>(p + (<usize>d << 3)) | bit);
-    let rb = load<i32>(at(resB, i));
-    for (let d = 15; rb != 0; d++, rb >>>= 1) if (rb & 1) store<u64>(p + (<usize>d << 3), load<u64>(p + (<usize>d << 3)) | bit);
+    const ra = ~load<i32>(at(resA, i));
+    const rb = ~load<i32>(at(resB, i));
+    for (let c = 0; c < 3; c++) {
+      const qa = p + (<usize>((c << 5) + ((ra >>> (5 * c)) & 31)) << WORD_SHIFT);
+      store<u64>(qa, load<u64>(qa) | bit);
+      const qb = p + (<usize>(96 + (c << 5) + ((rb >>> (5 * c)) & 31)) << WORD_SHIFT);
+      store<u64>(qb, load<u64>(qb) | bit);
+    }
   }
-  const clearOf = memory.data(32 * 8);
-  for (let g = 0; g < groups; g++) {
-    const first = load<i32>(at(FIRST_BLOCK, g));
-    const last = load<i32>(at(FIRST_BLOCK, g + 1));
-    for (let blk = first; blk < last; blk++) {
-      const p = tables + <usize>blk * BLOCK_BYTES;
-      const inBlock = blk < last - 1 ? 64 : load<i32>(at(PER_GROUP, g)) - (blk - first) * 64;
-      const valid: u64 = inBlock == 64 ? u64.MAX_VALUE : (<u64>1 << <u64>inBlock) - 1;
-      for (let d = 0; d < 30; d++) store<u64>(clearOf + (<usize>d << 3), ~load<u64>(p + (<usize>d << 3)));
-      for (let c = 0; c < CHUNKS; c++) {
-        const row = p + (<usize>(c << CHUNK_BITS) << 3);
-        const firstDiag = (c / 3) * 15 + (c % 3) * CHUNK_BITS;
-        store<u64>(row, valid);
-        for (let v = 1; v < 32; v++) {
-          const clear = load<u64>(clearOf + (<usize>(firstDiag + ctz(v)) << 3));
-          store<u64>(row + (<usize>v << 3), load<u64>(row + (<usize>(v & (v - 1)) << 3)) & clear);
-        }
+  const end = tables + <usize>blocks * BLOCK_BYTES;
+  for (let row = tables; row < end; row += <usize>32 << WORD_SHIFT) {
+    for (let b = 1; b < 32; b <<= 1) {
+      for (let v = 0; v < 32; v++) {
+        if (v & b) continue;
+        const q = row + (<usize>v << WORD_SHIFT);
+        const r = row + (<usize>(v | b) << WORD_SHIFT);
+        if (ASC_FEATURE_SIMD) v128.store(q, v128.or(v128.load(q), v128.load(r)));
+        else store<u64>(q, load<u64>(q) | load<u64>(r));
       }
     }
   }

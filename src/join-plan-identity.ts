@@ -30,7 +30,7 @@ export class JoinPlan implements PlanIdentity {
     });
     this.list = Object.freeze(list);
     this.units = list.length;
-    const splits = digest(list.map((u) => `${u.eastRows.toString(36)}.${u.centreRow}.${u.weight}`).join(','));
+    const splits = digest(list.map((u) => `${u.eastRows.toString(36)}.${u.centreRow}.${u.weight}.${u.mirrorWeight}`).join(','));
     this.digest = digest(
       `nqueens-plan|format ${PLAN_FORMAT_VERSION}|method ${this.method}|n ${n}|depth 0|units ${this.units}|splits ${splits}`,
     );

@@ -5,18 +5,14 @@
 import { resolveModule } from './engines.js';
 import { decodeBase64 } from './kernels/wasm.js';
 import { JOIN_WASM_BASE64, JOIN_WASM_SIMD_BASE64 } from './kernels/wasm-bytes.generated.js';
-import { countJoinUnit as countJoinUnitJs } from './kernels/join.js';
-import { checkJoinSize, planJoin, type JoinUnit } from './kernels/join-plan.js';
+import { joinCounterFrom, type JoinCounter, type JoinEngine } from './kernels/join-counter.js';
+import { checkJoinSize, planJoin } from './kernels/join-plan.js';
 import { countSymmetricSolutions, uniqueFromTotal } from './kernels/symmetric-solutions.js';
 
 export { planJoin, joinMemoryBytes, checkJoinSize, JOIN_MAX_N, JOIN_MEMORY_LIMIT, type JoinUnit } from './kernels/join-plan.js';
 export { countSymmetricSolutions, uniqueFromTotal, type SymmetricCounts } from './kernels/symmetric-solutions.js';
 
-export type JoinEngine = 'wasm' | 'js';
-
-interface JoinExports {
-  countJoinSplit(n: number, eastRows: number, centreRow: number): bigint;
-}
+export type { JoinCounter, JoinEngine } from './kernels/join-counter.js';
 
 /** Compiles one build of the join module; throws where WebAssembly cannot. */
 export function compileJoinModule(build: 'simd' | 'baseline'): WebAssembly.Module {
@@ -43,24 +39,9 @@ export function resolveJoinModule(engine: 'auto' | 'wasm' | 'js'): WebAssembly.M
   return resolveModule(engine) ? getJoinModule() : null;
 }
 
-/** Counts units of the join on one thread; each counter owns its tables (one wasm instance, or the shared TS state). */
-export interface JoinCounter {
-  readonly engine: JoinEngine;
-  /** Solutions of one unit's split (multiply by unit.weight for its share of the total). */
-  countUnit(n: number, unit: JoinUnit): bigint;
-}
-
 /** A counter on `engine`; for wasm, from `module` (default: getJoinModule()). */
 export function joinCounter(engine: JoinEngine, module?: WebAssembly.Module): JoinCounter {
-  if (engine === 'js') return { engine, countUnit: countJoinUnitJs };
-  const exports = new WebAssembly.Instance(module ?? getJoinModule(), {}).exports as unknown as JoinExports;
-  return {
-    engine,
-    countUnit(n, unit) {
-      checkJoinSize(n);
-      return BigInt.asUintN(64, exports.countJoinSplit(n, unit.eastRows, unit.centreRow));
-    },
-  };
+  return joinCounterFrom(engine, engine === 'js' ? null : (module ?? getJoinModule()));
 }
 
 export interface JoinCount {

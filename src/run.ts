@@ -245,6 +245,9 @@ async function runUnits<T extends Task>(
       const steps = countHere(unit);
       for (let step = steps.next(); ; step = steps.next()) {
         if (step.done) {
+          // Checked before each unit is recorded, so an abort (even from a
+          // progress callback) stops the count at the next unit boundary.
+          if (signal?.aborted) throw abortError(signal);
           record(unit, step.value);
           break;
         }

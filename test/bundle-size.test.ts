@@ -15,10 +15,11 @@ import { installPacked, ROOT } from './pack.js';
 // The main chunk grew from 30.8 KB with the half-board join (its wasm module
 // in two builds, and its TS twin), the WebGPU engine (host and shader), the
 // refined plan and completions; the worker chunk from 14.5 KB with the join,
-// the plan and the completion counter, which it runs.
+// the plan and the completion counter, which it runs (it receives every wasm
+// module compiled, so it carries no wasm bytes).
 const BUDGET = {
-  main: { raw: 66_000, gzip: 25_000 },
-  worker: { raw: 32_000, gzip: 12_500 },
+  main: { raw: 70_000, gzip: 27_000 },
+  worker: { raw: 27_000, gzip: 10_500 },
   loader: { raw: 6_000, gzip: 2_800 },
 };
 

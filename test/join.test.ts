@@ -39,7 +39,10 @@ describe('join units', () => {
       // Even n: C(n, n/2) splits; odd n: n centre rows times C(n-1, (n-1)/2).
       const binomial = (a: number, b: number): number => (b === 0 ? 1 : (binomial(a - 1, b - 1) * a) / b);
       const splits = n % 2 === 0 ? binomial(n, n / 2) : n * binomial(n - 1, (n - 1) / 2);
-      expect(plan.reduce((s, u) => s + u.weight, 0)).toBe(splits);
+      // A unit with mirrorWeight 2 also counts its east-west mirror, a class of the same size.
+      const covered = (u: { weight: number; mirrorWeight: number }): number => u.weight * (u.mirrorWeight === 2 ? 2 : 1);
+      expect(plan.reduce((s, u) => s + covered(u), 0)).toBe(splits);
+      expect(plan.every((u) => u.mirrorWeight === 1 || u.mirrorWeight === 2)).toBe(true);
     }
   });
 
@@ -53,6 +56,11 @@ describe('join units', () => {
     }
   });
 
+  it('a unit without a valid mirrorWeight (an older plan shape) is refused on both engines', () => {
+    const unit = { ...planJoin(10)[0], mirrorWeight: undefined } as unknown as Parameters<ReturnType<typeof joinCounter>['countUnit']>[1];
+    for (const engine of ['wasm', 'js'] as const) expect(() => joinCounter(engine).countUnit(10, unit)).toThrow(/mirrorWeight/);
+  });
+
   it('symmetric solutions: S180 and S90 of small boards', () => {
     expect(countSymmetricSolutions(8)).toEqual({ s180: 4n, s90: 0n });
     expect(countSymmetricSolutions(12)).toEqual({ s180: 80n, s90: 8n });
@@ -60,12 +68,24 @@ describe('join units', () => {
 });
 
 describe('join memory limit', () => {
+  it.each([12, 15, 16])('n = %i: the wasm instance stays within joinMemoryBytes on both builds', (n) => {
+    for (const build of ['simd', 'baseline'] as const) {
+      const instance = new WebAssembly.Instance(compileJoinModule(build), {});
+      const unit = planJoin(n)[0];
+      (instance.exports.countJoinSplit as (...args: number[]) => bigint)(n, unit.eastRows, unit.centreRow, unit.mirrorWeight);
+      const memory = Object.values(instance.exports).find((x) => x instanceof WebAssembly.Memory) as WebAssembly.Memory;
+      expect(memory.buffer.byteLength).toBeLessThanOrEqual(joinMemoryBytes(n));
+    }
+  });
+
   it('names n and the bytes needed, and throws before allocating', () => {
     expect(joinMemoryBytes(JOIN_MAX_N)).toBeLessThanOrEqual(JOIN_MEMORY_LIMIT);
     expect(joinMemoryBytes(JOIN_MAX_N + 1)).toBeGreaterThan(JOIN_MEMORY_LIMIT);
     expect(() => checkJoinSize(JOIN_MAX_N + 1)).toThrow(RangeError);
     expect(() => countJoin(JOIN_MAX_N + 1, 'wasm')).toThrow(/n = 22 needs up to \d+ bytes/);
     expect(() => planJoin(30)).toThrow(RangeError);
-    expect(() => joinCounter('js').countUnit(24, { id: 0, eastRows: 0xfff, centreRow: -1, weight: 1 })).toThrow(RangeError);
+    expect(() => joinCounter('js').countUnit(24, { id: 0, eastRows: 0xfff, centreRow: -1, weight: 1, mirrorWeight: 1 })).toThrow(
+      RangeError,
+    );
   });
 });

@@ -1,6 +1,9 @@
 // Where a half-board's queens land on the diagonals that both halves cross,
 // and how the join groups and slices those diagonals. Shared by the TS
-// kernel (src/kernels/join.ts) and mirrored by assembly/join.ts.
+// kernel (src/kernels/join.ts) and mirrored by assembly/join.ts. Bit h - 1
+// of each family is a long diagonal of the board; the long-diagonal filter
+// (join-plan.ts) keeps it empty on the table side and squeezes it out, so
+// 2h - 2 bits per family are matched.
 //
 // Both halves are enumerated as an "east-style" half: columns 0..h-1. The
 // west half is the east-style half mirrored (column c <-> n-1-c), which
@@ -20,56 +23,18 @@ export function windowBits(n: number): number {
 /**
  * Bits per family taken out of the bit-sliced match and used to group the
  * east halves instead: a west half visits only the groups it can match.
- * More groups prune more pairs but leave more padding in the 32-wide
- * blocks; the residue must fit three 5-bit chunks.
+ * More groups prune more pairs but leave more padding in the blocks, so a
+ * unit takes as many as leave about `fill` east halves per group (one
+ * block's worth), at most 4 (256 groups), at least what leaves a residue
+ * of three 5-bit chunks. `width`: bits per family to match. Mirrored by
+ * assembly/join.ts.
  */
-export function groupBits(n: number): number {
-  const width = windowBits(n);
-  const wanted = n >= 18 ? 3 : n >= 16 ? 2 : n >= 13 ? 1 : 0;
-  return Math.max(Math.min(wanted, width >> 1), width - 15);
-}
-
-/** Lowest bit of the group field within a family: the middle bits, the busiest ones. */
-export function groupShift(n: number): number {
-  return (windowBits(n) - groupBits(n)) >> 1;
+export function groupBits(width: number, eastCount: number, fill: number): number {
+  let bits = Math.max(0, width - 15);
+  while (bits < 4 && 2 * (bits + 1) <= width && eastCount >> (2 * bits + 2) >= fill) bits++;
+  return bits;
 }
 
 /** Chunks of a residue: three per family of 5 bits each, 32 table entries per chunk. */
 export const CHUNKS = 6;
 export const CHUNK_BITS = 5;
-
-/**
- * Per square of an east-style half, its bit in family A and in family B
- * (0 when the diagonal misses the other half): index r * h + c.
- */
-export function diagonalBits(n: number): { a: Int32Array; b: Int32Array } {
-  const h = n >> 1;
-  const top = windowBits(n) - 1;
-  const a = new Int32Array(n * h);
-  const b = new Int32Array(n * h);
-  for (let r = 0; r < n; r++) {
-    for (let c = 0; c < h; c++) {
-      const ai = r + c - (n - h);
-      const bi = r - c + h - 1;
-      a[r * h + c] = ai >= 0 && ai <= top ? 1 << ai : 0;
-      b[r * h + c] = bi >= 0 && bi <= top ? 1 << bi : 0;
-    }
-  }
-  return { a, b };
-}
-
-/**
- * Odd n: per row, the columns of an east-style half that the centre
- * column's queen (row centreRow, column h) attacks diagonally. Mirroring
- * leaves that queen in place, so the west half sees the same.
- */
-export function centreAttacks(n: number, centreRow: number): Int32Array {
-  const h = n >> 1;
-  const out = new Int32Array(n);
-  if (centreRow < 0) return out;
-  for (let r = 0; r < n; r++) {
-    const c = h - Math.abs(r - centreRow);
-    if (r !== centreRow && c >= 0 && c < h) out[r] = 1 << c;
-  }
-  return out;
-}

@@ -7,6 +7,20 @@
 // south (rows reversed) and east-west (halves swapped) maps the solutions of
 // one split one-to-one onto those of another, so only one split per class
 // is counted, weighted by the size of its class.
+//
+// The count goes further, with the two diagonal reflections of the board. The
+// one about the main diagonal fixes that diagonal and moves the queen of
+// the other long diagonal (if any) to the other half; the other reflection
+// likewise. So total = the sum, over solutions with no queen on the east
+// half's two long-diagonal squares, of 2 per occupied long diagonal (both
+// then in the west). That is invariant under the north-south mirror, so it
+// is counted per north-south class of splits (weight 1 or 2), with only the
+// east halves clear of the long diagonals. Solutions with both long
+// diagonals empty are closed under the east-west mirror too: they count
+// twice in one class of a mirrored pair and not in the other, once in a
+// class that is its own mirror. A unit is still a class under both mirrors:
+// its split and, where that is another north-south class, its east-west
+// mirror, counted from the same two lists of halves.
 
 import { ERROR_CODES, rangeError } from '../errors.js';
 
@@ -20,6 +34,14 @@ export interface JoinUnit {
   readonly centreRow: number;
   /** Splits this unit stands for (1, 2 or 4). */
   readonly weight: number;
+  /**
+   * With the long-diagonal filter (see above), solutions of this split with
+   * both long diagonals empty count this many times: 2 when the unit also
+   * counts its east-west mirror (another north-south class, where they
+   * count 0 times), 1 when the mirror is the split's own north-south mirror.
+   * Weight is the north-south class's size.
+   */
+  readonly mirrorWeight: number;
 }
 
 /** Largest n the join accepts: its table bound (joinMemoryBytes) passes JOIN_MEMORY_LIMIT above it. */
@@ -40,13 +62,46 @@ export function maxHalfBoards(n: number): number {
 }
 
 /**
+ * Entries of the quarter-board table for n (every way to place queens, at
+ * most one per row and column, on a board of n - h rows by h columns),
+ * counted once by a search for n <= 22; above, the rook placements bound
+ * them.
+ */
+const QUARTER_ENTRIES = [
+  0, 1, 2, 3, 5, 9, 18, 37, 87, 185, 462, 1039, 2635, 6335, 16870, 42807, 118969, 316395, 915442, 2524999, 7535369, 21637115, 66807234,
+];
+
+function quarterEntries(n: number): number {
+  if (n < QUARTER_ENTRIES.length) return QUARTER_ENTRIES[n];
+  const h = n >> 1;
+  let sum = 0;
+  for (let k = 0, rooks = 1; k <= h; k++) {
+    sum += rooks;
+    rooks *= ((n - h - k) * (h - k)) / (k + 1); // C(n-h, k) C(h, k) k! to k + 1
+  }
+  return sum;
+}
+
+/**
  * Bytes of tables the join needs per thread for board size n, an upper
- * bound on either engine: per half-board its two diagonal masks, group key
- * and two residues (20 bytes), and bit-sliced tables of 24 bytes per east
- * half-board (192 words per block), plus padding blocks and small tables.
+ * bound on either engine. The quarter table: a start per (rows, columns)
+ * key (4 bytes times 2^n), 8 bytes per entry, the column sets. Per
+ * half-board of the bound above, at most 76 bytes: in TS, seven 4-byte
+ * arrays (both sides' diagonal masks, group keys, residues) and bit-sliced
+ * tables of 24 bytes a half, grown up to twice; in wasm, nine 4-byte
+ * arrays and the same tables, once. Plus padding blocks and small tables.
  */
 export function joinMemoryBytes(n: number): number {
-  return maxHalfBoards(n) * 44 + 2 ** 20;
+  const h = n >> 1;
+  const quarter = 4 * (2 ** n + 1) + 8 * quarterEntries(n) + 4 * 2 ** h;
+  return quarter + 76 * maxHalfBoards(n) + 2 ** 21;
+}
+
+/** Throws a RangeError when `unit` is not a unit of the current plan's shape (say, from an older checkpoint). */
+export function checkJoinUnit(unit: JoinUnit): void {
+  if (unit.mirrorWeight !== 1 && unit.mirrorWeight !== 2) {
+    throw rangeError(`join: unit ${unit.id} has mirrorWeight ${unit.mirrorWeight}, expected 1 or 2`);
+  }
 }
 
 /** Throws a RangeError, before anything is allocated, when n is not one the join can count. */
@@ -61,17 +116,15 @@ export function checkJoinSize(n: number): void {
   }
 }
 
-function popcount(x: number): number {
-  let c = 0;
-  for (; x !== 0; x &= x - 1) c++;
-  return c;
-}
+let reversed16: Uint16Array | undefined;
 
 /** Row mask `rows` of an n-row board upside down. */
 function reverseRows(rows: number, n: number): number {
-  let out = 0;
-  for (let r = 0; r < n; r++) if ((rows >>> r) & 1) out |= 1 << (n - 1 - r);
-  return out;
+  if (!reversed16) {
+    reversed16 = new Uint16Array(1 << 16);
+    for (let x = 1; x < 1 << 16; x++) reversed16[x] = (reversed16[x >>> 1] >>> 1) | ((x & 1) << 15);
+  }
+  return (((reversed16[rows & 0xffff] << 16) | reversed16[rows >>> 16]) >>> (32 - n)) >>> 0;
 }
 
 /** The deterministic list of units for board size n (n >= 2), largest first. */
@@ -80,30 +133,40 @@ export function planJoin(n: number): JoinUnit[] {
   if (n < 2) return [];
   const h = n >> 1;
   const all = (1 << n) - 1;
-  const found: { eastRows: number; centreRow: number; weight: number; cost: number }[] = [];
+  const found: { eastRows: number; centreRow: number; weight: number; mirrorWeight: number; cost: number }[] = [];
   const centreRows = n % 2 === 1 ? Array.from({ length: n }, (_, r) => r) : [-1];
+  const key = (c: number, e: number): number => (c + 1) * 2 ** n + e;
   for (const centreRow of centreRows) {
     const free = centreRow < 0 ? all : all & ~(1 << centreRow);
-    for (let east = free; east !== 0; east = (east - 1) & free) {
-      if (popcount(east) !== h) continue;
-      // The class of (centreRow, east): mirrored north-south, east-west, and both.
-      const mirrorRow = centreRow < 0 ? -1 : n - 1 - centreRow;
-      const images = [
-        [centreRow, east],
-        [centreRow, free & ~east],
-        [mirrorRow, reverseRows(east, n)],
-        [mirrorRow, reverseRows(free & ~east, n)],
-      ];
-      const key = (c: number, e: number): number => (c + 1) * 2 ** n + e;
-      const own = key(centreRow, east);
-      if (images.some(([c, e]) => key(c, e) < own)) continue;
-      const weight = new Set(images.map(([c, e]) => key(c, e))).size;
-      found.push({ eastRows: east, centreRow, weight, cost: splitCost(east, n) });
+    const below = centreRow < 0 ? all : (1 << centreRow) - 1; // free rows under the centre row
+    const mirrorRow = centreRow < 0 ? -1 : n - 1 - centreRow;
+    const own0 = key(centreRow, 0);
+    const mirror0 = key(mirrorRow, 0);
+    // Every set of h of the free rows: h-bit combinations of the m free rows (Gosper), spread over them.
+    const m = centreRow < 0 ? n : n - 1;
+    for (let x = (1 << h) - 1; x < 1 << m;) {
+      const east = (x & below) | ((x & ~below) << 1);
+      const west = free & ~east;
+      // The class of (centreRow, east): mirrored east-west (1), north-south (2), and both (3).
+      const own = own0 + east;
+      const k1 = own0 + west;
+      const k2 = mirror0 + reverseRows(east, n);
+      const k3 = mirror0 + reverseRows(west, n);
+      if (k1 >= own && k2 >= own && k3 >= own) {
+        // The split's north-south class, and its east-west mirror (images 1 and 3) unless that is the same class.
+        const weight = k2 === own ? 1 : 2;
+        const mirrorWeight = k1 === k2 ? 1 : 2;
+        found.push({ eastRows: east, centreRow, weight, mirrorWeight, cost: splitCost(east, n) });
+      }
+      if (h === 0) break;
+      const low = x & -x;
+      const ripple = x + low;
+      x = ripple | (((ripple ^ x) >>> 2) / low);
     }
   }
   // Largest first by a cheap proxy: a half whose rows lie far apart has fewer diagonal clashes, so more boards.
   found.sort((x, y) => y.cost - x.cost || x.centreRow - y.centreRow || x.eastRows - y.eastRows);
-  return found.map((u, id) => ({ id, eastRows: u.eastRows, centreRow: u.centreRow, weight: u.weight }));
+  return found.map((u, id) => ({ id, eastRows: u.eastRows, centreRow: u.centreRow, weight: u.weight, mirrorWeight: u.mirrorWeight }));
 }
 
 /** Sum of gaps between consecutive east rows and between consecutive west rows: more spread, more half-boards. */

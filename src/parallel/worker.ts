@@ -3,7 +3,7 @@
 // message. Runs as a Node worker thread or a module Web Worker.
 import { jsKernel, jsSearch, wasmKernelFrom, wasmSearchFrom } from '../engines.js';
 import { codedError, ERROR_CODES, rangeError } from '../errors.js';
-import { joinCounter } from '../join.js';
+import { joinCounterFrom } from '../kernels/join-counter.js';
 import type { JoinUnit } from '../kernels/join-plan.js';
 import { countUnit, type Unit } from '../plan.js';
 import { importNodeBuiltin, isNode } from './environment.js';
@@ -48,7 +48,7 @@ function checkConstellation(unit: Unit): void {
 
 function counterFor(task: Task, module: WebAssembly.Module | null): UnitCounter {
   if (task === 'join') {
-    const join = joinCounter(module ? 'wasm' : 'js', module ?? undefined);
+    const join = joinCounterFrom(module ? 'wasm' : 'js', module);
     // One piece per unit: the yield lets finished results go back between units.
     return function* (unit) {
       const count = join.countUnit(n, unit as JoinUnit);
