@@ -11,12 +11,21 @@ export type AlgorithmChoice = (typeof ALGORITHMS)[number];
 export type AlgorithmName = Exclude<AlgorithmChoice, 'auto'>;
 
 /**
- * The board sizes where the join beat the search on one thread in
- * `npm run bench:peers` (bench/peers/README.md). None yet: on 2026-11-23 the
- * wasm join took about the search's time at n = 16 to 18, so 'auto' keeps
- * the search, which also gives progress inside every unit.
+ * 'auto' runs the join from this n: measured on one thread against the
+ * search in one process (2026-11-23), the join took 0.27x the search's time
+ * at n = 16 on wasm and 0.49x in TypeScript, and less as n grows; below 16
+ * it loses on one engine or the other at some n (wasm wins from 14, TS only
+ * at 14 and 16), and the method must not depend on which engine 'auto'
+ * finds, so that every shard of a count runs the same plan.
  */
-const JOIN_FASTER_FROM_N = Infinity;
+export const JOIN_AUTO_MIN_N = 16;
+
+/**
+ * ... and up to this n: at 21 its tables take about 400 MB per thread
+ * (bench/peers/README.md), more than a count should take unasked (a phone's
+ * browser tab, say); ask for `algorithm: 'join'` to use it there.
+ */
+export const JOIN_AUTO_MAX_N = 20;
 
 export function checkAlgorithm(value: unknown): AlgorithmChoice {
   return value === undefined ? 'auto' : checkChoice(value, 'options.algorithm', ALGORITHMS);
@@ -30,7 +39,7 @@ export function checkAlgorithm(value: unknown): AlgorithmChoice {
 export function resolveAlgorithm(n: number, engine: EngineChoice, choice: AlgorithmChoice): AlgorithmName {
   if (choice === 'search') return 'search';
   const joinable = engine === 'auto' || engine === 'wasm' || engine === 'js';
-  if (choice === 'auto') return joinable && n >= JOIN_FASTER_FROM_N && n <= JOIN_MAX_N ? 'join' : 'search';
+  if (choice === 'auto') return joinable && n >= JOIN_AUTO_MIN_N && n <= Math.min(JOIN_AUTO_MAX_N, JOIN_MAX_N) ? 'join' : 'search';
   if (!joinable) {
     throw rangeError(
       `options.algorithm 'join' needs engine 'auto', 'wasm' or 'js'; engine '${engine}' runs the search only`,

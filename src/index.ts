@@ -31,6 +31,7 @@ export { toBoard };
 export { ENGINES, type AbortSignalLike, type EngineChoice, type EngineName, type Progress };
 export { ALGORITHMS, type AlgorithmChoice, type AlgorithmName };
 export { JOIN_MAX_N } from './kernels/join-plan.js';
+export { JOIN_AUTO_MAX_N, JOIN_AUTO_MIN_N } from './algorithm.js';
 export { ERROR_CODES, type CodedError, type ErrorCode } from './errors.js';
 export { MAX_N, MIN_N } from './validate.js';
 export type { Subproblem, SubproblemCount } from './constellations.js';

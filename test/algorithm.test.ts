@@ -1,7 +1,8 @@
 // The `algorithm` option: the half-board join through count() and
 // countSync(), on this thread and on workers, with progress and abort.
 import { describe, expect, it } from 'vitest';
-import { count, countSync, JOIN_MAX_N, type Progress } from '../dist/index.js';
+import { resolveAlgorithm } from '../dist/algorithm.js';
+import { count, countSync, JOIN_AUTO_MAX_N, JOIN_AUTO_MIN_N, JOIN_MAX_N, type Progress } from '../dist/index.js';
 import { TOTAL, UNIQUE } from './oeis.js';
 
 const SIZES = Array.from({ length: 14 }, (_, i) => i + 1);
@@ -31,6 +32,20 @@ describe.each(['wasm', 'js'] as const)("algorithm 'join' with engine %s", (engin
 });
 
 describe('choosing the algorithm', () => {
+  it("'auto' runs the join from n = 16 to 20 on the wasm and js engines, the search elsewhere", () => {
+    expect([JOIN_AUTO_MIN_N, JOIN_AUTO_MAX_N]).toEqual([16, 20]);
+    for (let n = 1; n <= 32; n++) {
+      const join = n >= 16 && n <= 20;
+      for (const engine of ['auto', 'wasm', 'js'] as const) expect(resolveAlgorithm(n, engine, 'auto')).toBe(join ? 'join' : 'search');
+      expect(resolveAlgorithm(n, 'reference', 'auto')).toBe('search');
+      expect(resolveAlgorithm(n, 'webgpu', 'auto')).toBe('search');
+    }
+  });
+
+  it('count(16) takes the join by default and stays exact', async () => {
+    expect(await count(16, { threads: 2 })).toMatchObject({ total: 14772512n, unique: 1846955n, algorithm: 'join', threads: 2 });
+  });
+
   it("'auto' and 'search' report the search", async () => {
     expect(countSync(10)).toMatchObject({ total: 724n, algorithm: 'search' });
     expect(await count(10, { algorithm: 'search' })).toMatchObject({ total: 724n, algorithm: 'search' });

@@ -295,10 +295,14 @@ describe('checkpoints', () => {
 
   it('kill -9 in the middle of a count, then resume: the exact total', async () => {
     const file = join(dir, 'n16-killed.ckpt');
-    const { child, exited } = await startAndWait(['count', '16', '--threads', '2', '--checkpoint', file], file, 40);
+    const { child, exited } = await startAndWait(
+      ['count', '16', '--algorithm', 'search', '--threads', '2', '--checkpoint', file],
+      file,
+      40,
+    );
     child.kill('SIGKILL');
     await exited;
-    const resumed = nqueens('count', '16', '--checkpoint', file);
+    const resumed = nqueens('count', '16', '--algorithm', 'search', '--checkpoint', file);
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toMatch(/^total\s+14772512$/m);
     expect(resumed.stdout).toMatch(/^unique\s+1846955$/m);
@@ -306,7 +310,11 @@ describe('checkpoints', () => {
 
   it('Ctrl-C stops a long count, keeps its finished units, and exits 130', async () => {
     const file = join(dir, 'n18.ckpt');
-    const { child, exited, stderr } = await startAndWait(['count', '18', '--threads', '2', '--checkpoint', file], file, 3);
+    const { child, exited, stderr } = await startAndWait(
+      ['count', '18', '--algorithm', 'search', '--threads', '2', '--checkpoint', file],
+      file,
+      3,
+    );
     child.kill('SIGINT');
     expect(await exited).toBe(130);
     expect(stderr()).toMatch(/interrupted; finished units are in .*n18.ckpt, run the same command to resume/);

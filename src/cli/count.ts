@@ -61,7 +61,8 @@ export async function runCount(positionals: string[], values: OptionValues): Pro
   if (slice) {
     // The method of a slice depends on n and the options only, never on the
     // machine, so every shard of a count runs the same plan.
-    const method = resolveAlgorithm(sizes[0], engine, algorithm);
+    // --depth refines the search's plan, so 'auto' with --depth means the search.
+    const method = resolveAlgorithm(sizes[0], engine, depth !== undefined && algorithm === 'auto' ? 'search' : algorithm);
     if (method === 'join' && depth !== undefined)
       throw new UsageError(
         "--depth refines the search's plan; the join's units are row splits, with no depth: drop --depth or --algorithm join",
