@@ -8,14 +8,16 @@ import { TOTAL, UNIQUE } from '../oeis.js';
 const threads = availableParallelism();
 
 describe('long counts against OEIS A000170 / A002562', () => {
-  it.each([17, 18, 19])(`wasm, ${threads} threads: n = %i`, async (n) => {
-    const r = await count(n, { engine: 'wasm', threads });
-    expect(r).toMatchObject({ total: TOTAL[n], unique: UNIQUE[n], engine: 'wasm' });
-  });
+  describe.each(['search', 'join'] as const)('algorithm %s', (algorithm) => {
+    it.each([17, 18, 19])(`wasm, ${threads} threads: n = %i`, async (n) => {
+      const r = await count(n, { engine: 'wasm', algorithm, threads });
+      expect(r).toMatchObject({ total: TOTAL[n], unique: UNIQUE[n], engine: 'wasm', algorithm });
+    });
 
-  it(`js, ${threads} threads: n = 17`, async () => {
-    const r = await count(17, { engine: 'js', threads });
-    expect(r).toMatchObject({ total: TOTAL[17], unique: UNIQUE[17], engine: 'js' });
+    it(`js, ${threads} threads: n = 17`, async () => {
+      const r = await count(17, { engine: 'js', algorithm, threads });
+      expect(r).toMatchObject({ total: TOTAL[17], unique: UNIQUE[17], engine: 'js', algorithm });
+    });
   });
 
   it.each([15])('reference: n = %i', async (n) => {
