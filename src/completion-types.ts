@@ -4,6 +4,13 @@
 /** A placed queen: [row, column], 0-based. */
 export type Queen = readonly [row: number, col: number];
 
+/** Open rows of a partly filled board (rows[i] may use the columns in allow[i]); its completions are counted. */
+export interface CompletionUnit {
+  readonly id: number;
+  readonly rows: readonly number[];
+  readonly allow: readonly number[];
+}
+
 export interface CompletionsProgress {
   readonly n: number;
   /** Units finished so far, and how many there are. */

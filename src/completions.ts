@@ -3,17 +3,14 @@
 // restrictions handed to the search kernels (src/kernels/search.ts,
 // assembly/search.ts), and the split of a completion count into units for
 // the calling thread or the worker pool.
-import { abortError, type AbortSignalLike } from './abort.js';
-import { resolveSearch, resolveSearchModule, type SearchKernel } from './engines.js';
+import type { AbortSignalLike } from './abort.js';
+import type { SearchKernel } from './engines.js';
 import { ERROR_CODES, rangeError, typeError } from './errors.js';
 import { isCanonical, ReferenceSearch } from './kernels/reference.js';
 import { availableCores } from './parallel/environment.js';
-import type { CompletionUnit } from './parallel/messages.js';
-import { runOnWorkers } from './parallel/pool.js';
+import { runCompletionUnits } from './run.js';
 import { describe } from './validate.js';
-
-/** A queen as [row, column], 0-based. */
-import { COMPLETIONS_THREADS_MIN_OPEN, type CompletionsProgress, type Queen } from './completion-types.js';
+import { COMPLETIONS_THREADS_MIN_OPEN, type CompletionUnit, type CompletionsProgress, type Queen } from './completion-types.js';
 
 export type { CompletionsProgress, Queen };
 
@@ -256,58 +253,20 @@ export interface CompletionsRun {
 
 /** Units per thread, so workers finish together. */
 const UNITS_PER_THREAD = 64;
-const SLICE_MS = 20;
-const PROGRESS_MS = 100;
 
 export async function runCompletions(run: CompletionsRun): Promise<{ total: bigint; engine: 'wasm' | 'js'; threads: number }> {
-  const { n, signal } = run;
-  const module = resolveSearchModule(run.engine); // throws now if 'wasm' is unavailable
-  const engine = module ? 'wasm' : 'js';
-  const start = performance.now();
+  const { n, onProgress } = run;
   const open = openRows(n, run.rows);
-  const wanted = run.threads ?? (open.rows.length >= COMPLETIONS_THREADS_MIN_OPEN ? await availableCores() : 0);
-  const units = splitCompletions(open, UNITS_PER_THREAD * Math.max(1, wanted));
-  let total = 0n;
-  let finished = 0;
-  let lastReport = -Infinity;
-  const report = (force: boolean): void => {
-    const t = performance.now();
-    if (!run.onProgress || (!force && t - lastReport < PROGRESS_MS)) return;
-    lastReport = t;
-    const all = units.length;
-    run.onProgress({ n, finished, subproblems: all, fraction: finished === all ? 1 : finished / all, total, elapsedMs: t - start });
-  };
-  const record = (count: bigint): void => {
-    total += count;
-    finished++;
-    report(finished === units.length);
-  };
-  report(units.length === 0);
-  let threads = Math.min(wanted, units.length);
-  if (threads === 0) {
-    threads = 1;
-    const kernel = resolveSearch(run.engine);
-    let sliceStart = performance.now();
-    for (const u of units) {
-      if (signal?.aborted) throw abortError(signal);
-      record(kernel.countOpenRows(u.rows, u.allow));
-      if (performance.now() - sliceStart > SLICE_MS) {
-        await new Promise((resolve) => setTimeout(resolve, 0));
-        sliceStart = performance.now();
-      }
-    }
-    if (signal?.aborted) throw abortError(signal);
-  } else {
-    await runOnWorkers({
-      n,
-      task: 'completions',
-      units: units[Symbol.iterator](),
-      count: units.length,
-      threads,
-      module,
-      signal,
-      onResult: (_u, count) => record(count),
-    });
-  }
-  return { total, engine, threads };
+  const threads = run.threads ?? (open.rows.length >= COMPLETIONS_THREADS_MIN_OPEN ? await availableCores() : 0);
+  const units = splitCompletions(open, UNITS_PER_THREAD * Math.max(1, threads));
+  const r = await runCompletionUnits(n, units, {
+    engine: run.engine,
+    threads,
+    signal: run.signal,
+    onProgress:
+      onProgress &&
+      ((p) =>
+        onProgress({ n, finished: p.finished, subproblems: p.subproblems, fraction: p.fraction, total: p.total, elapsedMs: p.elapsedMs })),
+  });
+  return { total: r.total, engine: r.engine, threads: r.threads };
 }

@@ -404,6 +404,16 @@ export interface UnitKernel {
 }
 
 /**
+ * A unit counted in one piece, in the shape countUnit has: it yields once
+ * (its share done, 1) before returning, so the runner and the workers can
+ * report and let the event loop run between such units too.
+ */
+export function* onePiece(count: bigint): Generator<number, bigint, undefined> {
+  yield 1;
+  return count;
+}
+
+/**
  * Counts one unit in pieces of at most pieceRows(n) open rows, yielding the
  * share of the unit done after each (0 to 1), and returns its count.
  */

@@ -1,14 +1,15 @@
 // Runs the units of a plan, on this thread or on workers, and reports
 // progress. count(), shards and checkpoints are all built on this.
 import { abortError, type AbortSignalLike } from './abort.js';
-import { resolveKernel, resolveModule } from './engines.js';
+import type { CompletionUnit } from './completion-types.js';
+import { resolveKernel, resolveModule, resolveSearch, resolveSearchModule } from './engines.js';
 import { countSymmetricSolutions, joinCounter, resolveJoinModule, uniqueFromTotal } from './join.js';
 import type { JoinUnit } from './kernels/join-plan.js';
 import { isCanonical, ReferenceSearch } from './kernels/reference.js';
 import { availableCores } from './parallel/environment.js';
 import type { Task, TaskUnit } from './parallel/messages.js';
 import { runOnWorkers } from './parallel/pool.js';
-import { countUnit, unitContribution, type ConstellationPlan, type Unit } from './plan.js';
+import { countUnit, onePiece, unitContribution, type ConstellationPlan, type Unit } from './plan.js';
 
 export interface Progress {
   readonly n: number;
@@ -47,7 +48,7 @@ export interface JoinRun extends RunOptions {
   onUnit?: (unit: JoinUnit, count: bigint) => void;
 }
 
-interface RunOptions {
+export interface RunOptions {
   /** The units from..to-1 (default: all), less those `skip` says are done. */
   from?: number;
   to?: number;
@@ -139,31 +140,54 @@ function searchRunnable(run: PlanRun): Runnable<'search'> {
   };
 }
 
+/** A Runnable's view of a plain list of units of about equal work. */
+function equalUnits<U>(
+  units: readonly U[],
+): Pick<Runnable<Task>, 'units' | 'workIn'> & { unitsIn(from: number, to: number): U[]; workOf(): number } {
+  return { units: units.length, unitsIn: (from, to) => units.slice(from, to), workIn: (from, to) => to - from, workOf: () => 1 };
+}
+
 function joinRunnable(run: JoinRun): Runnable<'join'> {
   const { n, units } = run;
-  let module: WebAssembly.Module | null = null;
+  let module: WebAssembly.Module | null | undefined;
+  const resolved = (): WebAssembly.Module | null => (module === undefined ? (module = resolveJoinModule(run.engine)) : module);
   return {
     task: 'join',
     n,
-    units: units.length,
-    unitsIn: (from, to) => units.slice(from, to),
-    workIn: (from, to) => to - from,
-    workOf: () => 1,
+    ...equalUnits(units),
     // Weighted solutions; the unique count comes at the end, by Burnside's lemma.
     add: (unit, count) => ({ total: count * BigInt(unit.weight), unique8: 0n }),
-    module: () => (module = resolveJoinModule(run.engine)),
+    module: resolved,
     counterHere() {
+      const module = resolved();
       const counter = joinCounter(module ? 'wasm' : 'js', module ?? undefined);
-      // eslint-disable-next-line require-yield -- a join unit is one piece
-      return function* (unit) {
-        return counter.countUnit(n, unit);
-      };
+      return (unit) => onePiece(counter.countUnit(n, unit));
+    },
+  };
+}
+
+/** Completion units (src/completions.ts): each counts its own solutions, in one piece. */
+function completionsRunnable(n: number, units: readonly CompletionUnit[], run: RunOptions): Runnable<'completions'> {
+  return {
+    task: 'completions',
+    n,
+    ...equalUnits(units),
+    add: (_unit, count) => ({ total: count, unique8: 0n }),
+    module: () => resolveSearchModule(run.engine),
+    counterHere() {
+      const kernel = resolveSearch(run.engine);
+      return (u) => onePiece(kernel.countOpenRows(u.rows, u.allow));
     },
   };
 }
 
 export async function runPlan(run: PlanRun): Promise<PlanResult> {
   return runUnits(searchRunnable(run), run, run.onUnit);
+}
+
+/** Completion units of countCompletions(): the total is their sum (no unique count). */
+export async function runCompletionUnits(n: number, units: readonly CompletionUnit[], run: RunOptions): Promise<PlanResult> {
+  return runUnits(completionsRunnable(n, units, run), run);
 }
 
 /** The join's units from..to-1 as they are: weighted solutions, no unique count (unique8 is 0; see runJoin). */

@@ -22,8 +22,9 @@ Usage:
 
 Options:
   --engine <name>      auto (default), wasm, js or reference
-  --algorithm <a>      count: auto (default), join (half-board join, n <= 21) or
-                       search (the row-by-row symmetry search)
+  --algorithm <a>      count: auto (default: join for n = 16..20, else search),
+                       join (half-board join, n <= 21) or search (the
+                       row-by-row symmetry search)
   --threads <k>        worker threads, 1 to ${MAX_THREADS} (default: every core from n = ${AUTO_THREADS_MIN_N})
   --json               count, merge: print JSON (counts as strings)
   --checkpoint <file>  count: record finished units in <file>; rerun the

@@ -1,6 +1,9 @@
 // The messages between a count and its workers.
 import type { JoinUnit } from '../kernels/join-plan.js';
+import type { CompletionUnit } from '../completion-types.js';
 import type { Unit } from '../plan.js';
+
+export type { CompletionUnit };
 
 /**
  * What a pool's workers run: the symmetry search's plan units (the
@@ -8,13 +11,6 @@ import type { Unit } from '../plan.js';
  * countCompletions().
  */
 export type Task = 'search' | 'join' | 'completions';
-
-/** Open rows of a partly filled board (rows[i] may use the columns in allow[i]); its completions are counted. */
-export interface CompletionUnit {
-  readonly id: number;
-  readonly rows: readonly number[];
-  readonly allow: readonly number[];
-}
 
 /** The unit type of each task. */
 export type TaskUnit<T extends Task> = T extends 'join' ? JoinUnit : T extends 'completions' ? CompletionUnit : Unit;

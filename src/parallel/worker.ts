@@ -5,7 +5,7 @@ import { jsKernel, jsSearch, wasmKernelFrom, wasmSearchFrom } from '../engines.j
 import { codedError, ERROR_CODES, rangeError } from '../errors.js';
 import { joinCounterFrom } from '../kernels/join-counter.js';
 import type { JoinUnit } from '../kernels/join-plan.js';
-import { countUnit, type Unit } from '../plan.js';
+import { countUnit, onePiece, type Unit } from '../plan.js';
 import { importNodeBuiltin, isNode } from './environment.js';
 import type { CompletionUnit, FromWorker, Task, TaskUnit, ToWorker, UnitResult } from './messages.js';
 
@@ -49,20 +49,13 @@ function checkConstellation(unit: Unit): void {
 function counterFor(task: Task, module: WebAssembly.Module | null): UnitCounter {
   if (task === 'join') {
     const join = joinCounterFrom(module ? 'wasm' : 'js', module);
-    // One piece per unit: the yield lets finished results go back between units.
-    return function* (unit) {
-      const count = join.countUnit(n, unit as JoinUnit);
-      yield 1;
-      return count;
-    };
+    return (unit) => onePiece(join.countUnit(n, unit as JoinUnit));
   }
   if (task === 'completions') {
     const search = module ? wasmSearchFrom(module) : jsSearch;
-    return function* (unit) {
+    return (unit) => {
       const u = unit as CompletionUnit;
-      const count = search.countOpenRows(u.rows, u.allow);
-      yield 1;
-      return count;
+      return onePiece(search.countOpenRows(u.rows, u.allow));
     };
   }
   const kernel = module ? wasmKernelFrom(module) : jsKernel;
