@@ -1,7 +1,7 @@
 // The half-board join: exact against OEIS and the search on both engines,
 // deterministic units, and the memory limit.
 import { describe, expect, it } from 'vitest';
-import { countSync } from '../dist/index.js';
+import { countSync, solutions } from '../dist/index.js';
 import {
   checkJoinSize,
   compileJoinModule,
@@ -61,9 +61,25 @@ describe('join units', () => {
     for (const engine of ['wasm', 'js'] as const) expect(() => joinCounter(engine).countUnit(10, unit)).toThrow(/mirrorWeight/);
   });
 
-  it('symmetric solutions: S180 and S90 of small boards', () => {
-    expect(countSymmetricSolutions(8)).toEqual({ s180: 4n, s90: 0n });
-    expect(countSymmetricSolutions(12)).toEqual({ s180: 80n, s90: 8n });
+  it.each(range(1, 11))('n = %i: S180 and S90 match the boards a listing of every solution shows fixed', (n) => {
+    let s180 = 0n;
+    let s90 = 0n;
+    for (const cols of solutions(n)) {
+      // cols[r] = c; a half turn sends (r, c) to (n-1-r, n-1-c), a quarter turn to (c, n-1-r).
+      if (cols.every((c, r) => cols[n - 1 - r] === n - 1 - c)) s180++;
+      if (cols.every((c, r) => cols[c] === n - 1 - r)) s90++;
+    }
+    expect(countSymmetricSolutions(n)).toEqual({ s180, s90 });
+  });
+
+  it('S180 (OEIS A032522) and S90 (A033148) for n = 12 to 21', () => {
+    const s180 = [80n, 136n, 420n, 1240n, 3000n, 8152n, 18104n, 44184n, 144620n, 375664n];
+    const s90 = [8n, 8n, 0n, 0n, 64n, 128n, 0n, 0n, 480n, 704n];
+    for (let n = 12; n <= 21; n++) expect(countSymmetricSolutions(n)).toEqual({ s180: s180[n - 12], s90: s90[n - 12] });
+  });
+
+  it('the symmetric search refuses a board it cannot hold', () => {
+    for (const n of [0, 33, 1.5, Number.NaN]) expect(() => countSymmetricSolutions(n)).toThrow(RangeError);
   });
 });
 

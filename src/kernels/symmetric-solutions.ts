@@ -1,8 +1,12 @@
 // Solutions unchanged by a half turn (S180) and by a quarter turn (S90),
 // for the unique count by Burnside's lemma: unique = (total + S180 + 2 S90) / 8
-// for n >= 2. The join counts only totals; these two are small searches that
-// place a queen together with its whole orbit under the turn, so only
-// symmetric boards are ever built.
+// for n >= 2. The join counts only totals, so these come from a search of
+// the boards a half turn fixes: such a board is its top floor(n/2) rows
+// plus their half turn (and for odd n the centre queen), so only the top
+// rows are searched, one bitmask step per row. Every board found is then
+// checked against the quarter turn, which fixes a subset of them.
+
+import { rangeError } from '../errors.js';
 
 export interface SymmetricCounts {
   /** Solutions unchanged by a half turn (this includes those unchanged by a quarter turn). */
@@ -11,66 +15,78 @@ export interface SymmetricCounts {
   readonly s90: bigint;
 }
 
-/** Counts solutions whose queen set is closed under `turn` (a half or quarter turn of the board). */
-function countClosedUnder(n: number, quarter: boolean): number {
-  const colUsed = new Uint8Array(n);
-  const rowUsed = new Uint8Array(n);
-  const upUsed = new Uint8Array(2 * n);
-  const downUsed = new Uint8Array(2 * n);
-  const orbitRows = new Int32Array(4);
-  const orbitCols = new Int32Array(4);
+/** Largest n the search takes: 2n - 1 diagonals per family in two 32-bit words. */
+const MAX_N = 32;
 
-  const free = (r: number, c: number): boolean => rowUsed[r] === 0 && colUsed[c] === 0 && upUsed[r + c] === 0 && downUsed[r - c + n] === 0;
-  const mark = (r: number, c: number, v: number): void => {
-    rowUsed[r] = v;
-    colUsed[c] = v;
-    upUsed[r + c] = v;
-    downUsed[r - c + n] = v;
+/** S180 and S90 for board size 1 <= n <= 32. */
+export function countSymmetricSolutions(n: number): SymmetricCounts {
+  if (!(Number.isInteger(n) && n >= 1 && n <= MAX_N))
+    throw rangeError(`countSymmetricSolutions: n must be an integer from 1 to ${MAX_N}; got ${n}`);
+  const half = n >> 1;
+  const mask = n === 32 ? -1 : (1 << n) - 1;
+  const queenCol = new Int32Array(n);
+  let s180 = 0;
+  let s90 = 0;
+
+  // The half turn sends (r, c) to (n-1-r, n-1-c): column c to n-1-c, the
+  // up-diagonal u = r + c to 2n-2-u, the down-diagonal e = r - c + n - 1 to
+  // 2n-2-e. cols, up and down hold every line taken by the top queens and by
+  // their turned partners, so each is closed under that map.
+  const search = (r: number, cols: number, upLo: number, upHi: number, downLo: number, downHi: number): void => {
+    if (r === half) {
+      // Odd n: the middle row's queen is its own partner, so it is the centre square.
+      if (n & 1 && (cols >>> half) & 1) return;
+      if (n & 1 && (bit(upLo, upHi, n - 1) || bit(downLo, downHi, n - 1))) return;
+      if (n & 1) queenCol[half] = half;
+      s180++;
+      if (fixedByQuarterTurn()) s90++;
+      return;
+    }
+    // Column c of row r is on up-diagonal r + c and, by the closure, on a
+    // taken down-diagonal exactly when n - 1 - r + c is taken.
+    let free = mask & ~cols & ~window(upLo, upHi, r) & ~window(downLo, downHi, n - 1 - r);
+    while (free !== 0) {
+      const low = free & -free;
+      free ^= low;
+      const c = 31 - Math.clz32(low);
+      const u = r + c;
+      const e = r - c + n - 1;
+      // The queen and its partner would share a column or a diagonal.
+      if (2 * c === n - 1 || u === n - 1 || e === n - 1) continue;
+      queenCol[r] = c;
+      queenCol[n - 1 - r] = n - 1 - c;
+      const u2 = 2 * n - 2 - u;
+      const e2 = 2 * n - 2 - e;
+      const nextUpLo = upLo | lowBit(u) | lowBit(u2);
+      const nextUpHi = upHi | lowBit(u - 32) | lowBit(u2 - 32);
+      const nextDownLo = downLo | lowBit(e) | lowBit(e2);
+      const nextDownHi = downHi | lowBit(e - 32) | lowBit(e2 - 32);
+      search(r + 1, cols | low | (1 << (n - 1 - c)), nextUpLo, nextUpHi, nextDownLo, nextDownHi);
+    }
   };
 
-  /** Places the orbit of (r, c), if it fits; returns its size, or 0. */
-  function placeOrbit(r: number, c: number): number {
-    let size = 0;
-    let rr = r;
-    let cc = c;
-    do {
-      if (!free(rr, cc)) {
-        for (let k = 0; k < size; k++) mark(orbitRows[k], orbitCols[k], 0);
-        return 0;
-      }
-      mark(rr, cc, 1);
-      orbitRows[size] = rr;
-      orbitCols[size] = cc;
-      size++;
-      const next = quarter ? [cc, n - 1 - rr] : [n - 1 - rr, n - 1 - cc];
-      rr = next[0];
-      cc = next[1];
-    } while (rr !== r || cc !== c);
-    return size;
-  }
+  /** The quarter turn sends (r, c) to (c, n-1-r): queenCol[c] must be n-1-r for every r. */
+  const fixedByQuarterTurn = (): boolean => {
+    for (let r = 0; r < n; r++) if (queenCol[queenCol[r]] !== n - 1 - r) return false;
+    return true;
+  };
 
-  function search(row: number): number {
-    while (row < n && rowUsed[row] === 1) row++;
-    if (row === n) return 1;
-    let count = 0;
-    for (let c = 0; c < n; c++) {
-      const size = placeOrbit(row, c);
-      if (size === 0) continue;
-      const saveRows = orbitRows.slice(0, size);
-      const saveCols = orbitCols.slice(0, size);
-      count += search(row + 1);
-      for (let k = 0; k < size; k++) mark(saveRows[k], saveCols[k], 0);
-    }
-    return count;
-  }
-  return search(0);
+  search(0, 0, 0, 0, 0, 0);
+  return { s180: BigInt(s180), s90: BigInt(s90) };
 }
 
-/** S180 and S90 for board size n >= 1. */
-export function countSymmetricSolutions(n: number): SymmetricCounts {
-  // A quarter-turn orbit has 4 squares except the centre, so n must be 0 or 1 mod 4.
-  const s90 = n % 4 <= 1 ? countClosedUnder(n, true) : 0;
-  return { s180: BigInt(countClosedUnder(n, false)), s90: BigInt(s90) };
+/** Bits off..off+31 of the 64-bit word (hi, lo), off from 0 to 31. */
+function window(lo: number, hi: number, off: number): number {
+  return off === 0 ? lo : (lo >>> off) | (hi << (32 - off));
+}
+
+/** 1 << d for d from 0 to 31, else 0. */
+function lowBit(d: number): number {
+  return d >= 0 && d < 32 ? 1 << d : 0;
+}
+
+function bit(lo: number, hi: number, d: number): number {
+  return d < 32 ? (lo >>> d) & 1 : (hi >>> (d - 32)) & 1;
 }
 
 /** Burnside: classes under the 8 symmetries of the square, from the total and the two symmetric counts. */
