@@ -16,12 +16,13 @@ const LANE_SHIFT: i32 = ASC_FEATURE_SIMD ? 7 : 6; // halves per block: 128 (v128
 const LANES: i32 = 1 << LANE_SHIFT;
 const WORD_SHIFT: i32 = LANE_SHIFT - 3; // bytes per word: 16 or 8
 const BLOCK_BYTES: usize = <usize>BLOCK_WORDS << WORD_SHIFT;
-const GROUP_FILL: i32 = LANES / 2; // east halves per group wanted: about half a block's worth
+const KEY_FILL: i32 = 8; // table halves per group wanted: groups are packed, so small ones cost no padding
+const ENTRY_BYTES: usize = <usize>2 << WORD_SHIFT; // a listed block: its halves mask (one word), then its address
 
 const COL_SET_START: usize = memory.data(18 * 4); // column sets of each size, in COL_SETS
-const PER_GROUP: usize = memory.data(260 * 4);
-const FIRST_BLOCK: usize = memory.data(260 * 4);
-const SLOT: usize = memory.data(260 * 4);
+const FIRST_SLOT: usize = memory.data(260 * 4); // per group: its first slot in key order
+const NEXT_SLOT: usize = memory.data(260 * 4);
+const SLOT: usize = memory.data(260 * 4); // per probe key: its first probe
 
 let geometryN: i32 = -1;
 let h: i32 = 0;
@@ -39,7 +40,8 @@ let resB: usize = 0;
 let tables: usize = 0;
 let probeA: usize = 0; // probe halves sorted by group key: residue A | weight << 16
 let probeB: usize = 0; // and residue B
-let blockList: usize = 0; // the blocks one key's probes visit
+let blockList: usize = 0; // the blocks one key's probes visit, with which of their halves
+let masks: usize = 0; // scratch: one word per block, the halves of the groups being listed
 
 // @ts-ignore: decorator
 @inline function at(base: usize, i: i32): usize {
@@ -99,9 +101,11 @@ function setN(n: i32): void {
   resB = resA + ((cap + 4) << 2);
   probeA = resB + ((cap + 4) << 2);
   probeB = probeA + ((cap + 4) << 2);
-  blockList = probeB + ((cap + 4) << 2);
-  tables = (blockList + ((cap / <usize>LANES + 260) << 2) + 63) & ~63;
-  grow(tables + (cap / <usize>LANES + 260) * BLOCK_BYTES);
+  blockList = (probeB + ((cap + 4) << 2) + 15) & ~15;
+  masks = blockList + (cap / <usize>LANES + 2) * ENTRY_BYTES;
+  tables = (masks + ((cap / <usize>LANES + 2) << WORD_SHIFT) + 63) & ~63;
+  grow(tables + (cap / <usize>LANES + 2) * BLOCK_BYTES);
+  memory.fill(masks, 0, (cap / <usize>LANES + 2) << WORD_SHIFT);
   counting = false;
   quarterPlace(0, 0, 0, 0, 0); // moves each key's start to the next key's
   for (let k = keys; k > 0; k--) store<i32>(at(qStart, k), load<i32>(at(qStart, k - 1)));
@@ -207,6 +211,11 @@ export function countJoinSplit(n: i32, eastRows: i32, centreRow: i32, mirrorWeig
  * table halves clear of both long diagonals (window bit h - 1) count, that
  * bit is squeezed out, and a probe half counts 2 per long diagonal it
  * holds, or mirrorWeight times if neither.
+ *
+ * Both sides are keyed by the middle diagonals of each family (the busiest).
+ * Table halves are packed in key order, LANES to a block, with no padding;
+ * the probes of one key share one list of the blocks holding a group clear
+ * of their key, each with a mask of those groups' halves.
  */
 function countPass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirrorWeight: i32): u64 {
   const long = 1 << (h - 1);
@@ -220,15 +229,16 @@ function countPass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirrorWeight:
     count += <i32>(((a | b) & long) == 0);
   }
   if (count == 0) return 0;
-  // Group bits per family: as many as leave about GROUP_FILL halves per group, within what the residue allows.
+  // Key bits per family: as many as leave about KEY_FILL halves per group, within what the residue allows.
   const width = 2 * h - 2;
   let gBits = max(0, width - 15);
-  while (gBits < 4 && 2 * (gBits + 1) <= width && count >> (2 * gBits + 2) >= GROUP_FILL) gBits++;
+  while (gBits < 4 && 2 * (gBits + 1) <= width && count >> (2 * gBits + 2) >= KEY_FILL) gBits++;
   const shift = (width - gBits) >> 1;
   const gMask = (1 << gBits) - 1;
   const lowMask = (1 << shift) - 1;
   const groups = 1 << (2 * gBits);
-  memory.fill(PER_GROUP, 0, 260 * 4);
+  // Group g's halves take slots FIRST_SLOT[g] .. FIRST_SLOT[g + 1].
+  memory.fill(FIRST_SLOT, 0, 260 * 4);
   for (let i = 0; i < count; i++) {
     const a = load<i32>(at(resA, i));
     const b = load<i32>(at(resB, i));
@@ -236,19 +246,13 @@ function countPass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirrorWeight:
     store<i32>(at(keys_, i), key);
     store<i32>(at(resA, i), (a & lowMask) | ((a >>> (shift + gBits)) << shift));
     store<i32>(at(resB, i), (b & lowMask) | ((b >>> (shift + gBits)) << shift));
-    store<i32>(at(PER_GROUP, key), load<i32>(at(PER_GROUP, key)) + 1);
+    store<i32>(at(FIRST_SLOT, key + 1), load<i32>(at(FIRST_SLOT, key + 1)) + 1);
   }
-  let blocks = 0;
-  for (let g = 0; g < groups; g++) {
-    store<i32>(at(FIRST_BLOCK, g), blocks);
-    blocks += (load<i32>(at(PER_GROUP, g)) + LANES - 1) >>> LANE_SHIFT;
-  }
-  store<i32>(at(FIRST_BLOCK, groups), blocks);
+  for (let g = 0; g < groups; g++) store<i32>(at(FIRST_SLOT, g + 1), load<i32>(at(FIRST_SLOT, g + 1)) + load<i32>(at(FIRST_SLOT, g)));
+  const blocks = (count + LANES - 1) >>> LANE_SHIFT;
   buildTables(count, blocks);
 
-  // Probes sorted by group key (their weight packed above the residue), so
-  // each key's blocks are listed once and walked by all its probes: short
-  // loops with the same trip count, which branch predictors handle well.
+  // Probes sorted by key (their weight packed above the residue).
   memory.fill(SLOT, 0, 260 * 4);
   let probes = 0;
   for (let i = 0; i < wCount; i++) {
@@ -266,11 +270,11 @@ function countPass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirrorWeight:
     probes += <i32>(weight != 0);
   }
   for (let k = 0; k < groups; k++) store<i32>(at(SLOT, k + 1), load<i32>(at(SLOT, k + 1)) + load<i32>(at(SLOT, k)));
-  memory.copy(PER_GROUP, SLOT, 260 * 4);
+  memory.copy(NEXT_SLOT, SLOT, 260 * 4);
   for (let i = 0; i < probes; i++) {
     const key = load<i32>(at(keys_, i));
-    const slot = load<i32>(at(PER_GROUP, key));
-    store<i32>(at(PER_GROUP, key), slot + 1);
+    const slot = load<i32>(at(NEXT_SLOT, key));
+    store<i32>(at(NEXT_SLOT, key), slot + 1);
     store<i32>(at(probeA, slot), load<i32>(at(resA, i)));
     store<i32>(at(probeB, slot), load<i32>(at(resB, i)));
   }
@@ -279,16 +283,48 @@ function countPass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirrorWeight:
   for (let k = 0; k < groups; k++) {
     const last = load<i32>(at(SLOT, k + 1));
     if (load<i32>(at(SLOT, k)) == last) continue;
-    // The blocks of every group clear of key k.
+    // The halves of every group clear of key k, as a bit per slot in `masks` (u64 words).
     const free = ~k & (groups - 1);
-    let listEnd = blockList;
+    let lowWord = 0x7fffffff;
+    let highWord = -1;
     for (let g = free; ; g = (g - 1) & free) {
-      const end = tables + <usize>load<i32>(at(FIRST_BLOCK, g + 1)) * BLOCK_BYTES;
-      for (let p = tables + <usize>load<i32>(at(FIRST_BLOCK, g)) * BLOCK_BYTES; p < end; p += BLOCK_BYTES) {
-        store<usize>(listEnd, p);
-        listEnd += sizeof<usize>();
+      const s0 = load<i32>(at(FIRST_SLOT, g));
+      const s1 = load<i32>(at(FIRST_SLOT, g + 1));
+      if (s0 < s1) {
+        const w0 = s0 >>> 6;
+        const w1 = (s1 - 1) >>> 6;
+        lowWord = min(lowWord, w0);
+        highWord = max(highWord, w1);
+        const first: u64 = <u64>-1 << <u64>(s0 & 63);
+        const lastBits: u64 = <u64>-1 >>> <u64>(63 - ((s1 - 1) & 63));
+        if (w0 == w1) orWord(w0, first & lastBits);
+        else {
+          orWord(w0, first);
+          for (let w = w0 + 1; w < w1; w++) store<u64>(masks + (<usize>w << 3), <u64>-1);
+          orWord(w1, lastBits);
+        }
       }
       if (g == 0) break;
+    }
+    // Listed: each block with any of those halves, its mask, its tables.
+    let listEnd = blockList;
+    const lastBlock = highWord >> (LANE_SHIFT - 6);
+    for (let blk = lowWord >> (LANE_SHIFT - 6); blk <= lastBlock; blk++) {
+      const m = masks + (<usize>blk << WORD_SHIFT);
+      let any = false;
+      if (ASC_FEATURE_SIMD) {
+        const v = v128.load(m);
+        any = v128.any_true(v);
+        v128.store(listEnd, v);
+        v128.store(m, i64x2.splat(0));
+      } else {
+        const v = load<u64>(m);
+        any = v != 0;
+        store<u64>(listEnd, v);
+        store<u64>(m, 0);
+      }
+      store<usize>(listEnd, tables + <usize>blk * BLOCK_BYTES, <usize>1 << WORD_SHIFT);
+      if (any) listEnd += ENTRY_BYTES;
     }
     for (let i = load<i32>(at(SLOT, k)); i < last; i++) {
       const ra = load<i32>(at(probeA, i));
@@ -300,14 +336,16 @@ function countPass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirrorWeight:
       const o4 = <usize>(128 + ((rb >>> 5) & 31)) << WORD_SHIFT;
       const o5 = <usize>(160 + ((rb >>> 10) & 31)) << WORD_SHIFT;
       let matches: u64 = 0;
-      for (let q = blockList; q < listEnd; q += sizeof<usize>()) {
-        const p = load<usize>(q);
+      for (let q = blockList; q < listEnd; q += ENTRY_BYTES) {
+        const p = load<usize>(q, <usize>1 << WORD_SHIFT);
         if (ASC_FEATURE_SIMD) {
-          const match = v128.and(v128.and(v128.and(v128.load(p + o0), v128.load(p + o1)), v128.and(v128.load(p + o2), v128.load(p + o3))),
-            v128.and(v128.load(p + o4), v128.load(p + o5)));
+          const match = v128.and(
+            v128.and(v128.and(v128.load(q), v128.load(p + o0)), v128.and(v128.load(p + o1), v128.load(p + o2))),
+            v128.and(v128.and(v128.load(p + o3), v128.load(p + o4)), v128.load(p + o5)),
+          );
           if (v128.any_true(match)) matches += popcnt(i64x2.extract_lane(match, 0)) + popcnt(i64x2.extract_lane(match, 1));
         } else {
-          matches += popcnt(load<u64>(p + o0) & load<u64>(p + o1) & load<u64>(p + o2) &
+          matches += popcnt(load<u64>(q) & load<u64>(p + o0) & load<u64>(p + o1) & load<u64>(p + o2) &
             load<u64>(p + o3) & load<u64>(p + o4) & load<u64>(p + o5));
         }
       }
@@ -317,22 +355,29 @@ function countPass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirrorWeight:
   return total;
 }
 
+// @ts-ignore: decorator
+@inline function orWord(w: i32, bits: u64): void {
+  const p = masks + (<usize>w << 3);
+  store<u64>(p, load<u64>(p) | bits);
+}
+
 /**
- * Bit-sliced tables: east half j of a block is bit j of each word; word v of
- * a chunk says "clear of the diagonals in v". Each half sets its bit in the
- * word of the chunk values it is clear of at most (the complement of its
- * own), and a superset-OR transform over the 5 bits spreads it to every
- * subset. Empty slots set nothing, so they never match.
+ * Bit-sliced tables: the half in slot j (in key order) is bit j % LANES of
+ * each word of block j / LANES; word v of a chunk says "clear of the
+ * diagonals in v". Each half sets its bit in the word of the chunk values
+ * it is clear of at most (the complement of its own), and a superset-OR
+ * transform over the 5 bits spreads it to every subset. Empty slots set
+ * nothing, so they never match.
  */
 function buildTables(count: i32, blocks: i32): void {
   memory.fill(tables, 0, <usize>blocks * BLOCK_BYTES);
-  memory.fill(SLOT, 0, 260 * 4);
+  memory.copy(NEXT_SLOT, FIRST_SLOT, 260 * 4);
   for (let i = 0; i < count; i++) {
     const g = load<i32>(at(keys_, i));
-    const slot = load<i32>(at(SLOT, g));
-    store<i32>(at(SLOT, g), slot + 1);
+    const slot = load<i32>(at(NEXT_SLOT, g));
+    store<i32>(at(NEXT_SLOT, g), slot + 1);
     // The 64-bit lane of the slot within its word.
-    const p = tables + <usize>(load<i32>(at(FIRST_BLOCK, g)) + (slot >>> LANE_SHIFT)) * BLOCK_BYTES + (<usize>((slot >>> 6) & (LANES / 64 - 1)) << 3);
+    const p = tables + <usize>(slot >>> LANE_SHIFT) * BLOCK_BYTES + (<usize>((slot >>> 6) & (LANES / 64 - 1)) << 3);
     const bit: u64 = <u64>1 << <u64>(slot & 63);
     const ra = ~load<i32>(at(resA, i));
     const rb = ~load<i32>(at(resB, i));

@@ -46,6 +46,13 @@ describe('join units', () => {
     }
   });
 
+  it.each([11, 14, 15])('n = %i: the baseline (no SIMD) wasm build counts the OEIS total', (n) => {
+    const counter = joinCounter('wasm', compileJoinModule('baseline'));
+    let total = 0n;
+    for (const unit of planJoin(n)) total += BigInt(unit.weight) * counter.countUnit(n, unit);
+    expect(total).toBe(TOTAL[n]);
+  });
+
   it('unit counts agree between engines and builds, and repeat', () => {
     const n = 14;
     const counters = [joinCounter('js'), joinCounter('wasm'), joinCounter('wasm', compileJoinModule('baseline'))];

@@ -10,8 +10,9 @@
 // "east half i is clear of these diagonals", built by a superset-OR
 // transform. A west half then tests 32 east halves with six loads and ANDs.
 // Nearly every word comes out zero, so the popcount sits behind a branch.
-// assembly/join.ts does the same with 64 or 128 halves per block, and sorts
-// the probing halves by group key first.
+// assembly/join.ts does the same with 64 or 128 halves per block, packs the
+// groups without padding (a probe masks the halves of the groups it may
+// meet), and sorts the probing halves by group key first.
 import { CHUNK_BITS, CHUNKS, groupBits, windowBits } from './join-geometry.js';
 import { checkJoinSize, checkJoinUnit, maxHalfBoards, type JoinUnit } from './join-plan.js';
 
