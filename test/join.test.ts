@@ -12,6 +12,7 @@ import {
   JOIN_MAX_N,
   JOIN_MEMORY_LIMIT,
   planJoin,
+  searchSymmetricSolutions,
 } from '../dist/join.js';
 import { range, TOTAL, UNIQUE } from './oeis.js';
 
@@ -64,6 +65,12 @@ describe('join units', () => {
   it('symmetric solutions: S180 and S90 of small boards', () => {
     expect(countSymmetricSolutions(8)).toEqual({ s180: 4n, s90: 0n });
     expect(countSymmetricSolutions(12)).toEqual({ s180: 80n, s90: 8n });
+  });
+
+  it('symmetric solutions: the table agrees with the search for n = 1..17', () => {
+    for (let n = 1; n <= 17; n++) expect(countSymmetricSolutions(n)).toEqual(searchSymmetricSolutions(n));
+    expect(countSymmetricSolutions(4)).toEqual({ s180: 2n, s90: 2n });
+    expect(countSymmetricSolutions(16)).toEqual({ s180: 3000n, s90: 64n });
   });
 });
 
