@@ -13,6 +13,7 @@
 // workers, including any still starting, before its promise settles.
 import { abortError, type AbortSignalLike } from '../abort.js';
 import { codedError, ERROR_CODES } from '../errors.js';
+import { isNode } from './environment.js';
 import { spawnWorker, spawnWorkerNow, type WorkerHandle } from './spawn.js';
 import type { FromWorker, Task, TaskUnit } from './messages.js';
 
@@ -81,6 +82,11 @@ function sameInit(a: InitKey | undefined, b: InitKey): boolean {
 
 /** Keeps a worker for the next count, unref'd, until IDLE_MS after the last count. */
 function park(worker: Pooled): void {
+  // Only in Node, where an idle worker can be unref'd; a page's workers end with its count, as before.
+  if (!isNode) {
+    void worker.handle.terminate().catch(() => undefined);
+    return;
+  }
   worker.handle.unref();
   worker.handle.listen(
     (message) => {
@@ -116,10 +122,11 @@ export function idleWorkers(): number {
 /**
  * Starts workers now, as idle ones, so that a count about to run finds them
  * up (or on their way) instead of starting them once it has planned: up to
- * `threads` idle workers in all. Does nothing where workers cannot be
- * started synchronously (Node before 20.16); the count starts them then.
+ * `threads` idle workers in all. Node only, and nothing where workers cannot
+ * be started synchronously (before 20.16); the count starts them then.
  */
 export function prestartWorkers(threads: number): void {
+  if (!isNode) return; // idle workers are Node's only (park)
   try {
     while (idle.length < threads) {
       const handle = spawnWorkerNow();
