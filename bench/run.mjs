@@ -13,6 +13,7 @@ import { latestChart } from './chart-latest.mjs';
 import { arch, availableParallelism, cpus, platform, release } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Bench } from 'tinybench';
+import { coldRounds, describeAsync, warmRounds } from './async.mjs';
 import { count } from '../dist/index.js';
 import { getWasmKernel, jsKernel, wasmKernelFrom } from '../dist/engines.js';
 import { countFirstRow as jsCountFirstRow } from '../dist/kernels/bitmask.js';
@@ -217,6 +218,13 @@ for (let i = 0; i < 5; i++) {
 }
 abortLatency.sort((a, b) => a - b);
 
+/** The async path against countSync at n = 16 (bench/async.mjs): warm and cold, ratios round by round. */
+let asyncVsSync;
+if (!anchor) {
+  process.stderr.write('async vs sync at n = 16: warm and cold rounds\n');
+  asyncVsSync = { warm: await warmRounds(values.quick ? 3 : 9), cold: coldRounds(values.quick ? 2 : 5) };
+}
+
 const machine = {
   cpu: cpus()[0]?.model ?? 'unknown',
   cores,
@@ -226,7 +234,7 @@ const machine = {
   nativeCompiler: compiler ?? 'none found (native row skipped)',
 };
 const date = new Date().toISOString();
-const result = { date, machine, sizes, rows, cold, abortLatencyMs: abortLatency, baseline: BASELINE };
+const result = { date, machine, sizes, rows, cold, abortLatencyMs: abortLatency, asyncVsSync, baseline: BASELINE };
 const name = anchor ? 'latest-n17' : 'latest';
 if (publish) writeFileSync(new URL(`./results/${name}.json`, import.meta.url), JSON.stringify(result, null, 2) + '\n');
 // The chart README embeds: time against n, one line per engine.
@@ -275,6 +283,10 @@ function markdown() {
       const c = (n) => `${cold.find((x) => x.engine === engine && x.n === n).medianMs.toFixed(1)} ms`;
       lines.push(`| ${engine} | ${c(8)} | ${c(12)} |`);
     }
+  }
+  if (asyncVsSync) {
+    lines.push('', 'The async path at n = 16 (bench/async.mjs; per-round ratios, so drift cancels):', '');
+    for (const l of describeAsync(asyncVsSync.warm, asyncVsSync.cold)) lines.push(`- ${l}`);
   }
   lines.push(
     '',

@@ -22,7 +22,9 @@ import { resolveKernel, resolveSearch, type Kernel } from './engines.js';
 import { countReference, referenceSolutions } from './kernels/reference.js';
 import { countWebGpu } from './kernels/webgpu.js';
 import { constellationPlan, defaultDepth, MAX_DEPTH, type PlanIdentity, type Unit } from './plan.js';
-import { runJoin, runPlan, runReference, type Progress } from './run.js';
+import { AUTO_THREADS_MIN_N, runJoin, runPlan, runReference, type Progress } from './run.js';
+import { availableCoresNow } from './parallel/environment.js';
+import { prestartWorkers } from './parallel/pool.js';
 import { countAll } from './tally.js';
 import { ERROR_CODES, rangeError, typeError } from './errors.js';
 import { checkChoice, checkInteger, checkN, checkOptions, describe } from './validate.js';
@@ -231,6 +233,9 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
     const { total, unique } = await countWebGpu(n, { signal, onProgress });
     return { n, total, unique, engine, algorithm, threads: 1, elapsedMs: now() - start };
   }
+  // Workers take tens of milliseconds to start: from here, they start while this thread plans.
+  const workers = threads ?? (n >= AUTO_THREADS_MIN_N ? availableCoresNow() : 0);
+  if (workers !== undefined && workers > 0 && n >= AUTO_THREADS_MIN_N) prestartWorkers(workers);
   const r =
     algorithm === 'join'
       ? await runJoin({ n, units: planJoin(n), engine, threads, onProgress, signal })

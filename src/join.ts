@@ -10,7 +10,7 @@ import { checkJoinSize, planJoin } from './kernels/join-plan.js';
 import { countSymmetricSolutions, uniqueFromTotal } from './kernels/symmetric-solutions.js';
 
 export { planJoin, joinMemoryBytes, checkJoinSize, JOIN_MAX_N, JOIN_MEMORY_LIMIT, type JoinUnit } from './kernels/join-plan.js';
-export { countSymmetricSolutions, uniqueFromTotal, type SymmetricCounts } from './kernels/symmetric-solutions.js';
+export { countSymmetricSolutions, searchSymmetricSolutions, uniqueFromTotal, type SymmetricCounts } from './kernels/symmetric-solutions.js';
 
 export type { JoinCounter, JoinEngine } from './kernels/join-counter.js';
 

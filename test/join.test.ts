@@ -12,6 +12,7 @@ import {
   JOIN_MAX_N,
   JOIN_MEMORY_LIMIT,
   planJoin,
+  searchSymmetricSolutions,
 } from '../dist/join.js';
 import { range, TOTAL, UNIQUE } from './oeis.js';
 
@@ -76,17 +77,24 @@ describe('join units', () => {
       if (cols.every((c, r) => cols[n - 1 - r] === n - 1 - c)) s180++;
       if (cols.every((c, r) => cols[c] === n - 1 - r)) s90++;
     }
-    expect(countSymmetricSolutions(n)).toEqual({ s180, s90 });
+    expect(searchSymmetricSolutions(n)).toEqual({ s180, s90 });
   });
 
   it('S180 (OEIS A032522) and S90 (A033148) for n = 12 to 21', () => {
     const s180 = [80n, 136n, 420n, 1240n, 3000n, 8152n, 18104n, 44184n, 144620n, 375664n];
     const s90 = [8n, 8n, 0n, 0n, 64n, 128n, 0n, 0n, 480n, 704n];
-    for (let n = 12; n <= 21; n++) expect(countSymmetricSolutions(n)).toEqual({ s180: s180[n - 12], s90: s90[n - 12] });
+    for (let n = 12; n <= 21; n++) expect(searchSymmetricSolutions(n)).toEqual({ s180: s180[n - 12], s90: s90[n - 12] });
   });
 
   it('the symmetric search refuses a board it cannot hold', () => {
-    for (const n of [0, 33, 1.5, Number.NaN]) expect(() => countSymmetricSolutions(n)).toThrow(RangeError);
+    for (const n of [0, 33, 1.5, Number.NaN]) expect(() => searchSymmetricSolutions(n)).toThrow(RangeError);
+    for (const n of [0, 33]) expect(() => countSymmetricSolutions(n)).toThrow(RangeError);
+  });
+
+  it('symmetric solutions: the table agrees with the search for n = 1..21', () => {
+    for (let n = 1; n <= 21; n++) expect(countSymmetricSolutions(n)).toEqual(searchSymmetricSolutions(n));
+    expect(countSymmetricSolutions(4)).toEqual({ s180: 2n, s90: 2n });
+    expect(countSymmetricSolutions(16)).toEqual({ s180: 3000n, s90: 64n });
   });
 });
 

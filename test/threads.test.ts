@@ -2,12 +2,12 @@
 import { availableParallelism } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { AUTO_THREADS_MIN_N, count, planUnits, type Progress } from '../dist/index.js';
 import { constellationPlan, unitContribution } from '../dist/plan.js';
 import { runPlan } from '../dist/run.js';
-import { runOnWorkers } from '../dist/parallel/pool.js';
-import { workersAlive } from '../dist/parallel/spawn.js';
+import { closeIdleWorkers, idleWorkers, runOnWorkers } from '../dist/parallel/pool.js';
+import { workersAlive, workersStarted } from '../dist/parallel/spawn.js';
 import { wasmModule } from '../dist/kernels/wasm.js';
 import { TOTAL, UNIQUE } from './oeis.js';
 
@@ -84,6 +84,9 @@ describe('onProgress', () => {
 });
 
 describe('abort', () => {
+  // Idle workers left by earlier tests would count as alive below.
+  beforeEach(closeIdleWorkers);
+
   it('an already-aborted signal rejects at once, on any engine', async () => {
     for (const engine of ['auto', 'js', 'reference'] as const) {
       const started = performance.now();
@@ -209,6 +212,7 @@ describe('the pool', () => {
 // A settled count leaves no worker running, including one that was still
 // starting when the count failed or was aborted (a "late" worker).
 describe('workers never outlive the count', () => {
+  beforeEach(closeIdleWorkers);
   const plan = constellationPlan(12, 0);
   const units = [...plan.unitsIn()];
   const job = (list = units) => ({ n: 12, units: list[Symbol.iterator](), count: list.length, module: null, onResult: () => undefined });
@@ -241,9 +245,52 @@ describe('workers never outlive the count', () => {
     expect(workersAlive()).toBe(0);
   });
 
-  it('finished normally', async () => {
+  it('finished normally: its workers wait idle for the next count, and nothing else keeps Node alive', async () => {
     await runOnWorkers({ ...job(), threads: 2 });
+    expect(idleWorkers()).toBe(2);
+    expect(workersAlive()).toBe(2);
+    await closeIdleWorkers();
     expect(workersAlive()).toBe(0);
+  });
+});
+
+describe('idle workers', () => {
+  beforeEach(closeIdleWorkers);
+
+  it('the next count takes them instead of starting new ones, and gets the same counts', async () => {
+    const first = await count(13, { threads: 2 });
+    const started = workersStarted();
+    expect(idleWorkers()).toBe(2);
+    const second = await count(13, { threads: 2 });
+    const third = await count(16, { threads: 1, algorithm: 'join' });
+    expect(workersStarted()).toBe(started);
+    expect([first.total, second.total, third.total]).toEqual([TOTAL[13], TOTAL[13], TOTAL[16]]);
+    expect([third.unique, third.threads]).toEqual([UNIQUE[16], 1]);
+    expect(idleWorkers()).toBe(2);
+  });
+
+  it('a failed count terminates its workers instead of keeping them', async () => {
+    await count(13, { threads: 2 });
+    expect(idleWorkers()).toBe(2);
+    const [u] = constellationPlan(10, 0).unitsIn();
+    const bad = { ...u, constellation: { ...u.constellation, a: 99 } };
+    const failing = runOnWorkers({ n: 10, units: [bad][Symbol.iterator](), count: 1, threads: 2, module: null, onResult: () => undefined });
+    await expect(failing).rejects.toThrow(/counting worker failed/);
+    // The failed job took one idle worker (one unit) and terminated it; the other stays idle.
+    expect(idleWorkers()).toBe(1);
+    expect(workersAlive()).toBe(1);
+  });
+
+  it('a script that counts on workers exits without waiting for them', () => {
+    const script = `
+      import { count } from ${JSON.stringify(index)};
+      const r = await count(15, { threads: 2 });
+      // Idle workers (MessagePort while ref'd) and their timer (Timeout) are unref'd: neither keeps the event loop alive.
+      const kept = process.getActiveResourcesInfo().filter((x) => x === 'MessagePort' || x === 'Timeout' || x === 'Worker');
+      console.log(String(r.total), r.threads, kept.length);`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    expect(r.stdout.trim()).toBe('2279184 2 0');
+    expect(r.status).toBe(0);
   });
 });
 

@@ -11,17 +11,38 @@ export function importNodeBuiltin<T>(name: string): Promise<T> {
   return import(/* @vite-ignore */ /* webpackIgnore: true */ specifier) as Promise<T>;
 }
 
+/**
+ * A Node built-in, synchronously, where the runtime offers
+ * process.getBuiltinModule (Node 20.16+, 22.3+; Deno and Bun); else undefined.
+ */
+export function nodeBuiltinNow<T>(name: string): T | undefined {
+  if (!isNode) return undefined;
+  const get = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
+  return typeof get === 'function' ? (get.call(process, `node:${name}`) as T | undefined) : undefined;
+}
+
 let cores: number | undefined;
 
-/** Logical cores available to this process (at least 1). */
-export async function availableCores(): Promise<number> {
+/** availableCores(), synchronously where the runtime allows it (see nodeBuiltinNow), else undefined. */
+export function availableCoresNow(): number | undefined {
   if (cores !== undefined) return cores;
   if (isNode) {
-    const os = await importNodeBuiltin<typeof import('node:os')>('os');
+    const os = nodeBuiltinNow<typeof import('node:os')>('os');
+    if (!os) return undefined;
     cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
   } else {
     cores = globalThis.navigator?.hardwareConcurrency ?? 1;
   }
   cores = Math.max(1, cores || 1);
+  return cores;
+}
+
+/** Logical cores available to this process (at least 1). */
+export async function availableCores(): Promise<number> {
+  const now = availableCoresNow();
+  if (now !== undefined) return now;
+  // Node before 20.16: the built-in can only be imported.
+  const os = await importNodeBuiltin<typeof import('node:os')>('os');
+  cores = Math.max(1, (typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length) || 1);
   return cores;
 }

@@ -21,7 +21,15 @@ export type ToWorker =
    * the TS kernel): the search kernel, the join module, or the enumeration
    * module for 'completions'.
    */
-  | { type: 'init'; n: number; task: Task; module: WebAssembly.Module | null; reportEveryMs?: number | undefined }
+  | {
+      type: 'init';
+      n: number;
+      task: Task;
+      module: WebAssembly.Module | null;
+      reportEveryMs?: number | undefined;
+      /** A unit to count once before 'ready', result unused: builds the worker's tables while the calling thread counts. */
+      warm?: TaskUnit<Task> | undefined;
+    }
   /** A batch of units; they travel themselves, so workers never build the plan. */
   | { type: 'run'; units: TaskUnit<Task>[] };
 

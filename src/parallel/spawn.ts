@@ -2,13 +2,19 @@
 // browsers. Both are created from `new URL('./worker.js', import.meta.url)`,
 // the form bundlers recognise, so no Blob or eval is ever needed.
 import { codedError, ERROR_CODES } from '../errors.js';
-import { importNodeBuiltin, isNode } from './environment.js';
+import { importNodeBuiltin, isNode, nodeBuiltinNow } from './environment.js';
 import type { FromWorker, ToWorker } from './messages.js';
 
 export interface WorkerHandle {
   post(message: ToWorker): void;
-  /** Exactly one of these fires per event; `onFailure` also on an unexpected exit. */
+  /**
+   * Exactly one of these fires per event; `onFailure` also on an unexpected
+   * exit. A later call replaces both (a worker passes from count to count).
+   */
   listen(onMessage: (message: FromWorker) => void, onFailure: (error: Error) => void): void;
+  /** Node: whether the worker keeps the process alive (an idle one does not). No-ops elsewhere. */
+  ref(): void;
+  unref(): void;
   terminate(): Promise<void>;
 }
 
@@ -31,6 +37,12 @@ function workerExecArgv(parent: readonly string[]): string[] {
 }
 
 let alive = 0;
+let started = 0;
+
+/** Workers started so far from this thread (the tests check that counts reuse idle ones). */
+export function workersStarted(): number {
+  return started;
+}
 
 /** Workers being started or running (not yet exited or terminated), from this thread; the tests check that a settled count leaves none. */
 export function workersAlive(): number {
@@ -39,41 +51,70 @@ export function workersAlive(): number {
 
 const UNREADABLE = 'counting worker sent a message that could not be read';
 
+type NodeWorkerThreads = typeof import('node:worker_threads');
+
 export async function spawnWorker(): Promise<WorkerHandle> {
+  const now = spawnWorkerNow();
+  if (now) return now;
   alive++;
+  started++;
   try {
-    return await startWorker();
+    return nodeWorker(await importNodeBuiltin<NodeWorkerThreads>('worker_threads'));
   } catch (error) {
     alive--;
     throw error;
   }
 }
 
-async function startWorker(): Promise<WorkerHandle> {
-  if (isNode) {
-    const { Worker: NodeWorker } = await importNodeBuiltin<typeof import('node:worker_threads')>('worker_threads');
-    // Kept apart from the browser form below so bundlers only bundle that one.
-    const file = './worker.js';
-    const worker = new NodeWorker(new URL(file, import.meta.url), { execArgv: workerExecArgv(process.execArgv) });
-    // Registered first, so it has run by the time terminate() resolves.
-    worker.once('exit', () => alive--);
-    let terminating = false;
-    return {
-      post: (message) => worker.postMessage(message),
-      listen(onMessage, onFailure) {
-        worker.on('message', onMessage);
-        worker.on('messageerror', () => onFailure(codedError(UNREADABLE, ERROR_CODES.WORKER_FAILED)));
-        worker.on('error', (error) => onFailure(codedError(`counting worker failed: ${error.message}`, ERROR_CODES.WORKER_FAILED, error)));
-        worker.on('exit', (code) => {
-          if (!terminating) onFailure(codedError(`counting worker exited unexpectedly with code ${code}`, ERROR_CODES.WORKER_FAILED));
-        });
-      },
-      async terminate() {
-        terminating = true;
-        await worker.terminate();
-      },
-    };
+/**
+ * Starts a worker synchronously, in browsers and where Node's built-ins can
+ * be had synchronously (nodeBuiltinNow); else undefined (use spawnWorker).
+ * Throws if the worker cannot be created.
+ */
+export function spawnWorkerNow(): WorkerHandle | undefined {
+  const threads = isNode ? nodeBuiltinNow<NodeWorkerThreads>('worker_threads') : undefined;
+  if (isNode && !threads) return undefined;
+  alive++;
+  started++;
+  try {
+    return threads ? nodeWorker(threads) : webWorker();
+  } catch (error) {
+    alive--;
+    throw error;
   }
+}
+
+function nodeWorker({ Worker: NodeWorker }: NodeWorkerThreads): WorkerHandle {
+  // Kept apart from the browser form below so bundlers only bundle that one.
+  const file = './worker.js';
+  const worker = new NodeWorker(new URL(file, import.meta.url), { execArgv: workerExecArgv(process.execArgv) });
+  // Registered first, so it has run by the time terminate() resolves.
+  worker.once('exit', () => alive--);
+  let terminating = false;
+  let onMessage: (message: FromWorker) => void = () => undefined;
+  let onFailure: (error: Error) => void = () => undefined;
+  worker.on('message', (message: FromWorker) => onMessage(message));
+  worker.on('messageerror', () => onFailure(codedError(UNREADABLE, ERROR_CODES.WORKER_FAILED)));
+  worker.on('error', (error) => onFailure(codedError(`counting worker failed: ${error.message}`, ERROR_CODES.WORKER_FAILED, error)));
+  worker.on('exit', (code) => {
+    if (!terminating) onFailure(codedError(`counting worker exited unexpectedly with code ${code}`, ERROR_CODES.WORKER_FAILED));
+  });
+  return {
+    post: (message) => worker.postMessage(message),
+    listen(message, failure) {
+      onMessage = message;
+      onFailure = failure;
+    },
+    ref: () => worker.ref?.(),
+    unref: () => worker.unref?.(),
+    async terminate() {
+      terminating = true;
+      await worker.terminate();
+    },
+  };
+}
+
+function webWorker(): WorkerHandle {
   const shim = crossOriginShim();
   const worker = shim ? new Worker(shim, { type: 'module' }) : new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
   let terminated = false;
@@ -87,6 +128,8 @@ async function startWorker(): Promise<WorkerHandle> {
       };
       worker.onmessageerror = () => onFailure(codedError(UNREADABLE, ERROR_CODES.WORKER_FAILED));
     },
+    ref: () => undefined,
+    unref: () => undefined,
     async terminate() {
       worker.terminate(); // synchronous in browsers: the worker is gone when it returns
       if (shim) URL.revokeObjectURL(shim);

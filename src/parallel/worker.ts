@@ -71,6 +71,7 @@ function handle(port: Port, message: ToWorker): void {
       n = message.n;
       reportEveryMs = message.reportEveryMs ?? REPORT_EVERY_MS;
       counter = counterFor(message.task, message.module);
+      if (message.warm) for (const steps = counter(message.warm); !steps.next().done;);
       port.post({ type: 'ready' });
       return;
     }
