@@ -223,7 +223,8 @@ function completionsRunnable(n: number, units: readonly CompletionUnit[], run: R
       const kernel = resolveSearch(run.engine);
       return (u) => onePiece(kernel.countOpenRows(u.rows, u.allow));
     },
-    helps: true,
+    // A unit is counted in one piece and may take minutes (n = 24 with one queen): on this thread it would hold off abort.
+    helps: false,
     warm: () => undefined,
   };
 }
