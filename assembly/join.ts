@@ -16,13 +16,14 @@ const LANE_SHIFT: i32 = ASC_FEATURE_SIMD ? 7 : 6; // halves per block: 128 (v128
 const LANES: i32 = 1 << LANE_SHIFT;
 const WORD_SHIFT: i32 = LANE_SHIFT - 3; // bytes per word: 16 or 8
 const BLOCK_BYTES: usize = <usize>BLOCK_WORDS << WORD_SHIFT;
-const KEY_FILL: i32 = 8; // table halves per group wanted: groups are packed, so small ones cost no padding
+const KEY_FILL: i32 = 8;
+const SORT_MIN_BLOCKS: i32 = 8; // from this many blocks a pass sorts its probes by key (see countPass) // table halves per group wanted: groups are packed, so small ones cost no padding
 const ENTRY_BYTES: usize = <usize>2 << WORD_SHIFT; // a listed block: its halves mask (one word), then its address
 
 const COL_SET_START: usize = memory.data(18 * 4); // column sets of each size, in COL_SETS
 const FIRST_SLOT: usize = memory.data(260 * 4); // per group: its first slot in key order
 const NEXT_SLOT: usize = memory.data(260 * 4);
-const SLOT: usize = memory.data(260 * 4); // per probe key: its first probe
+const LIST_START: usize = memory.data(260 * 4); // per key: where its list of blocks starts
 
 let geometryN: i32 = -1;
 let h: i32 = 0;
@@ -38,10 +39,11 @@ let keys_: usize = 0;
 let resA: usize = 0;
 let resB: usize = 0;
 let tables: usize = 0;
-let probeA: usize = 0; // probe halves sorted by group key: residue A | weight << 16
-let probeB: usize = 0; // and residue B
 let blockList: usize = 0; // the blocks one key's probes visit, with which of their halves
 let masks: usize = 0; // scratch: one word per block, the halves of the groups being listed
+let listCap: i32 = 0; // entries the lists of one pass may take
+let probeA: usize = 0; // probe halves sorted by key: residue A | weight << 16
+let probeB: usize = 0; // and residue B
 
 // @ts-ignore: decorator
 @inline function at(base: usize, i: i32): usize {
@@ -99,10 +101,14 @@ function setN(n: i32): void {
   keys_ = westD + ((cap + 4) << 3);
   resA = keys_ + ((cap + 4) << 2);
   resB = resA + ((cap + 4) << 2);
+  // Lists for every key of a pass: at most listCap entries (countPass keeps
+  // groups x blocks within it), at least 4^(forced key bits) x the most blocks.
+  const forced = max(0, 2 * h - 2 - 15);
+  listCap = max(<i32>(<usize>1 << <usize>(2 * forced)) * <i32>(cap / <usize>LANES + 2), 65536);
   probeA = resB + ((cap + 4) << 2);
   probeB = probeA + ((cap + 4) << 2);
   blockList = (probeB + ((cap + 4) << 2) + 15) & ~15;
-  masks = blockList + (cap / <usize>LANES + 2) * ENTRY_BYTES;
+  masks = blockList + <usize>listCap * ENTRY_BYTES;
   tables = (masks + ((cap / <usize>LANES + 2) << WORD_SHIFT) + 63) & ~63;
   grow(tables + (cap / <usize>LANES + 2) * BLOCK_BYTES);
   memory.fill(masks, 0, (cap / <usize>LANES + 2) << WORD_SHIFT);
@@ -232,7 +238,8 @@ function countPass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirrorWeight:
   // Key bits per family: as many as leave about KEY_FILL halves per group, within what the residue allows.
   const width = 2 * h - 2;
   let gBits = max(0, width - 15);
-  while (gBits < 4 && 2 * (gBits + 1) <= width && count >> (2 * gBits + 2) >= KEY_FILL) gBits++;
+  const blocks = (count + LANES - 1) >>> LANE_SHIFT;
+  while (gBits < 4 && 2 * (gBits + 1) <= width && count >> (2 * gBits + 2) >= KEY_FILL && (blocks << (2 * gBits + 2)) <= listCap) gBits++;
   const shift = (width - gBits) >> 1;
   const gMask = (1 << gBits) - 1;
   const lowMask = (1 << shift) - 1;
@@ -249,41 +256,13 @@ function countPass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirrorWeight:
     store<i32>(at(FIRST_SLOT, key + 1), load<i32>(at(FIRST_SLOT, key + 1)) + 1);
   }
   for (let g = 0; g < groups; g++) store<i32>(at(FIRST_SLOT, g + 1), load<i32>(at(FIRST_SLOT, g + 1)) + load<i32>(at(FIRST_SLOT, g)));
-  const blocks = (count + LANES - 1) >>> LANE_SHIFT;
   buildTables(count, blocks);
 
-  // Probes sorted by key (their weight packed above the residue).
-  memory.fill(SLOT, 0, 260 * 4);
-  let probes = 0;
-  for (let i = 0; i < wCount; i++) {
-    const fa = windowA(load<u64>(wD + (<usize>i << 3)));
-    const fb = windowB(load<u64>(wD + (<usize>i << 3)));
-    let weight = (fa & long ? 2 : 1) * (fb & long ? 2 : 1);
-    if (weight == 1) weight = mirrorWeight;
-    const a = squeeze(fb, below); // the mirror swaps the families
-    const b = squeeze(fa, below);
-    const key = ((a >>> shift) & gMask) | (((b >>> shift) & gMask) << gBits);
-    store<i32>(at(keys_, probes), key);
-    store<i32>(at(resA, probes), (a & lowMask) | ((a >>> (shift + gBits)) << shift) | (weight << 16));
-    store<i32>(at(resB, probes), (b & lowMask) | ((b >>> (shift + gBits)) << shift));
-    store<i32>(at(SLOT, key + 1), load<i32>(at(SLOT, key + 1)) + <i32>(weight != 0));
-    probes += <i32>(weight != 0);
-  }
-  for (let k = 0; k < groups; k++) store<i32>(at(SLOT, k + 1), load<i32>(at(SLOT, k + 1)) + load<i32>(at(SLOT, k)));
-  memory.copy(NEXT_SLOT, SLOT, 260 * 4);
-  for (let i = 0; i < probes; i++) {
-    const key = load<i32>(at(keys_, i));
-    const slot = load<i32>(at(NEXT_SLOT, key));
-    store<i32>(at(NEXT_SLOT, key), slot + 1);
-    store<i32>(at(probeA, slot), load<i32>(at(resA, i)));
-    store<i32>(at(probeB, slot), load<i32>(at(resB, i)));
-  }
-
-  let total: u64 = 0;
+  // For every key, the blocks holding a group clear of it, each with a mask
+  // of those groups' halves: key k's list is LIST_START[k] .. LIST_START[k + 1].
+  let listEnd = blockList;
   for (let k = 0; k < groups; k++) {
-    const last = load<i32>(at(SLOT, k + 1));
-    if (load<i32>(at(SLOT, k)) == last) continue;
-    // The halves of every group clear of key k, as a bit per slot in `masks` (u64 words).
+    store<usize>(at(LIST_START, k), listEnd);
     const free = ~k & (groups - 1);
     let lowWord = 0x7fffffff;
     let highWord = -1;
@@ -306,8 +285,6 @@ function countPass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirrorWeight:
       }
       if (g == 0) break;
     }
-    // Listed: each block with any of those halves, its mask, its tables.
-    let listEnd = blockList;
     const lastBlock = highWord >> (LANE_SHIFT - 6);
     for (let blk = lowWord >> (LANE_SHIFT - 6); blk <= lastBlock; blk++) {
       const m = masks + (<usize>blk << WORD_SHIFT);
@@ -326,33 +303,80 @@ function countPass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirrorWeight:
       store<usize>(listEnd, tables + <usize>blk * BLOCK_BYTES, <usize>1 << WORD_SHIFT);
       if (any) listEnd += ENTRY_BYTES;
     }
-    for (let i = load<i32>(at(SLOT, k)); i < last; i++) {
-      const ra = load<i32>(at(probeA, i));
+  }
+  store<usize>(at(LIST_START, groups), listEnd);
+
+  // Each probe's key picks its list. With few blocks, probes are taken as
+  // they come; with many, sorted by key first, so one list stays in cache
+  // and its loop's trip count repeats (2-core EPYC, n = 16..18).
+  const sorted = blocks >= SORT_MIN_BLOCKS;
+  if (sorted) memory.fill(NEXT_SLOT, 0, 260 * 4);
+  let total: u64 = 0;
+  let probes = 0;
+  for (let i = 0; i < wCount; i++) {
+    const fa = windowA(load<u64>(wD + (<usize>i << 3)));
+    const fb = windowB(load<u64>(wD + (<usize>i << 3)));
+    let weight = (fa & long ? 2 : 1) * (fb & long ? 2 : 1);
+    if (weight == 1) weight = mirrorWeight;
+    if (weight == 0) continue;
+    const a = squeeze(fb, below); // the mirror swaps the families
+    const b = squeeze(fa, below);
+    const key = ((a >>> shift) & gMask) | (((b >>> shift) & gMask) << gBits);
+    const ra = (a & lowMask) | ((a >>> (shift + gBits)) << shift) | (weight << 16);
+    const rb = (b & lowMask) | ((b >>> (shift + gBits)) << shift);
+    if (sorted) {
+      store<i32>(at(keys_, probes), key);
+      store<i32>(at(resA, probes), ra);
+      store<i32>(at(resB, probes), rb);
+      store<i32>(at(NEXT_SLOT, key + 1), load<i32>(at(NEXT_SLOT, key + 1)) + 1);
+      probes++;
+    } else total += countProbe(ra, rb, key);
+  }
+  if (sorted) {
+    for (let k = 0; k < groups; k++) store<i32>(at(NEXT_SLOT, k + 1), load<i32>(at(NEXT_SLOT, k + 1)) + load<i32>(at(NEXT_SLOT, k)));
+    for (let i = 0; i < probes; i++) {
+      const key = load<i32>(at(keys_, i));
+      const slot = load<i32>(at(NEXT_SLOT, key));
+      store<i32>(at(NEXT_SLOT, key), slot + 1);
+      store<i32>(at(probeA, slot), load<i32>(at(resA, i)));
+      store<i32>(at(probeB, slot), load<i32>(at(resB, i)) | (key << 24));
+    }
+    for (let i = 0; i < probes; i++) {
       const rb = load<i32>(at(probeB, i));
-      const o0 = <usize>(ra & 31) << WORD_SHIFT;
-      const o1 = <usize>(32 + ((ra >>> 5) & 31)) << WORD_SHIFT;
-      const o2 = <usize>(64 + ((ra >>> 10) & 31)) << WORD_SHIFT;
-      const o3 = <usize>(96 + (rb & 31)) << WORD_SHIFT;
-      const o4 = <usize>(128 + ((rb >>> 5) & 31)) << WORD_SHIFT;
-      const o5 = <usize>(160 + ((rb >>> 10) & 31)) << WORD_SHIFT;
-      let matches: u64 = 0;
-      for (let q = blockList; q < listEnd; q += ENTRY_BYTES) {
-        const p = load<usize>(q, <usize>1 << WORD_SHIFT);
-        if (ASC_FEATURE_SIMD) {
-          const match = v128.and(
-            v128.and(v128.and(v128.load(q), v128.load(p + o0)), v128.and(v128.load(p + o1), v128.load(p + o2))),
-            v128.and(v128.and(v128.load(p + o3), v128.load(p + o4)), v128.load(p + o5)),
-          );
-          if (v128.any_true(match)) matches += popcnt(i64x2.extract_lane(match, 0)) + popcnt(i64x2.extract_lane(match, 1));
-        } else {
-          matches += popcnt(load<u64>(q) & load<u64>(p + o0) & load<u64>(p + o1) & load<u64>(p + o2) &
-            load<u64>(p + o3) & load<u64>(p + o4) & load<u64>(p + o5));
-        }
-      }
-      total += <u64>(ra >>> 16) * matches;
+      total += countProbe(load<i32>(at(probeA, i)), rb & 0xffffff, rb >>> 24);
     }
   }
   return total;
+}
+
+/**
+ * Weight times the table halves of key `key`'s list that a probe with
+ * residues ra (weight above bit 16) and rb is clear of.
+ */
+// @ts-ignore: decorator
+@inline function countProbe(ra: i32, rb: i32, key: i32): u64 {
+  const o0 = <usize>(ra & 31) << WORD_SHIFT;
+  const o1 = <usize>(32 + ((ra >>> 5) & 31)) << WORD_SHIFT;
+  const o2 = <usize>(64 + ((ra >>> 10) & 31)) << WORD_SHIFT;
+  const o3 = <usize>(96 + (rb & 31)) << WORD_SHIFT;
+  const o4 = <usize>(128 + ((rb >>> 5) & 31)) << WORD_SHIFT;
+  const o5 = <usize>(160 + ((rb >>> 10) & 31)) << WORD_SHIFT;
+  const end = load<usize>(at(LIST_START, key + 1));
+  let matches: u64 = 0;
+  for (let q = load<usize>(at(LIST_START, key)); q < end; q += ENTRY_BYTES) {
+    const p = load<usize>(q, <usize>1 << WORD_SHIFT);
+    if (ASC_FEATURE_SIMD) {
+      const match = v128.and(
+        v128.and(v128.and(v128.load(q), v128.load(p + o0)), v128.and(v128.load(p + o1), v128.load(p + o2))),
+        v128.and(v128.and(v128.load(p + o3), v128.load(p + o4)), v128.load(p + o5)),
+      );
+      if (v128.any_true(match)) matches += popcnt(i64x2.extract_lane(match, 0)) + popcnt(i64x2.extract_lane(match, 1));
+    } else {
+      matches += popcnt(load<u64>(q) & load<u64>(p + o0) & load<u64>(p + o1) & load<u64>(p + o2) &
+        load<u64>(p + o3) & load<u64>(p + o4) & load<u64>(p + o5));
+    }
+  }
+  return <u64>(ra >>> 16) * matches;
 }
 
 // @ts-ignore: decorator

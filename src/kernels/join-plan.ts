@@ -89,12 +89,16 @@ function quarterEntries(n: number): number {
  * half-board of the bound above, at most 76 bytes: in TS, seven 4-byte
  * arrays (both sides' diagonal masks, group keys, residues) and bit-sliced
  * tables of 24 bytes a half, grown up to twice; in wasm, nine 4-byte
- * arrays and the same tables, once. Plus padding blocks and small tables.
+ * arrays and the same tables, once. Plus the wasm block lists and small tables.
  */
 export function joinMemoryBytes(n: number): number {
   const h = n >> 1;
   const quarter = 4 * (2 ** n + 1) + 8 * quarterEntries(n) + 4 * 2 ** h;
-  return quarter + 76 * maxHalfBoards(n) + 2 ** 21;
+  // The wasm join's block lists for every key of a pass: 4^(forced key bits)
+  // lists of up to h!/128 + 2 blocks, 32 bytes an entry, and never under 2 MiB.
+  const forced = Math.max(0, 2 * h - 17);
+  const lists = Math.max(4 ** forced * (maxHalfBoards(n) / 4 + 64), 2 ** 21);
+  return quarter + 76 * maxHalfBoards(n) + lists + 2 ** 21;
 }
 
 /** Throws a RangeError when `unit` is not a unit of the current plan's shape (say, from an older checkpoint). */
