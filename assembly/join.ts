@@ -42,8 +42,8 @@ let tables: usize = 0;
 let blockList: usize = 0; // the blocks one key's probes visit, with which of their halves
 let masks: usize = 0; // scratch: one word per block, the halves of the groups being listed
 let listCap: i32 = 0; // entries the lists of one pass may take
-let probeA: usize = 0; // probe halves sorted by key: residue A | weight << 16
-let probeB: usize = 0; // and residue B
+let probeA: usize = 0; // probe halves sorted by key, a u64 each (its 8 bytes a half span probeA and probeB)
+let probeB: usize = 0;
 
 // @ts-ignore: decorator
 @inline function at(base: usize, i: i32): usize {
@@ -325,9 +325,8 @@ function countPass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirrorWeight:
     const ra = (a & lowMask) | ((a >>> (shift + gBits)) << shift) | (weight << 16);
     const rb = (b & lowMask) | ((b >>> (shift + gBits)) << shift);
     if (sorted) {
-      store<i32>(at(keys_, probes), key);
-      store<i32>(at(resA, probes), ra);
-      store<i32>(at(resB, probes), rb);
+      // One u64 a probe (ra low; rb and the key high), in keys_ and resA, which the tables no longer need.
+      store<u64>(keys_ + (<usize>probes << 3), (<u64>(rb | (key << 24)) << 32) | <u64>(<u32>ra));
       store<i32>(at(NEXT_SLOT, key + 1), load<i32>(at(NEXT_SLOT, key + 1)) + 1);
       probes++;
     } else total += countProbe(ra, rb, key);
@@ -335,15 +334,15 @@ function countPass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirrorWeight:
   if (sorted) {
     for (let k = 0; k < groups; k++) store<i32>(at(NEXT_SLOT, k + 1), load<i32>(at(NEXT_SLOT, k + 1)) + load<i32>(at(NEXT_SLOT, k)));
     for (let i = 0; i < probes; i++) {
-      const key = load<i32>(at(keys_, i));
+      const v = load<u64>(keys_ + (<usize>i << 3));
+      const key = <i32>(v >>> 56);
       const slot = load<i32>(at(NEXT_SLOT, key));
       store<i32>(at(NEXT_SLOT, key), slot + 1);
-      store<i32>(at(probeA, slot), load<i32>(at(resA, i)));
-      store<i32>(at(probeB, slot), load<i32>(at(resB, i)) | (key << 24));
+      store<u64>(probeA + (<usize>slot << 3), v);
     }
     for (let i = 0; i < probes; i++) {
-      const rb = load<i32>(at(probeB, i));
-      total += countProbe(load<i32>(at(probeA, i)), rb & 0xffffff, rb >>> 24);
+      const v = load<u64>(probeA + (<usize>i << 3));
+      total += countProbe(<i32>v, <i32>(v >>> 32) & 0xffffff, <i32>(v >>> 56));
     }
   }
   return total;
