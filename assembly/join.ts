@@ -16,8 +16,8 @@ const LANE_SHIFT: i32 = ASC_FEATURE_SIMD ? 7 : 6; // halves per block: 128 (v128
 const LANES: i32 = 1 << LANE_SHIFT;
 const WORD_SHIFT: i32 = LANE_SHIFT - 3; // bytes per word: 16 or 8
 const BLOCK_BYTES: usize = <usize>BLOCK_WORDS << WORD_SHIFT;
-const KEY_FILL: i32 = 8;
-const SORT_MIN_BLOCKS: i32 = 8; // from this many blocks a pass sorts its probes by key (see countPass) // table halves per group wanted: groups are packed, so small ones cost no padding
+const KEY_FILL: i32 = 8; // table halves per group wanted: groups are packed, so small ones cost no padding
+const SORT_MIN_BLOCKS: i32 = 8; // from this many blocks a pass sorts its probes by key (see countPass)
 const ENTRY_BYTES: usize = <usize>2 << WORD_SHIFT; // a listed block: its halves mask (one word), then its address
 
 const COL_SET_START: usize = memory.data(18 * 4); // column sets of each size, in COL_SETS
@@ -42,8 +42,7 @@ let tables: usize = 0;
 let blockList: usize = 0; // the blocks one key's probes visit, with which of their halves
 let masks: usize = 0; // scratch: one word per block, the halves of the groups being listed
 let listCap: i32 = 0; // entries the lists of one pass may take
-let probeA: usize = 0; // probe halves sorted by key, a u64 each (its 8 bytes a half span probeA and probeB)
-let probeB: usize = 0;
+let probeA: usize = 0; // probe halves sorted by key, a u64 each
 
 // @ts-ignore: decorator
 @inline function at(base: usize, i: i32): usize {
@@ -103,11 +102,10 @@ function setN(n: i32): void {
   resB = resA + ((cap + 4) << 2);
   // Lists for every key of a pass: at most listCap entries (countPass keeps
   // groups x blocks within it), at least 4^(forced key bits) x the most blocks.
-  const forced = max(0, 2 * h - 2 - 15);
+  const forced = max(0, 2 * h - 2 - 15); // key bits per family the 15-bit residues leave (as in countPass)
   listCap = max(<i32>(<usize>1 << <usize>(2 * forced)) * <i32>(cap / <usize>LANES + 2), 65536);
   probeA = resB + ((cap + 4) << 2);
-  probeB = probeA + ((cap + 4) << 2);
-  blockList = (probeB + ((cap + 4) << 2) + 15) & ~15;
+  blockList = (probeA + ((cap + 4) << 3) + 15) & ~15;
   masks = blockList + <usize>listCap * ENTRY_BYTES;
   tables = (masks + ((cap / <usize>LANES + 2) << WORD_SHIFT) + 63) & ~63;
   grow(tables + (cap / <usize>LANES + 2) * BLOCK_BYTES);
@@ -220,8 +218,8 @@ export function countJoinSplit(n: i32, eastRows: i32, centreRow: i32, mirrorWeig
  *
  * Both sides are keyed by the middle diagonals of each family (the busiest).
  * Table halves are packed in key order, LANES to a block, with no padding;
- * the probes of one key share one list of the blocks holding a group clear
- * of their key, each with a mask of those groups' halves.
+ * each key has one list, built once per pass, of the blocks holding a group
+ * clear of it, each with a mask of those groups' halves.
  */
 function countPass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirrorWeight: i32): u64 {
   const long = 1 << (h - 1);

@@ -234,8 +234,10 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
     return { n, total, unique, engine, algorithm, threads: 1, elapsedMs: now() - start };
   }
   // Workers take tens of milliseconds to start: from here, they start while this thread plans.
-  const workers = threads ?? (n >= AUTO_THREADS_MIN_N ? availableCoresNow() : 0);
-  if (workers !== undefined && workers > 0 && n >= AUTO_THREADS_MIN_N) prestartWorkers(workers);
+  if (n >= AUTO_THREADS_MIN_N) {
+    const workers = threads ?? availableCoresNow();
+    if (workers !== undefined) prestartWorkers(workers);
+  }
   const r =
     algorithm === 'join'
       ? await runJoin({ n, units: planJoin(n), engine, threads, onProgress, signal })

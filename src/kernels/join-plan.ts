@@ -23,6 +23,7 @@
 // mirror, counted from the same two lists of halves.
 
 import { ERROR_CODES, rangeError } from '../errors.js';
+import { windowBits } from './join-geometry.js';
 
 /** One row split to count: total = sum over units of weight * count. */
 export interface JoinUnit {
@@ -96,7 +97,7 @@ export function joinMemoryBytes(n: number): number {
   const quarter = 4 * (2 ** n + 1) + 8 * quarterEntries(n) + 4 * 2 ** h;
   // The wasm join's block lists for every key of a pass: 4^(forced key bits)
   // lists of up to h!/128 + 2 blocks, 32 bytes an entry, and never under 2 MiB.
-  const forced = Math.max(0, 2 * h - 17);
+  const forced = Math.max(0, windowBits(n) - 1 - 15); // key bits per family the 15-bit residues leave
   const lists = Math.max(4 ** forced * (maxHalfBoards(n) / 4 + 64), 2 ** 21);
   return quarter + 76 * maxHalfBoards(n) + lists + 2 ** 21;
 }

@@ -27,14 +27,19 @@ let cores: number | undefined;
 export function availableCoresNow(): number | undefined {
   if (cores !== undefined) return cores;
   if (isNode) {
-    const os = nodeBuiltinNow<typeof import('node:os')>('os');
+    const os = nodeBuiltinNow<NodeOs>('os');
     if (!os) return undefined;
-    cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+    cores = coresOf(os);
   } else {
-    cores = globalThis.navigator?.hardwareConcurrency ?? 1;
+    cores = Math.max(1, globalThis.navigator?.hardwareConcurrency || 1);
   }
-  cores = Math.max(1, cores || 1);
   return cores;
+}
+
+type NodeOs = typeof import('node:os');
+
+function coresOf(os: NodeOs): number {
+  return Math.max(1, (typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length) || 1);
 }
 
 /** Logical cores available to this process (at least 1). */
@@ -42,7 +47,6 @@ export async function availableCores(): Promise<number> {
   const now = availableCoresNow();
   if (now !== undefined) return now;
   // Node before 20.16: the built-in can only be imported.
-  const os = await importNodeBuiltin<typeof import('node:os')>('os');
-  cores = Math.max(1, (typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length) || 1);
+  cores = coresOf(await importNodeBuiltin<NodeOs>('os'));
   return cores;
 }

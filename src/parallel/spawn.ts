@@ -56,14 +56,8 @@ type NodeWorkerThreads = typeof import('node:worker_threads');
 export async function spawnWorker(): Promise<WorkerHandle> {
   const now = spawnWorkerNow();
   if (now) return now;
-  alive++;
-  started++;
-  try {
-    return nodeWorker(await importNodeBuiltin<NodeWorkerThreads>('worker_threads'));
-  } catch (error) {
-    alive--;
-    throw error;
-  }
+  const threads = await importNodeBuiltin<NodeWorkerThreads>('worker_threads');
+  return counted(() => nodeWorker(threads));
 }
 
 /**
@@ -74,10 +68,15 @@ export async function spawnWorker(): Promise<WorkerHandle> {
 export function spawnWorkerNow(): WorkerHandle | undefined {
   const threads = isNode ? nodeBuiltinNow<NodeWorkerThreads>('worker_threads') : undefined;
   if (isNode && !threads) return undefined;
+  return counted(() => (threads ? nodeWorker(threads) : webWorker()));
+}
+
+/** Creates a worker, counted in workersStarted() and, until it exits, workersAlive(). */
+function counted(create: () => WorkerHandle): WorkerHandle {
   alive++;
   started++;
   try {
-    return threads ? nodeWorker(threads) : webWorker();
+    return create();
   } catch (error) {
     alive--;
     throw error;
