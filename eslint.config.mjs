@@ -10,7 +10,7 @@ export default tseslint.config(
       'dist/',
       'build/',
       'assembly/', // AssemblyScript: checked by asc, and its decorators are not TypeScript
-      'src/kernels/wasm-bytes.generated.ts',
+      'src/engines/wasm-bytes.generated.ts',
       'examples/*/node_modules/',
       'examples/*/dist/',
       'web/dist/',

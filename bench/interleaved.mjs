@@ -4,9 +4,9 @@
 // that whole-count runs, one engine after another, cannot on a noisy machine.
 //
 //   node bench/interleaved.mjs [n=16] [rounds=1]     (after npm run build)
-import { planSubproblems } from '../dist/constellations.js';
-import { getWasmKernel, jsKernel, wasmKernelFrom } from '../dist/engines.js';
-import { compileKernel } from '../dist/kernels/wasm.js';
+import { planSubproblems } from '../dist/search/constellations.js';
+import { getWasmKernel, jsKernel, wasmKernelFrom } from '../dist/engines/engines.js';
+import { compileKernel } from '../dist/engines/wasm-loader.js';
 
 const n = Number(process.argv[2] ?? 16);
 const rounds = Number(process.argv[3] ?? 1);

@@ -1,13 +1,13 @@
-// Loads the bench/test build of the wasm kernel (assembly/bench-index.ts):
+// Loads the bench/test build of the wasm kernel (assembly/baseline/bench-entry.ts):
 // the shipped exports plus the plain bitmask DFS (countFirstRow) and the SIMD
 // tuning hook (setSimdTuning). `npm run build` writes it to build/; it is
 // read from there, never embedded in dist/, so the package ships without it.
 import { readFileSync } from 'node:fs';
-import { wasmKernelFrom } from '../dist/engines.js';
-import { instantiateKernel, u64 } from '../dist/kernels/wasm.js';
+import { wasmKernelFrom } from '../dist/engines/engines.js';
+import { instantiateKernel, u64 } from '../dist/engines/wasm-loader.js';
 
-/** @typedef {import('../dist/kernels/wasm.js').WasmBenchKernel} WasmBenchKernel */
-/** @typedef {import('../dist/engines.js').Kernel} Kernel */
+/** @typedef {import('../dist/engines/wasm-loader.js').WasmBenchKernel} WasmBenchKernel */
+/** @typedef {import('../dist/engines/engines.js').Kernel} Kernel */
 
 const files = { simd: 'nqueens-bench-simd.wasm', baseline: 'nqueens-bench.wasm' };
 

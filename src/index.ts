@@ -1,11 +1,11 @@
 // nqueens-wasm: count and list N-Queens solutions with a WebAssembly kernel,
 // a pure TypeScript fallback, and a plain reference for cross-checks.
-import { abortError, isAbortSignal, type AbortSignalLike } from './abort.js';
-import { toBoard } from './board.js';
-import { planSubproblems as plan, type Subproblem } from './constellations.js';
-import { ALGORITHMS, checkAlgorithm, resolveAlgorithm, type AlgorithmChoice, type AlgorithmName } from './algorithm.js';
-import { countJoin, resolveJoinModule } from './join.js';
-import { planJoin } from './kernels/join-plan.js';
+import { abortError, isAbortSignal, type AbortSignalLike } from './shared/abort.js';
+import { toBoard } from './shared/board.js';
+import { planSubproblems as plan, type Subproblem } from './search/constellations.js';
+import { ALGORITHMS, checkAlgorithm, resolveAlgorithm, type AlgorithmChoice, type AlgorithmName } from './run/algorithm.js';
+import { countJoin, resolveJoinModule } from './join/join-module.js';
+import { planJoin } from './join/join-plan.js';
 import {
   checkAfter,
   checkPlaced,
@@ -15,32 +15,32 @@ import {
   referenceCompletions,
   referenceFiltered,
   runCompletions,
-} from './completions.js';
-import type { CompletionsProgress, Queen } from './completion-types.js';
-import { ENGINES, type EngineChoice, type EngineName } from './engine-names.js';
-import { resolveKernel, resolveSearch, type Kernel } from './engines.js';
-import { countReference, referenceSolutions } from './kernels/reference.js';
-import { countWebGpu } from './kernels/webgpu.js';
-import { constellationPlan, defaultDepth, MAX_DEPTH, type PlanIdentity, type Unit } from './plan.js';
-import { AUTO_THREADS_MIN_N, runJoin, runPlan, runReference, type Progress } from './run.js';
-import { availableCoresNow } from './parallel/environment.js';
-import { prestartWorkers } from './parallel/pool.js';
-import { countAll } from './tally.js';
-import { ERROR_CODES, rangeError, typeError } from './errors.js';
-import { checkChoice, checkInteger, checkN, checkOptions, describe } from './validate.js';
+} from './completions/completions.js';
+import type { CompletionsProgress, Queen } from './completions/completion-types.js';
+import { ENGINES, type EngineChoice, type EngineName } from './engines/engine-names.js';
+import { resolveKernel, resolveSearch, type Kernel } from './engines/engines.js';
+import { countReference, referenceSolutions } from './engines/reference.js';
+import { countWebGpu } from './engines/webgpu/webgpu.js';
+import { constellationPlan, defaultDepth, MAX_DEPTH, type PlanIdentity, type Unit } from './search/search-plan.js';
+import { AUTO_THREADS_MIN_N, runJoin, runPlan, runReference, type Progress } from './run/runner.js';
+import { availableCoresNow } from './run/environment.js';
+import { prestartWorkers } from './run/pool.js';
+import { countAll } from './search/tally.js';
+import { ERROR_CODES, rangeError, typeError } from './shared/errors.js';
+import { checkChoice, checkInteger, checkN, checkOptions, describe } from './shared/validate.js';
 
 export { toBoard };
 export { ENGINES, type AbortSignalLike, type EngineChoice, type EngineName, type Progress };
 export { ALGORITHMS, type AlgorithmChoice, type AlgorithmName };
-export { JOIN_MAX_N } from './kernels/join-plan.js';
-export { JOIN_AUTO_MAX_N, JOIN_AUTO_MIN_N } from './algorithm.js';
-export { ERROR_CODES, type CodedError, type ErrorCode } from './errors.js';
-export { MAX_N, MIN_N } from './validate.js';
-export type { Subproblem, SubproblemCount } from './constellations.js';
-export type { PlanIdentity, PlanMethod, Unit } from './plan.js';
-export { MAX_DEPTH } from './plan.js';
-export { AUTO_THREADS_MIN_N } from './run.js';
-export { COMPLETIONS_THREADS_MIN_OPEN } from './completion-types.js';
+export { JOIN_MAX_N } from './join/join-plan.js';
+export { JOIN_AUTO_MAX_N, JOIN_AUTO_MIN_N } from './run/algorithm.js';
+export { ERROR_CODES, type CodedError, type ErrorCode } from './shared/errors.js';
+export { MAX_N, MIN_N } from './shared/validate.js';
+export type { Subproblem, SubproblemCount } from './search/constellations.js';
+export type { PlanIdentity, PlanMethod, Unit } from './search/search-plan.js';
+export { MAX_DEPTH } from './search/search-plan.js';
+export { AUTO_THREADS_MIN_N } from './run/runner.js';
+export { COMPLETIONS_THREADS_MIN_OPEN } from './completions/completion-types.js';
 export type { CompletionsProgress, Queen };
 
 /** Most worker threads one count may start. */

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, type Rollup } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WASM_BASE64, WASM_SIMD_BASE64 } from '../dist/kernels/wasm-bytes.generated.js';
+import { WASM_BASE64, WASM_SIMD_BASE64 } from '../dist/engines/wasm-bytes.generated.js';
 import { installPacked, ROOT } from './pack.js';
 
 // The main chunk grew from 30.8 KB with the half-board join (its wasm module

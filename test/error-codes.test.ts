@@ -12,8 +12,8 @@ import { Checkpoint } from '../dist/cli/checkpoint.js';
 import { Interrupted } from '../dist/cli/interrupt.js';
 import { mergeShards, parseShard } from '../dist/cli/shards.js';
 import { count, countSync, ERROR_CODES, planSubproblems, solutions, toBoard } from '../dist/index.js';
-import { runOnWorkers } from '../dist/parallel/pool.js';
-import { constellationPlan } from '../dist/plan.js';
+import { runOnWorkers } from '../dist/run/pool.js';
+import { constellationPlan } from '../dist/search/search-plan.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -151,7 +151,7 @@ describe('the CLI’s errors', () => {
 
 describe('the sources', () => {
   // A static guard for new code: each `throw` throws a coded error (the
-  // helpers in src/errors.ts, abortError, or a class with a code) or rethrows
+  // helpers in src/shared/errors.ts, abortError, or a class with a code) or rethrows
   // what it caught.
   const CODED =
     /^throw (typeError|rangeError|codedError|withCode|abortError|unavailable|failure|refuse|fail)\(|^throw new (UsageError|Interrupted|OutputClosed)\(|^throw (error|e|err);?$/;

@@ -13,7 +13,7 @@ import {
   JOIN_MEMORY_LIMIT,
   planJoin,
   searchSymmetricSolutions,
-} from '../dist/join.js';
+} from '../dist/join/join-module.js';
 import { range, TOTAL, UNIQUE } from './oeis.js';
 
 describe.each(['wasm', 'js'] as const)('join on %s', (engine) => {

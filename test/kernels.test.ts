@@ -1,11 +1,11 @@
 // The engines against each other, below the public API: subproblem by
 // subproblem, and the symmetry search against the plain bitmask DFS.
 import { describe, expect, it } from 'vitest';
-import { planSubproblems, contribution } from '../dist/constellations.js';
-import { getWasmKernel, jsKernel, wasmKernelFrom } from '../dist/engines.js';
-import { compileKernel, u64, wasmUsesSimd } from '../dist/kernels/wasm.js';
-import { countFirstRow } from '../dist/kernels/bitmask.js';
-import { countReference } from '../dist/kernels/reference.js';
+import { planSubproblems, contribution } from '../dist/search/constellations.js';
+import { getWasmKernel, jsKernel, wasmKernelFrom } from '../dist/engines/engines.js';
+import { compileKernel, u64, wasmUsesSimd } from '../dist/engines/wasm-loader.js';
+import { countFirstRow } from '../dist/baseline/bitmask.js';
+import { countReference } from '../dist/engines/reference.js';
 import { benchInstance, benchKernel, compileBenchKernel, wasmCountFirstRow } from '../bench/wasm-bench.mjs';
 import { range, TOTAL, UNIQUE } from './oeis.js';
 
@@ -91,7 +91,7 @@ describe('kernels agree', () => {
   // At large n the TS search adds bigints in the rows far from the bottom; a
   // low threshold runs that path (and its hand-over) on boards small enough to test.
   it.each([0, 1, 2, 4, 5, 7])('n = 8..12: the js search with only %i rows counted in a number agrees with wasm', async (rows) => {
-    const { setExactRows } = await import('../dist/kernels/row-search.js');
+    const { setExactRows } = await import('../dist/search/row-search.js');
     setExactRows(rows);
     try {
       for (let n = 8; n <= 12; n++) {
@@ -164,7 +164,7 @@ describe('the subproblem list', () => {
   // classes independently of the subproblem list.
   it.each(range(6, 11))('n = %i: symmetric subproblems add up to the brute-force count of their solutions and classes', async (n) => {
     const { solutions } = await import('../dist/index.js');
-    const { SYMMETRIES } = await import('../dist/constellations.js');
+    const { SYMMETRIES } = await import('../dist/search/constellations.js');
     const border = (p: number[]): string => {
       const cells = [
         [0, p[0]],
@@ -216,8 +216,8 @@ describe('the subproblem list', () => {
 
 describe('what the fixes search relies on', () => {
   it('only turns fix a solution of n > 1, what a quarter turn fixes the half turn fixes, and isFixedByQuarterTurn agrees with SYMMETRIES (n = 1..10)', async () => {
-    const { isFixedByQuarterTurn } = await import('../dist/kernels/symmetry.js');
-    const { SYMMETRIES } = await import('../dist/constellations.js');
+    const { isFixedByQuarterTurn } = await import('../dist/search/symmetry.js');
+    const { SYMMETRIES } = await import('../dist/search/constellations.js');
     const { solutions } = await import('../dist/index.js');
     const fixedSeen = new Set<number>();
     for (let n = 1; n <= 10; n++) {
@@ -243,7 +243,7 @@ describe('what the fixes search relies on', () => {
 
 describe('SafeCounter (the TS kernels count past 2^53 through it)', () => {
   it('carries whole numbers into a bigint exactly', async () => {
-    const { SafeCounter, FLUSH_AT } = await import('../dist/kernels/safe-counter.js');
+    const { SafeCounter, FLUSH_AT } = await import('../dist/baseline/safe-counter.js');
     const counter = new SafeCounter();
     let count = FLUSH_AT + 1;
     count = counter.flush(count);

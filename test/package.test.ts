@@ -60,9 +60,9 @@ describe('npm pack', () => {
       'CHANGELOG.md',
       'dist/index.js',
       'dist/index.d.ts',
-      'dist/parallel/worker.js',
+      'dist/run/worker.js',
       'dist/cli/main.js',
-      'dist/kernels/wasm-bytes.generated.js',
+      'dist/engines/wasm-bytes.generated.js',
       'dist/vendor/assemblyscript-loader.js',
       'dist/vendor/assemblyscript-loader.LICENSE',
       'dist/vendor/assemblyscript-loader.NOTICE',
@@ -130,7 +130,7 @@ describe('dist/ loads in a browser without a bundler or an import map', () => {
   });
 
   it('the worker and the API import the vendored loader, whose copy names its licence', () => {
-    expect(readFileSync(join(ROOT, 'dist/kernels/wasm.js'), 'utf8')).toContain(`from '../vendor/assemblyscript-loader.js'`);
+    expect(readFileSync(join(ROOT, 'dist/engines/wasm-loader.js'), 'utf8')).toContain(`from '../vendor/assemblyscript-loader.js'`);
     const vendored = readFileSync(join(ROOT, 'dist/vendor/assemblyscript-loader.js'), 'utf8');
     expect(vendored).toMatch(/^\/\/ @assemblyscript\/loader \d+\.\d+\.\d+,/);
     expect(vendored).toContain('Apache License, Version 2.0');

@@ -5,11 +5,11 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { shortCheck } from '../dist/digest.js';
+import { shortCheck } from '../dist/shared/digest.js';
 import { planUnits } from '../dist/index.js';
-import { constellationPlan } from '../dist/plan.js';
+import { constellationPlan } from '../dist/search/search-plan.js';
 import { shardResult } from '../dist/cli/shards.js';
-import { VERSION } from '../dist/version.js';
+import { VERSION } from '../dist/shared/version.js';
 import { cli, cliInTempDir, readJson } from './cli-in-dir.js';
 
 const { dir, nqueens } = cliInTempDir('nqueens-test-');

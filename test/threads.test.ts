@@ -4,11 +4,11 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AUTO_THREADS_MIN_N, count, planUnits, type Progress } from '../dist/index.js';
-import { constellationPlan, unitContribution } from '../dist/plan.js';
-import { runPlan } from '../dist/run.js';
-import { closeIdleWorkers, idleWorkers, runOnWorkers } from '../dist/parallel/pool.js';
-import { workersAlive, workersStarted } from '../dist/parallel/spawn.js';
-import { wasmModule } from '../dist/kernels/wasm.js';
+import { constellationPlan, unitContribution } from '../dist/search/search-plan.js';
+import { runPlan } from '../dist/run/runner.js';
+import { closeIdleWorkers, idleWorkers, runOnWorkers } from '../dist/run/pool.js';
+import { workersAlive, workersStarted } from '../dist/run/spawn.js';
+import { wasmModule } from '../dist/engines/wasm-loader.js';
 import { TOTAL, UNIQUE } from './oeis.js';
 
 const index = fileURLToPath(new URL('../dist/index.js', import.meta.url));

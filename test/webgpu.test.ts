@@ -2,11 +2,11 @@
 // search, replayed on the CPU) and its refusal to run without WebGPU. The
 // GPU itself is tested in Chromium (test/browser/webgpu.test.ts).
 import { describe, expect, it } from 'vitest';
-import { contribution, planSubproblems } from '../dist/constellations.js';
-import { countSubproblem, countFixesOnly } from '../dist/kernels/symmetry.js';
-import { TABLE_ROWS, refineUnits, type WorkUnits } from '../dist/kernels/webgpu-units.js';
-import { unitSearchShader } from '../dist/kernels/webgpu-shader.js';
-import { countWebGpu } from '../dist/kernels/webgpu.js';
+import { contribution, planSubproblems } from '../dist/search/constellations.js';
+import { countSubproblem, countFixesOnly } from '../dist/search/symmetry.js';
+import { TABLE_ROWS, refineUnits, type WorkUnits } from '../dist/engines/webgpu/webgpu-units.js';
+import { unitSearchShader } from '../dist/engines/webgpu/webgpu-shader.js';
+import { countWebGpu } from '../dist/engines/webgpu/webgpu.js';
 import { range, TOTAL, UNIQUE } from './oeis.js';
 
 /** The shader's search over one unit, step for step, in TypeScript. */

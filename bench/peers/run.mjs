@@ -13,7 +13,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { planJoin, joinCounter } from '../../dist/join.js';
+import { planJoin, joinCounter } from '../../dist/join/join-module.js';
 import { contestant as faf } from './faf.mjs';
 import { contestant as q27 } from './q27.mjs';
 import { contestant as takaken } from './takaken.mjs';

@@ -3,8 +3,8 @@
 // validators, so the CLI and the library say the same thing about a value.
 import { parseArgs } from 'node:util';
 import { ALGORITHMS, ENGINES, MAX_N, MAX_THREADS, MIN_N, type AlgorithmChoice, type EngineChoice } from '../index.js';
-import { ERROR_CODES } from '../errors.js';
-import { checkChoice, checkInteger, describe } from '../validate.js';
+import { ERROR_CODES } from '../shared/errors.js';
+import { checkChoice, checkInteger, describe } from '../shared/validate.js';
 
 /** Bad input on the command line: exit status 2. */
 export class UsageError extends Error {

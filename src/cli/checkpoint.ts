@@ -7,12 +7,12 @@
 // line number. Lines are flushed to disk (fsync) at least every
 // SYNC_LINES lines or SYNC_MS, so a power cut loses only the last few.
 import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, statSync, writeSync } from 'node:fs';
-import { shortCheck } from '../digest.js';
-import { ERROR_CODES, failure } from '../errors.js';
-import type { JoinPlan } from '../join-plan-identity.js';
-import type { ConstellationPlan } from '../plan.js';
-import type { Already } from '../run.js';
-import { VERSION } from '../version.js';
+import { shortCheck } from '../shared/digest.js';
+import { ERROR_CODES, failure } from '../shared/errors.js';
+import type { JoinPlan } from '../join/join-method.js';
+import type { ConstellationPlan } from '../search/search-plan.js';
+import type { Already } from '../run/runner.js';
+import { VERSION } from '../shared/version.js';
 import { describeError } from './files.js';
 import { parseCount } from './shards.js';
 import { slicePlanOf, type SlicePlan } from './slice-plan.js';

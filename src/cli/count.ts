@@ -1,9 +1,9 @@
 // `nqueens count`: one size, a table of sizes, or a slice of one count
 // (a shard, a resumable checkpoint, and/or per-constellation subtotals).
-import { resolveAlgorithm, type AlgorithmName } from '../algorithm.js';
+import { resolveAlgorithm, type AlgorithmName } from '../run/algorithm.js';
 import { count, countCompletions, MAX_DEPTH, type CountResult, type EngineChoice } from '../index.js';
-import { defaultDepth } from '../plan.js';
-import { describe } from '../validate.js';
+import { defaultDepth } from '../search/search-plan.js';
+import { describe } from '../shared/validate.js';
 import { parseAlgorithm, parseEngine, parseInteger, parsePlaced, parseSizes, parseThreads, UsageError, type OptionValues } from './args.js';
 import { Checkpoint } from './checkpoint.js';
 import { PendingFile, println } from './files.js';

@@ -3,7 +3,7 @@
 // full disk or an I/O error fails it with status 1), and output files
 // checked before any counting starts, then written whole or not at all.
 import { closeSync, fsyncSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { codedError, ERROR_CODES, failure } from '../errors.js';
+import { codedError, ERROR_CODES, failure } from '../shared/errors.js';
 
 /** stdout was closed by its reader (`| head`): stop at once, exit status 0. */
 export class OutputClosed extends Error {}

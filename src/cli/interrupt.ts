@@ -1,6 +1,6 @@
 // Long counts from the terminal: a progress bar, and Ctrl-C as an abort
 // (a second Ctrl-C exits at once).
-import { ERROR_CODES } from '../errors.js';
+import { ERROR_CODES } from '../shared/errors.js';
 import { progressBar, type ProgressBar } from './progress-bar.js';
 
 /** The count was interrupted: exit status 130. */

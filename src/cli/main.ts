@@ -3,8 +3,8 @@
 // (count.ts, solve.ts, merge.ts). Errors are one line on stderr; exit
 // status 0 done, 1 failed, 2 usage error, 130 interrupted.
 import { AUTO_THREADS_MIN_N, MAX_N, MAX_THREADS, MIN_N } from '../index.js';
-import { describe } from '../validate.js';
-import { VERSION } from '../version.js';
+import { describe } from '../shared/validate.js';
+import { VERSION } from '../shared/version.js';
 import { checkCommandOptions, parseCommandLine, UsageError, type Command } from './args.js';
 import { runCount } from './count.js';
 import { OutputClosed, println, writeOut } from './files.js';

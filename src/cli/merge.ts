@@ -1,7 +1,7 @@
 // `nqueens merge`: adds shard results up into the whole count, refusing
 // anything that does not add up; `--verify K` recounts K random units.
 import { statSync, readFileSync } from 'node:fs';
-import { ERROR_CODES, failure } from '../errors.js';
+import { ERROR_CODES, failure } from '../shared/errors.js';
 import { parseInteger, parseEngine, UsageError, type OptionValues } from './args.js';
 import { describeError, PendingFile, println } from './files.js';
 import { formatMs, printPairs } from './output.js';

@@ -3,13 +3,13 @@
 // and the merge that adds them up after, refusing anything that does not
 // add up. A shard file records n, the version, the plan's identity, the
 // units it covers, the count of each, and a digest over all of that.
-import { digest } from '../digest.js';
-import { ERROR_CODES, failure, rangeError } from '../errors.js';
-import type { JoinPlan } from '../join-plan-identity.js';
-import { JOIN_MAX_N } from '../kernels/join-plan.js';
-import { MAX_DEPTH, PLAN_FORMAT_VERSION, type ConstellationPlan } from '../plan.js';
-import { MAX_N, MIN_N } from '../validate.js';
-import { VERSION } from '../version.js';
+import { digest } from '../shared/digest.js';
+import { ERROR_CODES, failure, rangeError } from '../shared/errors.js';
+import type { JoinPlan } from '../join/join-method.js';
+import { JOIN_MAX_N } from '../join/join-plan.js';
+import { MAX_DEPTH, PLAN_FORMAT_VERSION, type ConstellationPlan } from '../search/search-plan.js';
+import { MAX_N, MIN_N } from '../shared/validate.js';
+import { VERSION } from '../shared/version.js';
 import { slicePlan, slicePlanOf, type SlicePlan } from './slice-plan.js';
 
 export const SHARD_FORMAT = 'nqueens-shard';

@@ -1,15 +1,15 @@
 // What shards, checkpoints, merge and subtotals need of a plan, whatever its
-// method: the symmetry search's constellations (src/plan.ts) or the
-// half-board join's row splits (src/join-plan-identity.ts). Each method
+// method: the symmetry search's constellations (src/search/search-plan.ts) or the
+// half-board join's row splits (src/join/join-method.ts). Each method
 // adapts its plan to this one interface; the slice machinery is written once
 // against it. Plans of different methods have different digests, so their
 // files never mix.
-import type { AbortSignalLike } from '../abort.js';
-import { resolveKernel } from '../engines.js';
-import { joinCounter, resolveJoinModule } from '../join.js';
-import { joinPlan, JoinPlan } from '../join-plan-identity.js';
-import { constellationPlan, ConstellationPlan, countUnit, type PlanIdentity, type PlanMethod } from '../plan.js';
-import { runJoinUnits, runPlan, type Already, type PlanResult, type Progress } from '../run.js';
+import type { AbortSignalLike } from '../shared/abort.js';
+import { resolveKernel } from '../engines/engines.js';
+import { joinCounter, resolveJoinModule } from '../join/join-module.js';
+import { joinPlan, JoinPlan } from '../join/join-method.js';
+import { constellationPlan, ConstellationPlan, countUnit, type PlanIdentity, type PlanMethod } from '../search/search-plan.js';
+import { runJoinUnits, runPlan, type Already, type PlanResult, type Progress } from '../run/runner.js';
 import { constellationSubtotals, joinSubtotals } from './subtotals.js';
 
 export type CpuEngine = 'auto' | 'wasm' | 'js';

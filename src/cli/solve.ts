@@ -1,6 +1,6 @@
 // `nqueens solve`: solutions in lexicographic order, as boards or JSON.
 import { solutions, toBoard } from '../index.js';
-import { describe } from '../validate.js';
+import { describe } from '../shared/validate.js';
 import { parseAfter, parseEngine, parseLimit, parsePlaced, parseSize, UsageError, type OptionValues } from './args.js';
 import { writeOut } from './files.js';
 

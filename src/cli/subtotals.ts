@@ -2,9 +2,9 @@
 // programs can compare results piece by piece: per border constellation for
 // the search (whatever depth each refined its plan to), per row split for
 // the half-board join.
-import type { JoinPlan } from '../join-plan-identity.js';
-import type { ConstellationPlan } from '../plan.js';
-import { VERSION } from '../version.js';
+import type { JoinPlan } from '../join/join-method.js';
+import type { ConstellationPlan } from '../search/search-plan.js';
+import { VERSION } from '../shared/version.js';
 
 function headerLine(plan: ConstellationPlan | JoinPlan): string {
   return `# nqueens-subtotals: nqueens-wasm ${VERSION}, n = ${plan.n}, plan ${plan.method} depth ${plan.depth} digest ${plan.digest}`;

@@ -72,7 +72,7 @@ describe.skipIf(!HAVE_CHROMIUM)('apps that depend on nqueens-wasm', () => {
     ['Vite, after a production build (vite build + vite preview)', /\/assets\/worker-[\w-]+\.js$/, () => buildAndPreview({ root: APP })],
     [
       'Vite, under the dev server (optimizeDeps.exclude)',
-      /\/node_modules\/nqueens-wasm\/dist\/parallel\/worker\.js\b/,
+      /\/node_modules\/nqueens-wasm\/dist\/run\/worker\.js\b/,
       () => devServer({ root: APP }),
     ],
     [

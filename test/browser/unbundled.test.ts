@@ -111,11 +111,11 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
   const exact = (n: number) => ({ n, total: String(TOTAL[n]), unique: String(UNIQUE[n]), engine: 'wasm' });
 
   it.each([
-    ['through an import map', 'import-map.html', /^http:\/\/127\.0\.0\.1:\d+\/node_modules\/nqueens-wasm\/dist\/parallel\/worker\.js$/],
+    ['through an import map', 'import-map.html', /^http:\/\/127\.0\.0\.1:\d+\/node_modules\/nqueens-wasm\/dist\/run\/worker\.js$/],
     [
       'by path, from a plain <script type="module">',
       'by-path.html',
-      /^http:\/\/127\.0\.0\.1:\d+\/node_modules\/nqueens-wasm\/dist\/parallel\/worker\.js$/,
+      /^http:\/\/127\.0\.0\.1:\d+\/node_modules\/nqueens-wasm\/dist\/run\/worker\.js$/,
     ],
     // A worker must come from the page's origin: the package starts it from a blob: URL that imports worker.js from the CDN.
     ['from another origin, as from a CDN', 'from-cdn.html', /^blob:http:\/\/127\.0\.0\.1:\d+\//],

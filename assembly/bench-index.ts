@@ -1,7 +1,0 @@
-// The bench/test build: the shipped exports (assembly/index.ts) plus the
-// plain bitmask DFS the benchmark compares against and the SIMD tuning hook
-// the tests use. Written to build/nqueens-bench*.wasm and loaded from there
-// by bench/ and test/ (src/kernels/bench-wasm.ts); never embedded in dist/.
-export * from "./index";
-export { countFirstRow } from "./bitmask";
-export { setSimdTuning } from "./symmetry-simd";

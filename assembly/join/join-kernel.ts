@@ -1,0 +1,424 @@
+// The half-board join in wasm: the solutions of one row split, as the number
+// of (east, west) half-boards whose diagonals are disjoint. The same method
+// as src/join/join-kernel.ts (read its header and join-geometry.ts for the bits),
+// with 64 east halves per bit-sliced block instead of 32 (128, one v128 per
+// word, in the SIMD build).
+//
+// Half-boards are joined from a quarter-board table built once per n, as in
+// src/join/join-kernel.ts. Tables live in linear memory past the static data,
+// grown once per n: the quarter table, then room for h! half-boards per side
+// (the bound src/join/join-plan.ts checks).
+
+const CHUNKS: i32 = 6;
+const CHUNK_BITS: i32 = 5;
+const BLOCK_WORDS: i32 = CHUNKS << CHUNK_BITS; // words per block
+const LANE_SHIFT: i32 = ASC_FEATURE_SIMD ? 7 : 6; // halves per block: 128 (v128 words) or 64 (i64)
+const LANES: i32 = 1 << LANE_SHIFT;
+const WORD_SHIFT: i32 = LANE_SHIFT - 3; // bytes per word: 16 or 8
+const BLOCK_BYTES: usize = <usize>BLOCK_WORDS << WORD_SHIFT;
+const KEY_FILL: i32 = 8; // table halves per group wanted: groups are packed, so small ones cost no padding
+const SORT_MIN_BLOCKS: i32 = 8; // from this many blocks a pass sorts its probes by key (see countPass)
+const ENTRY_BYTES: usize = <usize>2 << WORD_SHIFT; // a listed block: its halves mask (one word), then its address
+
+const COL_SET_START: usize = memory.data(18 * 4); // column sets of each size, in COL_SETS
+const FIRST_SLOT: usize = memory.data(260 * 4); // per group: its first slot in key order
+const NEXT_SLOT: usize = memory.data(260 * 4);
+const LIST_START: usize = memory.data(260 * 4); // per key: where its list of blocks starts
+
+let geometryN: i32 = -1;
+let h: i32 = 0;
+let band: i32 = 0;
+let found: i32 = 0;
+let counting = true;
+let qStart: usize = 0; // per key cols | rows << h: first entry (and one past the last key)
+let qD: usize = 0; // per entry (8 bytes): bit r + c, then bit r - c + h - 1, of each queen
+let colSets: usize = 0;
+let eastD: usize = 0; // the two masks (u64) of each east-style half on the east rows
+let westD: usize = 0; // and on the west rows
+let keys_: usize = 0;
+let resA: usize = 0;
+let resB: usize = 0;
+let tables: usize = 0;
+let blockList: usize = 0; // the blocks one key's probes visit, with which of their halves
+let masks: usize = 0; // scratch: one word per block, the halves of the groups being listed
+let listCap: i32 = 0; // entries the lists of one pass may take
+let probeA: usize = 0; // probe halves sorted by key, a u64 each
+
+// @ts-ignore: decorator
+@inline function at(base: usize, i: i32): usize {
+  return base + (<usize>i << 2);
+}
+
+function grow(end: usize): void {
+  const have = <usize>memory.size() << 16;
+  if (end > have) memory.grow(<i32>((end - have + 65535) >> 16));
+}
+
+/** Every placement on band rows r.., given the rows, columns and diagonals held so far. */
+function quarterPlace(r: i32, rows: i32, cols: i32, d1: i32, d2: i32): void {
+  if (r == band) {
+    const key = cols | (rows << h);
+    if (counting) {
+      store<i32>(at(qStart, key + 1), load<i32>(at(qStart, key + 1)) + 1);
+    } else {
+      const e = load<i32>(at(qStart, key));
+      store<i32>(at(qStart, key), e + 1);
+      store<i32>(qD + (<usize>e << 3), d1);
+      store<i32>(qD + (<usize>e << 3), d2, 4);
+    }
+    return;
+  }
+  quarterPlace(r + 1, rows, cols, d1, d2);
+  for (let c = 0; c < h; c++) {
+    const b1 = 1 << (r + c);
+    const b2 = 1 << (r - c + h - 1);
+    if (((cols >>> c) & 1) | (d1 & b1) | (d2 & b2)) continue;
+    quarterPlace(r + 1, rows | (1 << r), cols | (1 << c), d1 | b1, d2 | b2);
+  }
+}
+
+/** Builds the quarter table and lays out the half-board arrays for board size n. */
+function setN(n: i32): void {
+  if (geometryN == n) return;
+  geometryN = n;
+  h = n >> 1;
+  band = n - h;
+  const keys = 1 << (band + h);
+  colSets = (__heap_base + 15) & ~15;
+  qStart = colSets + (<usize>1 << <usize>h << 2);
+  grow(qStart + (<usize>(keys + 1) << 2));
+  memory.fill(qStart, 0, <usize>(keys + 1) << 2);
+  counting = true;
+  quarterPlace(0, 0, 0, 0, 0);
+  for (let k = 0; k < keys; k++) store<i32>(at(qStart, k + 1), load<i32>(at(qStart, k + 1)) + load<i32>(at(qStart, k)));
+  const entries = <usize>load<i32>(at(qStart, keys));
+  qD = (qStart + (<usize>(keys + 1) << 2) + 7) & ~7;
+  let cap: usize = 1;
+  for (let k = 2; k <= h; k++) cap *= <usize>k;
+  eastD = (qD + (entries << 3) + 15) & ~15;
+  westD = eastD + ((cap + 4) << 3);
+  keys_ = westD + ((cap + 4) << 3);
+  resA = keys_ + ((cap + 4) << 2);
+  resB = resA + ((cap + 4) << 2);
+  // Lists for every key of a pass: at most listCap entries (countPass keeps
+  // groups x blocks within it), at least 4^(forced key bits) x the most blocks.
+  const forced = max(0, 2 * h - 2 - 15); // key bits per family the 15-bit residues leave (as in countPass)
+  listCap = max(<i32>(<usize>1 << <usize>(2 * forced)) * <i32>(cap / <usize>LANES + 2), 65536);
+  probeA = resB + ((cap + 4) << 2);
+  blockList = (probeA + ((cap + 4) << 3) + 15) & ~15;
+  masks = blockList + <usize>listCap * ENTRY_BYTES;
+  tables = (masks + ((cap / <usize>LANES + 2) << WORD_SHIFT) + 63) & ~63;
+  grow(tables + (cap / <usize>LANES + 2) * BLOCK_BYTES);
+  memory.fill(masks, 0, (cap / <usize>LANES + 2) << WORD_SHIFT);
+  counting = false;
+  quarterPlace(0, 0, 0, 0, 0); // moves each key's start to the next key's
+  for (let k = keys; k > 0; k--) store<i32>(at(qStart, k), load<i32>(at(qStart, k - 1)));
+  store<i32>(qStart, 0);
+  let s = 0;
+  for (let k = 0; k <= h; k++) {
+    store<i32>(at(COL_SET_START, k), s);
+    for (let c = 0; c < 1 << h; c++) if (<i32>popcnt(c) == k) store<i32>(at(colSets, s++), c);
+  }
+  store<i32>(at(COL_SET_START, h + 1), s);
+}
+
+/**
+ * Writes to `out` every east-style half on `rows`, clear of the centre queen
+ * (odd n), as its two diagonal masks (bit r + c low, bit r - c + h - 1
+ * high; windowBits turns them into window bits); returns how many.
+ */
+function enumerateHalves(rows: i32, centreRow: i32, out: usize): i32 {
+  found = 0;
+  const north = rows & ((1 << band) - 1);
+  const south = rows >>> band;
+  const k = <i32>popcnt(north);
+  const allCols = (1 << h) - 1;
+  // An entry's two masks as one u64 (bit r + c low, bit r - c + h - 1 high); the centre queen's likewise.
+  const cen: u64 = (centreRow >= 0 ? <u64>1 << <u64>(centreRow + h) : 0) | (centreRow >= 1 ? <u64>1 << <u64>(centreRow - 1 + 32) : 0);
+  const shift = <u64>band; // south rows: both masks move by band, and neither passes bit 31 (n <= 21)
+  const sEnd = load<i32>(at(COL_SET_START, k + 1));
+  for (let s = load<i32>(at(COL_SET_START, k)); s < sEnd; s++) {
+    const cols = load<i32>(at(colSets, s));
+    const nKey = cols | (north << h);
+    const sKey = (allCols & ~cols) | (south << h);
+    const yFirst = qD + (<usize>load<i32>(at(qStart, sKey)) << 3);
+    const yLast = qD + (<usize>load<i32>(at(qStart, sKey + 1)) << 3);
+    if (yFirst == yLast) continue;
+    const xFirst = qD + (<usize>load<i32>(at(qStart, nKey)) << 3);
+    const xEnd = qD + (<usize>load<i32>(at(qStart, nKey + 1)) << 3);
+    if (xEnd - xFirst <= yLast - yFirst) {
+      for (let x = xFirst; x < xEnd; x += 8) {
+        const nn = load<u64>(x);
+        if (nn & cen) continue;
+        const mm = nn | cen;
+        for (let y = yFirst; y < yLast; y += 8) {
+          const ss = load<u64>(y) << shift;
+          // Branch-free: write every candidate, keep it only if it fits (one slot of slack past the last).
+          store<u64>(out + (<usize>found << 3), nn | ss);
+          found += <i32>((mm & ss) == 0);
+        }
+      }
+    } else {
+      // The longer list inside: fewer loop exits.
+      for (let y = yFirst; y < yLast; y += 8) {
+        const ss = load<u64>(y) << shift;
+        if (ss & cen) continue;
+        const mm = ss | cen;
+        for (let x = xFirst; x < xEnd; x += 8) {
+          const nn = load<u64>(x);
+          store<u64>(out + (<usize>found << 3), nn | ss);
+          found += <i32>((mm & nn) == 0);
+        }
+      }
+    }
+  }
+  return found;
+}
+
+// Window bits (join-geometry.ts) of a half's two diagonal masks.
+// @ts-ignore: decorator
+@inline function windowA(d: u64): i32 {
+  return (<i32>d >>> band) & ((1 << (2 * h - 1)) - 1);
+}
+
+// @ts-ignore: decorator
+@inline function windowB(d: u64): i32 {
+  return <i32>(d >>> 32) & ((1 << (2 * h - 1)) - 1);
+}
+
+// @ts-ignore: decorator
+@inline function squeeze(x: i32, below: i32): i32 {
+  return (x & below) | ((x >>> 1) & ~below);
+}
+
+/**
+ * Solutions of the split whose east rows are `eastRows` (odd n: centre
+ * column's queen in row centreRow, else -1), with the long-diagonal filter,
+ * and when mirrorWeight is 2 the east-west mirror's count too, from the
+ * same two lists with the roles swapped (src/join/join-plan.ts).
+ */
+export function countJoinSplit(n: i32, eastRows: i32, centreRow: i32, mirrorWeight: i32): u64 {
+  setN(n);
+  const all = (1 << n) - 1;
+  const westRows = all & ~eastRows & ~(centreRow >= 0 ? 1 << centreRow : 0);
+  const eastCount = enumerateHalves(eastRows, centreRow, eastD);
+  if (eastCount == 0) return 0;
+  const westCount = enumerateHalves(westRows, centreRow, westD);
+  let total = countPass(eastD, eastCount, westD, westCount, mirrorWeight);
+  if (mirrorWeight == 2) total += countPass(westD, westCount, eastD, eastCount, 0);
+  return total;
+}
+
+/**
+ * Pairs of table-side halves (as east) and probe-side halves (mirrored into
+ * the west) with disjoint diagonals. The long-diagonal filter: only
+ * table halves clear of both long diagonals (window bit h - 1) count, that
+ * bit is squeezed out, and a probe half counts 2 per long diagonal it
+ * holds, or mirrorWeight times if neither.
+ *
+ * Both sides are keyed by the middle diagonals of each family (the busiest).
+ * Table halves are packed in key order, LANES to a block, with no padding;
+ * each key has one list, built once per pass, of the blocks holding a group
+ * clear of it, each with a mask of those groups' halves.
+ */
+function countPass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirrorWeight: i32): u64 {
+  const long = 1 << (h - 1);
+  const below = long - 1;
+  let count = 0;
+  for (let i = 0; i < tCount; i++) {
+    const a = windowA(load<u64>(tD + (<usize>i << 3)));
+    const b = windowB(load<u64>(tD + (<usize>i << 3)));
+    store<i32>(at(resA, count), squeeze(a, below));
+    store<i32>(at(resB, count), squeeze(b, below));
+    count += <i32>(((a | b) & long) == 0);
+  }
+  if (count == 0) return 0;
+  // Key bits per family: as many as leave about KEY_FILL halves per group, within what the residue allows.
+  const width = 2 * h - 2;
+  let gBits = max(0, width - 15);
+  const blocks = (count + LANES - 1) >>> LANE_SHIFT;
+  while (gBits < 4 && 2 * (gBits + 1) <= width && count >> (2 * gBits + 2) >= KEY_FILL && (blocks << (2 * gBits + 2)) <= listCap) gBits++;
+  const shift = (width - gBits) >> 1;
+  const gMask = (1 << gBits) - 1;
+  const lowMask = (1 << shift) - 1;
+  const groups = 1 << (2 * gBits);
+  // Group g's halves take slots FIRST_SLOT[g] .. FIRST_SLOT[g + 1].
+  memory.fill(FIRST_SLOT, 0, 260 * 4);
+  for (let i = 0; i < count; i++) {
+    const a = load<i32>(at(resA, i));
+    const b = load<i32>(at(resB, i));
+    const key = ((a >>> shift) & gMask) | (((b >>> shift) & gMask) << gBits);
+    store<i32>(at(keys_, i), key);
+    store<i32>(at(resA, i), (a & lowMask) | ((a >>> (shift + gBits)) << shift));
+    store<i32>(at(resB, i), (b & lowMask) | ((b >>> (shift + gBits)) << shift));
+    store<i32>(at(FIRST_SLOT, key + 1), load<i32>(at(FIRST_SLOT, key + 1)) + 1);
+  }
+  for (let g = 0; g < groups; g++) store<i32>(at(FIRST_SLOT, g + 1), load<i32>(at(FIRST_SLOT, g + 1)) + load<i32>(at(FIRST_SLOT, g)));
+  buildTables(count, blocks);
+
+  // For every key, the blocks holding a group clear of it, each with a mask
+  // of those groups' halves: key k's list is LIST_START[k] .. LIST_START[k + 1].
+  let listEnd = blockList;
+  for (let k = 0; k < groups; k++) {
+    store<usize>(at(LIST_START, k), listEnd);
+    const free = ~k & (groups - 1);
+    let lowWord = 0x7fffffff;
+    let highWord = -1;
+    for (let g = free; ; g = (g - 1) & free) {
+      const s0 = load<i32>(at(FIRST_SLOT, g));
+      const s1 = load<i32>(at(FIRST_SLOT, g + 1));
+      if (s0 < s1) {
+        const w0 = s0 >>> 6;
+        const w1 = (s1 - 1) >>> 6;
+        lowWord = min(lowWord, w0);
+        highWord = max(highWord, w1);
+        const first: u64 = <u64>-1 << <u64>(s0 & 63);
+        const lastBits: u64 = <u64>-1 >>> <u64>(63 - ((s1 - 1) & 63));
+        if (w0 == w1) orWord(w0, first & lastBits);
+        else {
+          orWord(w0, first);
+          for (let w = w0 + 1; w < w1; w++) store<u64>(masks + (<usize>w << 3), <u64>-1);
+          orWord(w1, lastBits);
+        }
+      }
+      if (g == 0) break;
+    }
+    const lastBlock = highWord >> (LANE_SHIFT - 6);
+    for (let blk = lowWord >> (LANE_SHIFT - 6); blk <= lastBlock; blk++) {
+      const m = masks + (<usize>blk << WORD_SHIFT);
+      let any = false;
+      if (ASC_FEATURE_SIMD) {
+        const v = v128.load(m);
+        any = v128.any_true(v);
+        v128.store(listEnd, v);
+        v128.store(m, i64x2.splat(0));
+      } else {
+        const v = load<u64>(m);
+        any = v != 0;
+        store<u64>(listEnd, v);
+        store<u64>(m, 0);
+      }
+      store<usize>(listEnd, tables + <usize>blk * BLOCK_BYTES, <usize>1 << WORD_SHIFT);
+      if (any) listEnd += ENTRY_BYTES;
+    }
+  }
+  store<usize>(at(LIST_START, groups), listEnd);
+
+  // Each probe's key picks its list. With few blocks, probes are taken as
+  // they come; with many, sorted by key first, so one list stays in cache
+  // and its loop's trip count repeats (2-core EPYC, n = 16..18).
+  const sorted = blocks >= SORT_MIN_BLOCKS;
+  if (sorted) memory.fill(NEXT_SLOT, 0, 260 * 4);
+  let total: u64 = 0;
+  let probes = 0;
+  for (let i = 0; i < wCount; i++) {
+    const fa = windowA(load<u64>(wD + (<usize>i << 3)));
+    const fb = windowB(load<u64>(wD + (<usize>i << 3)));
+    let weight = (fa & long ? 2 : 1) * (fb & long ? 2 : 1);
+    if (weight == 1) weight = mirrorWeight;
+    if (weight == 0) continue;
+    const a = squeeze(fb, below); // the mirror swaps the families
+    const b = squeeze(fa, below);
+    const key = ((a >>> shift) & gMask) | (((b >>> shift) & gMask) << gBits);
+    const ra = (a & lowMask) | ((a >>> (shift + gBits)) << shift) | (weight << 16);
+    const rb = (b & lowMask) | ((b >>> (shift + gBits)) << shift);
+    if (sorted) {
+      // One u64 a probe (ra low; rb and the key high), in keys_ and resA, which the tables no longer need.
+      store<u64>(keys_ + (<usize>probes << 3), (<u64>(rb | (key << 24)) << 32) | <u64>(<u32>ra));
+      store<i32>(at(NEXT_SLOT, key + 1), load<i32>(at(NEXT_SLOT, key + 1)) + 1);
+      probes++;
+    } else total += countProbe(ra, rb, key);
+  }
+  if (sorted) {
+    for (let k = 0; k < groups; k++) store<i32>(at(NEXT_SLOT, k + 1), load<i32>(at(NEXT_SLOT, k + 1)) + load<i32>(at(NEXT_SLOT, k)));
+    for (let i = 0; i < probes; i++) {
+      const v = load<u64>(keys_ + (<usize>i << 3));
+      const key = <i32>(v >>> 56);
+      const slot = load<i32>(at(NEXT_SLOT, key));
+      store<i32>(at(NEXT_SLOT, key), slot + 1);
+      store<u64>(probeA + (<usize>slot << 3), v);
+    }
+    for (let i = 0; i < probes; i++) {
+      const v = load<u64>(probeA + (<usize>i << 3));
+      total += countProbe(<i32>v, <i32>(v >>> 32) & 0xffffff, <i32>(v >>> 56));
+    }
+  }
+  return total;
+}
+
+/**
+ * Weight times the table halves of key `key`'s list that a probe with
+ * residues ra (weight above bit 16) and rb is clear of.
+ */
+// @ts-ignore: decorator
+@inline function countProbe(ra: i32, rb: i32, key: i32): u64 {
+  const o0 = <usize>(ra & 31) << WORD_SHIFT;
+  const o1 = <usize>(32 + ((ra >>> 5) & 31)) << WORD_SHIFT;
+  const o2 = <usize>(64 + ((ra >>> 10) & 31)) << WORD_SHIFT;
+  const o3 = <usize>(96 + (rb & 31)) << WORD_SHIFT;
+  const o4 = <usize>(128 + ((rb >>> 5) & 31)) << WORD_SHIFT;
+  const o5 = <usize>(160 + ((rb >>> 10) & 31)) << WORD_SHIFT;
+  const end = load<usize>(at(LIST_START, key + 1));
+  let matches: u64 = 0;
+  for (let q = load<usize>(at(LIST_START, key)); q < end; q += ENTRY_BYTES) {
+    const p = load<usize>(q, <usize>1 << WORD_SHIFT);
+    if (ASC_FEATURE_SIMD) {
+      const match = v128.and(
+        v128.and(v128.and(v128.load(q), v128.load(p + o0)), v128.and(v128.load(p + o1), v128.load(p + o2))),
+        v128.and(v128.and(v128.load(p + o3), v128.load(p + o4)), v128.load(p + o5)),
+      );
+      if (v128.any_true(match)) matches += popcnt(i64x2.extract_lane(match, 0)) + popcnt(i64x2.extract_lane(match, 1));
+    } else {
+      matches += popcnt(load<u64>(q) & load<u64>(p + o0) & load<u64>(p + o1) & load<u64>(p + o2) &
+        load<u64>(p + o3) & load<u64>(p + o4) & load<u64>(p + o5));
+    }
+  }
+  return <u64>(ra >>> 16) * matches;
+}
+
+// @ts-ignore: decorator
+@inline function orWord(w: i32, bits: u64): void {
+  const p = masks + (<usize>w << 3);
+  store<u64>(p, load<u64>(p) | bits);
+}
+
+/**
+ * Bit-sliced tables: the half in slot j (in key order) is bit j % LANES of
+ * each word of block j / LANES; word v of a chunk says "clear of the
+ * diagonals in v". Each half sets its bit in the word of the chunk values
+ * it is clear of at most (the complement of its own), and a superset-OR
+ * transform over the 5 bits spreads it to every subset. Empty slots set
+ * nothing, so they never match.
+ */
+function buildTables(count: i32, blocks: i32): void {
+  memory.fill(tables, 0, <usize>blocks * BLOCK_BYTES);
+  memory.copy(NEXT_SLOT, FIRST_SLOT, 260 * 4);
+  for (let i = 0; i < count; i++) {
+    const g = load<i32>(at(keys_, i));
+    const slot = load<i32>(at(NEXT_SLOT, g));
+    store<i32>(at(NEXT_SLOT, g), slot + 1);
+    // The 64-bit lane of the slot within its word.
+    const p = tables + <usize>(slot >>> LANE_SHIFT) * BLOCK_BYTES + (<usize>((slot >>> 6) & (LANES / 64 - 1)) << 3);
+    const bit: u64 = <u64>1 << <u64>(slot & 63);
+    const ra = ~load<i32>(at(resA, i));
+    const rb = ~load<i32>(at(resB, i));
+    for (let c = 0; c < 3; c++) {
+      const qa = p + (<usize>((c << 5) + ((ra >>> (5 * c)) & 31)) << WORD_SHIFT);
+      store<u64>(qa, load<u64>(qa) | bit);
+      const qb = p + (<usize>(96 + (c << 5) + ((rb >>> (5 * c)) & 31)) << WORD_SHIFT);
+      store<u64>(qb, load<u64>(qb) | bit);
+    }
+  }
+  const end = tables + <usize>blocks * BLOCK_BYTES;
+  for (let row = tables; row < end; row += <usize>32 << WORD_SHIFT) {
+    for (let b = 1; b < 32; b <<= 1) {
+      for (let v = 0; v < 32; v++) {
+        if (v & b) continue;
+        const q = row + (<usize>v << WORD_SHIFT);
+        const r = row + (<usize>(v | b) << WORD_SHIFT);
+        if (ASC_FEATURE_SIMD) v128.store(q, v128.or(v128.load(q), v128.load(r)));
+        else store<u64>(q, load<u64>(q) | load<u64>(r));
+      }
+    }
+  }
+}

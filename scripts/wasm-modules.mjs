@@ -1,0 +1,75 @@
+// The one table of the package's wasm modules: the AssemblyScript entry,
+// the asconfig.json target it is built with (which says SIMD or not), the
+// file in build/, the constant it is inlined as (shipped modules only) and
+// its size budget. scripts/build-wasm.mjs builds from it, scripts/embed-wasm.mjs
+// inlines from it, and test/wasm-modules.test.ts checks the built sizes.
+
+/** Bytes a shipped module may take: small enough to compile synchronously everywhere. */
+export const MODULE_BUDGET = 4096;
+
+/**
+ * @typedef {object} WasmModule
+ * @property {string} entry       AssemblyScript entry file
+ * @property {string} target      asconfig.json target (its `enable` says SIMD)
+ * @property {boolean} simd
+ * @property {string} file        output in build/
+ * @property {string | null} constant  exported base64 constant in src/engines/wasm-bytes.generated.ts; null: not shipped
+ * @property {number} budget      most bytes
+ */
+
+/** @type {readonly WasmModule[]} */
+export const WASM_MODULES = [
+  // The symmetry search's counting kernel (src/search/).
+  {
+    entry: 'assembly/search/search-entry.ts',
+    target: 'speed',
+    simd: false,
+    file: 'nqueens.wasm',
+    constant: 'WASM_BASE64',
+    budget: MODULE_BUDGET,
+  },
+  {
+    entry: 'assembly/search/search-entry.ts',
+    target: 'small-simd',
+    simd: true,
+    file: 'nqueens-simd.wasm',
+    constant: 'WASM_SIMD_BASE64',
+    budget: MODULE_BUDGET,
+  },
+  // The half-board join (src/join/).
+  {
+    entry: 'assembly/join/join-entry.ts',
+    target: 'speed',
+    simd: false,
+    file: 'nqueens-join.wasm',
+    constant: 'JOIN_WASM_BASE64',
+    budget: MODULE_BUDGET,
+  },
+  {
+    entry: 'assembly/join/join-entry.ts',
+    target: 'speed-simd',
+    simd: true,
+    file: 'nqueens-join-simd.wasm',
+    constant: 'JOIN_WASM_SIMD_BASE64',
+    budget: MODULE_BUDGET,
+  },
+  // Enumeration and completions (src/completions/).
+  {
+    entry: 'assembly/completions/open-rows.ts',
+    target: 'speed',
+    simd: false,
+    file: 'search.wasm',
+    constant: 'WASM_SEARCH_BASE64',
+    budget: MODULE_BUDGET,
+  },
+  // The benchmark's build: the search kernel plus the plain bitmask DFS (never shipped).
+  { entry: 'assembly/baseline/bench-entry.ts', target: 'speed', simd: false, file: 'nqueens-bench.wasm', constant: null, budget: 8192 },
+  {
+    entry: 'assembly/baseline/bench-entry.ts',
+    target: 'small-simd',
+    simd: true,
+    file: 'nqueens-bench-simd.wasm',
+    constant: null,
+    budget: 8192,
+  },
+];

@@ -1,0 +1,272 @@
+// Beyond counting: completions of a partly filled board, fundamental
+// solutions, and paging. The checks of `placed` and `after`, the row
+// restrictions handed to the search kernels (src/completions/open-rows.ts,
+// assembly/completions/open-rows.ts), and the split of a completion count into units for
+// the calling thread or the worker pool.
+import type { AbortSignalLike } from '../shared/abort.js';
+import type { SearchKernel } from '../engines/engines.js';
+import { ERROR_CODES, rangeError, typeError } from '../shared/errors.js';
+import { isCanonical, ReferenceSearch } from '../engines/reference.js';
+import { availableCores } from '../run/environment.js';
+import { runCompletionUnits } from '../run/runner.js';
+import { describe } from '../shared/validate.js';
+import { COMPLETIONS_THREADS_MIN_OPEN, type CompletionUnit, type CompletionsProgress, type Queen } from './completion-types.js';
+
+export type { CompletionsProgress, Queen };
+
+/** placed[] as a column per row, -1 for rows without a queen. */
+export type Rows = Int32Array;
+
+function boardMask(n: number): number {
+  return (-1 >>> (32 - n)) | 0;
+}
+
+function coordinate(value: unknown, name: string, n: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    throw typeError(`${name} must be an integer from 0 to ${n - 1}; got ${describe(value)}`);
+  }
+  if (value < 0 || value >= n) throw rangeError(`${name} must be an integer from 0 to ${n - 1}; got ${value}`);
+  return value;
+}
+
+const show = (q: Queen): string => `[${q[0]}, ${q[1]}]`;
+
+/**
+ * Checks `placed` (an array of [row, col] pairs, any order) for an n x n
+ * board: TypeError for wrong shapes and non-integers, RangeError for
+ * coordinates off the board, and RangeError (ATTACKING_QUEENS) naming both
+ * queens when two share a square, a row, a column or a diagonal.
+ */
+export function checkPlaced(n: number, placed: unknown, name = 'placed'): Rows {
+  if (!Array.isArray(placed)) throw typeError(`${name} must be an array of [row, col] pairs; got ${describe(placed)}`);
+  const queens: Queen[] = placed.map((q: unknown, i) => {
+    if (!Array.isArray(q) || q.length !== 2) throw typeError(`${name}[${i}] must be a [row, col] pair; got ${describe(q)}`);
+    return [coordinate(q[0], `${name}[${i}][0] (a row)`, n), coordinate(q[1], `${name}[${i}][1] (a column)`, n)];
+  });
+  for (let i = 0; i < queens.length; i++) {
+    for (let j = i + 1; j < queens.length; j++) {
+      const [a, b] = [queens[i], queens[j]];
+      const how =
+        a[0] === b[0] && a[1] === b[1]
+          ? 'are on the same square'
+          : a[0] === b[0]
+            ? 'attack each other (same row)'
+            : a[1] === b[1]
+              ? 'attack each other (same column)'
+              : Math.abs(a[0] - b[0]) === Math.abs(a[1] - b[1])
+                ? 'attack each other (same diagonal)'
+                : '';
+      if (how) throw rangeError(`${name}: the queens ${show(a)} and ${show(b)} ${how}`, ERROR_CODES.ATTACKING_QUEENS);
+    }
+  }
+  const rows = new Int32Array(n).fill(-1);
+  for (const [r, c] of queens) rows[r] = c;
+  return rows;
+}
+
+/** Checks `after`: an array of n integers in 0..n-1 (RangeError for the wrong length or values, TypeError for other types). */
+export function checkAfter(n: number, after: unknown, name = 'options.after'): number[] {
+  if (!Array.isArray(after) && !ArrayBuffer.isView(after)) {
+    throw typeError(`${name} must be an array of ${n} columns (integers from 0 to ${n - 1}); got ${describe(after)}`);
+  }
+  const list = Array.from(after as ArrayLike<unknown>);
+  if (list.length !== n) throw rangeError(`${name} must have ${n} entries, one column per row; got ${list.length}`);
+  return list.map((c, r) => coordinate(c, `${name}[${r}]`, n));
+}
+
+/** The squares of row r that the placed queens attack (their own rows: every square but the queen's). */
+function attacked(n: number, rows: Rows, r: number): number {
+  const own = rows[r];
+  if (own >= 0) return boardMask(n) & ~(1 << own);
+  let m = 0;
+  for (let q = 0; q < n; q++) {
+    const c = rows[q];
+    if (c < 0) continue;
+    const d = Math.abs(q - r);
+    m |= (1 << c) | (c + d < 32 ? 1 << (c + d) : 0) | (c - d >= 0 ? 1 << (c - d) : 0);
+  }
+  return m & boardMask(n);
+}
+
+/** Per-row restrictions for the enumeration: placed rows keep only their queen, others lose the attacked squares. */
+export function placedForbid(n: number, rows: Rows): Int32Array {
+  const forbid = new Int32Array(n);
+  for (let r = 0; r < n; r++) forbid[r] = attacked(n, rows, r);
+  return forbid;
+}
+
+/** The rows without a queen and the columns still allowed in each. */
+export function openRows(n: number, rows: Rows): { rows: number[]; allow: number[] } {
+  const open: number[] = [];
+  const allow: number[] = [];
+  for (let r = 0; r < n; r++) {
+    if (rows[r] >= 0) continue;
+    open.push(r);
+    allow.push(boardMask(n) & ~attacked(n, rows, r));
+  }
+  return { rows: open, allow };
+}
+
+// ---- Fundamental solutions ------------------------------------------------
+
+/**
+ * The fundamental solutions (one per class under the 8 symmetries, the
+ * lexicographically smallest member) in lexicographic order, after `after`
+ * if given. The smallest member's row-0 column a is at most the row-0 column
+ * of each of its images, which are the distances of the four border queens
+ * from the corners; so for each a from 0 to (n-1)/2 the search only keeps
+ * border squares at least a from every corner, then tests each solution
+ * against its 7 images.
+ */
+export function* fundamentalSolutions(kernel: SearchKernel, n: number, after?: readonly number[]): Generator<number[], void, undefined> {
+  const mask = boardMask(n);
+  const image = new Int32Array(n);
+  for (let a = after ? after[0] : 0; a <= (n - 1) >> 1; a++) {
+    const near = mask & ~(((1 << a) - 1) | (((1 << a) - 1) << (n - a))); // columns a..n-1-a
+    const forbid = new Int32Array(n);
+    for (let r = 0; r < n; r++) {
+      // Column 0 and n-1 only in rows a..n-1-a.
+      if (r < a || r > n - 1 - a) forbid[r] |= 1 | (1 << (n - 1));
+    }
+    forbid[0] |= mask & ~(1 << a);
+    forbid[n - 1] |= mask & ~near;
+    const from = after && a === after[0] ? after : undefined;
+    const source = kernel.solutions(n, forbid, from);
+    for (let next = source.next(); !next.done; next = source.next()) {
+      if (isCanonical(next.value, image)) yield next.value;
+    }
+  }
+}
+
+// ---- The reference engine -------------------------------------------------
+
+/** The reference backtracking's solutions, filtered: it shares no code with the kernels (and enumerates the earlier ones for `after`). */
+export function* referenceFiltered(
+  n: number,
+  rows: Rows | undefined,
+  unique: boolean,
+  after: readonly number[] | undefined,
+): Generator<number[], void, undefined> {
+  const search = new ReferenceSearch(n);
+  const image = new Int32Array(n);
+  next: while (search.next()) {
+    const p = search.placement;
+    if (after) {
+      let r = 0;
+      while (r < n && p[r] === after[r]) r++;
+      if (r === n || p[r] < after[r]) continue;
+    }
+    if (rows) for (let r = 0; r < n; r++) if (rows[r] >= 0 && p[r] !== rows[r]) continue next;
+    if (unique && !isCanonical(p, image)) continue;
+    yield Array.from(p);
+  }
+}
+
+// ---- Counting completions -------------------------------------------------
+
+/**
+ * Splits a completion count into independent units: the most constrained
+ * open row of each unit is expanded into its placements (as the kernel
+ * would), level by level, until there are at least `target` units or
+ * nothing is left to split. Dead ends are dropped on the way; the units
+ * come largest first.
+ */
+export function splitCompletions(open: { rows: number[]; allow: number[] }, target: number): CompletionUnit[] {
+  let units: { rows: number[]; allow: number[] }[] = [open];
+  while (units.length < target) {
+    const next: typeof units = [];
+    let split = false;
+    for (const u of units) {
+      if (u.rows.length <= 1) {
+        next.push(u);
+        continue;
+      }
+      split = true;
+      let best = 0;
+      for (let i = 1; i < u.rows.length; i++) if (bits(u.allow[i]) < bits(u.allow[best])) best = i;
+      const r = u.rows[best];
+      for (let avail = u.allow[best]; avail !== 0;) {
+        const bit = avail & -avail;
+        avail ^= bit;
+        const rows: number[] = [];
+        const allow: number[] = [];
+        let alive = true;
+        for (let i = 0; i < u.rows.length && alive; i++) {
+          if (i === best) continue;
+          const d = Math.abs(u.rows[i] - r);
+          const a = u.allow[i] & ~(bit | (bit << d) | (bit >>> d));
+          rows.push(u.rows[i]);
+          allow.push(a);
+          alive = a !== 0;
+        }
+        if (alive) next.push({ rows, allow });
+      }
+    }
+    units = next;
+    if (!split) break;
+  }
+  // Largest first (by the log of the naive tree size), as the pool hands work out in list order.
+  const size = (u: { allow: number[] }): number => u.allow.reduce((sum, a) => sum + Math.log2(bits(a)), 0);
+  const sized = units.map((u) => ({ u, size: size(u) })).sort((a, b) => b.size - a.size);
+  return sized.map(({ u }, id) => ({ id, rows: u.rows, allow: u.allow }));
+}
+
+function bits(x: number): number {
+  let c = 0;
+  for (; x !== 0; x &= x - 1) c++;
+  return c;
+}
+
+/** Counts completions with the reference backtracking: placed rows are fixed, the rest tried square by square. */
+export function referenceCompletions(n: number, rows: Rows): bigint {
+  const p = new Int32Array(n);
+  let total = 0;
+  const safe = (row: number, col: number): boolean => {
+    for (let r = 0; r < row; r++) if (p[r] === col || row - r === Math.abs(col - p[r])) return false;
+    return true;
+  };
+  const place = (row: number): void => {
+    if (row === n) {
+      total++;
+      return;
+    }
+    for (let col = rows[row] >= 0 ? rows[row] : 0; col < n; col++) {
+      if (safe(row, col)) {
+        p[row] = col;
+        place(row + 1);
+      }
+      if (rows[row] >= 0) break;
+    }
+  };
+  place(0);
+  return BigInt(total);
+}
+
+export interface CompletionsRun {
+  n: number;
+  rows: Rows;
+  engine: 'auto' | 'wasm' | 'js';
+  threads?: number;
+  signal?: AbortSignalLike | undefined;
+  onProgress?: (progress: CompletionsProgress) => void;
+}
+
+/** Units per thread, so workers finish together. */
+const UNITS_PER_THREAD = 64;
+
+export async function runCompletions(run: CompletionsRun): Promise<{ total: bigint; engine: 'wasm' | 'js'; threads: number }> {
+  const { n, onProgress } = run;
+  const open = openRows(n, run.rows);
+  const threads = run.threads ?? (open.rows.length >= COMPLETIONS_THREADS_MIN_OPEN ? await availableCores() : 0);
+  const units = splitCompletions(open, UNITS_PER_THREAD * Math.max(1, threads));
+  const r = await runCompletionUnits(n, units, {
+    engine: run.engine,
+    threads,
+    signal: run.signal,
+    onProgress:
+      onProgress &&
+      ((p) =>
+        onProgress({ n, finished: p.finished, subproblems: p.subproblems, fraction: p.fraction, total: p.total, elapsedMs: p.elapsedMs })),
+  });
+  return { total: r.total, engine: r.engine, threads: r.threads };
+}

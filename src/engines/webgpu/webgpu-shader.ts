@@ -1,0 +1,90 @@
+// The WebGPU engine's compute shader (WGSL): one invocation searches one work
+// unit (src/engines/webgpu/webgpu-units.ts) to the last row and writes how many
+// solutions it found, as two 32-bit words (WGSL has no 64-bit integers).
+//
+// Shaped after the published GPU solvers (NQueensFAF's OpenCL kernel,
+// Somers-style bitmask searches on GPUs):
+// - no recursion: one loop, where every step either places the lowest free
+//   queen or pops a row, so the invocations of a wave stay on the same branch
+//   as long as their searches allow;
+// - the private state is the current row's masks plus a stack exactly as
+//   deep as the refinement left rows (generated per count), to keep
+//   registers and scratch memory, and so occupancy, in check;
+// - neighbouring invocations search units of the same subproblem, so their
+//   row-table reads hit the same addresses.
+
+/** Invocations per workgroup: a multiple of every common wave size (32, 64). */
+export const WORKGROUP_SIZE = 64;
+
+/** The shader for units with at most `maxRowsLeft` rows to search. */
+export function unitSearchShader(maxRowsLeft: number): string {
+  // The stack holds the rows above the one being searched; the last row is never pushed.
+  const stackRows = Math.max(1, maxRowsLeft - 1);
+  return /* wgsl */ `
+struct Batch {
+  first: u32,
+  count: u32,
+}
+
+// Four words per unit: taken columns, diagonals, (subproblem << 10) | (first row << 5) | last row.
+@group(0) @binding(0) var<storage, read> units: array<vec4<u32>>;
+// Per subproblem, 32 rows of (border queens' attacks, shift to the next inner row).
+@group(0) @binding(1) var<storage, read> rowTable: array<vec2<u32>>;
+// Per invocation of this batch: its solutions, low word then high word.
+@group(0) @binding(2) var<storage, read_write> counts: array<vec2<u32>>;
+@group(0) @binding(3) var<uniform> batch: Batch;
+
+@compute @workgroup_size(${WORKGROUP_SIZE})
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+  let index = id.x;
+  if (index >= batch.count) {
+    return;
+  }
+  let unit = units[batch.first + index];
+  let table = (unit.w >> 10u) * 32u;
+  let firstRow = (unit.w >> 5u) & 31u;
+  let lastRow = unit.w & 31u;
+  var row = firstRow;
+  var cols = unit.x;
+  var ld = unit.y;
+  var rd = unit.z;
+  var free = ~(cols | ld | rd | rowTable[table + row].x);
+  var low = 0u;
+  var high = 0u;
+  var stack: array<vec4<u32>, ${stackRows}>;
+  loop {
+    if (row == lastRow) {
+      // As many columns are free as rows are left, so the last row has at most one free square.
+      if (free != 0u) {
+        low += 1u;
+        if (low == 0u) {
+          high += 1u;
+        }
+      }
+      free = 0u;
+    }
+    if (free != 0u) {
+      let bit = free & (0u - free);
+      stack[row - firstRow] = vec4<u32>(free ^ bit, cols, ld, rd);
+      let shift = rowTable[table + row].y;
+      cols |= bit;
+      ld = (ld | bit) << shift;
+      rd = (rd | bit) >> shift;
+      row += 1u;
+      free = ~(cols | ld | rd | rowTable[table + row].x);
+    } else {
+      if (row == firstRow) {
+        break;
+      }
+      row -= 1u;
+      let saved = stack[row - firstRow];
+      free = saved.x;
+      cols = saved.y;
+      ld = saved.z;
+      rd = saved.w;
+    }
+  }
+  counts[index] = vec2<u32>(low, high);
+}
+`;
+}

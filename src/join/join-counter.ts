@@ -1,0 +1,32 @@
+// Counts the half-board join's units on one thread, on either engine. Apart
+// from src/join/join-module.ts, which inlines the wasm bytes, so that a worker (which
+// receives the module compiled) does not carry them.
+import { countJoinUnit as countJoinUnitJs } from './join-kernel.js';
+import { checkJoinSize, checkJoinUnit, type JoinUnit } from './join-plan.js';
+
+export type JoinEngine = 'wasm' | 'js';
+
+interface JoinExports {
+  countJoinSplit(n: number, eastRows: number, centreRow: number, mirrorWeight: number): bigint;
+}
+
+/** Counts units of the join on one thread; each counter owns its tables (one wasm instance, or the shared TS state). */
+export interface JoinCounter {
+  readonly engine: JoinEngine;
+  /** Solutions of one unit's split (multiply by unit.weight for its share of the total). */
+  countUnit(n: number, unit: JoinUnit): bigint;
+}
+
+/** A counter on `engine`: the TypeScript join, or an instance of the compiled join `module`. */
+export function joinCounterFrom(engine: JoinEngine, module: WebAssembly.Module | null): JoinCounter {
+  if (engine === 'js' || !module) return { engine: 'js', countUnit: countJoinUnitJs };
+  const exports = new WebAssembly.Instance(module, {}).exports as unknown as JoinExports;
+  return {
+    engine,
+    countUnit(n, unit) {
+      checkJoinSize(n);
+      checkJoinUnit(unit);
+      return BigInt.asUintN(64, exports.countJoinSplit(n, unit.eastRows, unit.centreRow, unit.mirrorWeight));
+    },
+  };
+}

@@ -1,0 +1,342 @@
+// The half-board join in TypeScript: the solutions of one row split (a unit
+// of src/join/join-plan.ts), as the number of (east, west) half-boards
+// whose diagonals are disjoint. See join-geometry.ts for the bits.
+//
+// Half-boards come from a quarter-board table built once per n (below).
+// The pair count is the cost. East halves are grouped by a few middle
+// diagonals of each family (a west half visits only groups it can match),
+// and each group is bit-sliced in blocks of 32: per block and per 5-bit
+// chunk of the remaining diagonals, a table of 32 words whose bit i says
+// "east half i is clear of these diagonals", built by a superset-OR
+// transform. A west half then tests 32 east halves with six loads and ANDs.
+// Nearly every word comes out zero, so the popcount sits behind a branch.
+// assembly/join/join-kernel/join-kernel.ts does the same with 64 or 128 halves per block, packs the
+// groups without padding (a probe masks the halves of the groups it may
+// meet), and sorts the probing halves by group key first.
+import { CHUNK_BITS, CHUNKS, groupBits, windowBits } from './join-geometry.js';
+import { checkJoinSize, checkJoinUnit, maxHalfBoards, type JoinUnit } from './join-plan.js';
+
+const TABLE_WORDS = CHUNKS << CHUNK_BITS; // words per 32-half block
+const CHUNK_MASK = (1 << CHUNK_BITS) - 1;
+
+/** Grows on demand; reused across units. */
+let famA = new Int32Array(1024);
+let famB = new Int32Array(1024);
+let found = 0;
+
+/** Per-n state, rebuilt when n changes. */
+let geometryN = -1;
+let h = 0;
+
+function setN(n: number): void {
+  if (geometryN === n) return;
+  checkJoinSize(n);
+  h = n >> 1;
+  geometryN = n;
+}
+
+/** Makes room for `more` halves past the `found` listed. */
+function reserve(more: number): void {
+  if (found + more <= famA.length) return;
+  // Never past the bound joinMemoryBytes assumes (found + more <= h! + 1: see join-plan.ts).
+  const grownA = new Int32Array(Math.max(Math.min(2 * famA.length, maxHalfBoards(geometryN) + 4), found + more));
+  const grownB = new Int32Array(grownA.length);
+  grownA.set(famA);
+  grownB.set(famB);
+  famA = grownA;
+  famB = grownB;
+}
+
+// Half-boards are joined from precomputed quarter boards instead of searched
+// row by row. A half's rows fall in two bands: north (rows 0..band-1,
+// band = n - h) and south (the rest, at most band rows). For every set of
+// rows and set of columns of a band x h board, the quarter table lists the
+// diagonals of every way to place one queen per chosen row and column.
+// A half on rows R is, for every column set C, a north entry on (R's north
+// rows, C) with a south entry on (R's south rows, the other columns), when
+// their diagonals are disjoint. The table is built once per n.
+
+let quarterN = -1;
+let band = 0;
+/**
+ * Entries of (rows, cols) are quarterStart[cols | rows << h] .. quarterStart[(same) + 1]: a set of rows has
+ * all its column sets side by side, so a half's lists are read in one sweep.
+ */
+let quarterStart: Int32Array = new Int32Array(0);
+/** Entry e: at 2e, bit r + c of each queen; at 2e + 1, bit r - c + h - 1 (band-relative rows). */
+let quarterD: Int32Array = new Int32Array(0);
+/** Column sets of the half, grouped by size: colSets[colSetStart[k] .. colSetStart[k + 1]). */
+let colSets: Int32Array = new Int32Array(0);
+const colSetStart = new Int32Array(18);
+
+let counting = true;
+
+/** Every placement on rows r.. of the band, given what rows, columns and diagonals hold so far. */
+function quarterPlace(r: number, rows: number, cols: number, d1: number, d2: number): void {
+  if (r === band) {
+    const key = cols | (rows << h);
+    if (counting) quarterStart[key + 1]++;
+    else {
+      const at = quarterStart[key]++;
+      quarterD[2 * at] = d1;
+      quarterD[2 * at + 1] = d2;
+    }
+    return;
+  }
+  quarterPlace(r + 1, rows, cols, d1, d2);
+  for (let c = 0; c < h; c++) {
+    const b1 = 1 << (r + c);
+    const b2 = 1 << (r - c + h - 1);
+    if ((cols >>> c) & 1 || d1 & b1 || d2 & b2) continue;
+    quarterPlace(r + 1, rows | (1 << r), cols | (1 << c), d1 | b1, d2 | b2);
+  }
+}
+
+function buildQuarters(n: number): void {
+  if (quarterN === n) return;
+  band = n - h;
+  const keys = 1 << (band + h);
+  quarterStart = new Int32Array(keys + 1);
+  counting = true;
+  quarterPlace(0, 0, 0, 0, 0);
+  for (let k = 0; k < keys; k++) quarterStart[k + 1] += quarterStart[k];
+  const entries = quarterStart[keys];
+  quarterD = new Int32Array(2 * entries);
+  counting = false;
+  quarterPlace(0, 0, 0, 0, 0); // advances each start to the next key's start
+  for (let k = keys; k > 0; k--) quarterStart[k] = quarterStart[k - 1];
+  quarterStart[0] = 0;
+  colSets = new Int32Array(1 << h);
+  let at = 0;
+  for (let k = 0; k <= h; k++) {
+    colSetStart[k] = at;
+    for (let c = 0; c < 1 << h; c++) if (popcount(c) === k) colSets[at++] = c;
+  }
+  colSetStart[h + 1] = at;
+  quarterN = n;
+}
+
+/**
+ * Appends to famA/famB every east-style half on the rows of `rows`, clear of
+ * the centre queen (odd n), as its raw diagonal masks (bit r + c, bit
+ * r - c + h - 1; countPass takes the window bits); returns how many.
+ */
+function enumerateHalves(n: number, rows: number, centreRow: number): number {
+  found = 0;
+  const north = rows & ((1 << band) - 1);
+  const south = rows >>> band;
+  const k = popcount(north);
+  const allCols = (1 << h) - 1;
+  // The centre column's queen (row centreRow, column h), on the same diagonals.
+  const cen1 = centreRow >= 0 ? 1 << (centreRow + h) : 0;
+  const cen2 = centreRow >= 1 ? 1 << (centreRow - 1) : 0;
+  const qs = quarterStart;
+  const q = quarterD;
+  for (let s = colSetStart[k], sEnd = colSetStart[k + 1]; s < sEnd; s++) {
+    const cols = colSets[s];
+    const nKey = cols | (north << h);
+    const sKey = (allCols & ~cols) | (south << h);
+    const sFirst = 2 * qs[sKey];
+    const sLast = 2 * qs[sKey + 1];
+    if (sFirst === sLast) continue;
+    const xFirst = 2 * qs[nKey];
+    const xEnd = 2 * qs[nKey + 1];
+    reserve((((xEnd - xFirst) * (sLast - sFirst)) >> 2) + 1);
+    const outA = famA;
+    const outB = famB;
+    for (let x = xFirst; x < xEnd; x += 2) {
+      const n1 = q[x];
+      const n2 = q[x + 1];
+      if ((n1 & cen1) | (n2 & cen2)) continue;
+      const m1 = n1 | cen1;
+      const m2 = n2 | cen2;
+      for (let y = sFirst; y < sLast; y += 2) {
+        const s1 = q[y] << band;
+        const s2 = q[y + 1] << band;
+        // Branch-free: write every candidate, keep it only if it fits (room for one past the last).
+        outA[found] = n1 | s1;
+        outB[found] = n2 | s2;
+        found += ((m1 & s1) | (m2 & s2)) === 0 ? 1 : 0;
+      }
+    }
+  }
+  return found;
+}
+
+// East halves' group keys and residues, then their bit-sliced groups; reused across units.
+let eastKey = new Int32Array(0);
+let eastResA = new Int32Array(0);
+let eastResB = new Int32Array(0);
+const perGroupCount = new Int32Array(256);
+let tables = new Int32Array(0);
+const groupFirstBlock = new Int32Array(257);
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
+/** The east halves of the unit being counted, moved out of famA/famB before the west ones are listed. */
+let eastA = new Int32Array(0);
+let eastB = new Int32Array(0);
+
+/**
+ * Solutions of one unit: east and west halves with disjoint diagonals, with
+ * the long-diagonal filter (see join-plan.ts): the split's count, plus, when
+ * mirrorWeight is 2, its east-west mirror's, from the same two lists of
+ * halves with the roles swapped.
+ */
+export function countJoinUnit(n: number, unit: JoinUnit): bigint {
+  setN(n);
+  checkJoinUnit(unit);
+  buildQuarters(n);
+  const all = (1 << n) - 1;
+  const westRows = all & ~unit.eastRows & ~(unit.centreRow >= 0 ? 1 << unit.centreRow : 0);
+  const eastCount = enumerateHalves(n, unit.eastRows, unit.centreRow);
+  if (eastCount === 0) return 0n;
+  if (eastA.length < eastCount) {
+    eastA = new Int32Array(famA.length);
+    eastB = new Int32Array(famA.length);
+  }
+  eastA.set(famA.subarray(0, eastCount));
+  eastB.set(famB.subarray(0, eastCount));
+  const westCount = enumerateHalves(n, westRows, unit.centreRow);
+  let total = countPass(n, eastA, eastB, eastCount, famA, famB, westCount, unit.mirrorWeight);
+  if (unit.mirrorWeight === 2) total += countPass(n, famA, famB, westCount, eastA, eastB, eastCount, 0);
+  return BigInt(total);
+}
+
+/**
+ * Pairs of a table side (east-style halves tA/tB, as east) and a probe side
+ * (east-style halves wA/wB, mirrored into the west) with disjoint diagonals.
+ * The long-diagonal filter: only table halves clear of both long
+ * diagonals (window bit h - 1 of either family) count, that bit is squeezed
+ * out of both sides, and a probe half counts 2 per long diagonal it holds,
+ * or mirrorWeight times if it holds neither.
+ */
+function countPass(
+  n: number,
+  tA: Int32Array,
+  tB: Int32Array,
+  tCount: number,
+  wA: Int32Array,
+  wB: Int32Array,
+  wCount: number,
+  mirrorWeight: number,
+): number {
+  const shiftA = n - h; // raw masks to window bits (join-geometry.ts)
+  const window = (1 << (2 * h - 1)) - 1;
+  const long = 1 << (h - 1);
+  const below = long - 1; // bits under the squeezed one
+  if (eastKey.length < tCount) {
+    eastKey = new Int32Array(tA.length);
+    eastResA = new Int32Array(tA.length);
+    eastResB = new Int32Array(tA.length);
+  }
+  let count = 0;
+  for (let i = 0; i < tCount; i++) {
+    const a = (tA[i] >>> shiftA) & window;
+    const b = tB[i] & window;
+    if ((a | b) & long) continue;
+    eastResA[count] = (a & below) | ((a >>> 1) & ~below);
+    eastResB[count] = (b & below) | ((b >>> 1) & ~below);
+    count++;
+  }
+  if (count === 0) return 0;
+  const width = windowBits(n) - 1;
+  const gBits = groupBits(width, count, 32);
+  const shift = (width - gBits) >> 1; // the group field: the middle bits, the busiest ones
+  const gMask = (1 << gBits) - 1;
+  const lowMask = (1 << shift) - 1;
+  const groups = 1 << (2 * gBits);
+  const perGroup = perGroupCount.subarray(0, groups).fill(0);
+  for (let i = 0; i < count; i++) {
+    const a = eastResA[i];
+    const b = eastResB[i];
+    const key = ((a >>> shift) & gMask) | (((b >>> shift) & gMask) << gBits);
+    eastKey[i] = key;
+    eastResA[i] = (a & lowMask) | ((a >>> (shift + gBits)) << shift);
+    eastResB[i] = (b & lowMask) | ((b >>> (shift + gBits)) << shift);
+    perGroup[key]++;
+  }
+  let blocks = 0;
+  for (let g = 0; g < groups; g++) {
+    groupFirstBlock[g] = blocks;
+    blocks += (perGroup[g] + 31) >>> 5;
+  }
+  groupFirstBlock[groups] = blocks;
+  if (tables.length < blocks * TABLE_WORDS) tables = new Int32Array(blocks * TABLE_WORDS * 2);
+  buildTables(count, eastKey, eastResA, eastResB, blocks);
+
+  // The probe side, mirrored: family A of the east meets family B of the west.
+  let total = 0;
+  const t = tables;
+  for (let i = 0; i < wCount; i++) {
+    const fa = (wA[i] >>> shiftA) & window;
+    const fb = wB[i] & window;
+    let weight = (fa & long ? 2 : 1) * (fb & long ? 2 : 1);
+    if (weight === 1) weight = mirrorWeight;
+    if (weight === 0) continue;
+    const a = (fb & below) | ((fb >>> 1) & ~below); // meets east family A
+    const b = (fa & below) | ((fa >>> 1) & ~below); // meets east family B
+    const key = ((a >>> shift) & gMask) | (((b >>> shift) & gMask) << gBits);
+    const resA = (a & lowMask) | ((a >>> (shift + gBits)) << shift);
+    const resB = (b & lowMask) | ((b >>> (shift + gBits)) << shift);
+    const o0 = resA & CHUNK_MASK;
+    const o1 = 32 + ((resA >>> 5) & CHUNK_MASK);
+    const o2 = 64 + ((resA >>> 10) & CHUNK_MASK);
+    const o3 = 96 + (resB & CHUNK_MASK);
+    const o4 = 128 + ((resB >>> 5) & CHUNK_MASK);
+    const o5 = 160 + ((resB >>> 10) & CHUNK_MASK);
+    const free = ~key & (groups - 1);
+    let matches = 0;
+    // Every group g within `free`, from `free` down to 0.
+    for (let g = free; ; g = (g - 1) & free) {
+      const end = groupFirstBlock[g + 1] * TABLE_WORDS;
+      for (let base = groupFirstBlock[g] * TABLE_WORDS; base < end; base += TABLE_WORDS) {
+        const match = t[base + o0] & t[base + o1] & t[base + o2] & t[base + o3] & t[base + o4] & t[base + o5];
+        if (match !== 0) matches += popcount(match);
+      }
+      if (g === 0) break;
+    }
+    total += weight * matches;
+  }
+  return total;
+}
+
+const slotInGroup = new Int32Array(257);
+
+/**
+ * Fills the bit-sliced tables: east half j of a block is bit j of every
+ * word, and word v of a chunk says "clear of the diagonals in v". Each half
+ * sets its bit in the word of the complement of its own chunk value, and a
+ * superset-OR transform over the chunk's 5 bits spreads it to every subset
+ * of that. Empty slots set nothing, so they never match.
+ */
+function buildTables(count: number, key: Int32Array, resA: Int32Array, resB: Int32Array, blocks: number): void {
+  const t = tables;
+  t.fill(0, 0, blocks * TABLE_WORDS);
+  slotInGroup.fill(0);
+  for (let i = 0; i < count; i++) {
+    const g = key[i];
+    const slot = slotInGroup[g]++;
+    const base = (groupFirstBlock[g] + (slot >>> 5)) * TABLE_WORDS;
+    const bit = 1 << (slot & 31);
+    const ra = ~resA[i];
+    const rb = ~resB[i];
+    t[base + (ra & CHUNK_MASK)] |= bit;
+    t[base + 32 + ((ra >>> 5) & CHUNK_MASK)] |= bit;
+    t[base + 64 + ((ra >>> 10) & CHUNK_MASK)] |= bit;
+    t[base + 96 + (rb & CHUNK_MASK)] |= bit;
+    t[base + 128 + ((rb >>> 5) & CHUNK_MASK)] |= bit;
+    t[base + 160 + ((rb >>> 10) & CHUNK_MASK)] |= bit;
+  }
+  const end = blocks * TABLE_WORDS;
+  for (let row = 0; row < end; row += 32) {
+    for (let b = 1; b < 32; b <<= 1) {
+      for (let v = 0; v < 32; v++) if ((v & b) === 0) t[row + v] |= t[row + (v | b)];
+    }
+  }
+}

@@ -1,0 +1,192 @@
+// The units of the half-board join: one unit per row split, after symmetry.
+//
+// A split says, for every row, whether its queen stands in the east half
+// (columns 0..h-1) or the west half (columns n-h..n-1), h = floor(n/2). For
+// odd n the centre column's queen comes first: it stands in some row
+// `centreRow`, and the other n-1 rows are split. Mirroring the board north-
+// south (rows reversed) and east-west (halves swapped) maps the solutions of
+// one split one-to-one onto those of another, so only one split per class
+// is counted, weighted by the size of its class.
+//
+// The count goes further, with the two diagonal reflections of the board. The
+// one about the main diagonal fixes that diagonal and moves the queen of
+// the other long diagonal (if any) to the other half; the other reflection
+// likewise. So total = the sum, over solutions with no queen on the east
+// half's two long-diagonal squares, of 2 per occupied long diagonal (both
+// then in the west). That is invariant under the north-south mirror, so it
+// is counted per north-south class of splits (weight 1 or 2), with only the
+// east halves clear of the long diagonals. Solutions with both long
+// diagonals empty are closed under the east-west mirror too: they count
+// twice in one class of a mirrored pair and not in the other, once in a
+// class that is its own mirror. A unit is still a class under both mirrors:
+// its split and, where that is another north-south class, its east-west
+// mirror, counted from the same two lists of halves.
+
+import { ERROR_CODES, rangeError } from '../shared/errors.js';
+import { windowBits } from './join-geometry.js';
+
+/** One row split to count: total = sum over units of weight * count. */
+export interface JoinUnit {
+  /** Position in the plan (0-based). */
+  readonly id: number;
+  /** Bit r set: row r's queen is in the east half. */
+  readonly eastRows: number;
+  /** Odd n: the row of the centre column's queen. Even n: -1. */
+  readonly centreRow: number;
+  /** Splits this unit stands for (1, 2 or 4). */
+  readonly weight: number;
+  /**
+   * With the long-diagonal filter (see above), solutions of this split with
+   * both long diagonals empty count this many times: 2 when the unit also
+   * counts its east-west mirror (another north-south class, where they
+   * count 0 times), 1 when the mirror is the split's own north-south mirror.
+   * Weight is the north-south class's size.
+   */
+  readonly mirrorWeight: number;
+}
+
+/** Largest n the join accepts: its table bound (joinMemoryBytes) passes JOIN_MEMORY_LIMIT above it. */
+export const JOIN_MAX_N = 21;
+
+/** Most bytes the join's tables may take on one thread (1 GiB). */
+export const JOIN_MEMORY_LIMIT = 2 ** 30;
+
+/**
+ * The most half-boards one side of a split can have: the h queens of a half
+ * take h distinct columns, so at most h! orders. A proven bound, loose by
+ * far (n = 16: 40320 against 2956 found), but deterministic and cheap.
+ */
+export function maxHalfBoards(n: number): number {
+  let f = 1;
+  for (let k = 2; k <= n >> 1; k++) f *= k;
+  return f;
+}
+
+/**
+ * Entries of the quarter-board table for n (every way to place queens, at
+ * most one per row and column, on a board of n - h rows by h columns),
+ * counted once by a search for n <= 22; above, the rook placements bound
+ * them.
+ */
+const QUARTER_ENTRIES = [
+  0, 1, 2, 3, 5, 9, 18, 37, 87, 185, 462, 1039, 2635, 6335, 16870, 42807, 118969, 316395, 915442, 2524999, 7535369, 21637115, 66807234,
+];
+
+function quarterEntries(n: number): number {
+  if (n < QUARTER_ENTRIES.length) return QUARTER_ENTRIES[n];
+  const h = n >> 1;
+  let sum = 0;
+  for (let k = 0, rooks = 1; k <= h; k++) {
+    sum += rooks;
+    rooks *= ((n - h - k) * (h - k)) / (k + 1); // C(n-h, k) C(h, k) k! to k + 1
+  }
+  return sum;
+}
+
+/**
+ * Bytes of tables the join needs per thread for board size n, an upper
+ * bound on either engine. The quarter table: a start per (rows, columns)
+ * key (4 bytes times 2^n), 8 bytes per entry, the column sets. Per
+ * half-board of the bound above, at most 76 bytes: in TS, seven 4-byte
+ * arrays (both sides' diagonal masks, group keys, residues) and bit-sliced
+ * tables of 24 bytes a half, grown up to twice; in wasm, nine 4-byte
+ * arrays and the same tables, once. Plus the wasm block lists and small tables.
+ */
+export function joinMemoryBytes(n: number): number {
+  const h = n >> 1;
+  const quarter = 4 * (2 ** n + 1) + 8 * quarterEntries(n) + 4 * 2 ** h;
+  // The wasm join's block lists for every key of a pass: 4^(forced key bits)
+  // lists of up to h!/128 + 2 blocks, 32 bytes an entry, and never under 2 MiB.
+  const forced = Math.max(0, windowBits(n) - 1 - 15); // key bits per family the 15-bit residues leave
+  const lists = Math.max(4 ** forced * (maxHalfBoards(n) / 4 + 64), 2 ** 21);
+  return quarter + 76 * maxHalfBoards(n) + lists + 2 ** 21;
+}
+
+/** Throws a RangeError when `unit` is not a unit of the current plan's shape (say, from an older checkpoint). */
+export function checkJoinUnit(unit: JoinUnit): void {
+  if (unit.mirrorWeight !== 1 && unit.mirrorWeight !== 2) {
+    throw rangeError(`join: unit ${unit.id} has mirrorWeight ${unit.mirrorWeight}, expected 1 or 2`);
+  }
+}
+
+/** Throws a RangeError, before anything is allocated, when n is not one the join can count. */
+export function checkJoinSize(n: number): void {
+  if (!Number.isInteger(n) || n < 1) throw rangeError(`join: n must be an integer >= 1, got ${n}`);
+  const bytes = joinMemoryBytes(n);
+  if (n > JOIN_MAX_N || bytes > JOIN_MEMORY_LIMIT) {
+    throw rangeError(
+      `join: n = ${n} needs up to ${bytes} bytes of tables per thread, over the limit of ${JOIN_MEMORY_LIMIT} (n <= ${JOIN_MAX_N}); use algorithm 'search'`,
+      ERROR_CODES.TABLES_TOO_LARGE,
+    );
+  }
+}
+
+let reversed16: Uint16Array | undefined;
+
+/** Row mask `rows` of an n-row board upside down. */
+function reverseRows(rows: number, n: number): number {
+  if (!reversed16) {
+    reversed16 = new Uint16Array(1 << 16);
+    for (let x = 1; x < 1 << 16; x++) reversed16[x] = (reversed16[x >>> 1] >>> 1) | ((x & 1) << 15);
+  }
+  return (((reversed16[rows & 0xffff] << 16) | reversed16[rows >>> 16]) >>> (32 - n)) >>> 0;
+}
+
+/** The deterministic list of units for board size n (n >= 2), largest first. */
+export function planJoin(n: number): JoinUnit[] {
+  checkJoinSize(n);
+  if (n < 2) return [];
+  const h = n >> 1;
+  const all = (1 << n) - 1;
+  const found: { eastRows: number; centreRow: number; weight: number; mirrorWeight: number; cost: number }[] = [];
+  const centreRows = n % 2 === 1 ? Array.from({ length: n }, (_, r) => r) : [-1];
+  const key = (c: number, e: number): number => (c + 1) * 2 ** n + e;
+  for (const centreRow of centreRows) {
+    const free = centreRow < 0 ? all : all & ~(1 << centreRow);
+    const below = centreRow < 0 ? all : (1 << centreRow) - 1; // free rows under the centre row
+    const mirrorRow = centreRow < 0 ? -1 : n - 1 - centreRow;
+    const own0 = key(centreRow, 0);
+    const mirror0 = key(mirrorRow, 0);
+    // Every set of h of the free rows: h-bit combinations of the m free rows (Gosper), spread over them.
+    const m = centreRow < 0 ? n : n - 1;
+    for (let x = (1 << h) - 1; x < 1 << m;) {
+      const east = (x & below) | ((x & ~below) << 1);
+      const west = free & ~east;
+      // The class of (centreRow, east): mirrored east-west (1), north-south (2), and both (3).
+      const own = own0 + east;
+      const k1 = own0 + west;
+      const k2 = mirror0 + reverseRows(east, n);
+      const k3 = mirror0 + reverseRows(west, n);
+      if (k1 >= own && k2 >= own && k3 >= own) {
+        // The split's north-south class, and its east-west mirror (images 1 and 3) unless that is the same class.
+        const weight = k2 === own ? 1 : 2;
+        const mirrorWeight = k1 === k2 ? 1 : 2;
+        found.push({ eastRows: east, centreRow, weight, mirrorWeight, cost: splitCost(east, n) });
+      }
+      if (h === 0) break;
+      const low = x & -x;
+      const ripple = x + low;
+      x = ripple | (((ripple ^ x) >>> 2) / low);
+    }
+  }
+  // Largest first by a cheap proxy: a half whose rows lie far apart has fewer diagonal clashes, so more boards.
+  found.sort((x, y) => y.cost - x.cost || x.centreRow - y.centreRow || x.eastRows - y.eastRows);
+  return found.map((u, id) => ({ id, eastRows: u.eastRows, centreRow: u.centreRow, weight: u.weight, mirrorWeight: u.mirrorWeight }));
+}
+
+/** Sum of gaps between consecutive east rows and between consecutive west rows: more spread, more half-boards. */
+function splitCost(east: number, n: number): number {
+  let cost = 0;
+  let lastEast = -1;
+  let lastWest = -1;
+  for (let r = 0; r < n; r++) {
+    if ((east >>> r) & 1) {
+      if (lastEast >= 0) cost += Math.min(r - lastEast, 3);
+      lastEast = r;
+    } else {
+      if (lastWest >= 0) cost += Math.min(r - lastWest, 3);
+      lastWest = r;
+    }
+  }
+  return cost;
+}

@@ -1,0 +1,51 @@
+// Which counting method runs: the row-by-row symmetry search, or the
+// half-board join (src/join/join-module.ts). 'auto' takes the one measured faster for
+// that n, among those whose tables fit.
+import { ERROR_CODES, rangeError } from '../shared/errors.js';
+import type { EngineChoice } from '../engines/engine-names.js';
+import { checkJoinSize, JOIN_MAX_N } from '../join/join-plan.js';
+import { checkChoice } from '../shared/validate.js';
+
+export const ALGORITHMS = ['auto', 'join', 'search'] as const;
+export type AlgorithmChoice = (typeof ALGORITHMS)[number];
+export type AlgorithmName = Exclude<AlgorithmChoice, 'auto'>;
+
+/**
+ * 'auto' runs the join from this n: measured on one thread against the
+ * search in one process (2026-11-23), the join took 0.27x the search's time
+ * at n = 16 on wasm and 0.49x in TypeScript, and less as n grows; below 16
+ * it loses on one engine or the other at some n (wasm wins from 14, TS only
+ * at 14 and 16), and the method must not depend on which engine 'auto'
+ * finds, so that every shard of a count runs the same plan.
+ */
+export const JOIN_AUTO_MIN_N = 16;
+
+/**
+ * ... and up to this n: at 21 its tables take about 400 MB per thread
+ * (bench/peers/README.md), more than a count should take unasked (a phone's
+ * browser tab, say); ask for `algorithm: 'join'` to use it there.
+ */
+export const JOIN_AUTO_MAX_N = 20;
+
+export function checkAlgorithm(value: unknown): AlgorithmChoice {
+  return value === undefined ? 'auto' : checkChoice(value, 'options.algorithm', ALGORITHMS);
+}
+
+/**
+ * The method for a count. The join runs on the 'wasm' and 'js' engines only,
+ * and only up to n = JOIN_MAX_N, where its tables fit: asking for more is a
+ * RangeError before anything is allocated.
+ */
+export function resolveAlgorithm(n: number, engine: EngineChoice, choice: AlgorithmChoice): AlgorithmName {
+  if (choice === 'search') return 'search';
+  const joinable = engine === 'auto' || engine === 'wasm' || engine === 'js';
+  if (choice === 'auto') return joinable && n >= JOIN_AUTO_MIN_N && n <= Math.min(JOIN_AUTO_MAX_N, JOIN_MAX_N) ? 'join' : 'search';
+  if (!joinable) {
+    throw rangeError(
+      `options.algorithm 'join' needs engine 'auto', 'wasm' or 'js'; engine '${engine}' runs the search only`,
+      ERROR_CODES.OUT_OF_RANGE,
+    );
+  }
+  checkJoinSize(n);
+  return 'join';
+}

@@ -1,0 +1,156 @@
+// Starts a counting worker: a worker thread in Node, a module Web Worker in
+// browsers. Both are created from `new URL('./worker.js', import.meta.url)`,
+// the form bundlers recognise, so no Blob or eval is ever needed.
+import { codedError, ERROR_CODES } from '../shared/errors.js';
+import { importNodeBuiltin, isNode, nodeBuiltinNow } from './environment.js';
+import type { FromWorker, ToWorker } from './messages.js';
+
+export interface WorkerHandle {
+  post(message: ToWorker): void;
+  /**
+   * Exactly one of these fires per event; `onFailure` also on an unexpected
+   * exit. A later call replaces both (a worker passes from count to count).
+   */
+  listen(onMessage: (message: FromWorker) => void, onFailure: (error: Error) => void): void;
+  /** Node: whether the worker keeps the process alive (an idle one does not). No-ops elsewhere. */
+  ref(): void;
+  unref(): void;
+  terminate(): Promise<void>;
+}
+
+/**
+ * Node hands a worker its parent's flags, but `--input-type` (as in
+ * `node --input-type=module -e ...`) makes a worker file fail to load.
+ */
+function workerExecArgv(parent: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < parent.length; i++) {
+    const flag = parent[i];
+    if (flag.startsWith('--input-type=')) continue;
+    if (['--input-type', '-e', '--eval', '-p', '--print'].includes(flag)) {
+      i++; // and its value
+      continue;
+    }
+    out.push(flag);
+  }
+  return out;
+}
+
+let alive = 0;
+let started = 0;
+
+/** Workers started so far from this thread (the tests check that counts reuse idle ones). */
+export function workersStarted(): number {
+  return started;
+}
+
+/** Workers being started or running (not yet exited or terminated), from this thread; the tests check that a settled count leaves none. */
+export function workersAlive(): number {
+  return alive;
+}
+
+const UNREADABLE = 'counting worker sent a message that could not be read';
+
+type NodeWorkerThreads = typeof import('node:worker_threads');
+
+export async function spawnWorker(): Promise<WorkerHandle> {
+  const now = spawnWorkerNow();
+  if (now) return now;
+  const threads = await importNodeBuiltin<NodeWorkerThreads>('worker_threads');
+  return counted(() => nodeWorker(threads));
+}
+
+/**
+ * Starts a worker synchronously, in browsers and where Node's built-ins can
+ * be had synchronously (nodeBuiltinNow); else undefined (use spawnWorker).
+ * Throws if the worker cannot be created.
+ */
+export function spawnWorkerNow(): WorkerHandle | undefined {
+  const threads = isNode ? nodeBuiltinNow<NodeWorkerThreads>('worker_threads') : undefined;
+  if (isNode && !threads) return undefined;
+  return counted(() => (threads ? nodeWorker(threads) : webWorker()));
+}
+
+/** Creates a worker, counted in workersStarted() and, until it exits, workersAlive(). */
+function counted(create: () => WorkerHandle): WorkerHandle {
+  alive++;
+  started++;
+  try {
+    return create();
+  } catch (error) {
+    alive--;
+    throw error;
+  }
+}
+
+function nodeWorker({ Worker: NodeWorker }: NodeWorkerThreads): WorkerHandle {
+  // Kept apart from the browser form below so bundlers only bundle that one.
+  const file = './worker.js';
+  const worker = new NodeWorker(new URL(file, import.meta.url), { execArgv: workerExecArgv(process.execArgv) });
+  // Registered first, so it has run by the time terminate() resolves.
+  worker.once('exit', () => alive--);
+  let terminating = false;
+  let onMessage: (message: FromWorker) => void = () => undefined;
+  let onFailure: (error: Error) => void = () => undefined;
+  worker.on('message', (message: FromWorker) => onMessage(message));
+  worker.on('messageerror', () => onFailure(codedError(UNREADABLE, ERROR_CODES.WORKER_FAILED)));
+  worker.on('error', (error) => onFailure(codedError(`counting worker failed: ${error.message}`, ERROR_CODES.WORKER_FAILED, error)));
+  worker.on('exit', (code) => {
+    if (!terminating) onFailure(codedError(`counting worker exited unexpectedly with code ${code}`, ERROR_CODES.WORKER_FAILED));
+  });
+  return {
+    post: (message) => worker.postMessage(message),
+    listen(message, failure) {
+      onMessage = message;
+      onFailure = failure;
+    },
+    ref: () => worker.ref?.(),
+    unref: () => worker.unref?.(),
+    async terminate() {
+      terminating = true;
+      await worker.terminate();
+    },
+  };
+}
+
+function webWorker(): WorkerHandle {
+  const shim = crossOriginShim();
+  const worker = shim ? new Worker(shim, { type: 'module' }) : new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  let terminated = false;
+  return {
+    post: (message) => worker.postMessage(message),
+    listen(onMessage, onFailure) {
+      worker.onmessage = (event: MessageEvent<FromWorker>) => onMessage(event.data);
+      worker.onerror = (event: ErrorEvent) => {
+        event.preventDefault();
+        onFailure(codedError(`counting worker failed: ${event.message || 'could not load worker.js'}`, ERROR_CODES.WORKER_FAILED));
+      };
+      worker.onmessageerror = () => onFailure(codedError(UNREADABLE, ERROR_CODES.WORKER_FAILED));
+    },
+    ref: () => undefined,
+    unref: () => undefined,
+    async terminate() {
+      worker.terminate(); // synchronous in browsers: the worker is gone when it returns
+      if (shim) URL.revokeObjectURL(shim);
+      if (!terminated) alive--;
+      terminated = true;
+    },
+  };
+}
+
+/**
+ * Browsers start workers only from the page's origin. When the package itself
+ * was loaded from another one (a CDN), the worker starts from a same-origin
+ * blob: URL whose one line imports worker.js from there: that needs CORS,
+ * which CDNs send, and a CSP that allows blob: workers. Undefined when
+ * worker.js is same-origin (every bundled and self-hosted case).
+ */
+function crossOriginShim(): string | undefined {
+  // Not the form above, so bundlers leave this one alone (webpack resolves
+  // even new URL(variable, import.meta.url), to a stub that throws).
+  const here: string = import.meta.url;
+  const url = new URL('./worker.js', here);
+  const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
+  if (!origin || url.origin === origin || (url.protocol !== 'http:' && url.protocol !== 'https:')) return undefined;
+  return URL.createObjectURL(new Blob([`import ${JSON.stringify(url.href)};\n`], { type: 'text/javascript' }));
+}

@@ -1,0 +1,432 @@
+// The plan of a count: its units of work, numbered, with an identity that
+// shards and checkpoints record so that results of different plans never mix.
+//
+// The 'constellations' plan refines the symmetry search's subproblems (one
+// border constellation per symmetry class, src/search/constellations.ts) to a
+// chosen depth: a unit is a constellation plus queens placed in its first
+// `depth` inner rows (top-down, the rows below row 0 that the border queens
+// leave open), one unit per non-attacking placement, in lexicographic order.
+// A constellation that a symmetry maps to itself gets one more unit, its
+// `fixes` (Burnside's lemma, see contribution in constellations.ts), so its
+// solution units are counted like any other. Units are enumerated lazily;
+// only a few numbers per constellation are kept.
+//
+// The half-board join's plan (src/join/join-method.ts, units "row
+// splits") is another implementation of PlanIdentity with its own `method`:
+// the digest covers the method, so its shards and checkpoints never mix with
+// these (src/cli/slice-plan.ts adapts both to the slice machinery).
+import { expectedWork, planSubproblems as constellations, type Subproblem } from './constellations.js';
+import { digest } from '../shared/digest.js';
+import { rangeError } from '../shared/errors.js';
+import { boardMask } from '../baseline/bitmask.js';
+import { diagonalAttacks, type PlacedRows } from './symmetry.js';
+
+/** Bumped whenever the numbering of units changes. */
+export const PLAN_FORMAT_VERSION = 1;
+export type PlanMethod = 'constellations' | 'join';
+/** Deepest refinement: 4 placed rows already gives ~10^4 units per constellation. */
+export const MAX_DEPTH = 4;
+
+/** What identifies a plan: two files with the same identity number their units alike. */
+export interface PlanIdentity {
+  readonly method: PlanMethod;
+  readonly n: number;
+  readonly depth: number;
+  readonly formatVersion: number;
+  /** Number of units. */
+  readonly units: number;
+  /** 16 hex digits over all of the above. */
+  readonly digest: string;
+}
+
+export interface Unit {
+  /** Position in the plan: 0 .. units - 1. */
+  readonly id: number;
+  /** 'solutions': the solutions containing the constellation and the prefix; 'fixes': the constellation's fixes. */
+  readonly kind: 'solutions' | 'fixes';
+  readonly constellation: Subproblem;
+  /** Columns of the queens placed in the constellation's first inner rows, top-down. */
+  readonly prefix: readonly number[];
+  /** Estimated cost, in the units of expectedWork. */
+  readonly work: number;
+}
+
+/** A fixes unit is a search over half-turn-symmetric placements only: tiny. */
+const FIXES_WORK_SHARE = 1e-3;
+
+/** A constellation's inner rows: board rows, the border queens' attacks on each, and the columns they take. */
+export interface Layout {
+  readonly inner: number;
+  readonly rows: Int32Array;
+  readonly attacks: Int32Array;
+  readonly used: number;
+}
+
+export function layoutOf(n: number, s: Subproblem): Layout {
+  const rows = new Int32Array(32);
+  const attacks = new Int32Array(32);
+  let inner = 0;
+  for (let row = 1; row < n - 1; row++) {
+    if (row === s.c || row === s.d) continue;
+    rows[inner] = row;
+    attacks[inner] =
+      diagonalAttacks(n, row, 0, s.a) |
+      diagonalAttacks(n, row, n - 1, s.b) |
+      diagonalAttacks(n, row, s.c, 0) |
+      diagonalAttacks(n, row, s.d, n - 1);
+    inner++;
+  }
+  return { inner, rows, attacks, used: ~boardMask(n) | 1 | (1 << (n - 1)) | (1 << s.a) | (1 << s.b) };
+}
+
+export const NOTHING_PLACED: PlacedRows = Object.freeze({ rows: 0, cols: 0, ld: 0, rd: 0 });
+
+/** The search state after placing `prefix` in the first inner rows; null if the prefix is not a valid placement. */
+export function placedRowsOf(layout: Layout, prefix: readonly number[]): PlacedRows | null {
+  let cols = 0;
+  let ld = 0;
+  let rd = 0;
+  for (let k = 0; k < prefix.length; k++) {
+    const col = prefix[k];
+    if (!Number.isInteger(col) || col < 0 || col > 31 || k >= layout.inner) return null;
+    const bit = 1 << col;
+    if ((bit & (layout.used | cols | ld | rd | layout.attacks[k])) !== 0) return null;
+    const shift = k + 1 < layout.inner ? layout.rows[k + 1] - layout.rows[k] : 0;
+    cols |= bit;
+    ld = (ld | bit) << shift;
+    rd = (rd | bit) >>> shift;
+  }
+  return { rows: prefix.length, cols, ld, rd };
+}
+
+/** One placement reached by walk(): its state, the columns, and where it sits in the walked subtree. */
+export interface Step {
+  readonly placed: PlacedRows;
+  readonly prefix: readonly number[];
+  /** Share of the subtree's leaves before this one, weighting siblings alike (for progress). */
+  readonly before: number;
+  /** Its own share. */
+  readonly share: number;
+}
+
+/**
+ * The placements of the inner rows from `start.rows` down to `depth` (at most
+ * the last inner row) below `start`, in lexicographic order. Iterative, so
+ * callers can pause between steps.
+ */
+export function* walk(layout: Layout, start: PlacedRows, prefix: readonly number[], depth: number): Generator<Step, void, undefined> {
+  const target = Math.min(depth, layout.inner);
+  const levels = target - start.rows;
+  if (levels <= 0) {
+    yield { placed: start, prefix, before: 0, share: 1 };
+    return;
+  }
+  const avail = new Int32Array(levels);
+  const cols = new Int32Array(levels);
+  const ld = new Int32Array(levels);
+  const rd = new Int32Array(levels);
+  const scale = new Float64Array(levels + 1); // share of one child at each level
+  const done = new Float64Array(levels + 1); // share before the current node, per level
+  const path = prefix.slice();
+  const open = (j: number, c: number, l: number, r: number, base: number, share: number): void => {
+    cols[j] = c;
+    ld[j] = l;
+    rd[j] = r;
+    avail[j] = ~(layout.used | c | l | r | layout.attacks[start.rows + j]);
+    const children = popcount(avail[j]);
+    scale[j] = children === 0 ? 0 : share / children;
+    done[j] = base;
+  };
+  open(0, start.cols, start.ld, start.rd, 0, 1);
+  let j = 0;
+  while (j >= 0) {
+    if (avail[j] === 0) {
+      j--;
+      path.pop();
+      continue;
+    }
+    const bit = avail[j] & -avail[j];
+    avail[j] ^= bit;
+    const k = start.rows + j;
+    path[k] = 31 - Math.clz32(bit);
+    path.length = k + 1;
+    const before = done[j];
+    done[j] += scale[j];
+    const shift = k + 1 < layout.inner ? layout.rows[k + 1] - layout.rows[k] : 0;
+    const c = cols[j] | bit;
+    const l = (ld[j] | bit) << shift;
+    const r = (rd[j] | bit) >>> shift;
+    if (j + 1 === levels) {
+      yield { placed: { rows: k + 1, cols: c, ld: l, rd: r }, prefix: path.slice(), before, share: scale[j] };
+      path.pop();
+      continue;
+    }
+    open(j + 1, c, l, r, before, scale[j]);
+    j++;
+  }
+}
+
+function popcount(x: number): number {
+  let count = 0;
+  for (let v = x >>> 0; v !== 0; v &= v - 1) count++;
+  return count;
+}
+
+/** Placements of the first `depth` inner rows, counted without building them. */
+function countPlacements(layout: Layout, depth: number): number {
+  const target = Math.min(depth, layout.inner);
+  const visit = (k: number, cols: number, ld: number, rd: number): number => {
+    if (k === target) return 1;
+    let avail = ~(layout.used | cols | ld | rd | layout.attacks[k]);
+    const shift = k + 1 < layout.inner ? layout.rows[k + 1] - layout.rows[k] : 0;
+    let total = 0;
+    while (avail !== 0) {
+      const bit = avail & -avail;
+      avail ^= bit;
+      total += visit(k + 1, cols | bit, (ld | bit) << shift, (rd | bit) >>> shift);
+    }
+    return total;
+  };
+  return visit(0, 0, 0, 0);
+}
+
+export class ConstellationPlan implements PlanIdentity {
+  readonly method = 'constellations' as const;
+  readonly formatVersion = PLAN_FORMAT_VERSION;
+  readonly units: number;
+  readonly digest: string;
+  /** Estimated work of the whole plan, and of its largest unit. */
+  readonly work: number;
+  readonly largestUnitWork: number;
+  /** The constellations, largest first (frozen). */
+  readonly constellations: readonly Subproblem[];
+  /** Per constellation: units before it, and estimated work before it (one more entry at the end). */
+  readonly #unitsBefore: Float64Array;
+  readonly #workBefore: Float64Array;
+  /** Per constellation: placements of its first `depth` inner rows (its solution units). */
+  readonly #placements: Float64Array;
+
+  constructor(
+    readonly n: number,
+    readonly depth: number,
+  ) {
+    const list = constellations(n);
+    this.constellations = list;
+    this.#unitsBefore = new Float64Array(list.length + 1);
+    this.#workBefore = new Float64Array(list.length + 1);
+    this.#placements = new Float64Array(list.length);
+    let units = 0;
+    let work = 0;
+    let largest = 0;
+    list.forEach((s, i) => {
+      this.#unitsBefore[i] = units;
+      this.#workBefore[i] = work;
+      const count = countPlacements(layoutOf(n, s), depth);
+      this.#placements[i] = count;
+      const w = expectedWork(n, s);
+      if (count > 0) largest = Math.max(largest, w / count);
+      units += count + (s.symmetries === 0 ? 0 : 1);
+      work += w + (s.symmetries === 0 ? 0 : w * FIXES_WORK_SHARE);
+    });
+    this.#unitsBefore[list.length] = units;
+    this.#workBefore[list.length] = work;
+    this.units = units;
+    this.work = work;
+    this.largestUnitWork = largest;
+    this.digest = digest(`nqueens-plan|format ${PLAN_FORMAT_VERSION}|method ${this.method}|n ${n}|depth ${depth}|units ${units}`);
+    Object.freeze(this);
+  }
+
+  /** The identity alone, as recorded in files. */
+  identity(): PlanIdentity {
+    const { method, n, depth, formatVersion, units, digest } = this;
+    return Object.freeze({ method, n, depth, formatVersion, units, digest });
+  }
+
+  /** Index of the constellation that unit `id` belongs to. */
+  constellationIndex(id: number): number {
+    return lastAtOrBelow(this.#unitsBefore, this.constellations.length, id);
+  }
+
+  #unitWork(i: number, kind: Unit['kind']): number {
+    const w = expectedWork(this.n, this.constellations[i]);
+    return kind === 'fixes' ? w * FIXES_WORK_SHARE : w / this.#placements[i];
+  }
+
+  /** The units from..to-1, built as they are needed. */
+  *unitsIn(from = 0, to = this.units): Generator<Unit, void, undefined> {
+    if (from >= to) return;
+    let i = this.constellationIndex(from);
+    for (; i < this.constellations.length && this.#unitsBefore[i] < to; i++) {
+      const s = this.constellations[i];
+      const first = this.#unitsBefore[i];
+      let id = first;
+      if (id + this.#placements[i] > from) {
+        const layout = layoutOf(this.n, s);
+        const work = this.#unitWork(i, 'solutions');
+        for (const step of walk(layout, NOTHING_PLACED, [], this.depth)) {
+          if (id >= to) return;
+          if (id >= from)
+            yield Object.freeze({ id, kind: 'solutions' as const, constellation: s, prefix: Object.freeze(step.prefix.slice()), work });
+          id++;
+        }
+      } else {
+        id += this.#placements[i];
+      }
+      if (s.symmetries !== 0 && id >= from && id < to) {
+        yield Object.freeze({ id, kind: 'fixes' as const, constellation: s, prefix: Object.freeze([]), work: this.#unitWork(i, 'fixes') });
+      }
+    }
+  }
+
+  unit(id: number): Unit {
+    if (!Number.isInteger(id) || id < 0 || id >= this.units) throw rangeError(`unit ${id} is not in this plan (0 to ${this.units - 1})`);
+    return this.unitsIn(id, id + 1).next().value as Unit;
+  }
+
+  /**
+   * The units of constellation i: the first id, how many solution units
+   * follow it, and the id of its fixes unit (-1 for an asymmetric one).
+   */
+  span(i: number): { first: number; solutionUnits: number; fixesUnit: number } {
+    const first = this.#unitsBefore[i];
+    const solutionUnits = this.#placements[i];
+    return { first, solutionUnits, fixesUnit: this.constellations[i].symmetries === 0 ? -1 : first + solutionUnits };
+  }
+
+  /** Estimated work of unit `id`. */
+  workOf(id: number): number {
+    const i = this.constellationIndex(id);
+    return this.#unitWork(i, id - this.#unitsBefore[i] < this.#placements[i] ? 'solutions' : 'fixes');
+  }
+
+  /** Estimated work of the units from..to-1. */
+  workIn(from: number, to: number): number {
+    return this.#workBeforeUnit(to) - this.#workBeforeUnit(from);
+  }
+
+  #workBeforeUnit(id: number): number {
+    if (id >= this.units) return this.work;
+    const i = this.constellationIndex(id);
+    const j = id - this.#unitsBefore[i];
+    return this.#workBefore[i] + Math.min(j, this.#placements[i]) * this.#unitWork(i, 'solutions');
+  }
+
+  /**
+   * Shard `index` of `count`: a contiguous run of units, cut by estimated
+   * work (a unit goes to the shard its middle falls in), so shards come out
+   * even for any count up to the number of units; the rest are empty.
+   */
+  shardRange(index: number, count: number): { from: number; to: number } {
+    return { from: this.#firstUnitFrom((this.work * index) / count), to: this.#firstUnitFrom((this.work * (index + 1)) / count) };
+  }
+
+  /** The first unit whose middle lies at or after work `target`. */
+  #firstUnitFrom(target: number): number {
+    if (target >= this.work) return this.units;
+    // From the constellation whose work range holds the target.
+    for (let i = lastAtOrBelow(this.#workBefore, this.constellations.length, target); i < this.constellations.length; i++) {
+      const w = this.#unitWork(i, 'solutions');
+      const k = this.#placements[i];
+      const j = k === 0 ? 0 : Math.max(0, Math.ceil((target - this.#workBefore[i]) / w - 0.5));
+      if (j < k) return this.#unitsBefore[i] + j;
+      if (this.constellations[i].symmetries !== 0) {
+        const middle = this.#workBefore[i] + k * w + this.#unitWork(i, 'fixes') / 2;
+        if (middle >= target) return this.#unitsBefore[i] + k;
+      }
+    }
+    return this.units;
+  }
+}
+
+/** The last index below `length` whose (ascending) value is <= `value`; 0 if none. */
+function lastAtOrBelow(values: Float64Array, length: number, value: number): number {
+  let lo = 0;
+  let hi = length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (values[mid] <= value) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** What a unit's count adds: to the total, and to 8 x the unique count (exact once a constellation's units are all in). */
+export function unitContribution(unit: Unit, count: bigint): { total: bigint; unique8: bigint } {
+  const weighted = count * BigInt(unit.constellation.weight);
+  return { total: unit.kind === 'solutions' ? weighted : 0n, unique8: weighted };
+}
+
+/**
+ * Rows a single kernel call may leave to search: a unit is counted in
+ * pieces of this size, so progress moves and abort is prompt at any n.
+ * Measured on the wasm SIMD kernel: pieces of the largest constellations
+ * take about 8-40 ms at n = 21 (15 rows), 6-30 ms at n = 24 (16), 4-18 ms
+ * at n = 27 (17); splitting costs nothing measurable against whole calls.
+ */
+export function pieceRows(n: number): number {
+  return 8 + Math.floor(n / 3);
+}
+
+const plans = new Map<string, ConstellationPlan>();
+
+/** The plan for n at a depth (0: one unit per constellation). Plans are immutable and cached. */
+export function constellationPlan(n: number, depth: number): ConstellationPlan {
+  const key = `${n}/${depth}`;
+  let plan = plans.get(key);
+  if (!plan) {
+    plan = new ConstellationPlan(n, depth);
+    plans.set(key, plan);
+  }
+  return plan;
+}
+
+/** The largest unit may be at most this share of one part's work (a thread's or a shard's). */
+const UNIT_SHARE_OF_PART = 1 / 8;
+
+/**
+ * The shallowest depth whose largest unit (by estimate) is at most 1/8 of
+ * the work of one of `parts` equal parts, up to MAX_DEPTH; below n = 6 there
+ * is nothing to split.
+ */
+export function defaultDepth(n: number, parts: number): number {
+  for (let depth = 0; depth < MAX_DEPTH; depth++) {
+    const plan = constellationPlan(n, depth);
+    if (plan.largestUnitWork <= (plan.work / parts) * UNIT_SHARE_OF_PART) return depth;
+  }
+  return MAX_DEPTH;
+}
+
+/** The kernel calls a unit needs (the engines' Kernel has them). */
+export interface UnitKernel {
+  countPlaced(n: number, s: Subproblem, placed: PlacedRows): bigint;
+  countFixes(n: number, s: Subproblem): bigint;
+}
+
+/**
+ * A unit counted in one piece, in the shape countUnit has: it yields once
+ * (its share done, 1) before returning, so the runner and the workers can
+ * report and let the event loop run between such units too.
+ */
+export function* onePiece(count: bigint): Generator<number, bigint, undefined> {
+  yield 1;
+  return count;
+}
+
+/**
+ * Counts one unit in pieces of at most pieceRows(n) open rows, yielding the
+ * share of the unit done after each (0 to 1), and returns its count.
+ */
+export function* countUnit(kernel: UnitKernel, n: number, unit: Unit): Generator<number, bigint, undefined> {
+  const s = unit.constellation;
+  if (unit.kind === 'fixes') return kernel.countFixes(n, s);
+  const layout = layoutOf(n, s);
+  const start = placedRowsOf(layout, unit.prefix);
+  if (!start) throw rangeError(`unit ${unit.id}: the prefix ${JSON.stringify(unit.prefix)} is not a placement of this constellation`);
+  let count = 0n;
+  for (const step of walk(layout, start, unit.prefix, layout.inner - pieceRows(n))) {
+    count += kernel.countPlaced(n, s, step.placed);
+    yield step.before + step.share;
+  }
+  return count;
+}

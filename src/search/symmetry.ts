@@ -1,0 +1,149 @@
+// One symmetry-search subproblem in TypeScript: the solutions containing a
+// border constellation (src/search/constellations.ts has the decomposition). This
+// file lays out the subproblem's rows and handles the rare symmetric
+// constellations; the hot search is in row-search.ts.
+import { type Subproblem, type SubproblemCount } from './constellations.js';
+import { boardMask } from '../baseline/bitmask.js';
+import { countBelow, rowAttacks, rowShift } from './row-search.js';
+
+// Per inner row: its board row (the row tables live in row-search.ts).
+const innerRow = new Int32Array(32);
+const placement = new Int32Array(32);
+
+/** The squares of `row` that a queen at (qr, qc) attacks diagonally. */
+export function diagonalAttacks(n: number, row: number, qr: number, qc: number): number {
+  const dist = row - qr;
+  let m = 0;
+  if (qc + dist >= 0 && qc + dist < n) m |= 1 << (qc + dist);
+  if (qc - dist >= 0 && qc - dist < n) m |= 1 << (qc - dist);
+  return m;
+}
+
+/**
+ * Fills the row tables; returns the number of inner rows left to search. The
+ * first `placed.rows` inner rows of a refined unit already hold queens: they
+ * are skipped, and their diagonals (`ld`/`rd`, as a top-down search carries
+ * them into the next inner row) are added to the attacks of the rows below.
+ */
+export function prepare(n: number, a: number, b: number, c: number, d: number, placed: PlacedRows = NONE_PLACED): number {
+  let inner = 0;
+  let skip = placed.rows;
+  let first = -1;
+  for (let row = 1; row < n - 1; row++) {
+    if (row === c || row === d) continue;
+    if (skip > 0) {
+      skip--;
+      continue;
+    }
+    if (first < 0) first = row;
+    rowAttacks[inner] =
+      diagonalAttacks(n, row, 0, a) |
+      diagonalAttacks(n, row, n - 1, b) |
+      diagonalAttacks(n, row, c, 0) |
+      diagonalAttacks(n, row, d, n - 1) |
+      (placed.ld << (row - first)) |
+      (placed.rd >>> (row - first));
+    innerRow[inner] = row;
+    if (inner > 0) rowShift[inner - 1] = row - innerRow[inner - 1];
+    inner++;
+  }
+  return inner;
+}
+
+/**
+ * Queens already placed in the first `rows` inner rows (top-down) of a
+ * constellation: the columns they take, and their diagonals as a top-down
+ * search carries them into the next inner row.
+ */
+export interface PlacedRows {
+  readonly rows: number;
+  readonly cols: number;
+  readonly ld: number;
+  readonly rd: number;
+}
+
+const NONE_PLACED: PlacedRows = { rows: 0, cols: 0, ld: 0, rd: 0 };
+
+/** The border queens' columns; columns outside the board are marked used, so no separate mask is needed. */
+export function borderColumns(n: number, s: Pick<Subproblem, 'a' | 'b'>): number {
+  return ~boardMask(n) | 1 | (1 << (n - 1)) | (1 << s.a) | (1 << s.b);
+}
+
+/** The solutions containing the constellation and the placed rows (symmetries ignored). */
+export function countPlaced(n: number, s: Subproblem, placed: PlacedRows): bigint {
+  const inner = prepare(n, s.a, s.b, s.c, s.d, placed);
+  const used = borderColumns(n, s) | placed.cols;
+  return inner === 0 ? 1n : countBelow(inner, used);
+}
+
+/** Only the fixes of a symmetric constellation (its solutions are counted elsewhere: other plan units, or the GPU). */
+export function countFixesOnly(n: number, s: Subproblem): bigint {
+  if (s.symmetries === 0) return 0n;
+  const inner = prepare(n, s.a, s.b, s.c, s.d);
+  return countFixes(n, s, inner, borderColumns(n, s));
+}
+
+export function countSubproblem(n: number, s: Subproblem): SubproblemCount {
+  const inner = prepare(n, s.a, s.b, s.c, s.d);
+  const used = borderColumns(n, s);
+  // The same two counts as the wasm kernel's two exports: solutions, then fixes.
+  const solutions = inner === 0 ? 1n : countBelow(inner, used);
+  return { solutions, fixes: s.symmetries === 0 ? 0n : countFixes(n, s, inner, used) };
+}
+
+/** Bits 1..3: the quarter, half and three-quarter turns in SYMMETRIES. */
+const TURNS = 0b1110;
+
+// The fixes of the rare constellations with a non-trivial stabiliser, the
+// same design as countConstellationFixes in assembly/completions/open-rows/symmetry.ts. Only a turn
+// can fix a solution of n > 1 (a reflection maps some queen onto a square it
+// attacks), and whatever a quarter turn fixes, the half turn fixes too. So
+// one search over the half-turn-symmetric placements, where every row below
+// the middle is forced by its mirror, finds them all; the quarter turns are
+// checked on each.
+function countFixes(n: number, s: Subproblem, inner: number, used: number): bigint {
+  // n = 1: the one solution is fixed by every symmetry.
+  if (n === 1) return BigInt(bitCount(s.symmetries & 0xfe));
+  const turns = s.symmetries & TURNS;
+  if (turns === 0) return 0n;
+  const perHalfTurnFix = (turns >> 2) & 1;
+  const perQuarterTurnFix = ((turns >> 1) & 1) + ((turns >> 3) & 1);
+  placement[0] = s.a;
+  placement[n - 1] = s.b;
+  placement[s.c] = 0;
+  placement[s.d] = n - 1;
+  const search = (k: number, cols: number, ld: number, rd: number): number => {
+    if (k === inner) return perHalfTurnFix + (perQuarterTurnFix !== 0 && isFixedByQuarterTurn(placement, n) ? perQuarterTurnFix : 0);
+    const row = innerRow[k];
+    const mirror = n - 1 - row;
+    let avail = ~(cols | ld | rd | rowAttacks[k]);
+    // The half turn maps (mirror, c) to (row, n - 1 - c); the middle row of odd n maps to itself.
+    if (mirror < row) avail &= 1 << (n - 1 - placement[mirror]);
+    else if (mirror === row) avail &= 1 << (n >> 1);
+    const shift = rowShift[k];
+    let fixes = 0;
+    while (avail !== 0) {
+      const bit = avail & -avail;
+      avail ^= bit;
+      placement[row] = 31 - Math.clz32(bit);
+      fixes += search(k + 1, cols | bit, (ld | bit) << shift, (rd | bit) >>> shift);
+    }
+    return fixes;
+  };
+  // Symmetric solutions are a vanishing fraction, far below 2^53.
+  return BigInt(search(0, used, 0, 0));
+}
+
+function bitCount(x: number): number {
+  let count = 0;
+  for (; x !== 0; x &= x - 1) count++;
+  return count;
+}
+
+/** Does the quarter turn, (r, c) -> (c, n - 1 - r) in SYMMETRIES, map the placement to itself? */
+export function isFixedByQuarterTurn(placement: ArrayLike<number>, n: number): boolean {
+  for (let r = 0; r < n; r++) {
+    if (placement[placement[r]] !== n - 1 - r) return false;
+  }
+  return true;
+}

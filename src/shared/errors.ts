@@ -1,0 +1,72 @@
+// Every error the package throws carries a stable `code` (listed in README,
+// "Errors") beside its class, so callers can branch on it without parsing
+// messages. Messages may improve between versions; codes do not change.
+// Aborts are the exception: they reject with the platform's DOMException
+// named 'AbortError' (as fetch does), whose own numeric `code` (20) is left
+// alone; test `error.name === 'AbortError'`.
+
+export const ERROR_CODES = Object.freeze({
+  /** TypeError: an argument or option of the wrong type. */
+  INVALID_TYPE: 'ERR_NQUEENS_INVALID_TYPE',
+  /** TypeError: an option the function does not take. */
+  UNKNOWN_OPTION: 'ERR_NQUEENS_UNKNOWN_OPTION',
+  /** RangeError: a number or choice outside what is allowed. */
+  OUT_OF_RANGE: 'ERR_NQUEENS_OUT_OF_RANGE',
+  /** Error: engine 'wasm' was asked for where WebAssembly is missing or refused (its `cause` says why). */
+  WASM_UNAVAILABLE: 'ERR_NQUEENS_WASM_UNAVAILABLE',
+  /** Error: engine 'webgpu' was asked for where WebGPU, or a GPU adapter, is missing. */
+  WEBGPU_UNAVAILABLE: 'ERR_NQUEENS_WEBGPU_UNAVAILABLE',
+  /** Error: a counting worker could not start, failed or exited (its `cause`, where there is one, is the worker's error). */
+  WORKER_FAILED: 'ERR_NQUEENS_WORKER_FAILED',
+  /** CLI: a command line it cannot run (the command exits with status 2). */
+  USAGE: 'ERR_NQUEENS_USAGE',
+  /** CLI: the count was interrupted (Ctrl-C). */
+  INTERRUPTED: 'ERR_NQUEENS_INTERRUPTED',
+  /** Error: an internal file used the wrong way (e.g. dist/run/worker.js run as a script), or a bug. */
+  INTERNAL: 'ERR_NQUEENS_INTERNAL',
+  /** RangeError: the join's tables for this n would not fit (thrown before allocating). */
+  TABLES_TOO_LARGE: 'ERR_NQUEENS_TABLES_TOO_LARGE',
+  /** RangeError: two placed queens share a square, row, column or diagonal (the message names both). */
+  ATTACKING_QUEENS: 'ERR_NQUEENS_ATTACKING_QUEENS',
+  /** TypeError: options that cannot be combined (solutions() with both `unique` and `placed`). */
+  INCOMPATIBLE_OPTIONS: 'ERR_NQUEENS_INCOMPATIBLE_OPTIONS',
+  /** Error: a shard result that merge refuses (mismatched plan, missing or doubled units, edited or impossible counts). */
+  BAD_SHARD: 'ERR_NQUEENS_BAD_SHARD',
+  /** Error: a checkpoint that resume refuses (another count, a damaged line, contradicting counts). */
+  BAD_CHECKPOINT: 'ERR_NQUEENS_BAD_CHECKPOINT',
+  /** Error: output could not be written (a full disk, an I/O error, a missing directory). */
+  WRITE_FAILED: 'ERR_NQUEENS_WRITE_FAILED',
+  /** Error: merge --verify recounted a unit and got another count than its shard. */
+  VERIFY_FAILED: 'ERR_NQUEENS_VERIFY_FAILED',
+} as const);
+
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
+
+/** An error with its stable code. */
+export type CodedError<E extends Error = Error> = E & { readonly code: ErrorCode };
+
+/** Attaches `code` to an error (any class, DOMException included) and returns it. */
+export function withCode<E extends Error>(error: E, code: ErrorCode): CodedError<E> {
+  Object.defineProperty(error, 'code', { value: code, enumerable: true, configurable: true, writable: false });
+  return error as CodedError<E>;
+}
+
+/** An Error with a code; `cause` as in `new Error(message, { cause })`. */
+export function codedError(message: string, code: ErrorCode, cause?: unknown): CodedError<Error> {
+  const error = new Error(message);
+  if (cause !== undefined) Object.defineProperty(error, 'cause', { value: cause, enumerable: false, configurable: true, writable: true });
+  return withCode(error, code);
+}
+
+export function typeError(message: string, code: ErrorCode = ERROR_CODES.INVALID_TYPE): CodedError<TypeError> {
+  return withCode(new TypeError(message), code);
+}
+
+/** An Error (not a Type/RangeError: those mean a usage error) with its code. */
+export function failure(message: string, code: ErrorCode): CodedError<Error> {
+  return withCode(new Error(message), code);
+}
+
+export function rangeError(message: string, code: ErrorCode = ERROR_CODES.OUT_OF_RANGE): CodedError<RangeError> {
+  return withCode(new RangeError(message), code);
+}
