@@ -4,11 +4,12 @@ import { abortError, isAbortSignal, type AbortSignalLike } from './shared/abort.
 import { toBoard } from './shared/board.js';
 import { planSubproblems as plan, type Subproblem } from './search/constellations.js';
 import { ALGORITHMS, checkAlgorithm, resolveAlgorithm, type AlgorithmChoice, type AlgorithmName } from './run/algorithm.js';
+import { methodForCount } from './run/methods.js';
 import { countJoin, resolveJoinModule } from './join/join-module.js';
-import { planJoin } from './join/join-plan.js';
 import {
   checkAfter,
   checkPlaced,
+  completionsProgress,
   fundamentalSolutions,
   openRows,
   placedForbid,
@@ -18,11 +19,17 @@ import {
 } from './completions/completions.js';
 import type { CompletionsProgress, Queen } from './completions/completion-types.js';
 import { ENGINES, type EngineChoice, type EngineName } from './engines/engine-names.js';
-import { resolveKernel, resolveSearch, type Kernel } from './engines/engines.js';
+import { resolveSearch } from './completions/open-rows-kernel.js';
+import { resolveKernel, type Kernel } from './search/search-kernel.js';
 import { countReference, referenceSolutions } from './engines/reference.js';
 import { countWebGpu } from './engines/webgpu/webgpu.js';
-import { constellationPlan, defaultDepth, MAX_DEPTH, type PlanIdentity, type Unit } from './search/search-plan.js';
-import { AUTO_THREADS_MIN_N, runJoin, runPlan, runReference, type Progress } from './run/runner.js';
+import { constellationPlan, defaultDepth, MAX_DEPTH, type Unit } from './search/search-plan.js';
+import type { PlanIdentity } from './run/plan-identity.js';
+import type { JoinUnit } from './join/join-plan.js';
+import { joinMethod } from './join/join-method.js';
+import { searchMethod as searchMethodOf } from './search/search-method.js';
+import { AUTO_THREADS_MIN_N, runMethod, runReference } from './run/runner.js';
+import type { Progress } from './run/progress.js';
 import { availableCoresNow } from './run/environment.js';
 import { prestartWorkers } from './run/pool.js';
 import { countAll } from './search/tally.js';
@@ -37,9 +44,11 @@ export { JOIN_AUTO_MAX_N, JOIN_AUTO_MIN_N } from './run/algorithm.js';
 export { ERROR_CODES, type CodedError, type ErrorCode } from './shared/errors.js';
 export { MAX_N, MIN_N } from './shared/validate.js';
 export type { Subproblem, SubproblemCount } from './search/constellations.js';
-export type { PlanIdentity, PlanMethod, Unit } from './search/search-plan.js';
+export type { PlanIdentity, PlanMethod } from './run/plan-identity.js';
+export type { Unit } from './search/search-plan.js';
+export type { JoinUnit } from './join/join-plan.js';
 export { MAX_DEPTH } from './search/search-plan.js';
-export { AUTO_THREADS_MIN_N } from './run/runner.js';
+export { AUTO_THREADS_MIN_N } from './run/environment.js';
 export { COMPLETIONS_THREADS_MIN_OPEN } from './completions/completion-types.js';
 export type { CompletionsProgress, Queen };
 
@@ -166,40 +175,78 @@ export function planSubproblems(n: number): readonly Subproblem[] {
   return Object.freeze(plan(checkN(n)).slice());
 }
 
-/** A refined plan: its identity, estimates, and its units (built lazily). */
-export interface PlanInfo extends PlanIdentity {
+/** A count's plan: its identity, estimates, and its units (built lazily). */
+export interface PlanInfo<U = Unit | JoinUnit> extends PlanIdentity {
+  /** The method the plan belongs to: the search's constellations or the join's row splits. */
+  readonly algorithm: AlgorithmName;
   /** The estimated share of the whole work in the largest unit. */
   readonly largestUnitShare: number;
   /** The units from..to-1 (default: all), in order, built as they are iterated. */
-  unitsIn(from?: number, to?: number): IterableIterator<Unit>;
+  unitsIn(from?: number, to?: number): IterableIterator<U>;
   /** The units of shard `index` of `count` (contiguous, balanced by estimated work). */
   shard(index: number, count: number): { readonly from: number; readonly to: number };
 }
 
 export interface PlanOptions {
-  /** Queens placed below the border (0 to MAX_DEPTH). Default: enough for `parts`. */
-  depth?: number;
-  /** The parts the work is split into (threads or shards); sizes the default depth. Default 1. */
-  parts?: number;
+  /**
+   * Whose plan: 'auto' (default) the one count(n) runs with the same
+   * algorithm option (the join's from n = JOIN_AUTO_MIN_N), 'search' or 'join'.
+   */
+  algorithm?: AlgorithmChoice | undefined;
+  /** The search's queens placed below the border (0 to MAX_DEPTH). Default: enough for `parts`. Not with the join. */
+  depth?: number | undefined;
+  /** The parts the work is split into (threads or shards); sizes the search's default depth. Default 1; count() uses its threads, else 2. */
+  parts?: number | undefined;
 }
 
-/** The units of a count of n: the subproblems refined to a depth (see README, "Plans"). */
+/**
+ * The units of a count of n: the plan count(n) runs with the same
+ * `algorithm` (see README, "Plans"): the search's subproblems refined to a
+ * depth, or the join's row splits.
+ */
+export function planUnits(n: number, options: PlanOptions & { algorithm: 'search' }): PlanInfo<Unit>;
+export function planUnits(n: number, options: PlanOptions & { algorithm: 'join' }): PlanInfo<JoinUnit>;
+export function planUnits(n: number, options?: PlanOptions): PlanInfo;
 export function planUnits(n: number, options?: PlanOptions): PlanInfo {
   checkN(n);
-  const opts = checkOptions<PlanOptions>(options, 'planUnits()', ['depth', 'parts']);
+  const opts = checkOptions<PlanOptions>(options, 'planUnits()', ['algorithm', 'depth', 'parts']);
+  const algorithm = resolveAlgorithm(n, 'auto', checkAlgorithm(opts.algorithm));
   const parts = opts.parts === undefined ? 1 : checkInteger(opts.parts, 'options.parts', 1, Number.MAX_SAFE_INTEGER);
+  if (algorithm === 'join') {
+    if (opts.depth !== undefined && opts.depth !== 0) {
+      throw rangeError(`options.depth must be 0 or undefined for the join's plan (it has no depth); got ${describe(opts.depth)}`);
+    }
+    return planInfo(joinMethod(n), 'join', 1 / joinMethod(n).units);
+  }
   const depth = opts.depth === undefined ? defaultDepth(n, parts) : checkInteger(opts.depth, 'options.depth', 0, MAX_DEPTH);
   const p = constellationPlan(n, depth);
-  const info = p.identity();
+  return planInfo(searchMethodOf(n, depth), 'search', p.largestUnitWork / p.work);
+}
+
+function planInfo<U>(
+  m: {
+    identity: PlanIdentity;
+    units: number;
+    unitsIn(from: number, to: number): Iterable<U>;
+    shardRange(i: number, c: number): { from: number; to: number };
+  },
+  algorithm: AlgorithmName,
+  largestUnitShare: number,
+): PlanInfo<U> {
   return Object.freeze({
-    ...info,
-    largestUnitShare: p.largestUnitWork / p.work,
-    unitsIn: (from = 0, to = p.units) => p.unitsIn(checkInteger(from, 'from', 0, p.units), checkInteger(to, 'to', 0, p.units)),
+    ...m.identity,
+    algorithm,
+    largestUnitShare,
+    unitsIn: (from = 0, to = m.units) => iterate(m.unitsIn(checkInteger(from, 'from', 0, m.units), checkInteger(to, 'to', 0, m.units))),
     shard: (index: number, count: number) => {
       checkInteger(count, 'count', 1, Number.MAX_SAFE_INTEGER);
-      return Object.freeze(p.shardRange(checkInteger(index, 'index', 0, count - 1), count));
+      return Object.freeze(m.shardRange(checkInteger(index, 'index', 0, count - 1), count));
     },
   });
+}
+
+function* iterate<U>(units: Iterable<U>): Generator<U, void, undefined> {
+  yield* units;
 }
 
 /**
@@ -238,11 +285,8 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
     const workers = threads ?? availableCoresNow();
     if (workers !== undefined) prestartWorkers(workers);
   }
-  const r =
-    algorithm === 'join'
-      ? await runJoin({ n, units: planJoin(n), engine, threads, onProgress, signal })
-      : await runPlan({ plan: constellationPlan(n, defaultDepth(n, threads ?? 2)), engine, threads, onProgress, signal });
-  return { n, total: r.total, unique: r.unique, engine: r.engine, algorithm: r.method, threads: r.threads, elapsedMs: now() - start };
+  const r = await runMethod(methodForCount(n, algorithm, threads ?? 2), { engine, threads, onProgress, signal });
+  return { n, total: r.total, unique: r.unique, engine: r.engine, algorithm, threads: r.threads, elapsedMs: now() - start };
 }
 
 /**
@@ -354,16 +398,13 @@ export async function countCompletions(n: number, placed: readonly Queen[], opti
   if (engine === 'webgpu') throw typeError(WEBGPU_COUNTS_BOARDS_ONLY);
   if (signal?.aborted) throw abortError(signal);
   if (placed.length === 0) {
-    const progress =
-      onProgress &&
-      ((p: Progress) =>
-        onProgress({ n, finished: p.finished, subproblems: p.subproblems, fraction: p.fraction, total: p.total, elapsedMs: p.elapsedMs }));
+    const progress = onProgress && ((p: Progress) => onProgress(completionsProgress(p)));
     return withoutUnique(await count(n, { engine, threads, signal, onProgress: progress }));
   }
   const start = now();
   if (engine === 'reference') {
     const total = referenceCompletions(n, rows);
-    onProgress?.({ n, finished: 1, subproblems: 1, fraction: 1, total, elapsedMs: now() - start });
+    onProgress?.(completionsProgress({ n, finished: 1, units: 1, fraction: 1, total, elapsedMs: now() - start }));
     return { n, total, engine, threads: 1, elapsedMs: now() - start };
   }
   const r = await runCompletions({ n, rows, engine, threads, signal, onProgress });

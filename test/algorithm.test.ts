@@ -1,7 +1,7 @@
 // The `algorithm` option: the half-board join through count() and
 // countSync(), on this thread and on workers, with progress and abort.
 import { describe, expect, it } from 'vitest';
-import { resolveAlgorithm } from '../dist/run/algorithm.js';
+import { resolveAlgorithm } from '../dist/run/methods.js';
 import { count, countSync, JOIN_AUTO_MAX_N, JOIN_AUTO_MIN_N, JOIN_MAX_N, type Progress } from '../dist/index.js';
 import { TOTAL, UNIQUE } from './oeis.js';
 

@@ -17,8 +17,11 @@ import { installPacked, ROOT } from './pack.js';
 // refined plan and completions; the worker chunk from 14.5 KB with the join,
 // the plan and the completion counter, which it runs (it receives every wasm
 // module compiled, so it carries no wasm bytes).
+// The main chunk grew again (26.6 to 28.3 KB gzipped) when each method
+// became one Method object: its subtotals and the checks of saved counts
+// (formerly the CLI's alone) are part of the library now.
 const BUDGET = {
-  main: { raw: 70_000, gzip: 27_000 },
+  main: { raw: 76_000, gzip: 29_000 },
   worker: { raw: 27_000, gzip: 10_500 },
   loader: { raw: 6_000, gzip: 2_800 },
 };

@@ -14,6 +14,7 @@ import { mergeShards, parseShard } from '../dist/cli/shards.js';
 import { count, countSync, ERROR_CODES, planSubproblems, solutions, toBoard } from '../dist/index.js';
 import { runOnWorkers } from '../dist/run/pool.js';
 import { constellationPlan } from '../dist/search/search-plan.js';
+import { plannedMethod } from '../dist/run/methods.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -139,7 +140,7 @@ describe('the CLI’s errors', () => {
       for (const text of ['garbage\n', '{"format":"other"}\n']) {
         writeFileSync(file, text);
         const plan = constellationPlan(8, 0);
-        expect(() => Checkpoint.open(file, plan, '0/1', 0, plan.units)).toThrow(
+        expect(() => Checkpoint.open(file, plannedMethod('constellations', 8, 0), '0/1', 0, plan.units)).toThrow(
           expect.objectContaining({ code: ERROR_CODES.BAD_CHECKPOINT }),
         );
       }

@@ -11,6 +11,7 @@ import { joinCounter } from '../dist/join/join-module.js';
 import { joinPlan } from '../dist/join/join-method.js';
 import { constellationPlan } from '../dist/search/search-plan.js';
 import { cliInTempDir, readJson } from './cli-in-dir.js';
+import { plannedMethod } from '../dist/run/methods.js';
 
 const { dir, nqueens } = cliInTempDir('nqueens-join-slices-');
 const read = readJson;
@@ -76,7 +77,10 @@ describe('join shards', () => {
     counts[0] += 1n;
     const forged = join(dir, 'join-forged.json');
     const spec = { index: 1, count: 3 };
-    writeFileSync(forged, JSON.stringify(shardResult(joinPlan(12), spec, s1, counts, { engine: 'wasm', threads: 1, elapsedMs: 1 })));
+    writeFileSync(
+      forged,
+      JSON.stringify(shardResult(plannedMethod('join', 12, 0), spec, s1, counts, { engine: 'wasm', threads: 1, elapsedMs: 1 })),
+    );
     const f = nqueens('merge', files[0], forged, files[2]);
     expect(f.code).toBe(1);
     expect(f.stderr).toMatch(/the total \d+ cannot be a count of n = 12: .*Burnside's lemma gives no whole number of classes/);
@@ -94,7 +98,9 @@ describe('join shards', () => {
     const forged = join(dir, 'join-consistent.json');
     writeFileSync(
       forged,
-      JSON.stringify(shardResult(plan, { index: 0, count: 3 }, s0, counts, { engine: 'wasm', threads: 1, elapsedMs: 1 })),
+      JSON.stringify(
+        shardResult(plannedMethod('join', 12, 0), { index: 0, count: 3 }, s0, counts, { engine: 'wasm', threads: 1, elapsedMs: 1 }),
+      ),
     );
     expect(nqueens('merge', forged, files[1], files[2]).code).toBe(0);
     const caught = nqueens('merge', forged, files[1], files[2], '--verify', String(plan.units), '--engine', 'js');
@@ -134,7 +140,7 @@ describe('join checkpoints', () => {
     const file = join(dir, 'join-13.ckpt');
     // Half the units finished, as an interrupted run leaves them.
     const counter = joinCounter('js');
-    const checkpoint = Checkpoint.open(file, plan, '0/1', 0, plan.units);
+    const checkpoint = Checkpoint.open(file, plannedMethod('join', n, 0), '0/1', 0, plan.units);
     const half = Math.floor(plan.units / 2);
     for (const unit of plan.unitsIn(0, half)) checkpoint.record(unit.id, counter.countUnit(n, unit));
     checkpoint.close();
@@ -155,7 +161,7 @@ describe('join checkpoints', () => {
     const plan = joinPlan(12);
     const { from, to } = plan.shardRange(1, 3);
     const counter = joinCounter('wasm');
-    const checkpoint = Checkpoint.open(file, plan, '1/3', from, to);
+    const checkpoint = Checkpoint.open(file, plannedMethod('join', 12, 0), '1/3', from, to);
     checkpoint.record(from, counter.countUnit(12, plan.unit(from)));
     checkpoint.close();
     const r = nqueens('count', '12', '--algorithm', 'join', '--shard', '1/3', '--checkpoint', file, '--out', out);

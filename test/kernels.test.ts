@@ -2,7 +2,7 @@
 // subproblem, and the symmetry search against the plain bitmask DFS.
 import { describe, expect, it } from 'vitest';
 import { planSubproblems, contribution } from '../dist/search/constellations.js';
-import { getWasmKernel, jsKernel, wasmKernelFrom } from '../dist/engines/engines.js';
+import { getWasmKernel, jsKernel, wasmKernelFrom } from '../dist/search/search-kernel.js';
 import { compileKernel, u64, wasmUsesSimd } from '../dist/engines/wasm-loader.js';
 import { countFirstRow } from '../dist/baseline/bitmask.js';
 import { countReference } from '../dist/engines/reference.js';

@@ -11,6 +11,7 @@ import { constellationPlan } from '../dist/search/search-plan.js';
 import { shardResult } from '../dist/cli/shards.js';
 import { VERSION } from '../dist/shared/version.js';
 import { cli, cliInTempDir, readJson } from './cli-in-dir.js';
+import { plannedMethod } from '../dist/run/methods.js';
 
 const { dir, nqueens } = cliInTempDir('nqueens-test-');
 const read = readJson;
@@ -105,7 +106,7 @@ describe('shards', () => {
     const spec = { index: s1.shard, count: s1.of };
     const run = { engine: 'wasm', threads: 1, elapsedMs: 1 };
     // A self-consistent forgery with a total that is not its counts' sum.
-    const forged = shardResult(plan, spec, s1, counts, run);
+    const forged = shardResult(plannedMethod('constellations', 13, s1.plan.depth), spec, s1, counts, run);
     const lying = tampered(files[1], 'lying-total.json', (s) => Object.assign(s, { ...forged, total: String(BigInt(forged.total) + 2n) }));
     // (its digest no longer matches either: edits are caught twice over)
     expect(nqueens('merge', files[0], lying, files[2], files[3]).code).toBe(1);
@@ -116,7 +117,10 @@ describe('shards', () => {
     const impossible = sk.counts.map(BigInt);
     impossible[fixes.id - sk.from] = 1_000_000n;
     const file = join(dir, 'impossible-fixes.json');
-    writeFileSync(file, JSON.stringify(shardResult(plan, { index: k, count: 4 }, sk, impossible, run)));
+    writeFileSync(
+      file,
+      JSON.stringify(shardResult(plannedMethod('constellations', 13, plan.depth), { index: k, count: 4 }, sk, impossible, run)),
+    );
     const r = nqueens('merge', ...files.map((f, i) => (i === k ? file : f)));
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
@@ -140,7 +144,13 @@ describe('shards', () => {
     const forged = join(dir, 'forged.json');
     writeFileSync(
       forged,
-      JSON.stringify(shardResult(plan, { index: 1, count: 4 }, s1, counts, { engine: 'wasm', threads: 1, elapsedMs: 1 })),
+      JSON.stringify(
+        shardResult(plannedMethod('constellations', plan.n, plan.depth), { index: 1, count: 4 }, s1, counts, {
+          engine: 'wasm',
+          threads: 1,
+          elapsedMs: 1,
+        }),
+      ),
     );
     expect(nqueens('merge', files[0], forged, files[2], files[3]).code).toBe(0); // adds up: only a recount can tell
     const all = String(plan.units);

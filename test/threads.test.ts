@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AUTO_THREADS_MIN_N, count, planUnits, type Progress } from '../dist/index.js';
 import { constellationPlan, unitContribution } from '../dist/search/search-plan.js';
-import { runPlan } from '../dist/run/runner.js';
+import { runMethod } from '../dist/run/runner.js';
+import { searchMethod } from '../dist/search/search-method.js';
 import { closeIdleWorkers, idleWorkers, runOnWorkers } from '../dist/run/pool.js';
 import { workersAlive, workersStarted } from '../dist/run/spawn.js';
 import { wasmModule } from '../dist/engines/wasm-loader.js';
@@ -63,7 +64,7 @@ describe('onProgress', () => {
     const units = [...plan.unitsIn()];
     const seen: Progress[] = [];
     const reports: Progress[] = [];
-    await runPlan({ plan, engine: 'js', threads: 0, progressIntervalMs: 0, onProgress: (p) => reports.push(p) });
+    await runMethod(searchMethod(12, 0), { engine: 'js', threads: 0, progressIntervalMs: 0, onProgress: (p) => reports.push(p) });
     // The first report with each number of finished units: the start, then one as each unit ends
     // (a slow machine may add reports from inside a unit, between them).
     for (const p of reports) if (p.finished === seen.length) seen.push(p);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { count, countSync, planSubproblems, planUnits, type Progress } from '../dist/index.js';
-import { getWasmKernel, jsKernel } from '../dist/engines/engines.js';
+import { getWasmKernel, jsKernel } from '../dist/search/search-kernel.js';
 import { constellationPlan, countUnit, unitContribution } from '../dist/search/search-plan.js';
 import { TOTAL, UNIQUE } from './oeis.js';
 

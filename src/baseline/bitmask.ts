@@ -1,11 +1,7 @@
 // The plain bitmask DFS in TypeScript, with int32 bit ops: the same algorithm
 // as assembly/baseline/bitmask.ts. It is the "before" kernel for the benchmark.
+import { boardMask } from '../shared/board-mask.js';
 import { FLUSH_AT, SafeCounter } from './safe-counter.js';
-
-/** All-ones mask for the n columns of the board, as an int32 (n = 32 gives -1). */
-export function boardMask(n: number): number {
-  return (-1 >>> (32 - n)) | 0;
-}
 
 const stack = new Int32Array(32 * 4);
 

@@ -9,13 +9,11 @@
 import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { shortCheck } from '../shared/digest.js';
 import { ERROR_CODES, failure } from '../shared/errors.js';
-import type { JoinPlan } from '../join/join-method.js';
-import type { ConstellationPlan } from '../search/search-plan.js';
+import type { PlannedMethod } from '../run/methods.js';
 import type { Already } from '../run/runner.js';
 import { VERSION } from '../shared/version.js';
 import { describeError } from './files.js';
 import { parseCount } from './shards.js';
-import { slicePlanOf, type SlicePlan } from './slice-plan.js';
 
 export const CHECKPOINT_FORMAT = 'nqueens-checkpoint';
 export const CHECKPOINT_FORMAT_VERSION = 2;
@@ -37,8 +35,8 @@ interface Header {
   check: string;
 }
 
-function headerOf(plan: SlicePlan, shard: string, from: number, to: number): Header {
-  const { method, depth, units, digest } = plan;
+function headerOf(plan: PlannedMethod, shard: string, from: number, to: number): Header {
+  const { method, depth, units, digest } = plan.identity;
   const body = {
     format: CHECKPOINT_FORMAT as typeof CHECKPOINT_FORMAT,
     formatVersion: CHECKPOINT_FORMAT_VERSION,
@@ -89,7 +87,7 @@ export class Checkpoint {
 
   private constructor(
     readonly file: string,
-    readonly plan: SlicePlan,
+    readonly plan: PlannedMethod,
   ) {}
 
   /**
@@ -112,8 +110,7 @@ export class Checkpoint {
    * it if it exists, validating every line, else starts it. Any refusal is
    * an Error naming the file (and the line).
    */
-  static open(file: string, of: ConstellationPlan | JoinPlan | SlicePlan, shard: string, from: number, to: number): Checkpoint {
-    const plan = slicePlanOf(of);
+  static open(file: string, plan: PlannedMethod, shard: string, from: number, to: number): Checkpoint {
     const checkpoint = new Checkpoint(file, plan);
     const header = headerOf(plan, shard, from, to);
     let keep = 0; // bytes of whole, valid lines to keep
@@ -232,7 +229,7 @@ export class Checkpoint {
     if (this.fd === undefined) return;
     const text = count.toString();
     try {
-      writeSync(this.fd, JSON.stringify({ unit, count: text, check: lineCheck(this.plan.digest, unit, text) }) + '\n');
+      writeSync(this.fd, JSON.stringify({ unit, count: text, check: lineCheck(this.plan.identity.digest, unit, text) }) + '\n');
       this.unsynced++;
       const t = performance.now();
       if (this.unsynced >= SYNC_LINES || t - this.lastSync >= SYNC_MS) this.sync(t);

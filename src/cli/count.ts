@@ -1,8 +1,9 @@
 // `nqueens count`: one size, a table of sizes, or a slice of one count
 // (a shard, a resumable checkpoint, and/or per-constellation subtotals).
-import { resolveAlgorithm, type AlgorithmName } from '../run/algorithm.js';
+import { methodForCount, resolveAlgorithm, type AlgorithmName } from '../run/methods.js';
+import { runMethod } from '../run/runner.js';
 import { count, countCompletions, MAX_DEPTH, type CountResult, type EngineChoice } from '../index.js';
-import { defaultDepth } from '../search/search-plan.js';
+import { ERROR_CODES, failure } from '../shared/errors.js';
 import { describe } from '../shared/validate.js';
 import { parseAlgorithm, parseEngine, parseInteger, parsePlaced, parseSizes, parseThreads, UsageError, type OptionValues } from './args.js';
 import { Checkpoint } from './checkpoint.js';
@@ -10,7 +11,6 @@ import { PendingFile, println } from './files.js';
 import { Interrupted, withProgress } from './interrupt.js';
 import { asJson, formatMs, printPairs, printResult, tableHeader, tableRow } from './output.js';
 import { parseShard, shardResult, type ShardSpec } from './shards.js';
-import { slicePlan } from './slice-plan.js';
 
 /**
  * The default plan of a slice is sized for its shard count, as if each
@@ -140,11 +140,13 @@ async function runSlice(run: SliceRun): Promise<void> {
   const { n, engine, threads, json, checkpointFile, spec } = run;
   const parts = spec?.count ?? 1;
   // Resuming the search without --depth: the checkpoint's own depth, so its plan matches.
-  const depth =
-    run.algorithm === 'join'
-      ? 0
-      : (run.depth ?? (checkpointFile ? Checkpoint.depthOf(checkpointFile) : undefined) ?? defaultDepth(n, parts * PARTS_PER_SHARD));
-  const plan = slicePlan(run.algorithm === 'join' ? 'join' : 'constellations', n, depth);
+  const plan = methodForCount(
+    n,
+    run.algorithm,
+    parts * PARTS_PER_SHARD,
+    run.depth ?? (checkpointFile ? Checkpoint.depthOf(checkpointFile) : undefined),
+  );
+  const { depth } = plan.identity;
   const { from, to } = spec ? plan.shardRange(spec.index, spec.count) : { from: 0, to: plan.units };
   const shardName = spec ? `${spec.index}/${spec.count}` : '0/1';
   const checkpoint = checkpointFile ? Checkpoint.open(checkpointFile, plan, shardName, from, to) : undefined;
@@ -157,7 +159,7 @@ async function runSlice(run: SliceRun): Promise<void> {
   let r;
   try {
     r = await withProgress((bar, signal) =>
-      plan.run({
+      runMethod(plan, {
         from,
         to,
         skip: checkpoint ? (id) => checkpoint.done.has(id) : undefined,
@@ -181,9 +183,13 @@ async function runSlice(run: SliceRun): Promise<void> {
     checkpoint?.close();
   }
   const elapsedMs = performance.now() - start;
-  // A whole count's unique count (a shard's is only part of one, see shardResult).
-  const unique = spec ? r.unique : plan.wholeUnique(r.total, r.unique8, (id) => ({ name: 'this count', count: counts[id] })).unique;
-  const result: CountResult = { n, total: r.total, unique, engine: r.engine, algorithm: r.method, threads: r.threads, elapsedMs };
+  // A whole count's parts must be a count's parts (a resumed checkpoint's saved counts among them).
+  const problem = spec
+    ? undefined
+    : plan.checkParts(r.total, r.unique8, (id) => ({ name: checkpointFile ?? 'this count', count: counts[id] }));
+  if (problem) throw failure(problem, checkpointFile ? ERROR_CODES.BAD_CHECKPOINT : ERROR_CODES.INTERNAL);
+  const algorithm = run.algorithm;
+  const result: CountResult = { n, total: r.total, unique: r.unique, engine: r.engine, algorithm, threads: r.threads, elapsedMs };
   const resumed =
     already && already.finished > 0
       ? `resumed from ${checkpointFile}: ${already.finished} of ${to - from} units were already done`

@@ -1,6 +1,7 @@
 // `nqueens merge`: adds shard results up into the whole count, refusing
 // anything that does not add up; `--verify K` recounts K random units.
 import { statSync, readFileSync } from 'node:fs';
+import { recounter } from '../run/methods.js';
 import { ERROR_CODES, failure } from '../shared/errors.js';
 import { parseInteger, parseEngine, UsageError, type OptionValues } from './args.js';
 import { describeError, PendingFile, println } from './files.js';
@@ -38,7 +39,7 @@ function verify(m: MergedShards, k: number, seed: number, engine: 'auto' | 'wasm
   const want = Math.min(k, m.plan.units);
   while (picked.size < want) picked.add(Math.floor(next() * m.plan.units));
   // The plan's own method recounts: the search's kernel, or the join's counter.
-  const recount = m.plan.recounter(engine);
+  const recount = recounter(m.plan, engine);
   for (const id of [...picked].sort((p, q) => p - q)) {
     const value = recount(id);
     const recorded = m.countOf(id);
@@ -77,9 +78,9 @@ export function runMerge(files: string[], values: OptionValues): void {
         unique: m.unique.toString(),
         shards: m.files,
         units: m.plan.units,
-        method: m.plan.method,
-        depth: m.plan.depth,
-        plan: m.plan.digest,
+        method: m.plan.identity.method,
+        depth: m.plan.identity.depth,
+        plan: m.plan.identity.digest,
         elapsedMs: m.elapsedMs,
       };
       if (verifyCount > 0) Object.assign(out, { verified, seed });
@@ -92,7 +93,7 @@ export function runMerge(files: string[], values: OptionValues): void {
       ['unique', m.unique.toString()],
       [
         'shards',
-        `${m.files} (${m.plan.units} units, ${m.plan.method === 'join' ? 'plan join' : `plan depth ${m.plan.depth}`}, ${m.plan.digest})`,
+        `${m.files} (${m.plan.units} units, ${m.plan.identity.method === 'join' ? 'plan join' : `plan depth ${m.plan.identity.depth}`}, ${m.plan.identity.digest})`,
       ],
       ['time', `${formatMs(m.elapsedMs)} (sum over shards)`],
       ...(verifyCount > 0 ? [['verify', `${verified} random units recounted, all match (seed ${seed})`] as const] : []),

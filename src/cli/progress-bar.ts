@@ -1,5 +1,5 @@
 // A one-line progress bar for long counts, drawn on a terminal's stderr only.
-import type { Progress } from '../run/runner.js';
+import type { Progress } from '../index.js';
 
 export interface ProgressBar {
   update(p: Progress): void;

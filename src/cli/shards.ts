@@ -5,12 +5,9 @@
 // units it covers, the count of each, and a digest over all of that.
 import { digest } from '../shared/digest.js';
 import { ERROR_CODES, failure, rangeError } from '../shared/errors.js';
-import type { JoinPlan } from '../join/join-method.js';
-import { JOIN_MAX_N } from '../join/join-plan.js';
-import { MAX_DEPTH, PLAN_FORMAT_VERSION, type ConstellationPlan } from '../search/search-plan.js';
-import { MAX_N, MIN_N } from '../shared/validate.js';
+import { JOIN_MAX_N, MAX_DEPTH, MAX_N, MIN_N } from '../index.js';
+import { PLAN_FORMAT_VERSION, plannedMethod, type PlanMethod, type PlannedMethod } from '../run/methods.js';
 import { VERSION } from '../shared/version.js';
-import { slicePlan, slicePlanOf, type SlicePlan } from './slice-plan.js';
 
 export const SHARD_FORMAT = 'nqueens-shard';
 export const SHARD_FORMAT_VERSION = 2;
@@ -73,7 +70,7 @@ export function parseCount(text: unknown): bigint | undefined {
 }
 
 /** Adds the contributions of units from, from + 1, ... with these counts to `into`. */
-export function addCounts(plan: SlicePlan, from: number, counts: readonly bigint[], into: { total: bigint; unique8: bigint }): void {
+export function addCounts(plan: PlannedMethod, from: number, counts: readonly bigint[], into: { total: bigint; unique8: bigint }): void {
   counts.forEach((count, k) => {
     const c = plan.contribution(from + k, count);
     into.total += c.total;
@@ -107,16 +104,15 @@ function digestOf(r: Omit<ShardResult, 'digest' | 'engine' | 'threads' | 'elapse
 
 /** The shard file for units from..to-1 of a plan with their counts. */
 export function shardResult(
-  of: ConstellationPlan | JoinPlan | SlicePlan,
+  plan: PlannedMethod,
   spec: ShardSpec,
   range: { from: number; to: number },
   counts: readonly bigint[],
   run: { engine: string; threads: number; elapsedMs: number },
 ): ShardResult {
-  const plan = slicePlanOf(of);
   const sum = { total: 0n, unique8: 0n };
   addCounts(plan, range.from, counts, sum);
-  const { method, depth, formatVersion, units, digest: planDigest } = plan;
+  const { method, depth, formatVersion, units, digest: planDigest } = plan.identity;
   const body = {
     format: SHARD_FORMAT,
     formatVersion: SHARD_FORMAT_VERSION,
@@ -136,7 +132,7 @@ export function shardResult(
 
 export interface MergedShards {
   n: number;
-  plan: SlicePlan;
+  plan: PlannedMethod;
   files: number;
   total: bigint;
   unique: bigint;
@@ -218,10 +214,11 @@ export function mergeShards(files: { name: string; text: string }[]): MergedShar
       );
     }
   }
-  const plan = slicePlan(first.r.plan.method as SlicePlan['method'], first.r.n, first.r.plan.depth);
-  if (first.r.plan.digest !== plan.digest || first.r.plan.units !== plan.units) {
+  const plan = plannedMethod(first.r.plan.method as PlanMethod, first.r.n, first.r.plan.depth);
+  const { digest: planDigest } = plan.identity;
+  if (first.r.plan.digest !== planDigest || first.r.plan.units !== plan.units) {
     refuse(
-      `${first.name}: its plan digest ${first.r.plan.digest} (${first.r.plan.units} units) is not this version's plan for n = ${plan.n}, ${planName(plan)} (${plan.digest}, ${plan.units} units)`,
+      `${first.name}: its plan digest ${first.r.plan.digest} (${first.r.plan.units} units) is not this version's plan for n = ${plan.n}, ${planName(plan.identity)} (${planDigest}, ${plan.units} units)`,
     );
   }
   const bySpec = new Map<string, string>();
@@ -275,14 +272,14 @@ export function mergeShards(files: { name: string; text: string }[]): MergedShar
   // What no count can give: for the search, a symmetric constellation's
   // fixes that do not fit its solutions; for the join, a total that Burnside
   // turns into no whole number of classes.
-  const whole = plan.wholeUnique(total, unique8, countOf);
-  if (whole.problem !== undefined) refuse(whole.problem);
+  const problem = plan.checkParts(total, unique8, countOf);
+  if (problem !== undefined) refuse(problem);
   return {
     n: plan.n,
     plan,
     files: shards.length,
     total,
-    unique: whole.unique,
+    unique: plan.uniqueOf(total, unique8),
     elapsedMs: shards.reduce((sum, { r }) => sum + (Number.isFinite(r.elapsedMs) ? r.elapsedMs : 0), 0),
     countOf,
   };

@@ -15,8 +15,10 @@ export interface CompletionsProgress {
   readonly n: number;
   /** Units finished so far, and how many there are. */
   readonly finished: number;
+  readonly units: number;
+  /** @deprecated The old name of `units`, kept for compatibility. */
   readonly subproblems: number;
-  /** finished / subproblems, 0 to 1; exactly 1 at the end. */
+  /** The share of the units done, 0 to 1; exactly 1 at the end. */
   readonly fraction: number;
   /** Completions counted so far. */
   readonly total: bigint;

@@ -4,11 +4,13 @@
 // assembly/completions/open-rows.ts), and the split of a completion count into units for
 // the calling thread or the worker pool.
 import type { AbortSignalLike } from '../shared/abort.js';
-import type { SearchKernel } from '../engines/engines.js';
+import type { SearchKernel } from './open-rows-kernel.js';
 import { ERROR_CODES, rangeError, typeError } from '../shared/errors.js';
 import { isCanonical, ReferenceSearch } from '../engines/reference.js';
 import { availableCores } from '../run/environment.js';
-import { runCompletionUnits } from '../run/runner.js';
+import { runMethod } from '../run/runner.js';
+import { completionsMethod } from './completions-method.js';
+import { boardMask } from '../shared/board-mask.js';
 import { describe } from '../shared/validate.js';
 import { COMPLETIONS_THREADS_MIN_OPEN, type CompletionUnit, type CompletionsProgress, type Queen } from './completion-types.js';
 
@@ -16,10 +18,6 @@ export type { CompletionsProgress, Queen };
 
 /** placed[] as a column per row, -1 for rows without a queen. */
 export type Rows = Int32Array;
-
-function boardMask(n: number): number {
-  return (-1 >>> (32 - n)) | 0;
-}
 
 function coordinate(value: unknown, name: string, n: number): number {
   if (typeof value !== 'number' || !Number.isInteger(value)) {
@@ -242,6 +240,19 @@ export function referenceCompletions(n: number, rows: Rows): bigint {
   return BigInt(total);
 }
 
+/** A completions progress report from a count's (with `subproblems`, the old name of `units`). */
+export function completionsProgress(p: Omit<CompletionsProgress, 'subproblems'>): CompletionsProgress {
+  return {
+    n: p.n,
+    finished: p.finished,
+    units: p.units,
+    subproblems: p.units,
+    fraction: p.fraction,
+    total: p.total,
+    elapsedMs: p.elapsedMs,
+  };
+}
+
 export interface CompletionsRun {
   n: number;
   rows: Rows;
@@ -259,14 +270,11 @@ export async function runCompletions(run: CompletionsRun): Promise<{ total: bigi
   const open = openRows(n, run.rows);
   const threads = run.threads ?? (open.rows.length >= COMPLETIONS_THREADS_MIN_OPEN ? await availableCores() : 0);
   const units = splitCompletions(open, UNITS_PER_THREAD * Math.max(1, threads));
-  const r = await runCompletionUnits(n, units, {
+  const r = await runMethod(completionsMethod(n, units), {
     engine: run.engine,
     threads,
     signal: run.signal,
-    onProgress:
-      onProgress &&
-      ((p) =>
-        onProgress({ n, finished: p.finished, subproblems: p.subproblems, fraction: p.fraction, total: p.total, elapsedMs: p.elapsedMs })),
+    onProgress: onProgress && ((p) => onProgress(completionsProgress(p))),
   });
   return { total: r.total, engine: r.engine, threads: r.threads };
 }

@@ -2,7 +2,7 @@
 // Enumeration in lexicographic order with per-row restrictions and a start
 // point (paging), and counting the completions of a set of open rows, most
 // constrained row first.
-import { boardMask } from '../baseline/bitmask.js';
+import { boardMask } from '../shared/board-mask.js';
 
 /**
  * Placements of n rows, lexicographically, where row r may not use the

@@ -7,7 +7,7 @@
 // scripts/vendor-loader.mjs), so the package names no bare specifier.
 import { instantiateSync } from '@assemblyscript/loader';
 import { codedError, ERROR_CODES } from '../shared/errors.js';
-import { WASM_BASE64, WASM_SEARCH_BASE64, WASM_SIMD_BASE64 } from './wasm-bytes.generated.js';
+import { JOIN_WASM_BASE64, JOIN_WASM_SIMD_BASE64, WASM_BASE64, WASM_SEARCH_BASE64, WASM_SIMD_BASE64 } from './wasm-bytes.generated.js';
 
 /** The shipped kernel's exports (assembly/completions/open-rows/search-entry.ts). i64 results arrive as (signed) bigint. */
 export interface WasmKernel {
@@ -58,62 +58,73 @@ export function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
+/** The package's wasm modules, by the method that uses them. */
+export type ModuleKind = 'search' | 'join' | 'open-rows';
+export type Build = 'simd' | 'baseline';
+
 /**
  * Each build's bytes are named once, here: minifiers copy a string constant
  * into each place that uses it (Vite's did, shipping the SIMD build twice).
+ * The open-rows module has one build.
  */
-const BUILDS: Readonly<Record<'simd' | 'baseline', string>> = { simd: WASM_SIMD_BASE64, baseline: WASM_BASE64 };
+const BUILDS: Readonly<Record<ModuleKind, Readonly<Partial<Record<Build, string>>>>> = {
+  search: { simd: WASM_SIMD_BASE64, baseline: WASM_BASE64 },
+  join: { simd: JOIN_WASM_SIMD_BASE64, baseline: JOIN_WASM_BASE64 },
+  'open-rows': { baseline: WASM_SEARCH_BASE64 },
+};
 
-/** Compiles one of the two builds; throws where WebAssembly cannot. */
-export function compileKernel(build: 'simd' | 'baseline'): WebAssembly.Module {
-  return new WebAssembly.Module(decodeBase64(BUILDS[build]));
+/** Compiles one build of a module; throws where WebAssembly cannot. */
+export function compileBuild(kind: ModuleKind, build: Build): WebAssembly.Module {
+  const text = BUILDS[kind][build] ?? BUILDS[kind].baseline!;
+  return new WebAssembly.Module(decodeBase64(text));
 }
 
-let search: WebAssembly.Module | undefined;
-
-/**
- * The search module (enumeration, completions), compiled once; undefined
- * where WebAssembly is unavailable (as for the counting kernel).
- */
-export function searchModule(): WebAssembly.Module | undefined {
-  if (search || !wasmModule()) return search;
-  try {
-    search = new WebAssembly.Module(decodeBase64(WASM_SEARCH_BASE64));
-  } catch {
-    // Compiles wherever the counting kernel did; if not, the TypeScript search runs.
-  }
-  return search;
+/** Compiles one of the search kernel's two builds (tests and the benchmark compare them). */
+export function compileKernel(build: Build): WebAssembly.Module {
+  return compileBuild('search', build);
 }
 
-/** A fresh instance of the search module, with its own memory. */
-export function instantiateSearch(module: WebAssembly.Module): WasmSearch {
-  return instantiateSync<Record<string, unknown>>(module, {}).exports as unknown as WasmSearch;
-}
-
-let compiled: WebAssembly.Module | undefined;
-let compiledSimd = false;
+let simd: boolean | undefined;
 let failure: unknown;
+const compiled = new Map<ModuleKind, WebAssembly.Module>();
+
+/** Whether this runtime validates the SIMD builds (asked once). */
+function simdHere(): boolean {
+  simd ??= typeof WebAssembly.validate === 'function' && WebAssembly.validate(decodeBase64(BUILDS.search.simd!));
+  return simd;
+}
 
 /**
- * The compiled kernel, or undefined where WebAssembly is missing or refuses
- * to compile (a CSP without 'wasm-unsafe-eval', some runtimes). Compiled once.
+ * A module compiled once for this runtime (the SIMD build where it
+ * validates), or undefined where WebAssembly is missing or refuses to
+ * compile (a CSP without 'wasm-unsafe-eval', some runtimes). Whether wasm
+ * works at all is decided by the search kernel, the first module compiled:
+ * where it fails, every kind is unavailable and wasmFailure() says why.
  */
-export function wasmModule(): WebAssembly.Module | undefined {
-  if (compiled || failure) return compiled;
+export function wasmModuleOf(kind: ModuleKind): WebAssembly.Module | undefined {
+  const known = compiled.get(kind);
+  if (known || failure) return known;
   try {
     if (typeof WebAssembly !== 'object' || WebAssembly === null)
       throw codedError('WebAssembly is not available', ERROR_CODES.WASM_UNAVAILABLE);
-    compiledSimd = typeof WebAssembly.validate === 'function' && WebAssembly.validate(decodeBase64(BUILDS.simd));
-    compiled = compileKernel(compiledSimd ? 'simd' : 'baseline');
+    if (kind !== 'search' && !wasmModuleOf('search')) return undefined;
+    const module = compileBuild(kind, simdHere() ? 'simd' : 'baseline');
+    compiled.set(kind, module);
+    return module;
   } catch (error) {
     failure = error;
+    return undefined;
   }
-  return compiled;
 }
 
-/** True when the compiled kernel is the SIMD build. */
+/** The search's counting kernel, compiled once (see wasmModuleOf). */
+export function wasmModule(): WebAssembly.Module | undefined {
+  return wasmModuleOf('search');
+}
+
+/** True when the compiled modules are the SIMD builds. */
 export function wasmUsesSimd(): boolean {
-  return wasmModule() !== undefined && compiledSimd;
+  return wasmModule() !== undefined && simdHere();
 }
 
 /** Why wasm is unavailable, if it is. */
@@ -122,7 +133,30 @@ export function wasmFailure(): unknown {
   return failure;
 }
 
-/** A fresh instance with its own memory (enumerations keep state in it). */
+/**
+ * The compiled module of `kind` for an engine choice, or null for the
+ * TypeScript twin: 'auto' falls back to TypeScript when wasm is
+ * unavailable, 'wasm' throws a coded error saying why.
+ */
+export function resolveWasm(kind: ModuleKind, engine: 'auto' | 'wasm' | 'js'): WebAssembly.Module | null {
+  if (engine === 'js') return null;
+  const module = wasmModuleOf(kind);
+  if (module || engine === 'auto') return module ?? null;
+  const reason = wasmFailure();
+  throw codedError(
+    `engine 'wasm' is unavailable here (${reason instanceof Error ? reason.message : reason === undefined ? `the ${kind} module did not compile` : String(reason)}); ` +
+      `use engine 'auto' to fall back to 'js'`,
+    ERROR_CODES.WASM_UNAVAILABLE,
+    reason,
+  );
+}
+
+/** A fresh instance of any module, with its own memory: the one instantiate path. */
+export function instantiate<E extends object>(module: WebAssembly.Module): E {
+  return instantiateSync<Record<string, unknown>>(module, {}).exports as unknown as E;
+}
+
+/** A fresh instance of the search kernel. */
 export function instantiateKernel<K extends WasmKernel = WasmKernel>(module: WebAssembly.Module): K {
-  return instantiateSync<Record<string, unknown>>(module, {}).exports as unknown as K;
+  return instantiate<K>(module);
 }

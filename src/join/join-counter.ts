@@ -1,6 +1,8 @@
 // Counts the half-board join's units on one thread, on either engine. Apart
-// from src/join/join-module.ts, which inlines the wasm bytes, so that a worker (which
-// receives the module compiled) does not carry them.
+// from the compiled module's source (./join-module.ts), so that a worker
+// (which receives the module compiled) does not carry the wasm bytes.
+import { instantiate } from '../engines/wasm-loader.js';
+import { onePiece, type UnitCounter } from '../run/method.js';
 import { countJoinUnit as countJoinUnitJs } from './join-kernel.js';
 import { checkJoinSize, checkJoinUnit, type JoinUnit } from './join-plan.js';
 
@@ -20,7 +22,7 @@ export interface JoinCounter {
 /** A counter on `engine`: the TypeScript join, or an instance of the compiled join `module`. */
 export function joinCounterFrom(engine: JoinEngine, module: WebAssembly.Module | null): JoinCounter {
   if (engine === 'js' || !module) return { engine: 'js', countUnit: countJoinUnitJs };
-  const exports = new WebAssembly.Instance(module, {}).exports as unknown as JoinExports;
+  const exports = instantiate<JoinExports>(module);
   return {
     engine,
     countUnit(n, unit) {
@@ -29,4 +31,10 @@ export function joinCounterFrom(engine: JoinEngine, module: WebAssembly.Module |
       return BigInt.asUintN(64, exports.countJoinSplit(n, unit.eastRows, unit.centreRow, unit.mirrorWeight));
     },
   };
+}
+
+/** A join unit counted on this thread from `module` (null: the TypeScript join), in one piece. */
+export function joinUnitCounter(n: number, module: WebAssembly.Module | null): UnitCounter<JoinUnit> {
+  const counter = joinCounterFrom(module ? 'wasm' : 'js', module);
+  return (unit) => onePiece(counter.countUnit(n, unit));
 }

@@ -1,18 +1,29 @@
-// The half-board join's units as a plan with an identity, so that its
-// shards and checkpoints go through the same machinery as the search's
-// (src/search/search-plan.ts) and never mix with them: the digest covers the method, and
-// also the unit list itself (planJoin may change between versions; a
-// changed list is a different plan).
+// The half-board join as a Method (src/run/method.ts): its units as a plan
+// with an identity, so that its shards and checkpoints go through the same
+// machinery as the search's and never mix with them: the digest covers the
+// method, and also the unit list itself (planJoin may change between
+// versions; a changed list is a different plan).
 //
 // A unit is one row split (src/join/join-plan.ts); it adds weight x its
 // count to the total and nothing to the unique count, which follows from the
 // whole total by Burnside's lemma once every unit is in (`unique`). The
 // join has no refinement depth: its identity records depth 0.
+import { resolveWasm } from '../engines/wasm-loader.js';
+import {
+  oncePerPlan,
+  planMembers,
+  PLAN_FORMAT_VERSION,
+  subtotalsHeader,
+  type CpuEngine,
+  type PlannedMethod,
+  type PlanIdentity,
+} from '../run/method.js';
 import { digest } from '../shared/digest.js';
 import { rangeError } from '../shared/errors.js';
-import { countSymmetricSolutions, uniqueFromTotal } from './symmetric-solutions.js';
+import { VERSION } from '../shared/version.js';
+import { joinUnitCounter } from './join-counter.js';
 import { planJoin, type JoinUnit } from './join-plan.js';
-import { PLAN_FORMAT_VERSION, type PlanIdentity } from '../search/search-plan.js';
+import { countSymmetricSolutions, uniqueFromTotal } from './symmetric-solutions.js';
 
 export class JoinPlan implements PlanIdentity {
   readonly method = 'join' as const;
@@ -92,4 +103,58 @@ export function joinPlan(n: number): JoinPlan {
     plans.set(n, plan);
   }
   return plan;
+}
+
+/**
+ * Largest n at which the calling thread counts join units while workers
+ * start: its tables take 5 ms to build at n = 16 and 15 ms at 17, against
+ * 30 ms for a worker to start; 50 ms at 18 and 350 ms at 20 (2-core AMD
+ * EPYC VM, Node 20).
+ */
+const JOIN_HELP_MAX_N = 17;
+
+/** The join's Method for n (made once per plan). */
+export function joinMethod(n: number): PlannedMethod<JoinUnit> {
+  return methodOf(joinPlan(n));
+}
+
+const methodOf = oncePerPlan((plan: JoinPlan): PlannedMethod<JoinUnit> => {
+  const { n } = plan;
+  return Object.freeze({
+    name: 'join' as const,
+    ...planMembers(plan),
+    contribution: (id: number, count: bigint) => plan.contribution(id, count),
+    uniqueOf: (total: bigint) => plan.unique(total),
+    checkParts(total: bigint) {
+      // Burnside: total + S180 + 2 x S90 is 8 x the number of classes.
+      const { s180, s90 } = plan.symmetric();
+      if ((total + s180 + 2n * s90) % 8n === 0n) return undefined;
+      return `the total ${total} cannot be a count of n = ${n}: with ${s180} half-turn and ${s90} quarter-turn symmetric solutions, Burnside's lemma gives no whole number of classes`;
+    },
+    subtotals: (countOf: (id: number) => bigint) => subtotals(plan, countOf),
+    module: (engine: CpuEngine) => resolveWasm('join', engine),
+    counter: (module: WebAssembly.Module | null) => joinUnitCounter(n, module),
+    helps: n <= JOIN_HELP_MAX_N,
+    // The last unit is among the smallest (the plan is largest first).
+    warm: () => (plan.units > 0 ? plan.list[plan.units - 1] : undefined),
+  });
+});
+
+/** One line per unit (row split). */
+function subtotals(plan: JoinPlan, countOf: (id: number) => bigint): string {
+  const { s180, s90 } = plan.symmetric();
+  const lines = [
+    subtotalsHeader(plan, VERSION),
+    '# One line per row split, one per class under the north-south and east-west mirrors: split (row 0 first: E, the',
+    '# queen stands in the east half, columns 0..n/2-1; W, the west half; C, the centre column, odd n), weight (splits in',
+    '# the class), solutions of the split.',
+    `# total = sum of weight x solutions; unique = (total + ${s180} + 2 x ${s90}) / 8 (Burnside: half- and quarter-turn symmetric solutions).`,
+    'id split weight solutions',
+  ];
+  for (const u of plan.list) {
+    let split = '';
+    for (let row = 0; row < plan.n; row++) split += row === u.centreRow ? 'C' : (u.eastRows >>> row) & 1 ? 'E' : 'W';
+    lines.push(`${u.id} ${split} ${u.weight} ${countOf(u.id)}`);
+  }
+  return lines.join('\n') + '\n';
 }

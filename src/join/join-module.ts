@@ -1,10 +1,6 @@
-// The half-board join as units for the run machinery, on either engine, and
-// a one-thread count of totals and uniques. The wasm join is its own module
-// (assembly/join/join-kernel/join-entry.ts), compiled once and instantiated per thread: each
-// instance grows its own tables.
-import { resolveModule } from '../engines/engines.js';
-import { decodeBase64 } from '../engines/wasm-loader.js';
-import { JOIN_WASM_BASE64, JOIN_WASM_SIMD_BASE64 } from '../engines/wasm-bytes.generated.js';
+// The half-board join on one thread: its wasm module (assembly/join/) or
+// the TypeScript twin, and a whole count of totals and uniques (countSync).
+import { compileBuild, resolveWasm, wasmModuleOf } from '../engines/wasm-loader.js';
 import { joinCounterFrom, type JoinCounter, type JoinEngine } from './join-counter.js';
 import { checkJoinSize, planJoin } from './join-plan.js';
 import { countSymmetricSolutions, uniqueFromTotal } from './symmetric-solutions.js';
@@ -16,32 +12,25 @@ export type { JoinCounter, JoinEngine } from './join-counter.js';
 
 /** Compiles one build of the join module; throws where WebAssembly cannot. */
 export function compileJoinModule(build: 'simd' | 'baseline'): WebAssembly.Module {
-  return new WebAssembly.Module(decodeBase64(build === 'simd' ? JOIN_WASM_SIMD_BASE64 : JOIN_WASM_BASE64));
+  return compileBuild('join', build);
 }
-
-let joinModule: WebAssembly.Module | undefined;
 
 /** The join module for this runtime: the SIMD build where it validates, else the baseline. */
 export function getJoinModule(): WebAssembly.Module {
-  if (!joinModule) {
-    const simd = WebAssembly.validate(decodeBase64(JOIN_WASM_SIMD_BASE64));
-    joinModule = compileJoinModule(simd ? 'simd' : 'baseline');
-  }
-  return joinModule;
+  return resolveWasm('join', 'wasm')!;
 }
 
 /**
  * The join module for an engine choice, or null for the TypeScript join:
- * 'auto' falls back where WebAssembly is unavailable, 'wasm' throws (as for
- * the search, whose module tells whether wasm compiles here at all).
+ * 'auto' falls back where WebAssembly is unavailable, 'wasm' throws.
  */
 export function resolveJoinModule(engine: 'auto' | 'wasm' | 'js'): WebAssembly.Module | null {
-  return resolveModule(engine) ? getJoinModule() : null;
+  return resolveWasm('join', engine);
 }
 
-/** A counter on `engine`; for wasm, from `module` (default: getJoinModule()). */
+/** A counter on `engine`; for wasm, from `module` (default: this runtime's join module). */
 export function joinCounter(engine: JoinEngine, module?: WebAssembly.Module): JoinCounter {
-  return joinCounterFrom(engine, engine === 'js' ? null : (module ?? getJoinModule()));
+  return joinCounterFrom(engine, engine === 'js' ? null : (module ?? wasmModuleOf('join') ?? getJoinModule()));
 }
 
 export interface JoinCount {

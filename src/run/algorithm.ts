@@ -1,9 +1,9 @@
-// Which counting method runs: the row-by-row symmetry search, or the
-// half-board join (src/join/join-module.ts). 'auto' takes the one measured faster for
-// that n, among those whose tables fit.
-import { ERROR_CODES, rangeError } from '../shared/errors.js';
+// Which method a count runs: 'auto' takes the one measured faster for that
+// n, among those whose tables fit. Apart from ./methods.ts so that the
+// public types (index.d.ts) reach no WebAssembly type.
 import type { EngineChoice } from '../engines/engine-names.js';
 import { checkJoinSize, JOIN_MAX_N } from '../join/join-plan.js';
+import { ERROR_CODES, rangeError } from '../shared/errors.js';
 import { checkChoice } from '../shared/validate.js';
 
 export const ALGORITHMS = ['auto', 'join', 'search'] as const;

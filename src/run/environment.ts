@@ -50,3 +50,9 @@ export async function availableCores(): Promise<number> {
   cores = coresOf(await importNodeBuiltin<NodeOs>('os'));
   return cores;
 }
+
+/**
+ * From this n on, counts use a worker per core unless told otherwise; below
+ * it, starting workers costs more than it saves (see README, "Threads").
+ */
+export const AUTO_THREADS_MIN_N = 15;

@@ -1,24 +1,16 @@
 // The messages between a count and its workers.
-import type { JoinUnit } from '../join/join-plan.js';
-import type { CompletionUnit } from '../completions/completion-types.js';
-import type { Unit } from '../search/search-plan.js';
+import type { MethodName } from './method.js';
 
-export type { CompletionUnit };
+/** What a pool's workers run: a method's units, by the method's name (src/run/counters.ts). */
+export type Task = MethodName;
 
-/**
- * What a pool's workers run: the symmetry search's plan units (the
- * default), the half-board join's row splits, or completion units of
- * countCompletions().
- */
-export type Task = 'search' | 'join' | 'completions';
-
-/** The unit type of each task. */
-export type TaskUnit<T extends Task> = T extends 'join' ? JoinUnit : T extends 'completions' ? CompletionUnit : Unit;
+/** A unit of any method: it travels as it is, and comes back as its id. */
+export type AnyUnit = { readonly id: number };
 
 export type ToWorker =
   /**
    * First message: the board size, the task and its compiled kernel (null for
-   * the TS kernel): the search kernel, the join module, or the enumeration
+   * the TS kernel): the search kernel, the join module, or the open-rows
    * module for 'completions'.
    */
   | {
@@ -28,10 +20,10 @@ export type ToWorker =
       module: WebAssembly.Module | null;
       reportEveryMs?: number | undefined;
       /** A unit to count once before 'ready', result unused: builds the worker's tables while the calling thread counts. */
-      warm?: TaskUnit<Task> | undefined;
+      warm?: AnyUnit | undefined;
     }
   /** A batch of units; they travel themselves, so workers never build the plan. */
-  | { type: 'run'; units: TaskUnit<Task>[] };
+  | { type: 'run'; units: AnyUnit[] };
 
 /** A finished unit's count: solutions (fixes for a search 'fixes' unit). */
 export type UnitResult = { id: number; count: bigint };

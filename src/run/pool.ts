@@ -15,27 +15,27 @@ import { abortError, type AbortSignalLike } from '../shared/abort.js';
 import { codedError, ERROR_CODES } from '../shared/errors.js';
 import { isNode } from './environment.js';
 import { spawnWorker, spawnWorkerNow, type WorkerHandle } from './spawn.js';
-import type { FromWorker, Task, TaskUnit } from './messages.js';
+import type { AnyUnit, FromWorker, Task } from './messages.js';
 
 /** Batches each worker holds: one in hand, one queued. */
 const IN_FLIGHT = 2;
 /** A batch is at most 1 / (BATCH_SHARE * threads) of what is left to hand out. */
 const BATCH_SHARE = 8;
 
-export interface PoolJob<T extends Task = 'search'> {
+export interface PoolJob<U extends AnyUnit = AnyUnit> {
   n: number;
   /** What the units are (default 'search': plan units). */
-  task?: T;
+  task?: Task;
   /** The units to run, pulled as they are handed out, and how many there are. */
-  units: Iterator<TaskUnit<T>>;
+  units: Iterator<U>;
   count: number;
   threads: number;
   /** The task's compiled kernel, sent to each worker once; null runs the TypeScript kernel. */
   module: WebAssembly.Module | null;
   signal?: AbortSignalLike | undefined;
-  onResult(unit: TaskUnit<T>, count: bigint): void;
+  onResult(unit: U, count: bigint): void;
   /** A unit being counted: the share of it done so far. */
-  onPartial?(unit: TaskUnit<T>, share: number): void;
+  onPartial?(unit: U, share: number): void;
   /** Test hook: how often workers report within a batch (default: every 50 ms and at its end). */
   reportEveryMs?: number | undefined;
   /** Test hook: sees every message from a worker before the pool handles it. */
@@ -48,9 +48,9 @@ export interface PoolJob<T extends Task = 'search'> {
    * onResult; it resolves once every unit it took is counted (or rejects,
    * which fails the job). Ready workers then get the rest.
    */
-  helper?: ((take: () => TaskUnit<T> | undefined) => Promise<void>) | undefined;
+  helper?: ((take: () => U | undefined) => Promise<void>) | undefined;
   /** A unit each worker counts once, result unused, before it says it is ready: it builds the worker's tables. */
-  warm?: TaskUnit<T> | undefined;
+  warm?: U | undefined;
 }
 
 /** Idle workers are terminated this long after the last count that used them (milliseconds). */
@@ -138,12 +138,12 @@ export function prestartWorkers(threads: number): void {
   }
 }
 
-export function runOnWorkers<T extends Task = 'search'>(job: PoolJob<T>): Promise<void> {
+export function runOnWorkers<U extends AnyUnit = AnyUnit>(job: PoolJob<U>): Promise<void> {
   const { n, signal } = job;
   if (signal?.aborted) return Promise.reject(abortError(signal));
   if (job.count === 0) return Promise.resolve();
   /** Units handed out and not yet finished. */
-  const byId = new Map<number, TaskUnit<T>>();
+  const byId = new Map<number, U>();
   const workers: Pooled[] = [];
   /** One per worker being started; each settles once its worker is listening or terminated. */
   const starting: Promise<void>[] = [];
@@ -181,7 +181,7 @@ export function runOnWorkers<T extends Task = 'search'>(job: PoolJob<T>): Promis
       const left = job.count - next;
       if (left === 0) return;
       const size = Math.ceil(left / (BATCH_SHARE * job.threads));
-      const batch: TaskUnit<T>[] = [];
+      const batch: U[] = [];
       for (let i = 0; i < size; i++) {
         const unit = job.units.next();
         if (unit.done) break;
@@ -287,7 +287,7 @@ export function runOnWorkers<T extends Task = 'search'>(job: PoolJob<T>): Promis
     }
 
     if (job.helper) {
-      const take = (): TaskUnit<T> | undefined => {
+      const take = (): U | undefined => {
         if (settled || anyReady || next >= job.count) return undefined;
         const unit = job.units.next();
         if (unit.done) return undefined;

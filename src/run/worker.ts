@@ -1,13 +1,11 @@
 // A counting worker: announces itself, receives the board size, its task and
 // the compiled kernel once, then counts the batch of units in each 'run'
 // message. Runs as a Node worker thread or a module Web Worker.
-import { jsKernel, jsSearch, wasmKernelFrom, wasmSearchFrom } from '../engines/engines.js';
-import { codedError, ERROR_CODES, rangeError } from '../shared/errors.js';
-import { joinCounterFrom } from '../join/join-counter.js';
-import type { JoinUnit } from '../join/join-plan.js';
-import { countUnit, onePiece, type Unit } from '../search/search-plan.js';
+import { codedError, ERROR_CODES } from '../shared/errors.js';
+import { counterFor } from './counters.js';
 import { importNodeBuiltin, isNode } from './environment.js';
-import type { CompletionUnit, FromWorker, Task, TaskUnit, ToWorker, UnitResult } from './messages.js';
+import type { AnyUnit, FromWorker, ToWorker, UnitResult } from './messages.js';
+import type { UnitCounter } from './method.js';
 
 type Port = { post(message: FromWorker): void; listen(handler: (message: ToWorker) => void): void };
 
@@ -24,10 +22,7 @@ async function parentPort(): Promise<Port> {
   return { post: (m) => scope.postMessage(m), listen: (h) => scope.addEventListener('message', (e) => h(e.data)) };
 }
 
-/** Counts one unit in pieces: yields the share done between pieces, returns the count. */
-type UnitCounter = (unit: TaskUnit<Task>) => Generator<number, bigint, undefined>;
-
-let counter: UnitCounter | undefined;
+let counter: UnitCounter<AnyUnit> | undefined;
 let n = 0;
 let reportEveryMs = 0;
 
@@ -38,39 +33,12 @@ let reportEveryMs = 0;
  */
 const REPORT_EVERY_MS = 50;
 
-function checkConstellation(unit: Unit): void {
-  const s = unit?.constellation;
-  for (const key of ['a', 'b', 'c', 'd'] as const) {
-    if (!Number.isInteger(s?.[key]) || s[key] < 0 || s[key] >= n)
-      throw rangeError(`unit ${unit?.id}: ${key} = ${s?.[key]} is not a column/row of an n = ${n} board`);
-  }
-}
-
-function counterFor(task: Task, module: WebAssembly.Module | null): UnitCounter {
-  if (task === 'join') {
-    const join = joinCounterFrom(module ? 'wasm' : 'js', module);
-    return (unit) => onePiece(join.countUnit(n, unit as JoinUnit));
-  }
-  if (task === 'completions') {
-    const search = module ? wasmSearchFrom(module) : jsSearch;
-    return (unit) => {
-      const u = unit as CompletionUnit;
-      return onePiece(search.countOpenRows(u.rows, u.allow));
-    };
-  }
-  const kernel = module ? wasmKernelFrom(module) : jsKernel;
-  return (unit) => {
-    checkConstellation(unit as Unit);
-    return countUnit(kernel, n, unit as Unit);
-  };
-}
-
 function handle(port: Port, message: ToWorker): void {
   try {
     if (message.type === 'init') {
       n = message.n;
       reportEveryMs = message.reportEveryMs ?? REPORT_EVERY_MS;
-      counter = counterFor(message.task, message.module);
+      counter = counterFor(message.task, n, message.module);
       if (message.warm) for (const steps = counter(message.warm); !steps.next().done;);
       port.post({ type: 'ready' });
       return;

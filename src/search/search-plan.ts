@@ -12,32 +12,18 @@
 // only a few numbers per constellation are kept.
 //
 // The half-board join's plan (src/join/join-method.ts, units "row
-// splits") is another implementation of PlanIdentity with its own `method`:
-// the digest covers the method, so its shards and checkpoints never mix with
-// these (src/cli/slice-plan.ts adapts both to the slice machinery).
+// splits") has its own identity: the digest covers the method, so their
+// shards and checkpoints never mix. src/search/search-method.ts makes this
+// plan a Method.
 import { expectedWork, planSubproblems as constellations, type Subproblem } from './constellations.js';
 import { digest } from '../shared/digest.js';
 import { rangeError } from '../shared/errors.js';
-import { boardMask } from '../baseline/bitmask.js';
+import { boardMask } from '../shared/board-mask.js';
 import { diagonalAttacks, type PlacedRows } from './symmetry.js';
+import { PLAN_FORMAT_VERSION, type PlanIdentity } from '../run/plan-identity.js';
 
-/** Bumped whenever the numbering of units changes. */
-export const PLAN_FORMAT_VERSION = 1;
-export type PlanMethod = 'constellations' | 'join';
 /** Deepest refinement: 4 placed rows already gives ~10^4 units per constellation. */
 export const MAX_DEPTH = 4;
-
-/** What identifies a plan: two files with the same identity number their units alike. */
-export interface PlanIdentity {
-  readonly method: PlanMethod;
-  readonly n: number;
-  readonly depth: number;
-  readonly formatVersion: number;
-  /** Number of units. */
-  readonly units: number;
-  /** 16 hex digits over all of the above. */
-  readonly digest: string;
-}
 
 export interface Unit {
   /** Position in the plan: 0 .. units - 1. */
@@ -401,16 +387,6 @@ export function defaultDepth(n: number, parts: number): number {
 export interface UnitKernel {
   countPlaced(n: number, s: Subproblem, placed: PlacedRows): bigint;
   countFixes(n: number, s: Subproblem): bigint;
-}
-
-/**
- * A unit counted in one piece, in the shape countUnit has: it yields once
- * (its share done, 1) before returning, so the runner and the workers can
- * report and let the event loop run between such units too.
- */
-export function* onePiece(count: bigint): Generator<number, bigint, undefined> {
-  yield 1;
-  return count;
 }
 
 /**

@@ -3,7 +3,7 @@
 // file lays out the subproblem's rows and handles the rare symmetric
 // constellations; the hot search is in row-search.ts.
 import { type Subproblem, type SubproblemCount } from './constellations.js';
-import { boardMask } from '../baseline/bitmask.js';
+import { boardMask } from '../shared/board-mask.js';
 import { countBelow, rowAttacks, rowShift } from './row-search.js';
 
 // Per inner row: its board row (the row tables live in row-search.ts).

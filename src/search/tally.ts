@@ -1,7 +1,7 @@
 // Runs the whole subproblem list on one kernel, on the calling thread, and
 // adds up the contributions (countSync and the benchmark use it).
 import { contribution, planSubproblems } from './constellations.js';
-import type { Kernel } from '../engines/engines.js';
+import type { Kernel } from './search-kernel.js';
 
 export function countAll(n: number, kernel: Kernel): { total: bigint; unique: bigint } {
   let total = 0n;

@@ -9,7 +9,7 @@
 // can overflow.
 import { abortError, type AbortSignalLike } from '../../shared/abort.js';
 import { contribution, planSubproblems } from '../../search/constellations.js';
-import type { Progress } from '../../run/runner.js';
+import type { Progress } from '../../run/progress.js';
 import { countFixesOnly } from '../../search/symmetry.js';
 import { requestGpuDevice } from './webgpu-device.js';
 import { unitSearchShader, WORKGROUP_SIZE } from './webgpu-shader.js';
@@ -190,6 +190,7 @@ class SubproblemCounter {
     const done = this.finished === all;
     return {
       finished: this.finished,
+      units: all,
       subproblems: all,
       resumedFraction: 0,
       // Units have about the same number of rows left, so they weigh about the same.

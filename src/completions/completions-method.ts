@@ -1,0 +1,42 @@
+// Completions of a partly filled board as a Method (src/run/method.ts): a
+// plain list of open-rows units, each counting its own completions, with no
+// unique count. They are never sharded or checkpointed, so the identity is
+// the list's alone.
+import { onePiece, type CpuEngine, type Method, type UnitCounter } from '../run/method.js';
+import { codedError, ERROR_CODES } from '../shared/errors.js';
+import type { CompletionUnit } from './completion-types.js';
+import { jsSearch, resolveSearchModule, wasmSearchFrom } from './open-rows-kernel.js';
+
+/** A completion unit counted on this thread from `module` (null: the TypeScript search), in one piece. */
+export function completionsCounter(module: WebAssembly.Module | null): UnitCounter<CompletionUnit> {
+  const search = module ? wasmSearchFrom(module) : jsSearch;
+  return (unit) => onePiece(search.countOpenRows(unit.rows, unit.allow));
+}
+
+const NOT_A_PLAN = "completion units are not a plan's: they are never sharded or saved";
+
+export function completionsMethod(n: number, units: readonly CompletionUnit[]): Method<CompletionUnit> {
+  return Object.freeze({
+    name: 'completions' as const,
+    n,
+    identity: null,
+    units: units.length,
+    unitsIn: (from: number, to: number) => units.slice(from, to),
+    workOf: () => 1,
+    workIn: (from: number, to: number) => Math.max(0, to - from),
+    shardRange: () => {
+      throw codedError(NOT_A_PLAN, ERROR_CODES.INTERNAL);
+    },
+    contribution: (_id: number, count: bigint) => ({ total: count, unique8: 0n }),
+    uniqueOf: () => 0n,
+    checkParts: () => undefined,
+    subtotals: () => {
+      throw codedError(NOT_A_PLAN, ERROR_CODES.INTERNAL);
+    },
+    module: (engine: CpuEngine) => resolveSearchModule(engine),
+    counter: completionsCounter,
+    // A unit is counted in one piece and may take minutes (n = 24 with one queen): on this thread it would hold off abort.
+    helps: false,
+    warm: () => undefined,
+  });
+}

@@ -1,0 +1,140 @@
+// A counting method as everything above the kernels sees it: the runner and
+// its workers, shards, checkpoints, subtotals and merge all take a Method and
+// never ask which one it is. The symmetry search (src/search/search-method.ts),
+// the half-board join (src/join/join-method.ts) and completions
+// (src/completions/completions-method.ts) each implement it.
+import { rangeError } from '../shared/errors.js';
+
+export { PLAN_FORMAT_VERSION, type PlanIdentity, type PlanMethod } from './plan-identity.js';
+import type { PlanIdentity } from './plan-identity.js';
+
+/** The task name workers know a method by. */
+export type MethodName = 'search' | 'join' | 'completions';
+
+/** Engines that count units on CPU threads. */
+export type CpuEngine = 'auto' | 'wasm' | 'js';
+
+/** What a unit's count adds: to the total, and to 8 x the unique count. */
+export interface Contribution {
+  readonly total: bigint;
+  readonly unique8: bigint;
+}
+
+/**
+ * Counts one unit in pieces: yields the share of it done between pieces (0
+ * to 1), returns its count. Declared as a method so that it is bivariant in
+ * U: a method of any unit type is a Method, and each one gets back only the
+ * units it made.
+ */
+export type UnitCounter<U> = { count(unit: U): Generator<number, bigint, undefined> }['count'];
+
+/** Where a unit's saved count came from (a file's name) and the count. */
+export type CountSource = (id: number) => { readonly name: string; readonly count: bigint };
+
+export interface Method<U extends { readonly id: number } = { readonly id: number }> {
+  readonly name: MethodName;
+  readonly n: number;
+  /** Its plan's identity, which shards and checkpoints record; null for units that are never saved (completions). */
+  readonly identity: PlanIdentity | null;
+  readonly units: number;
+  /** The units from..to-1, in plan order, built as they are iterated. */
+  unitsIn(from: number, to: number): Iterable<U>;
+  /** Estimated work of unit `id` and of the units from..to-1 (for progress and shards). */
+  workOf(id: number): number;
+  workIn(from: number, to: number): number;
+  /** Shard `index` of `count`: a contiguous run of units, balanced by estimated work. */
+  shardRange(index: number, count: number): { from: number; to: number };
+  /** What unit `id`'s count adds. */
+  contribution(id: number, count: bigint): Contribution;
+  /** The unique count of the whole from its total and 8 x unique (exact once every unit is in). */
+  uniqueOf(total: bigint, unique8: bigint): bigint;
+  /**
+   * Why saved counts of every unit cannot be a count's parts (files are
+   * refused with it), naming the file through `source`; undefined if they can.
+   */
+  checkParts(total: bigint, unique8: bigint, source: CountSource): string | undefined;
+  /** The text of a subtotals file for the whole count. */
+  subtotals(countOf: (id: number) => bigint): string;
+  /** The compiled wasm module for an engine choice, or null for TypeScript; throws if 'wasm' is unavailable. */
+  module(engine: CpuEngine): WebAssembly.Module | null;
+  /** A counter on this thread, from `module` (null: TypeScript). Workers build theirs with counterFor (src/run/counters.ts). */
+  counter(module: WebAssembly.Module | null): UnitCounter<U>;
+  /**
+   * Whether the calling thread counts units while workers start: not where
+   * one unit costs more than a worker's start-up, or cannot be split (abort
+   * would wait for it).
+   */
+  readonly helps: boolean;
+  /** A unit each worker counts once before it says ready (the join: builds its tables), or undefined. */
+  warm(): U | undefined;
+}
+
+/** What a plan class already has of a Method. */
+export interface PlanLike<U> {
+  readonly n: number;
+  readonly units: number;
+  identity(): PlanIdentity;
+  unitsIn(from: number, to: number): Iterable<U>;
+  workOf(id: number): number;
+  workIn(from: number, to: number): number;
+  shardRange(index: number, count: number): { from: number; to: number };
+}
+
+/** A plan's own members as a Method's, bound to it. */
+export function planMembers<U>(plan: PlanLike<U>) {
+  return {
+    n: plan.n,
+    identity: plan.identity(),
+    units: plan.units,
+    unitsIn: (from: number, to: number) => plan.unitsIn(from, to),
+    workOf: (id: number) => plan.workOf(id),
+    workIn: (from: number, to: number) => plan.workIn(from, to),
+    shardRange: (index: number, count: number) => plan.shardRange(index, count),
+  };
+}
+
+/** `make` of a plan, made once per plan (plans are cached and immutable). */
+export function oncePerPlan<P extends object, M>(make: (plan: P) => M): (plan: P) => M {
+  const made = new WeakMap<P, M>();
+  return (plan) => {
+    let method = made.get(plan);
+    if (method === undefined) {
+      method = make(plan);
+      made.set(plan, method);
+    }
+    return method;
+  };
+}
+
+/** A method whose units go into files: shards, checkpoints, subtotals and merge take these. */
+export type PlannedMethod<U extends { readonly id: number } = { readonly id: number }> = Method<U> & { readonly identity: PlanIdentity };
+
+/**
+ * A unit counted in one piece, in the shape of a UnitCounter: it yields once
+ * (its share done, 1) before returning, so the runner and the workers can
+ * report and let the event loop run between such units too.
+ */
+export function* onePiece(count: bigint): Generator<number, bigint, undefined> {
+  yield 1;
+  return count;
+}
+
+/** Runs a unit counter to its end on this thread. */
+export function countWhole<U>(counter: UnitCounter<U>, unit: U): bigint {
+  const steps = counter(unit);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+}
+
+/** The first line of a subtotals file: the version and the plan it belongs to. */
+export function subtotalsHeader(plan: PlanIdentity, version: string): string {
+  return `# nqueens-subtotals: nqueens-wasm ${version}, n = ${plan.n}, plan ${plan.method} depth ${plan.depth} digest ${plan.digest}`;
+}
+
+/** Counts single units of a method on this thread, by id (merge --verify). */
+export function recounter<U extends { readonly id: number }>(method: Method<U>, engine: CpuEngine): (id: number) => bigint {
+  const counter = method.counter(method.module(engine));
+  return (id) => {
+    for (const unit of method.unitsIn(id, id + 1)) return countWhole(counter, unit);
+    throw rangeError(`unit ${id} is not in this plan (0 to ${method.units - 1})`);
+  };
+}

@@ -1,0 +1,28 @@
+// Which method counts: the algorithm a count of n resolves to (./algorithm.ts),
+// and the planned method for it or for the plan a file names. The one place
+// that chooses; everything after takes a Method (./method.ts).
+import { joinMethod } from '../join/join-method.js';
+import { searchMethod } from '../search/search-method.js';
+import { defaultDepth } from '../search/search-plan.js';
+import type { AlgorithmName } from './algorithm.js';
+import type { PlanMethod, PlannedMethod } from './method.js';
+
+export type { CpuEngine, Method, PlanIdentity, PlanMethod, PlannedMethod } from './method.js';
+export { PLAN_FORMAT_VERSION, recounter } from './method.js';
+
+export { ALGORITHMS, checkAlgorithm, JOIN_AUTO_MAX_N, JOIN_AUTO_MIN_N, resolveAlgorithm } from './algorithm.js';
+export type { AlgorithmChoice, AlgorithmName } from './algorithm.js';
+
+/** The method of a plan recorded in a file: the search's constellations at `depth`, or the join (depth 0). */
+export function plannedMethod(method: PlanMethod, n: number, depth: number): PlannedMethod {
+  return method === 'join' ? joinMethod(n) : searchMethod(n, depth);
+}
+
+/**
+ * The method a count of n runs for a resolved algorithm, split for `parts`
+ * threads or shards (the search refines its plan to a depth where no unit
+ * holds more than 1/8 of a part; `depth` overrides it).
+ */
+export function methodForCount(n: number, algorithm: AlgorithmName, parts: number, depth?: number): PlannedMethod {
+  return algorithm === 'join' ? joinMethod(n) : searchMethod(n, depth ?? defaultDepth(n, parts));
+}
