@@ -5,7 +5,7 @@
 //
 //   node bench/interleaved.mjs [n=16] [rounds=1]     (after npm run build)
 import { planSubproblems } from '../dist/search/constellations.js';
-import { getWasmKernel, jsKernel, wasmKernelFrom } from '../dist/engines/engines.js';
+import { getWasmKernel, jsKernel, wasmKernelFrom } from '../dist/search/search-kernel.js';
 import { compileKernel } from '../dist/engines/wasm-loader.js';
 
 const n = Number(process.argv[2] ?? 16);

@@ -1,6 +1,6 @@
 // The engine benchmark: every engine side by side in one run (tinybench),
 // warm and cold, plus the native C anchor. Writes bench/results/latest.{json,md}
-// and the tables in bench/README.md and README.md (bench/tables.mjs);
+// and the tables in bench/README.md and docs/benchmarks.md (bench/tables.mjs);
 // bench:17 also appends to the run history (bench/history.mjs).
 //
 //   npm run bench                n = 8, 10, 12, 14, 16
@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { Bench } from 'tinybench';
 import { coldRounds, describeAsync, warmRounds } from './async.mjs';
 import { count } from '../dist/index.js';
-import { getWasmKernel, jsKernel, wasmKernelFrom } from '../dist/engines/engines.js';
+import { getWasmKernel, jsKernel, wasmKernelFrom } from '../dist/search/search-kernel.js';
 import { countFirstRow as jsCountFirstRow } from '../dist/baseline/bitmask.js';
 import { compileKernel, wasmUsesSimd } from '../dist/engines/wasm-loader.js';
 import { countReference } from '../dist/engines/reference.js';
@@ -237,7 +237,7 @@ const date = new Date().toISOString();
 const result = { date, machine, sizes, rows, cold, abortLatencyMs: abortLatency, asyncVsSync, baseline: BASELINE };
 const name = anchor ? 'latest-n17' : 'latest';
 if (publish) writeFileSync(new URL(`./results/${name}.json`, import.meta.url), JSON.stringify(result, null, 2) + '\n');
-// The chart README embeds: time against n, one line per engine.
+// The chart docs/benchmarks.md embeds: time against n, one line per engine.
 if (publish && !anchor) writeFileSync(new URL('./results/latest.svg', import.meta.url), latestChart(result));
 
 /** A time in the unit that keeps three significant digits (small n runs in microseconds). */
@@ -299,7 +299,7 @@ const md = markdown();
 if (publish) {
   writeFileSync(new URL(`./results/${name}.md`, import.meta.url), md);
   if (anchor) recordAnchorRun({ date, machine, rows, commit });
-  // The tables in bench/README.md and the summary in README.md, from the results just written.
+  // The tables in bench/README.md and the summary in docs/benchmarks.md, from the results just written.
   writeTables();
 }
 console.log('\n' + md);

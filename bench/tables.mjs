@@ -1,4 +1,4 @@
-// The benchmark tables in README.md (a short summary) and bench/README.md
+// The benchmark tables in docs/benchmarks.md (a short summary) and bench/README.md
 // (the full tables and the run history), rebuilt from bench/results/ between
 // their <!-- name:start --> / <!-- name:end --> markers. bench/run.mjs calls
 // this after each published run, so no figure in them is typed by hand;
@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { historyMarkdown } from './history.mjs';
 
 const results = new URL('./results/', import.meta.url);
-const README = new URL('../README.md', import.meta.url);
+const SUMMARY = new URL('../docs/benchmarks.md', import.meta.url);
 const BENCH_README = new URL('./README.md', import.meta.url);
 
 /**
@@ -62,17 +62,17 @@ export function summaryMarkdown() {
   const machine = `${full.machine.cpu}, ${cores} cores, Node ${full.machine.node}`;
   return (
     [
-      `Median time per count on ${machine} (\`npm run bench\` of ${full.date.slice(0, 10)}, \`npm run bench:17\` of ${anchor.date.slice(0, 10)}, a shared machine: compare ratios, not absolute times). Targets at n = 17: wasm <= 0.25x native C, TypeScript <= 0.40x. Every table, every n = 17 run and how they are measured: [bench/README.md](bench/README.md).`,
+      `Median time per count on ${machine} (\`npm run bench\` of ${full.date.slice(0, 10)}, \`npm run bench:17\` of ${anchor.date.slice(0, 10)}, a shared machine: compare ratios, not absolute times). Targets at n = 17: wasm <= 0.25x native C, TypeScript <= 0.40x. Every table, every n = 17 run and how they are measured: [bench/README.md](../bench/README.md).`,
       '',
       ...lines,
     ].join('\n') + '\n'
   );
 }
 
-/** Rewrites the marked blocks of README.md and bench/README.md from bench/results/. */
+/** Rewrites the marked blocks of docs/benchmarks.md and bench/README.md from bench/results/. */
 export function writeTables() {
-  const readme = readFileSync(README, 'utf8');
-  writeFileSync(README, replaceBlocks(readme, { 'bench-summary': summaryMarkdown() }));
+  const summary = readFileSync(SUMMARY, 'utf8');
+  writeFileSync(SUMMARY, replaceBlocks(summary, { 'bench-summary': summaryMarkdown() }));
   /** @type {Record<string, string>} */
   const blocks = { 'bench17-history': historyMarkdown() };
   const latest = readResult('latest.md');

@@ -3,11 +3,11 @@
 // tuning hook (setSimdTuning). `npm run build` writes it to build/; it is
 // read from there, never embedded in dist/, so the package ships without it.
 import { readFileSync } from 'node:fs';
-import { wasmKernelFrom } from '../dist/engines/engines.js';
+import { wasmKernelFrom } from '../dist/search/search-kernel.js';
 import { instantiateKernel, u64 } from '../dist/engines/wasm-loader.js';
 
 /** @typedef {import('../dist/engines/wasm-loader.js').WasmBenchKernel} WasmBenchKernel */
-/** @typedef {import('../dist/engines/engines.js').Kernel} Kernel */
+/** @typedef {import('../dist/search/search-kernel.js').Kernel} Kernel */
 
 const files = { simd: 'nqueens-bench-simd.wasm', baseline: 'nqueens-bench.wasm' };
 
