@@ -3,7 +3,7 @@
 // The calling-thread engines are the package's internal kernels (the wasm
 // build without SIMD cannot be chosen through the public API).
 import { count, countSync, JOIN_MAX_N } from '../dist/index.js';
-import { getWasmKernel, jsKernel, wasmKernelFrom, type Kernel } from '../dist/engines/engines.js';
+import { getWasmKernel, jsKernel, wasmKernelFrom, type Kernel } from '../dist/search/search-kernel.js';
 import { compileKernel, wasmUsesSimd } from '../dist/engines/wasm-loader.js';
 import { countReference } from '../dist/engines/reference.js';
 import { countAll } from '../dist/search/tally.js';

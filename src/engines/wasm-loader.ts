@@ -1,6 +1,6 @@
 // Loads the AssemblyScript kernel from the bytes inlined at build time. There
 // are two builds of one source: with wasm SIMD (a search that prunes far
-// more, see assembly/completions/open-rows/symmetry-simd.ts) and without, for engines that lack it.
+// more, see assembly/search/symmetry-simd.ts) and without, for engines that lack it.
 // The kernel's boundary is numbers only, so @assemblyscript/loader has
 // nothing to marshal: it instantiates synchronously and demangles exports.
 // The build points this import at its copy in dist/vendor/ (see
@@ -9,7 +9,7 @@ import { instantiateSync } from '@assemblyscript/loader';
 import { codedError, ERROR_CODES } from '../shared/errors.js';
 import { JOIN_WASM_BASE64, JOIN_WASM_SIMD_BASE64, WASM_BASE64, WASM_SEARCH_BASE64, WASM_SIMD_BASE64 } from './wasm-bytes.generated.js';
 
-/** The shipped kernel's exports (assembly/completions/open-rows/search-entry.ts). i64 results arrive as (signed) bigint. */
+/** The shipped kernel's exports (assembly/search/search-entry.ts). i64 results arrive as (signed) bigint. */
 export interface WasmKernel {
   /**
    * Solutions containing the border constellation (a, b, c, d); a refined

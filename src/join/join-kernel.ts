@@ -10,7 +10,7 @@
 // "east half i is clear of these diagonals", built by a superset-OR
 // transform. A west half then tests 32 east halves with six loads and ANDs.
 // Nearly every word comes out zero, so the popcount sits behind a branch.
-// assembly/join/join-kernel/join-kernel.ts does the same with 64 or 128 halves per block, packs the
+// assembly/join/join-kernel.ts does the same with 64 or 128 halves per block, packs the
 // groups without padding (a probe masks the halves of the groups it may
 // meet), and sorts the probing halves by group key first.
 import { CHUNK_BITS, CHUNKS, groupBits, windowBits } from './join-geometry.js';

@@ -95,7 +95,7 @@ export function countSubproblem(n: number, s: Subproblem): SubproblemCount {
 const TURNS = 0b1110;
 
 // The fixes of the rare constellations with a non-trivial stabiliser, the
-// same design as countConstellationFixes in assembly/completions/open-rows/symmetry.ts. Only a turn
+// same design as countConstellationFixes in assembly/search/symmetry.ts. Only a turn
 // can fix a solution of n > 1 (a reflection maps some queen onto a square it
 // attacks), and whatever a quarter turn fixes, the half turn fixes too. So
 // one search over the half-turn-symmetric placements, where every row below
