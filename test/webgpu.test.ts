@@ -4,9 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { contribution, planSubproblems } from '../dist/search/constellations.js';
 import { countSubproblem, countFixesOnly } from '../dist/search/symmetry.js';
-import { TABLE_ROWS, refineUnits, type WorkUnits } from '../dist/engines/webgpu/webgpu-units.js';
-import { unitSearchShader } from '../dist/engines/webgpu/webgpu-shader.js';
-import { countWebGpu } from '../dist/engines/webgpu/webgpu.js';
+import { TABLE_ROWS, refineUnits, type WorkUnits } from '../dist/search/webgpu/webgpu-units.js';
+import { unitSearchShader } from '../dist/search/webgpu/webgpu-shader.js';
+import { countWebGpu } from '../dist/search/webgpu/webgpu.js';
 import { range, TOTAL, UNIQUE } from './oeis.js';
 
 /** The shader's search over one unit, step for step, in TypeScript. */

@@ -4,6 +4,9 @@
 // an independent check of them, and it is the benchmark's "before" row.
 // Unique solutions are found by testing each solution against its seven
 // images under the symmetries of the square.
+import type { Progress } from '../shared/progress.js';
+import { abortError, type AbortSignalLike } from '../shared/abort.js';
+import { SLICE_MS, yieldToEventLoop } from '../shared/slices.js';
 
 function isSafe(placement: Int32Array, row: number, col: number): boolean {
   for (let r = 0; r < row; r++) {
@@ -109,4 +112,62 @@ export function countReference(n: number): { total: bigint; unique: bigint } {
 export function* referenceSolutions(n: number): Generator<number[], void, undefined> {
   const search = new ReferenceSearch(n);
   while (search.next()) yield Array.from(search.placement);
+}
+
+/**
+ * The reference engine with `signal` and `onProgress`: it has no
+ * subproblems, so it counts one row-0 column after another, yielding to the
+ * event loop every SLICE_MS inside a column; progress is columns done.
+ */
+export async function runReference(
+  n: number,
+  options: { signal?: AbortSignalLike | undefined; onProgress?: ((p: Progress) => void) | undefined; progressIntervalMs?: number },
+): Promise<{ total: bigint; unique: bigint }> {
+  const { signal, onProgress } = options;
+  const interval = options.progressIntervalMs ?? 100;
+  const start = performance.now();
+  let total = 0;
+  let unique = 0;
+  let lastReport = -Infinity;
+  const report = (finished: number, within: number, force: boolean): void => {
+    const t = performance.now();
+    if (!onProgress || (!force && t - lastReport < interval)) return;
+    lastReport = t;
+    const fraction = finished === n ? 1 : Math.min(1, (finished + within) / n);
+    onProgress({
+      n,
+      finished,
+      units: n,
+      subproblems: n,
+      fraction,
+      resumedFraction: 0,
+      total: BigInt(total),
+      unique: BigInt(unique),
+      elapsedMs: t - start,
+    });
+  };
+  const image = new Int32Array(n);
+  let sliceStart = performance.now();
+  report(0, 0, true);
+  for (let col = 0; col < n; col++) {
+    const search = new ReferenceSearch(n, col);
+    for (let found = 0; search.next(); found++) {
+      total++;
+      if (isCanonical(search.placement, image)) unique++;
+      if ((found & 255) === 255 && performance.now() - sliceStart > SLICE_MS) {
+        // The share of this column done: how far its row-1 queen has moved.
+        report(col, n > 1 ? search.placement[1] / n : 0, false);
+        await yieldToEventLoop();
+        if (signal?.aborted) throw abortError(signal);
+        sliceStart = performance.now();
+      }
+    }
+    report(col + 1, 0, col + 1 === n);
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await yieldToEventLoop();
+      sliceStart = performance.now();
+    }
+    if (signal?.aborted) throw abortError(signal);
+  }
+  return { total: BigInt(total), unique: BigInt(unique) };
 }

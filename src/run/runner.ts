@@ -1,15 +1,15 @@
 // Runs the units of a plan, on this thread or on workers, and reports
 // progress. count(), shards and checkpoints are all built on this.
 import { abortError, type AbortSignalLike } from '../shared/abort.js';
-import { isCanonical, ReferenceSearch } from '../engines/reference.js';
+import { SLICE_MS, yieldToEventLoop } from '../shared/slices.js';
 import { AUTO_THREADS_MIN_N, availableCores } from './environment.js';
 
 export { AUTO_THREADS_MIN_N };
 import type { CpuEngine, Method, MethodName } from './method.js';
 import { runOnWorkers } from './pool.js';
-import type { Progress } from './progress.js';
+import type { Progress } from '../shared/progress.js';
 
-export type { Progress } from './progress.js';
+export type { Progress } from '../shared/progress.js';
 
 export interface RunOptions {
   /** The units from..to-1 (default: all), less those `skip` says are done. */
@@ -55,7 +55,6 @@ export interface PlanResult {
   countedTotal: bigint;
 }
 
-const SLICE_MS = 20;
 /**
  * While workers start, the calling thread counts in slices this short, so
  * it sees a worker's 'online' and 'ready' messages at once (each slice ends
@@ -65,10 +64,6 @@ const HELP_SLICE_MS = 2;
 
 function now(): number {
   return performance.now();
-}
-
-function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /**
@@ -219,62 +214,4 @@ export async function runMethod<U extends { readonly id: number }>(plan: Method<
 /** The units still to run: from..to-1 without the skipped ones, lazily. */
 function* pending<U extends { readonly id: number }>(plan: Method<U>, run: RunOptions): Generator<U, void, undefined> {
   for (const unit of plan.unitsIn(run.from ?? 0, run.to ?? plan.units)) if (!run.skip?.(unit.id)) yield unit;
-}
-
-/**
- * The reference engine with `signal` and `onProgress`: it has no
- * subproblems, so it counts one row-0 column after another, yielding to the
- * event loop every SLICE_MS inside a column; progress is columns done.
- */
-export async function runReference(
-  n: number,
-  options: { signal?: AbortSignalLike | undefined; onProgress?: ((p: Progress) => void) | undefined; progressIntervalMs?: number },
-): Promise<{ total: bigint; unique: bigint }> {
-  const { signal, onProgress } = options;
-  const interval = options.progressIntervalMs ?? 100;
-  const start = now();
-  let total = 0;
-  let unique = 0;
-  let lastReport = -Infinity;
-  const report = (finished: number, within: number, force: boolean): void => {
-    const t = now();
-    if (!onProgress || (!force && t - lastReport < interval)) return;
-    lastReport = t;
-    const fraction = finished === n ? 1 : Math.min(1, (finished + within) / n);
-    onProgress({
-      n,
-      finished,
-      units: n,
-      subproblems: n,
-      fraction,
-      resumedFraction: 0,
-      total: BigInt(total),
-      unique: BigInt(unique),
-      elapsedMs: t - start,
-    });
-  };
-  const image = new Int32Array(n);
-  let sliceStart = now();
-  report(0, 0, true);
-  for (let col = 0; col < n; col++) {
-    const search = new ReferenceSearch(n, col);
-    for (let found = 0; search.next(); found++) {
-      total++;
-      if (isCanonical(search.placement, image)) unique++;
-      if ((found & 255) === 255 && now() - sliceStart > SLICE_MS) {
-        // The share of this column done: how far its row-1 queen has moved.
-        report(col, n > 1 ? search.placement[1] / n : 0, false);
-        await yieldToEventLoop();
-        if (signal?.aborted) throw abortError(signal);
-        sliceStart = now();
-      }
-    }
-    report(col + 1, 0, col + 1 === n);
-    if (now() - sliceStart > SLICE_MS) {
-      await yieldToEventLoop();
-      sliceStart = now();
-    }
-    if (signal?.aborted) throw abortError(signal);
-  }
-  return { total: BigInt(total), unique: BigInt(unique) };
 }

@@ -5,9 +5,9 @@
 // the invocations of a dispatch do about the same work (the GPU waits for
 // its slowest invocation); subproblems whose every branch dies during the
 // refinement cost the GPU nothing.
-import type { Subproblem } from '../../search/constellations.js';
-import { rowAttacks, rowShift } from '../../search/row-search.js';
-import { borderColumns, prepare } from '../../search/symmetry.js';
+import type { Subproblem } from '../constellations.js';
+import { rowAttacks, rowShift } from '../row-search.js';
+import { borderColumns, prepare } from '../symmetry.js';
 
 /** Rows per subproblem in the row table: masks are 32 bits, so no board has more inner rows. */
 export const TABLE_ROWS = 32;

@@ -1,5 +1,5 @@
 // The WebGPU engine's compute shader (WGSL): one invocation searches one work
-// unit (src/engines/webgpu/webgpu-units.ts) to the last row and writes how many
+// unit (src/search/webgpu/webgpu-units.ts) to the last row and writes how many
 // solutions it found, as two 32-bit words (WGSL has no 64-bit integers).
 //
 // Shaped after the published GPU solvers (NQueensFAF's OpenCL kernel,

@@ -8,9 +8,9 @@
 // countable this century); the CPU sums the words as bigints, so no total
 // can overflow.
 import { abortError, type AbortSignalLike } from '../../shared/abort.js';
-import { contribution, planSubproblems } from '../../search/constellations.js';
-import type { Progress } from '../../run/progress.js';
-import { countFixesOnly } from '../../search/symmetry.js';
+import { contribution, planSubproblems } from '../constellations.js';
+import type { Progress } from '../../shared/progress.js';
+import { countFixesOnly } from '../symmetry.js';
 import { requestGpuDevice } from './webgpu-device.js';
 import { unitSearchShader, WORKGROUP_SIZE } from './webgpu-shader.js';
 import { BufferUsage, MAP_READ, type GpuBufferLike, type GpuDeviceLike } from './webgpu-types.js';
