@@ -170,7 +170,7 @@ function parseShardFile(name: string, text: string): { name: string; r: ShardRes
   const p = r.plan;
   const known =
     (p?.method === 'constellations' && isInt(p.depth, 0, MAX_DEPTH)) ||
-    (p?.method === 'join' && p.depth === 0 && isInt(r.n, 2, JOIN_MAX_N));
+    (p?.method === 'join' && p.depth === 0 && isInt(r.n, 1, JOIN_MAX_N));
   if (!known || p.formatVersion !== PLAN_FORMAT_VERSION || typeof p.digest !== 'string') {
     refuse(`${name}: its plan (${JSON.stringify(p)}) is not one this version makes`);
   }

@@ -95,7 +95,7 @@ export class JoinPlan implements PlanIdentity {
 
 const plans = new Map<number, JoinPlan>();
 
-/** The join's plan for n (2 <= n <= JOIN_MAX_N); cached. */
+/** The join's plan for n (1 <= n <= JOIN_MAX_N); cached. */
 export function joinPlan(n: number): JoinPlan {
   let plan = plans.get(n);
   if (!plan) {

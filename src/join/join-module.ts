@@ -42,7 +42,6 @@ export interface JoinCount {
 /** Totals and uniques by the join, on one thread. Throws a RangeError before allocating when n's tables do not fit. */
 export function countJoin(n: number, engine: JoinEngine = 'wasm'): JoinCount {
   checkJoinSize(n);
-  if (n === 1) return { n, total: 1n, unique: 1n };
   const counter = joinCounter(engine);
   let total = 0n;
   for (const unit of planJoin(n)) total += BigInt(unit.weight) * counter.countUnit(n, unit);

@@ -132,10 +132,9 @@ function reverseRows(rows: number, n: number): number {
   return (((reversed16[rows & 0xffff] << 16) | reversed16[rows >>> 16]) >>> (32 - n)) >>> 0;
 }
 
-/** The deterministic list of units for board size n (n >= 2), largest first. */
+/** The deterministic list of units for board size n (n >= 1: n = 1 has one split, its centre queen), largest first. */
 export function planJoin(n: number): JoinUnit[] {
   checkJoinSize(n);
-  if (n < 2) return [];
   const h = n >> 1;
   const all = (1 << n) - 1;
   const found: { eastRows: number; centreRow: number; weight: number; mirrorWeight: number; cost: number }[] = [];

@@ -1,0 +1,54 @@
+// Every n on every path: each algorithm through countSync, and count on the
+// calling thread and on 1, 2 and 3 workers, on both CPU engines, and the CLI,
+// against OEIS A000170 / A002562. (A wrong total at n = 1 through count()
+// with the join, while countSync was right, hid behind tests of one path.)
+import { describe, expect, it } from 'vitest';
+import { count, countSync, type AlgorithmName } from '../dist/index.js';
+import { cliInTempDir } from './cli-in-dir.js';
+import { range, TOTAL, UNIQUE } from './oeis.js';
+
+const ENGINES = ['wasm', 'js'] as const;
+const ALGORITHMS: readonly AlgorithmName[] = ['join', 'search'];
+/** Up to here every path runs (well under a second each); the larger n below run on fewer paths. */
+const ALL_PATHS_MAX_N = 13;
+
+const expected = (n: number) => ({ total: TOTAL[n], unique: UNIQUE[n] });
+const counts = (r: { total: bigint; unique: bigint }) => ({ total: r.total, unique: r.unique });
+
+describe.each(ALGORITHMS)('algorithm %s', (algorithm) => {
+  describe.each(ENGINES)('engine %s', (engine) => {
+    it.each(range(1, ALL_PATHS_MAX_N))('n = %i: countSync, and count on this thread and on 1, 2 and 3 workers', async (n) => {
+      const sync = countSync(n, { engine, algorithm });
+      expect([sync.algorithm, counts(sync)]).toEqual([algorithm, expected(n)]);
+      const onThisThread = await count(n, { engine, algorithm });
+      expect([onThisThread.algorithm, counts(onThisThread)]).toEqual([algorithm, expected(n)]);
+      for (const threads of [1, 2, 3]) {
+        const r = await count(n, { engine, algorithm, threads });
+        expect([threads, r.algorithm, r.engine, counts(r)]).toEqual([threads, algorithm, engine, expected(n)]);
+      }
+    });
+  });
+
+  it.each([14, 15])('n = %i: wasm, countSync and count on 2 workers', async (n) => {
+    expect(counts(countSync(n, { algorithm }))).toEqual(expected(n));
+    expect(counts(await count(n, { algorithm, threads: 2 }))).toEqual(expected(n));
+  });
+});
+
+describe('the CLI', () => {
+  const { nqueens } = cliInTempDir('nqueens-every-path-');
+  it.each(ALGORITHMS.flatMap((a) => ENGINES.map((e) => [a, e] as const)))(
+    'count 1..12 --algorithm %s --engine %s --json: every size exact',
+    (algorithm, engine) => {
+      const r = nqueens('count', '1..12', '--algorithm', algorithm, '--engine', engine, '--json');
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      const rows = r.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { n: number; total: string; unique: string; algorithm: string });
+      expect(rows.map((row) => [row.n, row.algorithm, row.total, row.unique])).toEqual(
+        range(1, 12).map((n) => [n, algorithm, String(TOTAL[n]), String(UNIQUE[n])]),
+      );
+    },
+  );
+});
