@@ -28,7 +28,7 @@ import type { PlanIdentity } from './run/plan-identity.js';
 import type { JoinUnit } from './join/join-plan.js';
 import { joinMethod } from './join/join-method.js';
 import { searchMethod as searchMethodOf } from './search/search-method.js';
-import { runMethod } from './run/runner.js';
+import { runMethod, SMALL_COUNT_WORKERS } from './run/runner.js';
 import type { Progress } from './shared/progress.js';
 import { AUTO_THREADS_MIN_N, availableCoresNow } from './run/environment.js';
 import { prestartWorkers } from './run/pool.js';
@@ -285,7 +285,9 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
     const workers = threads ?? availableCoresNow();
     if (workers !== undefined) prestartWorkers(workers);
   }
-  const r = await runMethod(methodForCount(n, algorithm, threads ?? 2), { engine, threads, onProgress, signal });
+  // The plan is cut for the threads that will count (workersFor in the runner caps small counts at the cores).
+  const parts = n < AUTO_THREADS_MIN_N ? Math.min(threads ?? 2, Math.max(SMALL_COUNT_WORKERS, availableCoresNow() ?? 2)) : (threads ?? 2);
+  const r = await runMethod(methodForCount(n, algorithm, parts), { engine, threads, onProgress, signal });
   return { n, total: r.total, unique: r.unique, engine: r.engine, algorithm, threads: r.threads, elapsedMs: now() - start };
 }
 

@@ -6,13 +6,14 @@
 // dropped and its unit runs again; any other damage is refused with its
 // line number. Lines are flushed to disk (fsync) at least every
 // SYNC_LINES lines or SYNC_MS, so a power cut loses only the last few.
-import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { shortCheck } from '../shared/digest.js';
 import { ERROR_CODES, failure } from '../shared/errors.js';
-import type { PlannedMethod } from '../run/methods.js';
+import { implausibleCount, type PlannedMethod } from '../run/methods.js';
 import type { Already } from '../run/runner.js';
 import { VERSION } from '../shared/version.js';
 import { describeError } from './files.js';
+import { readRegularFile } from './regular-file.js';
 import { parseCount } from './shards.js';
 
 export const CHECKPOINT_FORMAT = 'nqueens-checkpoint';
@@ -59,21 +60,9 @@ function refuse(message: string): never {
 }
 
 function readText(file: string): string {
-  const size = statSync(file).size;
-  if (size > MAX_BYTES) refuse(`${file} is ${size} bytes, more than a checkpoint can hold (${MAX_BYTES}); refusing to read it`);
-  const fd = openSync(file, 'r');
-  try {
-    const buffer = Buffer.alloc(size);
-    let read = 0;
-    while (read < size) {
-      const got = readSync(fd, buffer, read, size - read, read);
-      if (got === 0) break;
-      read += got;
-    }
-    return buffer.subarray(0, read).toString('utf8');
-  } finally {
-    closeSync(fd);
-  }
+  const read = readRegularFile(file, MAX_BYTES);
+  if ('problem' in read) refuse(read.problem);
+  return read.text;
 }
 
 export class Checkpoint {
@@ -197,6 +186,8 @@ export class Checkpoint {
       if (lineSum !== lineCheck(expected.plan.digest, unit, count)) refuse(`${where}: fails its check (edited or damaged)`);
       const value = parseCount(count);
       if (value === undefined) refuse(`${where}: ${JSON.stringify(count)} is not a count`);
+      const implausible = implausibleCount(this.plan, unit, value);
+      if (implausible) refuse(`${where}: ${implausible}`);
       const before = this.done.get(unit);
       if (before !== undefined && before !== value) {
         refuse(`${where}: unit ${unit} again with count ${value}; line ${firstLine.get(unit)} said ${before}`);

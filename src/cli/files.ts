@@ -2,7 +2,19 @@
 // its errors seen (a closed pipe ends the command quietly with status 0; a
 // full disk or an I/O error fails it with status 1), and output files
 // checked before any counting starts, then written whole or not at all.
-import { closeSync, fsyncSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { codedError, ERROR_CODES, failure } from '../shared/errors.js';
 
 /** stdout was closed by its reader (`| head`): stop at once, exit status 0. */
@@ -43,6 +55,22 @@ export function writeOut(text: string): void {
   }
 }
 
+/**
+ * Whether stdout was closed when the process started (`nqueens count 8 >&-`):
+ * Node then opens /dev/null read-write in its place, so the result would
+ * vanish. A /dev/null the shell redirected to (`> /dev/null`) is write-only
+ * and is left alone. Linux only (/proc); elsewhere false.
+ */
+export function stdoutClosedAtStart(): boolean {
+  try {
+    if (readlinkSync('/proc/self/fd/1') !== '/dev/null') return false;
+    const flags = /^flags:\s*([0-7]+)/m.exec(readFileSync('/proc/self/fdinfo/1', 'utf8'));
+    return flags !== null && (parseInt(flags[1], 8) & 3) === 2; // O_RDWR
+  } catch {
+    return false;
+  }
+}
+
 /** A line to stdout. */
 export function println(line = ''): void {
   writeOut(line + '\n');
@@ -55,6 +83,8 @@ export function println(line = ''): void {
  * place, so FILE is either the whole result or untouched.
  */
 export class PendingFile {
+  /** Where the result lands: FILE, or the file a symbolic link FILE points to (written through, the link kept). */
+  private readonly target: string;
   private readonly temporary: string;
   private fd: number | undefined;
 
@@ -62,19 +92,31 @@ export class PendingFile {
     readonly file: string,
     readonly what: string,
   ) {
+    let target = file;
+    try {
+      if (lstatSync(file).isSymbolicLink()) target = realpathSync(file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || existsAsLink(file))
+        throw failure(
+          `cannot write ${what} to ${file}: it is a symbolic link to nowhere (${describeError(error)})`,
+          ERROR_CODES.WRITE_FAILED,
+        );
+    }
     let isDirectory = false;
     try {
-      isDirectory = statSync(file).isDirectory();
+      isDirectory = statSync(target).isDirectory();
     } catch {
       // Does not exist yet: fine.
     }
     if (isDirectory) throw failure(`cannot write ${what} to ${file}: it is a directory`, ERROR_CODES.WRITE_FAILED);
-    this.temporary = `${file}.partial`;
+    this.target = target;
+    this.temporary = `${target}.partial`;
     try {
       this.fd = openSync(this.temporary, 'w');
     } catch (error) {
       throw failure(`cannot write ${what} to ${file}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
     }
+    pending.add(this);
   }
 
   commit(text: string): void {
@@ -84,7 +126,8 @@ export class PendingFile {
       fsyncSync(this.fd);
       closeSync(this.fd);
       this.fd = undefined;
-      renameSync(this.temporary, this.file);
+      renameSync(this.temporary, this.target);
+      pending.delete(this);
     } catch (error) {
       this.discard();
       throw failure(`cannot write ${this.what} to ${this.file}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
@@ -93,6 +136,7 @@ export class PendingFile {
 
   /** Removes the temporary file (a failed or interrupted count). */
   discard(): void {
+    pending.delete(this);
     if (this.fd !== undefined) {
       try {
         closeSync(this.fd);
@@ -106,6 +150,22 @@ export class PendingFile {
     } catch {
       // Gone already.
     }
+  }
+}
+
+/** Output files not yet committed: a hurried exit (a second Ctrl-C) discards them. */
+const pending = new Set<PendingFile>();
+
+/** Discards every output file not yet committed, so no FILE.partial is left behind. */
+export function discardPendingFiles(): void {
+  for (const file of [...pending]) file.discard();
+}
+
+function existsAsLink(file: string): boolean {
+  try {
+    return lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 

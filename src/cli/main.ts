@@ -7,8 +7,9 @@ import { describe } from '../shared/validate.js';
 import { VERSION } from '../shared/version.js';
 import { checkCommandOptions, parseCommandLine, UsageError, type Command } from './args.js';
 import { runCount } from './count.js';
-import { OutputClosed, println, writeOut } from './files.js';
-import { Interrupted } from './interrupt.js';
+import { OutputClosed, println, stdoutClosedAtStart, writeOut } from './files.js';
+import { ERROR_CODES, failure } from '../shared/errors.js';
+import { installInterrupts, Interrupted } from './interrupt.js';
 import { runMerge } from './merge.js';
 import { runSolve } from './solve.js';
 
@@ -75,6 +76,7 @@ const COMMANDS: Record<Command, (positionals: string[], values: Parameters<typeo
 };
 
 export async function main(argv: string[]): Promise<number> {
+  installInterrupts();
   try {
     const { values, positionals } = parseCommandLine(argv);
     if (values.help) {
@@ -89,6 +91,12 @@ export async function main(argv: string[]): Promise<number> {
     if (command === undefined) throw new UsageError('missing command: count, solve or merge');
     if (!Object.hasOwn(COMMANDS, command)) throw new UsageError(`unknown command ${describe(command)}; expected count, solve or merge`);
     checkCommandOptions(command as Command, values);
+    if (stdoutClosedAtStart() && !(command === 'count' && values.out !== undefined)) {
+      throw failure(
+        'stdout is closed: the result would be lost (redirect it to a file, or to /dev/null to discard it)',
+        ERROR_CODES.WRITE_FAILED,
+      );
+    }
     await COMMANDS[command as Command](rest, values);
     return 0;
   } catch (error) {

@@ -1,19 +1,18 @@
 // `nqueens merge`: adds shard results up into the whole count, refusing
 // anything that does not add up; `--verify K` recounts K random units.
-import { statSync, readFileSync } from 'node:fs';
 import { recounter } from '../run/methods.js';
 import { ERROR_CODES, failure } from '../shared/errors.js';
 import { parseInteger, parseEngine, UsageError, type OptionValues } from './args.js';
 import { describeError, PendingFile, println } from './files.js';
 import { formatMs, printPairs } from './output.js';
+import { readRegularFile } from './regular-file.js';
 import { MAX_SHARD_BYTES, mergeShards, type MergedShards } from './shards.js';
 
 function readShard(name: string): { name: string; text: string } {
   try {
-    const size = statSync(name).size;
-    if (size > MAX_SHARD_BYTES)
-      throw failure(`${name} is ${size} bytes, too large for a shard result; refusing to read it`, ERROR_CODES.BAD_SHARD);
-    return { name, text: readFileSync(name, 'utf8') };
+    const read = readRegularFile(name, MAX_SHARD_BYTES);
+    if ('problem' in read) throw failure(read.problem, ERROR_CODES.BAD_SHARD);
+    return { name, text: read.text };
   } catch (error) {
     if ((error as { code?: string }).code === ERROR_CODES.BAD_SHARD) throw error;
     throw failure(`cannot read ${name}: ${describeError(error)}`, ERROR_CODES.BAD_SHARD);

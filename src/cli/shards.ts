@@ -6,7 +6,7 @@
 import { digest } from '../shared/digest.js';
 import { ERROR_CODES, failure, rangeError } from '../shared/errors.js';
 import { JOIN_MAX_N, MAX_DEPTH, MAX_N, MIN_N } from '../index.js';
-import { PLAN_FORMAT_VERSION, plannedMethod, type PlanMethod, type PlannedMethod } from '../run/methods.js';
+import { implausibleCount, PLAN_FORMAT_VERSION, plannedMethod, type PlanMethod, type PlannedMethod } from '../run/methods.js';
 import { VERSION } from '../shared/version.js';
 
 export const SHARD_FORMAT = 'nqueens-shard';
@@ -233,6 +233,10 @@ export function mergeShards(files: { name: string; text: string }[]): MergedShar
         `${name} says it is shard ${spec} with units ${r.from}..${r.to - 1}, but shard ${spec} of this plan is units ${range.from}..${range.to - 1}`,
       );
     }
+    counts.forEach((count, k) => {
+      const implausible = implausibleCount(plan, r.from + k, count);
+      if (implausible) refuse(`${name}: ${implausible}`);
+    });
     const sum = { total: 0n, unique8: 0n };
     addCounts(plan, r.from, counts, sum);
     if (sum.total !== BigInt(r.total) || sum.unique8 !== BigInt(r.unique8)) {

@@ -2,7 +2,7 @@
 // plain list of open-rows units, each counting its own completions, with no
 // unique count. They are never sharded or checkpointed, so the identity is
 // the list's alone.
-import { onePiece, type CpuEngine, type Method, type UnitCounter } from '../run/method.js';
+import { factorial, onePiece, type CpuEngine, type Method, type UnitCounter } from '../run/method.js';
 import { codedError, ERROR_CODES } from '../shared/errors.js';
 import type { CompletionUnit } from './completion-types.js';
 import { jsSearch, resolveSearchModule, wasmSearchFrom } from './open-rows-kernel.js';
@@ -30,6 +30,7 @@ export function completionsMethod(n: number, units: readonly CompletionUnit[]): 
     contribution: (_id: number, count: bigint) => ({ total: count, unique8: 0n }),
     uniqueOf: () => 0n,
     checkParts: () => undefined,
+    maxCount: (id: number) => factorial(units[id]?.rows.length ?? 0),
     subtotals: () => {
       throw codedError(NOT_A_PLAN, ERROR_CODES.INTERNAL);
     },

@@ -37,10 +37,13 @@ const show = (q: Queen): string => `[${q[0]}, ${q[1]}]`;
  */
 export function checkPlaced(n: number, placed: unknown, name = 'placed'): Rows {
   if (!Array.isArray(placed)) throw typeError(`${name} must be an array of [row, col] pairs; got ${describe(placed)}`);
-  const queens: Queen[] = placed.map((q: unknown, i) => {
+  // Index by index, so a hole (`new Array(1)`, `[q, , q]`) is refused as the undefined it reads as, not skipped.
+  const queens: Queen[] = [];
+  for (let i = 0; i < placed.length; i++) {
+    const q: unknown = placed[i];
     if (!Array.isArray(q) || q.length !== 2) throw typeError(`${name}[${i}] must be a [row, col] pair; got ${describe(q)}`);
-    return [coordinate(q[0], `${name}[${i}][0] (a row)`, n), coordinate(q[1], `${name}[${i}][1] (a column)`, n)];
-  });
+    queens.push([coordinate(q[0], `${name}[${i}][0] (a row)`, n), coordinate(q[1], `${name}[${i}][1] (a column)`, n)]);
+  }
   for (let i = 0; i < queens.length; i++) {
     for (let j = i + 1; j < queens.length; j++) {
       const [a, b] = [queens[i], queens[j]];

@@ -10,6 +10,7 @@
 // join has no refinement depth: its identity records depth 0.
 import { resolveWasm } from '../engines/wasm-loader.js';
 import {
+  factorial,
   oncePerPlan,
   planMembers,
   PLAN_FORMAT_VERSION,
@@ -131,6 +132,8 @@ const methodOf = oncePerPlan((plan: JoinPlan): PlannedMethod<JoinUnit> => {
       if ((total + s180 + 2n * s90) % 8n === 0n) return undefined;
       return `the total ${total} cannot be a count of n = ${n}: with ${s180} half-turn and ${s90} quarter-turn symmetric solutions, Burnside's lemma gives no whole number of classes`;
     },
+    // A split's solutions pair an east half (h queens in h columns) with a west half: at most h! x h!.
+    maxCount: () => factorial(n >> 1) ** 2n,
     subtotals: (countOf: (id: number) => bigint) => subtotals(plan, countOf),
     module: (engine: CpuEngine) => resolveWasm('join', engine),
     counter: (module: WebAssembly.Module | null) => joinUnitCounter(n, module),

@@ -53,6 +53,11 @@ export interface Method<U extends { readonly id: number } = { readonly id: numbe
    * refused with it), naming the file through `source`; undefined if they can.
    */
   checkParts(total: bigint, unique8: bigint, source: CountSource): string | undefined;
+  /**
+   * The most unit `id` can count, from what it can hold (its open rows): a
+   * saved count above it is refused as no count's.
+   */
+  maxCount(id: number): bigint;
   /** The text of a subtotals file for the whole count. */
   subtotals(countOf: (id: number) => bigint): string;
   /** The compiled wasm module for an engine choice, or null for TypeScript; throws if 'wasm' is unavailable. */
@@ -128,6 +133,22 @@ export function countWhole<U>(counter: UnitCounter<U>, unit: U): bigint {
 /** The first line of a subtotals file: the version and the plan it belongs to. */
 export function subtotalsHeader(plan: PlanIdentity, version: string): string {
   return `# nqueens-subtotals: nqueens-wasm ${version}, n = ${plan.n}, plan ${plan.method} depth ${plan.depth} digest ${plan.digest}`;
+}
+
+/** n! as a bigint (0! = 1). */
+export function factorial(n: number): bigint {
+  let f = 1n;
+  for (let k = 2n; k <= BigInt(n); k++) f *= k;
+  return f;
+}
+
+/**
+ * Why a saved count of unit `id` cannot be one (it is above what the unit
+ * can hold); undefined if it can be. Checkpoints and shards both ask here.
+ */
+export function implausibleCount(method: Method, id: number, count: bigint): string | undefined {
+  const most = method.maxCount(id);
+  return count > most ? `unit ${id} records ${count} solutions, more than it can hold (at most ${most})` : undefined;
 }
 
 /** Counts single units of a method on this thread, by id (merge --verify). */

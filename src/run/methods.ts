@@ -8,7 +8,7 @@ import type { AlgorithmName } from './algorithm.js';
 import type { PlanMethod, PlannedMethod } from './method.js';
 
 export type { CpuEngine, Method, PlanIdentity, PlanMethod, PlannedMethod } from './method.js';
-export { PLAN_FORMAT_VERSION, recounter } from './method.js';
+export { implausibleCount, PLAN_FORMAT_VERSION, recounter } from './method.js';
 
 export { ALGORITHMS, checkAlgorithm, JOIN_AUTO_MAX_N, JOIN_AUTO_MIN_N, resolveAlgorithm } from './algorithm.js';
 export type { AlgorithmChoice, AlgorithmName } from './algorithm.js';

@@ -19,22 +19,49 @@ export interface WorkerHandle {
 }
 
 /**
- * Node hands a worker its parent's flags, but `--input-type` (as in
- * `node --input-type=module -e ...`) makes a worker file fail to load.
+ * Node hands a worker its parent's flags when `execArgv` is left out, and a
+ * worker accepts them that way whatever they are (--max-old-space-size,
+ * --expose-gc, --stack-size, --title...). But `--input-type` and the eval
+ * flags (as in `node --input-type=module -e ...`) make a worker file fail to
+ * load, so where the parent has them the worker gets an explicit list
+ * without them, and a list passed explicitly may hold only flags a worker
+ * takes itself: the module-loading ones kept here (others are per-process
+ * or V8's, which the worker shares with the parent anyway). Undefined: the
+ * parent's, as they are.
  */
-function workerExecArgv(parent: readonly string[]): string[] {
+export function workerExecArgv(parent: readonly string[]): string[] | undefined {
+  const evaluates = parent.some((flag) => EVAL_FLAGS.includes(flag) || flag.startsWith('--input-type='));
+  if (!evaluates) return undefined;
   const out: string[] = [];
   for (let i = 0; i < parent.length; i++) {
     const flag = parent[i];
-    if (flag.startsWith('--input-type=')) continue;
-    if (['--input-type', '-e', '--eval', '-p', '--print'].includes(flag)) {
+    if (EVAL_FLAGS.includes(flag)) {
       i++; // and its value
       continue;
     }
+    const name = flag.split('=', 1)[0];
+    if (!LOADER_FLAGS.includes(name) && !name.startsWith('--experimental-')) continue;
     out.push(flag);
+    if (!flag.includes('=') && VALUE_FLAGS.includes(name) && i + 1 < parent.length) out.push(parent[++i]);
   }
   return out;
 }
+
+const EVAL_FLAGS = ['--input-type', '-e', '--eval', '-p', '--print'];
+/** Flags a worker accepts in an explicit execArgv that change how its code loads. */
+const LOADER_FLAGS = [
+  '--conditions',
+  '-C',
+  '--import',
+  '--require',
+  '-r',
+  '--loader',
+  '--experimental-loader',
+  '--no-warnings',
+  '--enable-source-maps',
+];
+/** Of those, the ones whose value may come as the next argument. */
+const VALUE_FLAGS = ['--conditions', '-C', '--import', '--require', '-r', '--loader', '--experimental-loader'];
 
 let alive = 0;
 let started = 0;

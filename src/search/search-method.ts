@@ -2,7 +2,15 @@
 // units, what each adds (Burnside's lemma per constellation, see
 // contribution in ./constellations.ts), the checks on saved counts, its
 // subtotals, and its counter for a thread.
-import { oncePerPlan, planMembers, subtotalsHeader, type CountSource, type PlannedMethod, type UnitCounter } from '../run/method.js';
+import {
+  factorial,
+  oncePerPlan,
+  planMembers,
+  subtotalsHeader,
+  type CountSource,
+  type PlannedMethod,
+  type UnitCounter,
+} from '../run/method.js';
 import { VERSION } from '../shared/version.js';
 import { rangeError } from '../shared/errors.js';
 import { resolveModule, jsKernel, wasmKernelFrom } from './search-kernel.js';
@@ -43,6 +51,13 @@ const methodOf = oncePerPlan((plan: ConstellationPlan): PlannedMethod<Unit> => {
     },
     uniqueOf: (_total: bigint, unique8: bigint) => unique8 / 8n,
     checkParts: (_total: bigint, unique8: bigint, source: CountSource) => checkParts(plan, unique8, source),
+    // A solutions unit leaves at most n - 2 - (its placed rows) rows open, each a column of its own: at most r! ways;
+    // a fixes unit counts (solution, symmetry) pairs: at most 7 a solution of the constellation.
+    maxCount(id: number) {
+      const i = plan.constellationIndex(id);
+      const open = n - 2 - Math.min(plan.depth, Math.max(0, n - 4));
+      return plan.span(i).fixesUnit === id ? 7n * factorial(n - 2) : factorial(Math.max(0, open));
+    },
     subtotals: (countOf: (id: number) => bigint) => subtotals(plan, countOf),
     module: resolveModule,
     counter: (module: WebAssembly.Module | null) => searchCounter(n, module),

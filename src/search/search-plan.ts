@@ -309,12 +309,14 @@ export class ConstellationPlan implements PlanIdentity {
 
   /** The first unit whose middle lies at or after work `target`. */
   #firstUnitFrom(target: number): number {
+    if (target <= 0) return 0;
     if (target >= this.work) return this.units;
     // From the constellation whose work range holds the target.
     for (let i = lastAtOrBelow(this.#workBefore, this.constellations.length, target); i < this.constellations.length; i++) {
       const w = this.#unitWork(i, 'solutions');
       const k = this.#placements[i];
-      const j = k === 0 ? 0 : Math.max(0, Math.ceil((target - this.#workBefore[i]) / w - 0.5));
+      // A constellation estimated at no work (n = 6 has one) holds no middle past the target: its units go first.
+      const j = k === 0 || !(w > 0) ? 0 : Math.max(0, Math.ceil((target - this.#workBefore[i]) / w - 0.5));
       if (j < k) return this.#unitsBefore[i] + j;
       if (this.constellations[i].symmetries !== 0) {
         const middle = this.#workBefore[i] + k * w + this.#unitWork(i, 'fixes') / 2;

@@ -1,0 +1,40 @@
+// Reading an input file (a shard, a checkpoint) as the CLI must: only a
+// regular file, and never more than a limit. A device reports size 0 and
+// reads without end (/dev/zero); a FIFO blocks until a writer comes; so the
+// file is opened without blocking and checked with fstat on that very
+// descriptor before anything is read, and reading stops past the limit even
+// if the file grows meanwhile.
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+
+/** Why a path cannot be read as an input file, or its text. */
+export function readRegularFile(file: string, maxBytes: number): { text: string } | { problem: string } {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return { problem: `${file} is not a regular file (${kindOf(stat)}); refusing to read it` };
+    if (stat.size > maxBytes)
+      return { problem: `${file} is ${stat.size} bytes, over the ${maxBytes} this input may hold; refusing to read it` };
+    const buffer = Buffer.alloc(Math.min(maxBytes + 1, Math.max(stat.size, 64 * 1024)));
+    let read = 0;
+    for (let got = 1; got > 0 && read < buffer.length; read += got) got = readSync(fd, buffer, read, buffer.length - read, read);
+    if (read > maxBytes) return { problem: `${file} grew past the ${maxBytes} bytes this input may hold while it was read; refusing it` };
+    return { text: buffer.subarray(0, read).toString('utf8') };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function kindOf(stat: {
+  isDirectory(): boolean;
+  isFIFO(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+  isSocket(): boolean;
+}): string {
+  if (stat.isDirectory()) return 'a directory';
+  if (stat.isFIFO()) return 'a FIFO';
+  if (stat.isCharacterDevice()) return 'a character device';
+  if (stat.isBlockDevice()) return 'a block device';
+  if (stat.isSocket()) return 'a socket';
+  return 'not a file';
+}

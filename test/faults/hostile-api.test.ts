@@ -1,0 +1,43 @@
+// The API under hostile input and load: sparse or odd `placed` arrays get a
+// coded TypeError naming the entry; a count asking for far more threads
+// than its work starts a few; and many concurrent counts with random aborts
+// each end exact or aborted, never wrong and never hung (seeded, so a
+// failure repeats).
+import { describe, expect, it } from 'vitest';
+import { count, countCompletions, countCompletionsSync, ERROR_CODES, solutions } from '../../dist/index.js';
+import { soak } from '../soak.js';
+
+describe('odd placed arrays', () => {
+  // Holes made without sparse literals (which lint refuses): a length beyond the entries set.
+  const sparse = Object.assign(new Array<[number, number]>(3), { 0: [0, 0], 2: [2, 3] });
+  const pairWithHole = [Object.assign(new Array<number>(2), { 1: 1 })] as unknown as [number, number][];
+  it.each([
+    ['new Array(1)', new Array(1) as [number, number][], 'placed[0] must be a [row, col] pair; got undefined'],
+    ['a hole', sparse, 'placed[1] must be a [row, col] pair; got undefined'],
+    ['null', [null] as unknown as [number, number][], 'placed[0] must be a [row, col] pair; got null'],
+    ['a pair with a hole', pairWithHole, 'placed[0][0] (a row) must be an integer from 0 to 7; got undefined'],
+  ])('%s: a coded TypeError naming the entry, from every function that takes placed', async (_what, placed, message) => {
+    const expected = expect.objectContaining({
+      name: 'TypeError',
+      code: ERROR_CODES.INVALID_TYPE,
+      message: expect.stringContaining(message),
+    });
+    expect(() => countCompletionsSync(8, placed)).toThrow(expected);
+    await expect(countCompletions(8, placed)).rejects.toThrow(expected);
+    expect(() => solutions(8, { placed })).toThrow(expect.objectContaining({ code: ERROR_CODES.INVALID_TYPE }));
+  });
+});
+
+describe('threads beyond the work', () => {
+  it('count(10, { threads: 256 }) starts a few workers, not 256, and is exact', async () => {
+    const r = await count(10, { threads: 256 });
+    expect([r.total, r.unique]).toEqual([724n, 92n]);
+    expect(r.threads).toBeLessThanOrEqual(4);
+  });
+});
+
+describe('a soak of concurrent counts with random aborts', () => {
+  it('40 counts at once (n = 8..14, 1-3 threads, both algorithms, half aborted at random times): each exact or an AbortError', async () => {
+    expect(await soak(40, 14, 20261124)).toEqual([]);
+  });
+});

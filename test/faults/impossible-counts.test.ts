@@ -1,0 +1,99 @@
+// Saved counts that carry valid checks but that no count can give are
+// refused wherever saved counts are added up (count --checkpoint on resume
+// and at the end, merge), with the file's name and the reason; and the
+// bound each unit's count is held to is never below a real count.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { shardResult } from '../../dist/cli/shards.js';
+import { methodForCount, plannedMethod, recounter } from '../../dist/run/methods.js';
+import { constellationPlan } from '../../dist/search/search-plan.js';
+import { shortCheck } from '../../dist/shared/digest.js';
+import { cliInTempDir, readJson } from '../cli-in-dir.js';
+import { range } from '../oeis.js';
+
+const MAX_U64 = (1n << 64n) - 1n;
+
+/** A checkpoint's lines with one unit's count replaced, its line check recomputed as the program would. */
+function forgeCheckpoint(file: string, unit: number, count: (old: bigint) => bigint): void {
+  const [header, ...lines] = readFileSync(file, 'utf8').trimEnd().split('\n');
+  const digest = JSON.parse(header).plan.digest as string;
+  const forged = lines.map((line) => {
+    const entry = JSON.parse(line) as { unit: number; count: string };
+    if (entry.unit !== unit) return line;
+    const text = String(count(BigInt(entry.count)));
+    return JSON.stringify({ unit, count: text, check: shortCheck(`${digest}|${unit}|${text}`) });
+  });
+  writeFileSync(file, [header, ...forged].join('\n') + '\n');
+}
+
+describe('sealed but impossible checkpoints', () => {
+  const { dir, nqueens } = cliInTempDir('nqueens-impossible-');
+
+  /** A finished search checkpoint of n = 10, and the fixes unit of its first symmetric constellation. */
+  function searchCheckpoint(name: string): { file: string; fixesUnit: number; stabiliser: number } {
+    const file = join(dir, name);
+    expect(nqueens('count', '10', '--algorithm', 'search', '--checkpoint', file).code).toBe(0);
+    const depth = JSON.parse(readFileSync(file, 'utf8').split('\n', 1)[0]).plan.depth as number;
+    const plan = constellationPlan(10, depth);
+    const i = plan.constellations.findIndex((s) => s.symmetries !== 0);
+    return { file, fixesUnit: plan.span(i).fixesUnit, stabiliser: plan.constellations[i].stabiliser };
+  }
+
+  it('fixes that contradict the symmetry rules: refused, not printed with unique 0', () => {
+    const { file, fixesUnit, stabiliser } = searchCheckpoint('fixes.ckpt');
+    forgeCheckpoint(file, fixesUnit, (fixes) => fixes + 1n); // solutions + fixes no longer divide by the stabiliser
+    expect(stabiliser).toBeGreaterThan(1);
+    const r = nqueens('count', '10', '--algorithm', 'search', '--checkpoint', file);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(file);
+    expect(r.stderr).toMatch(/which no count can give/);
+  });
+
+  it('a count above what its unit can hold (2^64 - 1): refused on resume, naming the line', () => {
+    const { file } = searchCheckpoint('huge.ckpt');
+    forgeCheckpoint(file, 0, () => MAX_U64);
+    const r = nqueens('count', '10', '--algorithm', 'search', '--checkpoint', file);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      new RegExp(`${file.replace(/[.]/g, '\\.')}, line \\d+: unit 0 records ${MAX_U64} solutions, more than it can hold`),
+    );
+  });
+
+  it('a join total that Burnside turns into no whole number of classes: refused', () => {
+    const file = join(dir, 'join.ckpt');
+    expect(nqueens('count', '10', '--algorithm', 'join', '--checkpoint', file).code).toBe(0);
+    forgeCheckpoint(file, 0, (count) => count + 1n);
+    const r = nqueens('count', '10', '--algorithm', 'join', '--checkpoint', file);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/Burnside's lemma gives no whole number of classes/);
+  });
+});
+
+describe('sealed but impossible shards', () => {
+  it('merge refuses a re-digested shard whose unit count is above what the unit can hold', () => {
+    const { dir, nqueens } = cliInTempDir('nqueens-impossible-shard-');
+    const files = [0, 1].map((i) => join(dir, `s${i}.json`));
+    files.forEach((file, i) => expect(nqueens('count', '12', '--algorithm', 'join', '--shard', `${i}/2`, '--out', file).code).toBe(0));
+    const s1 = readJson(files[1]);
+    const counts = (s1.counts as string[]).map(BigInt);
+    counts[0] = 1n << 40n; // the shard's total stays below 2^64, so only the unit's bound can tell
+    const run = { engine: 'wasm', threads: 1, elapsedMs: 1 };
+    writeFileSync(files[1], JSON.stringify(shardResult(plannedMethod('join', 12, 0), { index: 1, count: 2 }, s1, counts, run)));
+    const r = nqueens('merge', ...files);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${files[1]}: unit ${s1.from} records ${1n << 40n} solutions, more than it can hold (at most 518400)`);
+  });
+});
+
+describe('the bound on a unit count', () => {
+  it.each(range(4, 11))('n = %i: no real unit count is above it (search at depths 0..2, and the join)', (n) => {
+    const methods = [0, 1, 2].map((depth) => plannedMethod('constellations', n, depth)).concat([methodForCount(n, 'join', 1)]);
+    for (const method of methods) {
+      const recount = recounter(method, 'wasm');
+      const over = range(0, method.units - 1).filter((id) => recount(id) > method.maxCount(id));
+      expect([method.identity.method, method.identity.depth, over]).toEqual([method.identity.method, method.identity.depth, []]);
+    }
+  });
+});

@@ -1,0 +1,66 @@
+// No result is lost without a failure status: a stdout closed at start, a
+// full disk, a second Ctrl-C (which must still clean up), and --out through
+// a symbolic link (written through, the link kept; a dangling one refused).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdtempSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli } from '../cli-in-dir.js';
+
+const sh = (command: string) => spawnSync('sh', ['-c', command], { encoding: 'utf8', timeout: 30_000 });
+
+describe('outputs', () => {
+  it('stdout closed at start (>&-): exit 1 with a message before counting, not 0 with the result lost', () => {
+    const r = sh(`"${process.execPath}" "${cli}" count 8 >&-`);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/stdout is closed: the result would be lost/);
+  });
+
+  it('stdout sent to /dev/null on purpose: exit 0', () => {
+    expect(sh(`"${process.execPath}" "${cli}" count 8 > /dev/null`).status).toBe(0);
+  });
+
+  it('a full disk (/dev/full): exit 1 naming the write error', () => {
+    const r = sh(`"${process.execPath}" "${cli}" count 8 > /dev/full`);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/cannot write to stdout/);
+  });
+
+  it('--out through a symbolic link writes the file it points to and keeps the link', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nqueens-link-'));
+    writeFileSync(join(dir, 'real.json'), 'old');
+    symlinkSync('real.json', join(dir, 'link.json'));
+    const r = spawnSync(process.execPath, [cli, 'count', '10', '--shard', '0/1', '--out', 'link.json'], { cwd: dir, encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(lstatSync(join(dir, 'link.json')).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(join(dir, 'link.json'))).toBe('real.json');
+    expect(JSON.parse(readFileSync(join(dir, 'real.json'), 'utf8'))).toMatchObject({ n: 10, total: '724' });
+  });
+
+  it('--out to a dangling symbolic link is refused before counting', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nqueens-link-'));
+    symlinkSync('nowhere/x.json', join(dir, 'dangling.json'));
+    const r = spawnSync(process.execPath, [cli, 'count', '10', '--shard', '0/1', '--out', 'dangling.json'], { cwd: dir, encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/dangling\.json: it is a symbolic link to nowhere/);
+  });
+});
+
+describe('signals', () => {
+  it('two Ctrl-C in a row: exit 130 with a message and no FILE.partial left', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nqueens-sigint-'));
+    const child = spawn(process.execPath, [cli, 'count', '19', '--shard', '0/1', '--out', 'x.json', '--threads', '1'], { cwd: dir });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // The output file is reserved (x.json.partial) before any counting: the signals land mid-count.
+    while (!existsSync(join(dir, 'x.json.partial'))) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGINT');
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toMatch(/interrupted/);
+    expect(existsSync(join(dir, 'x.json.partial'))).toBe(false);
+    expect(existsSync(join(dir, 'x.json'))).toBe(false);
+  });
+});

@@ -1,0 +1,38 @@
+// Inputs must be regular files: a device is not read without bound, a FIFO
+// does not hang the command, a directory is named for what it is. Each is
+// refused at once with the file's name and exit status 1.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli } from '../cli-in-dir.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'nqueens-special-'));
+const fifo = join(dir, 'fifo');
+spawnSync('mkfifo', [fifo]);
+mkdirSync(join(dir, 'a-directory'));
+
+/** The CLI, killed after 20 s: a hang shows as status null. */
+const nqueens = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', cwd: dir, timeout: 20_000 });
+
+describe('special files as input', () => {
+  it.each([
+    ['merge', '/dev/zero', 'a character device', 'ERR_NQUEENS_BAD_SHARD'],
+    ['merge', fifo, 'a FIFO', 'ERR_NQUEENS_BAD_SHARD'],
+    ['merge', join(dir, 'a-directory'), 'a directory', 'ERR_NQUEENS_BAD_SHARD'],
+  ])('%s %s is refused: %s', (command, file, kind) => {
+    const r = nqueens(command, file);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`${file} is not a regular file (${kind})`);
+  });
+
+  it.each([
+    ['a FIFO', fifo],
+    ['a character device', '/dev/zero'],
+  ])('count --checkpoint on %s is refused at once', (kind, file) => {
+    const r = nqueens('count', '8', '--checkpoint', file);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`${file} is not a regular file (${kind})`);
+  });
+});
