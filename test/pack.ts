@@ -1,11 +1,13 @@
-// The package as it would be published: `npm pack` of the built tree (the
-// caller has run `npm run build`; --ignore-scripts skips `prepare`, a second
-// build), and a helper that unpacks the tarball where `npm install` would.
+// The package as it would be published: `npm pack` of the staged package
+// (scripts/stage-package.mjs: the built tree's published files and a manifest
+// without the development scripts; the caller has run `npm run build`), and a
+// helper that unpacks the tarball where `npm install` would.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stagePackage } from '../scripts/stage-package.mjs';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -16,18 +18,24 @@ export interface PackedFile {
 
 /** What `npm pack --dry-run` would put in the tarball. */
 export function packList(): PackedFile[] {
-  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  return (JSON.parse(out) as { files: PackedFile[] }[])[0].files;
+  const staged = mkdtempSync(join(tmpdir(), 'nqueens-stage-'));
+  try {
+    const out = execFileSync('npm', ['pack', stagePackage(staged), '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    return (JSON.parse(out) as { files: PackedFile[] }[])[0].files;
+  } finally {
+    rmSync(staged, { recursive: true, force: true });
+  }
 }
 
 /** Packs the package into a new temporary directory; returns the tarball's path and a cleanup. */
 export function packTarball(): { tarball: string; dispose(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'nqueens-pack-'));
-  const out = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], {
+  const staged = stagePackage(join(dir, 'package'));
+  const out = execFileSync('npm', ['pack', staged, '--json', '--ignore-scripts', '--pack-destination', dir], {
     cwd: ROOT,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'ignore'],

@@ -2,7 +2,7 @@
 // a bundler or an import map (no bare specifiers), publint and
 // are-the-types-wrong clean, and the bin working through `npx nqueens-wasm`
 // from an installed tarball.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -106,8 +106,9 @@ function specifiers(code: string): string[] {
   const found: string[] = [];
   for (const re of [
     /\b(?:import|export)\s[^'"]*?\bfrom\s*['"]([^'"]+)['"]/g,
-    /\bimport\s*['"]([^'"]+)['"]/g,
-    /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
+    // Not a flag that names the keyword (the worker's '--import' option).
+    /(?<![-\w.])import\s*['"]([^'"]+)['"]/g,
+    /(?<![-\w.])import\(\s*['"]([^'"]+)['"]\s*\)/g,
     /\bnew URL\(\s*['"]([^'"]+)['"]/g,
   ]) {
     for (const m of code.matchAll(re)) found.push(m[1]);
@@ -201,5 +202,31 @@ describe('the tarball', () => {
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout.trim()).toBe('92');
     });
+  });
+});
+
+describe('installing, as a user meets it', () => {
+  it('the tarball installs silently: its manifest has no scripts, so npm reports no install script', () => {
+    const { tarball, dispose } = packTarball();
+    const project = mkdtempSync(join(tmpdir(), 'nqueens-install-'));
+    try {
+      writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'scratch', private: true }));
+      const r = spawnSync('npm', ['install', tarball, '--offline', '--no-audit', '--no-fund'], { cwd: project, encoding: 'utf8' });
+      expect(r.status).toBe(0);
+      expect(r.stderr).not.toMatch(/install-scripts|prepare/);
+      const installed = JSON.parse(readFileSync(join(project, 'node_modules/nqueens-wasm/package.json'), 'utf8'));
+      expect([installed.scripts, installed.devDependencies]).toEqual([undefined, undefined]);
+    } finally {
+      dispose();
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
+  it("a clone's prepare builds only when the sources changed, so the first npx count after npm install starts at once", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(pkg.scripts.prepare).toBe('node scripts/build-if-needed.mjs');
+    // The suite runs after `npm run build`: nothing is newer than dist/.
+    const r = spawnSync(process.execPath, [join(ROOT, 'scripts/build-if-needed.mjs')], { encoding: 'utf8' });
+    expect([r.status, r.stdout]).toEqual([0, expect.stringContaining('skipping the build')]);
   });
 });
