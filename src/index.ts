@@ -71,12 +71,12 @@ export interface CountResult {
   readonly elapsedMs: number;
 }
 
+/** The engines that run on the calling thread or CPU workers: all but 'webgpu', which only count() takes. */
+export type CpuEngineChoice = Exclude<EngineChoice, 'webgpu'>;
+
 export interface CountSyncOptions {
-  /**
-   * 'auto' (default): wasm where it instantiates, else 'js'. 'webgpu' counts
-   * on the GPU, with count() only; where WebGPU is missing it rejects.
-   */
-  engine?: EngineChoice | undefined;
+  /** 'auto' (default): wasm where it instantiates, else 'js'; or 'reference'. (The GPU is count()'s only.) */
+  engine?: CpuEngineChoice | undefined;
   /**
    * 'auto' (default): the method measured faster for this n whose tables fit;
    * 'join' joins half-boards (engines 'wasm' and 'js', n <= JOIN_MAX_N);
@@ -85,7 +85,12 @@ export interface CountSyncOptions {
   algorithm?: AlgorithmChoice | undefined;
 }
 
-export interface CountOptions extends CountSyncOptions {
+export interface CountOptions extends Omit<CountSyncOptions, 'engine'> {
+  /**
+   * 'auto' (default): wasm where it instantiates, else 'js'; 'reference';
+   * or 'webgpu', the search on the GPU (where WebGPU is missing it rejects).
+   */
+  engine?: EngineChoice | undefined;
   /**
    * Worker threads (1 to 256). Default: one per core from n = 15 on, else the
    * calling thread, in slices that let the event loop run.
@@ -94,23 +99,32 @@ export interface CountOptions extends CountSyncOptions {
   /** Called with progress at most every 100 ms, and once at the end. */
   onProgress?: ((progress: Progress) => void) | undefined;
   /**
-   * An AbortSignal: aborting rejects the count with a DOMException named
-   * 'AbortError' and stops its workers.
+   * An AbortSignal: aborting rejects the count with the signal's reason (a
+   * DOMException named 'AbortError' when it has none) and stops its workers.
    */
   signal?: AbortSignalLike | undefined;
 }
 
-export interface SolutionsOptions {
+interface SolutionsBaseOptions {
   /** Stop after this many placements (an integer >= 0). Default: all. */
   limit?: number | undefined;
-  engine?: EngineChoice | undefined;
-  /** Only the fundamental solutions: the lexicographically smallest of each class under the 8 symmetries (OEIS A002562). */
-  unique?: boolean | undefined;
-  /** Only the solutions containing these queens, [row, col] pairs (0-based, any order). Not with `unique`. */
-  placed?: readonly Queen[] | undefined;
+  engine?: CpuEngineChoice | undefined;
   /** Only the solutions lexicographically greater than this placement (n columns, 0 to n-1; need not be a solution). */
   after?: readonly number[] | undefined;
 }
+
+/**
+ * solutions()'s options: `unique` (only the fundamental solutions, the
+ * lexicographically smallest of each class under the 8 symmetries, OEIS
+ * A002562) or `placed` (only the solutions containing these queens, [row,
+ * col] pairs, 0-based, any order), not both.
+ */
+export type SolutionsOptions = SolutionsBaseOptions &
+  (
+    | { unique?: false | undefined; placed?: readonly Queen[] | undefined }
+    | { unique: true; placed?: undefined }
+    | { unique?: boolean | undefined; placed?: undefined }
+  );
 
 /** The result of countCompletions(): `total` solutions contain every placed queen. */
 export interface CompletionsResult {
@@ -123,7 +137,7 @@ export interface CompletionsResult {
 
 export interface CompletionsOptions {
   /** 'auto' (default): wasm where it instantiates, else 'js'; or 'reference'. */
-  engine?: EngineChoice | undefined;
+  engine?: CpuEngineChoice | undefined;
   /**
    * Worker threads (1 to 256). Default: one per core from 15 rows without a
    * queen (COMPLETIONS_THREADS_MIN_OPEN), else the calling thread, in slices.
@@ -131,7 +145,7 @@ export interface CompletionsOptions {
   threads?: number | undefined;
   /** Called with progress at most every 100 ms, and once at the end. */
   onProgress?: ((progress: CompletionsProgress) => void) | undefined;
-  /** Aborting rejects with an AbortError and stops the workers. */
+  /** Aborting rejects with the signal's reason (an AbortError when it has none) and stops the workers. */
   signal?: AbortSignalLike | undefined;
 }
 

@@ -310,7 +310,7 @@ describe('fundamental solutions: solutions(n, { unique: true })', () => {
     expect([...solutions(6, { unique: false })]).toEqual(brute(6));
     expect(() => solutions(6, { unique: 1 as unknown as boolean })).toThrow(TypeError);
     try {
-      solutions(8, { unique: true, placed: [[0, 0]] });
+      solutions(8, { unique: true, placed: [[0, 0]] } as never);
       expect.unreachable();
     } catch (e) {
       expect(e).toBeInstanceOf(TypeError);

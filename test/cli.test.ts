@@ -1,5 +1,8 @@
 // Smoke tests of the nqueens command, run as a user would.
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -82,19 +85,18 @@ describe('nqueens CLI', () => {
     [['count', '2.5'], /n must be an integer from 1 to 32; got "2.5"/],
     [['count', '-3'], /n must be an integer from 1 to 32; got "-3"/],
     [['count', '8', '--threads', '-1'], /--threads must be an integer from 1 to 256; got "-1"/],
-    [['solve', '8', '--limit', '-2'], /--limit must be an integer >= 0; got "-2"/],
+    [['solve', '8', '--limit', '-2'], /--limit must be a whole number \(0 or more\) or all; got "-2"/],
     [['count', '8', '--threads'], /--threads needs a value/],
     [['count', '8', '--engine', '--json'], /--engine needs a value/],
     [['count', '9..4'], /the range 9..4 is empty/],
     [['count'], /count needs a board size/],
     [['count', '8', '--engine', 'gpu'], /--engine must be one of 'auto', 'wasm', 'js', 'reference', 'webgpu'; got "gpu"/],
-    [['count', '8', '--frobnicate'], /Unknown option '--frobnicate'/],
-    [['solve', '8', '--limit', 'x'], /--limit must be an integer >= 0; got "x"/],
+    [['count', '8', '--frobnicate'], /nqueens: unknown option --frobnicate \(see nqueens --help\)/],
+    [['solve', '8', '--limit', 'x'], /--limit must be a whole number \(0 or more\) or all; got "x"/],
     [['solve', '8', '--format', 'xml'], /--format must be board or json; got "xml"/],
     [['fly'], /unknown command "fly"/],
     [['count', '8', '--limit', '3'], /--limit does not apply to count; count takes --engine, --algorithm, --threads/],
     [['solve', '8', '--threads', '2'], /--threads does not apply to solve; solve takes --engine, --limit, --format/],
-    [[], /missing command/],
   ])('%j fails with one line and a non-zero exit', (args, message) => {
     const r = nqueens(...args);
     expect(r.code).not.toBe(0);
@@ -110,12 +112,59 @@ describe('nqueens count --algorithm', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^total\s+14200$/m);
     expect(r.stdout).toMatch(/^unique\s+1787$/m);
-    expect(r.stdout).toMatch(/^method\s+join$/m);
+    expect(r.stdout).toMatch(/^algorithm\s+join$/m);
   });
 
   it('an unknown method is a usage error', () => {
     const r = nqueens('count', '12', '--algorithm', 'fast');
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--algorithm must be one of 'auto', 'join', 'search'; got "fast"/);
+  });
+
+  it('no arguments: the usage on stdout, exit 0', () => {
+    const r = nqueens();
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toMatch(/^Usage:\n {2}nqueens count <n> \[options\]/m);
+  });
+
+  it.each([
+    ['--thread', '--threads'],
+    ['--algoritm', '--algorithm'],
+    ['--engin', '--engine'],
+    ['--chekpoint', '--checkpoint'],
+  ])('a typo (%s) names the nearest option, in one clean line', (typo, nearest) => {
+    const r = nqueens('count', '8', typo, '2');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`nqueens: unknown option ${typo}; did you mean ${nearest}? (see nqueens --help)\n`);
+  });
+
+  it('solve --limit 0 prints nothing (not "no solutions"); --limit all prints every solution', () => {
+    expect(nqueens('solve', '4', '--limit', '0')).toMatchObject({ code: 0, stdout: '' });
+    const all = nqueens('solve', '8', '--limit', 'all', '--format', 'json');
+    expect(all.stdout.trim().split('\n')).toHaveLength(92);
+    expect(nqueens('solve', '3', '--limit', 'all').stdout).toBe('# no solutions for n = 3\n');
+  });
+
+  it('human output, --json and the API share one vocabulary: algorithm', () => {
+    expect(nqueens('count', '10').stdout).toMatch(/^algorithm\s+search$/m);
+    expect(nqueens('count', '10').stdout).not.toMatch(/^method/m);
+    expect(JSON.parse(nqueens('count', '10', '--json').stdout)).toMatchObject({ algorithm: 'search' });
+  });
+
+  it('--help names every engine the CLI takes, webgpu included', () => {
+    const help = nqueens('--help').stdout;
+    for (const engine of ['auto', 'wasm', 'js', 'reference', 'webgpu']) expect(help).toContain(engine);
+    expect(nqueens('solve', '8', '--engine', 'webgpu')).toMatchObject({ code: 2 });
+  });
+});
+
+describe('messages that say what to do next', () => {
+  it('a checkpoint of another algorithm names the option that resumes it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nqueens-hint-'));
+    const file = join(dir, 'c.ckpt');
+    expect(nqueens('count', '16', '--algorithm', 'search', '--checkpoint', file).code).toBe(0);
+    const r = nqueens('count', '16', '--checkpoint', file);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/made with another plan .*; to resume it, add --algorithm search/);
   });
 });

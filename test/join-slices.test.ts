@@ -148,7 +148,7 @@ describe('join checkpoints', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^total\s+73712$/m);
     expect(r.stdout).toMatch(/^unique\s+9233$/m);
-    expect(r.stdout).toMatch(/^method\s+join$/m);
+    expect(r.stdout).toMatch(/^algorithm\s+join$/m);
     expect(r.stderr).toMatch(new RegExp(`resumed from .*: ${half} of ${plan.units} units were already done`));
     const lines = readFileSync(file, 'utf8').trim().split('\n');
     expect(lines).toHaveLength(1 + plan.units);

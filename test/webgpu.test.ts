@@ -96,9 +96,9 @@ describe("engine 'webgpu' in the API", () => {
   it('is listed in ENGINES; countSync and solutions refuse it with a TypeError; count refuses threads > 1', async () => {
     const { ENGINES, count, countSync, solutions } = await import('../dist/index.js');
     expect(ENGINES).toContain('webgpu');
-    expect(() => countSync(8, { engine: 'webgpu' })).toThrow(TypeError);
-    expect(() => countSync(8, { engine: 'webgpu' })).toThrow(/WebGPU is asynchronous; use count\(\)/);
-    expect(() => solutions(8, { engine: 'webgpu' })).toThrow(TypeError);
+    expect(() => countSync(8, { engine: 'webgpu' as never })).toThrow(TypeError);
+    expect(() => countSync(8, { engine: 'webgpu' as never })).toThrow(/WebGPU is asynchronous; use count\(\)/);
+    expect(() => solutions(8, { engine: 'webgpu' as never })).toThrow(TypeError);
     await expect(count(8, { engine: 'webgpu', threads: 2 })).rejects.toThrow(RangeError);
   });
 

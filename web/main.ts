@@ -1,6 +1,6 @@
 // The demo page: count N-Queens solutions with the package's public API.
 import * as nqueens from '../dist/index.js';
-import type { CountOptions, EngineChoice, Progress } from '../dist/index.js';
+import type { AlgorithmChoice, AlgorithmName, CountOptions, EngineChoice, Progress } from '../dist/index.js';
 import { boardElement } from './board';
 import { setupBenchmark } from './bench';
 import { setupViewer } from './viewer';
@@ -24,6 +24,7 @@ function $<T extends HTMLElement>(id: string): T {
 const form = $<HTMLFormElement>('controls');
 const nInput = $<HTMLInputElement>('n');
 const engineSelect = $<HTMLSelectElement>('engine');
+const algorithmSelect = $<HTMLSelectElement>('algorithm');
 const threadsSelect = $<HTMLSelectElement>('threads');
 const countButton = $<HTMLButtonElement>('count');
 const cancelButton = $<HTMLButtonElement>('cancel');
@@ -34,6 +35,7 @@ const fields = {
   total: $('total'),
   unique: $('unique'),
   engine: $('ran-engine'),
+  algorithm: $('ran-algorithm'),
   threads: $('ran-threads'),
   time: $('time'),
   rate: $('rate'),
@@ -45,10 +47,36 @@ for (let t = 1; t <= Math.min(16, Math.max(4, cores)); t++) threadsSelect.add(ne
 
 const integer = new Intl.NumberFormat('en-US');
 
-function showCounts(total: bigint, unique: bigint): void {
+/** The join's unique count follows from its whole total: until its last unit, say so instead of showing 0. */
+const AFTER_LAST_UNIT = 'after the last unit';
+
+function showCounts(total: bigint, unique: bigint | undefined): void {
   fields.total.textContent = integer.format(total);
-  fields.unique.textContent = integer.format(unique);
+  fields.unique.textContent = unique === undefined ? AFTER_LAST_UNIT : integer.format(unique);
 }
+
+/** The algorithm a count will run: what count() resolves 'auto' to (the GPU and the reference run the search). */
+function algorithmFor(n: number, engine: EngineChoice, choice: AlgorithmChoice): AlgorithmName {
+  if (engine === 'webgpu' || engine === 'reference') return 'search';
+  return nqueens.planUnits(n, { algorithm: choice }).algorithm;
+}
+
+const { MIN_N, MAX_N } = nqueens;
+
+/** An N the API takes, else undefined with the reason on the status line and the old results cleared. */
+function validN(): number | undefined {
+  const n = nInput.valueAsNumber;
+  if (Number.isInteger(n) && n >= MIN_N && n <= MAX_N) return n;
+  for (const field of Object.values(fields)) field.textContent = '–';
+  boards.replaceChildren();
+  progressBar.value = 0;
+  status.textContent = `N must be a whole number from ${MIN_N} to ${MAX_N}.`;
+  return undefined;
+}
+
+nInput.addEventListener('input', () => {
+  if (validN() !== undefined && !controller) status.textContent = 'Pick N and press Count.';
+});
 
 function showTime(ms: number, total: bigint): void {
   fields.time.textContent = ms < 1000 ? `${ms.toFixed(1)} ms` : `${(ms / 1000).toFixed(2)} s`;
@@ -56,7 +84,7 @@ function showTime(ms: number, total: bigint): void {
   fields.rate.textContent = `${(perSecond / 1e6).toFixed(2)} M solutions/s`;
 }
 
-function drawBoards(n: number, engine: EngineChoice): void {
+function drawBoards(n: number, engine: Exclude<EngineChoice, 'webgpu'>): void {
   boards.replaceChildren();
   if (n > MAX_BOARD_N) {
     boards.textContent = `Boards are drawn up to N = ${MAX_BOARD_N}.`;
@@ -73,15 +101,26 @@ form.addEventListener('submit', async (event) => {
   controller?.abort();
   const run = new AbortController();
   controller = run;
-  const n = nInput.valueAsNumber;
+  const n = validN();
+  if (n === undefined) return;
   const engine = engineSelect.value as EngineChoice;
+  const choice = algorithmSelect.value as AlgorithmChoice;
+  let algorithm: AlgorithmName;
+  try {
+    algorithm = algorithmFor(n, engine, choice);
+  } catch (error) {
+    status.textContent = `${(error as Error).name}: ${(error as Error).message}`;
+    return;
+  }
   const options: CountOptions = {
     engine,
+    algorithm: choice,
     signal: run.signal,
     onProgress: (p: Progress) => {
       progressBar.value = p.fraction;
-      showCounts(p.total, p.unique);
-      status.textContent = `Counting N = ${n}: ${p.finished} of ${p.subproblems} subproblems…`;
+      const done = p.finished === p.units;
+      showCounts(p.total, algorithm === 'join' && !done ? undefined : p.unique);
+      status.textContent = `Counting N = ${n} (${algorithm}): ${p.finished} of ${p.units} units…`;
     },
   };
   // The GPU runs the whole count; threads are for the CPU engines.
@@ -91,19 +130,24 @@ form.addEventListener('submit', async (event) => {
   cancelButton.disabled = false;
   progressBar.value = 0;
   for (const field of Object.values(fields)) field.textContent = '–';
-  status.textContent = `Counting N = ${n}…`;
+  fields.algorithm.textContent = algorithm;
+  if (algorithm === 'join') fields.unique.textContent = AFTER_LAST_UNIT;
+  status.textContent = `Counting N = ${n} (${algorithm})…`;
   try {
     drawBoards(n, engine === 'webgpu' ? 'auto' : engine); // the GPU only counts
     const r = await count(n, options);
     showCounts(r.total, r.unique);
     fields.engine.textContent = r.engine;
+    fields.algorithm.textContent = r.algorithm;
     fields.threads.textContent = String(r.threads);
     showTime(r.elapsedMs, r.total);
     progressBar.value = 1;
-    status.textContent = `Done: N = ${n}.`;
+    status.textContent = `Done: N = ${n}, by the ${r.algorithm}.`;
   } catch (error) {
     const e = error as Error;
     status.textContent = e.name === 'AbortError' ? 'Cancelled.' : `${e.name}: ${e.message}`;
+    // A cancelled join never reached its unique count.
+    if (algorithm === 'join' && fields.unique.textContent === AFTER_LAST_UNIT) fields.unique.textContent = '–';
   } finally {
     if (controller === run) {
       controller = undefined;

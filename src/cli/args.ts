@@ -80,8 +80,43 @@ function numbersAsValues(argv: readonly string[]): string[] {
   return [...options, '--', ...positionals];
 }
 
+/** The known option nearest to `name` (at most 2 edits away), for "did you mean". */
+export function nearestOption(name: string): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const option of Object.keys(OPTIONS)) {
+    const d = editDistance(name, option);
+    if (d < bestDistance) [best, bestDistance] = [option, d];
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length];
+}
+
+/** A clean message for an option the command line does not know, with the nearest one it does. */
+function checkKnownOptions(argv: readonly string[]): void {
+  for (const token of argv) {
+    if (token === '--') return;
+    if (!token.startsWith('-') || isNegativeNumber(token)) continue;
+    const name = token.replace(/^--?/, '').split('=', 1)[0];
+    const known = Object.entries(OPTIONS).some(([option, o]) => option === name || ('short' in o && o.short === name));
+    if (known) continue;
+    const nearest = nearestOption(name);
+    throw new UsageError(`unknown option ${token.split('=', 1)[0]}${nearest ? `; did you mean --${nearest}?` : ''}`);
+  }
+}
+
 /** Splits argv into option values and positionals; UsageError for unknown options. */
 export function parseCommandLine(argv: readonly string[]): { values: OptionValues; positionals: string[] } {
+  checkKnownOptions(argv);
   try {
     const { values, positionals } = parseArgs({ args: numbersAsValues(argv), allowPositionals: true, strict: true, options: OPTIONS });
     return { values: values as OptionValues, positionals };
@@ -125,6 +160,13 @@ export function parseEngine(text: string | undefined): EngineChoice {
   return text === undefined ? 'auto' : checkChoice(text, '--engine', ENGINES);
 }
 
+/** An engine for work the GPU does not do (solve, completions): webgpu is a usage error naming `what`. */
+export function parseCpuEngine(text: string | undefined, what: string): Exclude<EngineChoice, 'webgpu'> {
+  const engine = parseEngine(text);
+  if (engine === 'webgpu') throw new UsageError(`--engine webgpu counts whole boards only; ${what} runs on auto, wasm, js or reference`);
+  return engine;
+}
+
 export function parseAlgorithm(text: string | undefined): AlgorithmChoice {
   return text === undefined ? 'auto' : checkChoice(text, '--algorithm', ALGORITHMS);
 }
@@ -133,8 +175,12 @@ export function parseThreads(text: string | undefined): number | undefined {
   return text === undefined ? undefined : parseInteger(text, '--threads', 1, MAX_THREADS);
 }
 
+/** `--limit k` (0 or more) or `--limit all`; default 1. */
 export function parseLimit(text: string | undefined): number {
-  return text === undefined ? 1 : parseInteger(text, '--limit', 0, Infinity);
+  if (text === undefined) return 1;
+  if (text === 'all') return Infinity;
+  if (!/^\d+$/.test(text)) throw new UsageError(`--limit must be a whole number (0 or more) or all; got ${describe(text)}`);
+  return parseInteger(text, '--limit', 0, Infinity);
 }
 
 /** `--placed 0:3,5:7`: queens as row:col pairs, 0-based; the API checks the values (range, attacks). */

@@ -55,6 +55,14 @@ function lineCheck(planDigest: string, unit: number, count: string): string {
   return shortCheck(`${planDigest}|${unit}|${count}`);
 }
 
+/** Which option resumes a checkpoint made with another plan, if this version makes that plan. */
+function resumeHint(plan: { method?: unknown; depth?: unknown } | undefined): string {
+  if (plan?.method === 'join') return '; to resume it, add --algorithm join';
+  if (plan?.method === 'constellations' && Number.isInteger(plan.depth))
+    return `; to resume it, add --algorithm search (it runs at depth ${plan.depth})`;
+  return '';
+}
+
 function refuse(message: string): never {
   throw failure(message, ERROR_CODES.BAD_CHECKPOINT);
 }
@@ -160,7 +168,7 @@ export class Checkpoint {
     if (found.n !== expected.n) refuse(`${file} is a checkpoint for n = ${found.n}, not n = ${expected.n}`);
     if (found.plan?.digest !== expected.plan.digest) {
       refuse(
-        `${file} was made with another plan (${found.plan?.method}, depth ${found.plan?.depth}, digest ${found.plan?.digest}); this count uses ${expected.plan.method}, depth ${expected.plan.depth}, digest ${expected.plan.digest}`,
+        `${file} was made with another plan (${found.plan?.method}, depth ${found.plan?.depth}, digest ${found.plan?.digest}); this count uses ${expected.plan.method}, depth ${expected.plan.depth}, digest ${expected.plan.digest}${resumeHint(found.plan)}`,
       );
     }
     if (found.shard !== expected.shard || found.from !== expected.from || found.to !== expected.to) {

@@ -5,7 +5,17 @@ import { runMethod } from '../run/runner.js';
 import { count, countCompletions, MAX_DEPTH, type CountResult, type EngineChoice } from '../index.js';
 import { ERROR_CODES, failure } from '../shared/errors.js';
 import { describe } from '../shared/validate.js';
-import { parseAlgorithm, parseEngine, parseInteger, parsePlaced, parseSizes, parseThreads, UsageError, type OptionValues } from './args.js';
+import {
+  parseAlgorithm,
+  parseCpuEngine,
+  parseEngine,
+  parseInteger,
+  parsePlaced,
+  parseSizes,
+  parseThreads,
+  UsageError,
+  type OptionValues,
+} from './args.js';
 import { Checkpoint } from './checkpoint.js';
 import { PendingFile, println } from './files.js';
 import { Interrupted, withProgress } from './interrupt.js';
@@ -19,6 +29,9 @@ import { parseShard, shardResult, type ShardSpec } from './shards.js';
  * counted in pieces, so more threads than this still finish evenly.)
  */
 const PARTS_PER_SHARD = 2;
+
+/** Ctrl-C on a count without a checkpoint: say what is lost, and how to keep it next time. */
+const WORK_LOST = 'interrupted; the work done is lost (with --checkpoint FILE a count keeps its finished units and resumes)';
 
 /** A count restricted to a shard and/or recorded in a checkpoint and/or written as subtotals. */
 interface SliceRun {
@@ -67,7 +80,6 @@ export async function runCount(positionals: string[], values: OptionValues): Pro
       throw new UsageError(
         "--depth refines the search's plan; the join's units are row splits, with no depth: drop --depth or --algorithm join",
       );
-    if (method === 'join' && sizes[0] < 2) throw new UsageError('the join has no units for n = 1; count it whole or with the search');
     let spec: ShardSpec | undefined;
     try {
       spec = shardText === undefined ? undefined : parseShard(shardText);
@@ -97,7 +109,12 @@ export async function runCount(positionals: string[], values: OptionValues): Pro
     return;
   }
   const countOne = (n: number): Promise<CountResult> =>
-    withProgress((bar, signal) => count(n, { engine: engine as EngineChoice, algorithm, threads, signal, onProgress: bar.update }));
+    withProgress((bar, signal) => count(n, { engine: engine as EngineChoice, algorithm, threads, signal, onProgress: bar.update })).catch(
+      (error: unknown) => {
+        if (error instanceof Interrupted) throw new Interrupted(WORK_LOST);
+        throw error;
+      },
+    );
   if (sizes.length === 1 && !json) {
     printResult(await countOne(sizes[0]));
     return;
@@ -117,7 +134,7 @@ async function runCompletionsCount(sizes: number[], values: OptionValues): Promi
   if (values.algorithm !== undefined) throw new UsageError('--placed counts completions with its own search; drop --algorithm');
   const n = sizes[0];
   const placed = parsePlaced(values.placed)!;
-  const engine = parseEngine(values.engine);
+  const engine = parseCpuEngine(values.engine, 'count --placed');
   const threads = parseThreads(values.threads);
   const r = await withProgress((bar, signal) =>
     countCompletions(n, placed, { engine, threads, signal, onProgress: (p) => bar.update({ ...p, unique: 0n, resumedFraction: 0 }) }),
@@ -175,8 +192,10 @@ async function runSlice(run: SliceRun): Promise<void> {
       }),
     );
   } catch (error) {
-    if (error instanceof Interrupted && checkpointFile) {
-      throw new Interrupted(`interrupted; finished units are in ${checkpointFile}, run the same command to resume`);
+    if (error instanceof Interrupted) {
+      throw new Interrupted(
+        checkpointFile ? `interrupted; finished units are in ${checkpointFile}, run the same command to resume` : WORK_LOST,
+      );
     }
     throw error;
   } finally {

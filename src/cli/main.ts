@@ -22,7 +22,8 @@ Usage:
   nqueens merge <files...>           add up shard results into the whole count
 
 Options:
-  --engine <name>      auto (default), wasm, js or reference
+  --engine <name>      auto (default), wasm, js, reference (plain backtracking,
+                       a cross-check) or webgpu (count only: the search on the GPU)
   --algorithm <a>      count: auto (default: join for n = 16..20, else search),
                        join (half-board join, n <= 21) or search (the
                        row-by-row symmetry search)
@@ -38,7 +39,7 @@ Options:
                        (per row split for the join)
   --verify <k>         merge: recount k random units and compare
   --seed <s>           merge --verify: repeat the choice of units of a run
-  --limit <k>          solve: stop after k solutions (default 1)
+  --limit <k|all>      solve: stop after k solutions (default 1; all: every one)
   --format <f>         solve: board (default) or json
   --placed <r:c,...>   count, solve: only the solutions containing these queens
                        (row:col, 0-based), e.g. --placed 0:3,5:7
@@ -53,7 +54,8 @@ n is an integer from ${MIN_N} to ${MAX_N}. Counts are exact: total (OEIS A000170
 and unique, one per class under rotations and reflections (OEIS A002562).
 
 A progress bar is drawn on stderr when it is a terminal. Ctrl-C stops a
-count cleanly.
+count cleanly (with --checkpoint its finished units are kept; a second
+Ctrl-C stops at once).
 
 Exit status (count, solve, merge): 0 done, 1 failed (refused input included),
 2 usage error, 130 interrupted. A closed stdout (| head) ends with 0.
@@ -88,7 +90,11 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     const [command, ...rest] = positionals;
-    if (command === undefined) throw new UsageError('missing command: count, solve or merge');
+    if (command === undefined) {
+      // No arguments at all: the usage, as most commands do.
+      writeOut(HELP);
+      return 0;
+    }
     if (!Object.hasOwn(COMMANDS, command)) throw new UsageError(`unknown command ${describe(command)}; expected count, solve or merge`);
     checkCommandOptions(command as Command, values);
     if (stdoutClosedAtStart() && !(command === 'count' && values.out !== undefined)) {

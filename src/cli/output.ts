@@ -26,7 +26,8 @@ export function asJson(r: CountResult): string {
 
 /** Aligned `key value` lines. */
 export function printPairs(pairs: readonly (readonly [string, string])[]): void {
-  for (const [key, value] of pairs) println(`${key.padEnd(7)} ${value}`);
+  const width = Math.max(...pairs.map(([key]) => key.length));
+  for (const [key, value] of pairs) println(`${key.padEnd(width)}  ${value}`);
 }
 
 export function printResult(r: CountResult, counted: bigint = r.total): void {
@@ -35,7 +36,7 @@ export function printResult(r: CountResult, counted: bigint = r.total): void {
     ['total', r.total.toString()],
     ['unique', r.unique.toString()],
     ['engine', r.engine],
-    ['method', r.algorithm],
+    ['algorithm', r.algorithm],
     ['threads', String(r.threads)],
     ['time', formatMs(r.elapsedMs)],
     ['rate', formatRate(r, counted) + (counted === r.total ? '' : ' (this run)')],

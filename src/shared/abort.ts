@@ -1,4 +1,6 @@
-// Abort handling in the shape the web platform uses: an AbortError DOMException.
+// Abort handling as the web platform does it: a count rejects with the
+// signal's reason, as fetch does (a DOMException named 'AbortError' when
+// abort() was called without one).
 
 /**
  * What the package needs of an AbortSignal, written out so that its types
@@ -11,10 +13,9 @@ export interface AbortSignalLike {
   removeEventListener(type: 'abort', listener: () => void): void;
 }
 
-export function abortError(signal?: AbortSignalLike): Error {
-  const error = new DOMException('The count was aborted', 'AbortError');
-  if (signal?.reason !== undefined) (error as Error & { cause?: unknown }).cause = signal.reason;
-  return error;
+/** What an aborted count rejects with: the signal's reason itself, else an AbortError. */
+export function abortError(signal?: AbortSignalLike): unknown {
+  return signal?.reason !== undefined ? signal.reason : new DOMException('The count was aborted', 'AbortError');
 }
 
 /**

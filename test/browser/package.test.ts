@@ -37,6 +37,8 @@ function countIn(page: Page, n: number, options: { engine?: string; threads?: nu
 }
 
 const exact = (n: number) => ({ n, total: String(TOTAL[n]), unique: String(UNIQUE[n]) });
+/** The counts as the demo page shows them: grouped by thousands. */
+const exactText = (n: number) => ({ total: TOTAL[n].toLocaleString('en-US'), unique: UNIQUE[n].toLocaleString('en-US') });
 
 describe.skipIf(!HAVE_CHROMIUM)('in Chromium', () => {
   let browser: Browser;
@@ -258,6 +260,54 @@ describe.skipIf(!HAVE_CHROMIUM)('in Chromium', () => {
       await page.click('#cancel');
       await page.waitForFunction(() => document.getElementById('status')!.textContent === 'Cancelled.', undefined, { timeout: 1000 });
       expect(await page.isEnabled('#count')).toBe(true);
+      expect(errors).toEqual([]);
+    });
+
+    it('the algorithm selector: the join shows its unique count after the last unit, and says which algorithm ran', async () => {
+      const page = await open(served.url);
+      const shown = () =>
+        page.evaluate(() => ({
+          total: document.getElementById('total')!.textContent,
+          unique: document.getElementById('unique')!.textContent,
+          algorithm: document.getElementById('ran-algorithm')!.textContent,
+          status: document.getElementById('status')!.textContent,
+        }));
+      for (const [choice, n, ran] of [
+        ['join', '13', 'join'],
+        ['search', '13', 'search'],
+        ['auto', '16', 'join'],
+        ['auto', '12', 'search'],
+      ] as const) {
+        await page.fill('#n', n);
+        await page.selectOption('#algorithm', choice);
+        await page.selectOption('#threads', '2');
+        await page.click('#count');
+        await page.waitForFunction(() => document.getElementById('status')!.textContent!.startsWith('Done'), undefined, {
+          timeout: 30_000,
+        });
+        expect(await shown()).toEqual({ ...exactText(Number(n)), algorithm: ran, status: `Done: N = ${n}, by the ${ran}.` });
+      }
+      // During a join count the unique count is not 0: it comes after the last unit.
+      await page.fill('#n', '18');
+      await page.selectOption('#algorithm', 'join');
+      await page.click('#count');
+      await page.waitForFunction(() => document.getElementById('status')!.textContent!.startsWith('Counting N = 18 (join)'));
+      expect((await shown()).unique).toBe('after the last unit');
+      await page.click('#cancel');
+      await page.waitForFunction(() => document.getElementById('status')!.textContent === 'Cancelled.');
+      expect((await shown()).unique).toBe('–');
+      expect(errors).toEqual([]);
+    });
+
+    it('an out-of-range N clears the previous results and says what is allowed', async () => {
+      const page = await open(served.url);
+      await page.fill('#n', '8');
+      await page.click('#count');
+      await page.waitForFunction(() => document.getElementById('status')!.textContent!.startsWith('Done'));
+      await page.fill('#n', '40');
+      expect(await page.locator('#status').innerText()).toBe('N must be a whole number from 1 to 32.');
+      expect(await page.locator('#total').innerText()).toBe('–');
+      expect(await page.locator('#boards .board').count()).toBe(0);
       expect(errors).toEqual([]);
     });
 

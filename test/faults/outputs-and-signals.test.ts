@@ -63,4 +63,22 @@ describe('signals', () => {
     expect(existsSync(join(dir, 'x.json.partial'))).toBe(false);
     expect(existsSync(join(dir, 'x.json'))).toBe(false);
   });
+
+  it('Ctrl-C on a count without --checkpoint says the work is lost and how to keep it', async () => {
+    // A table: once n = 15's row is out, n = 16.. is being counted.
+    const child = spawn(process.execPath, [cli, 'count', '1..19', '--threads', '1', '--json']);
+    let stderr = '';
+    let stdout = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await new Promise<void>((resolve) =>
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString();
+        if (stdout.includes('"n":15,')) resolve();
+      }),
+    );
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toMatch(/interrupted; the work done is lost \(with --checkpoint FILE a count keeps its finished units and resumes\)/);
+  });
 });

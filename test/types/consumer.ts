@@ -7,6 +7,7 @@ import {
   ERROR_CODES,
   MAX_N,
   planSubproblems,
+  planUnits,
   solutions,
   toBoard,
   type AbortSignalLike,
@@ -49,3 +50,15 @@ export function codeOf(error: unknown): ErrorCode | undefined {
 countSync(8, { engine: 'gpu' });
 // @ts-expect-error threads are not an option of solutions()
 solutions(8, { threads: 2 });
+// @ts-expect-error countSync cannot use the GPU (count() only): the types refuse what the runtime refuses
+countSync(8, { engine: 'webgpu' });
+// @ts-expect-error solutions() lists, the GPU only counts
+solutions(8, { engine: 'webgpu' });
+// @ts-expect-error unique and placed do not combine (the smallest of a class need not contain the queens)
+solutions(8, { unique: true, placed: [[0, 0]] });
+// Either alone, or with undefined, is fine; so is every option set to undefined.
+solutions(8, { unique: true, placed: undefined });
+solutions(8, { unique: false, placed: [[0, 0]] });
+solutions(8, { placed: [[0, 0]], after: undefined, limit: undefined, engine: undefined });
+planUnits(16, { depth: undefined, parts: undefined, algorithm: undefined });
+planUnits(16, { algorithm: 'join' }).unitsIn(0, 1);

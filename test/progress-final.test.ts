@@ -1,0 +1,17 @@
+// The last progress report carries the exact counts, whatever the method:
+// the join's unique count follows from the whole total, so it arrives with
+// the last report (it was 0 there while the result had it right).
+import { describe, expect, it } from 'vitest';
+import { count, type Progress } from '../dist/index.js';
+import { TOTAL, UNIQUE } from './oeis.js';
+
+describe.each(['join', 'search'] as const)('algorithm %s', (algorithm) => {
+  it.each([1, 2])('n = 13 on %i thread(s): the last report has the exact total and unique count, and units', async (threads) => {
+    const reports: Progress[] = [];
+    const r = await count(13, { algorithm, threads, onProgress: (p) => reports.push(p) });
+    const last = reports.at(-1)!;
+    expect([last.total, last.unique, last.fraction, last.finished]).toEqual([TOTAL[13], UNIQUE[13], 1, last.units]);
+    expect(last.subproblems).toBe(last.units);
+    expect([r.total, r.unique]).toEqual([TOTAL[13], UNIQUE[13]]);
+  });
+});
