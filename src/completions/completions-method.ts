@@ -37,6 +37,7 @@ export function completionsMethod(n: number, units: readonly CompletionUnit[]): 
     module: (engine: CpuEngine) => resolveSearchModule(engine),
     counter: completionsCounter,
     // A unit is counted in one piece and may take minutes (n = 24 with one queen): on this thread it would hold off abort.
+    bytesPerThread: 0,
     helps: false,
     warm: () => undefined,
   });

@@ -23,7 +23,7 @@ import { digest } from '../shared/digest.js';
 import { rangeError } from '../shared/errors.js';
 import { VERSION } from '../shared/version.js';
 import { joinUnitCounter } from './join-counter.js';
-import { planJoin, type JoinUnit } from './join-plan.js';
+import { joinMemoryBytes, planJoin, type JoinUnit } from './join-plan.js';
 import { countSymmetricSolutions, uniqueFromTotal } from './symmetric-solutions.js';
 
 export class JoinPlan implements PlanIdentity {
@@ -137,6 +137,7 @@ const methodOf = oncePerPlan((plan: JoinPlan): PlannedMethod<JoinUnit> => {
     subtotals: (countOf: (id: number) => bigint) => subtotals(plan, countOf),
     module: (engine: CpuEngine) => resolveWasm('join', engine),
     counter: (module: WebAssembly.Module | null) => joinUnitCounter(n, module),
+    bytesPerThread: joinMemoryBytes(n),
     helps: n <= JOIN_HELP_MAX_N,
     // The last unit is among the smallest (the plan is largest first).
     warm: () => (plan.units > 0 ? plan.list[plan.units - 1] : undefined),

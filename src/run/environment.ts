@@ -21,6 +21,20 @@ export function nodeBuiltinNow<T>(name: string): T | undefined {
   return typeof get === 'function' ? (get.call(process, `node:${name}`) as T | undefined) : undefined;
 }
 
+/**
+ * Bytes the tables of a count's threads may take together: half the
+ * machine's memory in Node (os.totalmem), half of navigator.deviceMemory in
+ * browsers that tell it; Infinity where nothing says.
+ */
+export function tableMemoryBudget(): number {
+  if (isNode) {
+    const os = nodeBuiltinNow<{ totalmem(): number }>('os');
+    return os ? os.totalmem() / 2 : Infinity;
+  }
+  const gigabytes = (globalThis as { navigator?: { deviceMemory?: number } }).navigator?.deviceMemory;
+  return typeof gigabytes === 'number' && gigabytes > 0 ? (gigabytes * 2 ** 30) / 2 : Infinity;
+}
+
 let cores: number | undefined;
 
 /** availableCores(), synchronously where the runtime allows it (see nodeBuiltinNow), else undefined. */

@@ -70,6 +70,8 @@ export interface Method<U extends { readonly id: number } = { readonly id: numbe
    * would wait for it).
    */
   readonly helps: boolean;
+  /** Bytes of tables each thread that counts it holds (the join's; 0 for methods without tables). */
+  readonly bytesPerThread: number;
   /** A unit each worker counts once before it says ready (the join: builds its tables), or undefined. */
   warm(): U | undefined;
 }

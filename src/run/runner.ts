@@ -2,7 +2,7 @@
 // progress. count(), shards and checkpoints are all built on this.
 import { abortError, type AbortSignalLike } from '../shared/abort.js';
 import { SLICE_MS, yieldToEventLoop } from '../shared/slices.js';
-import { AUTO_THREADS_MIN_N, availableCores } from './environment.js';
+import { AUTO_THREADS_MIN_N, availableCores, tableMemoryBudget } from './environment.js';
 
 export { AUTO_THREADS_MIN_N };
 import type { CpuEngine, Method, MethodName } from './method.js';
@@ -184,7 +184,9 @@ export async function runMethod<U extends { readonly id: number }>(plan: Method<
 
   report(true);
   const wanted = run.threads ?? (n >= AUTO_THREADS_MIN_N ? await availableCores() : 0);
-  let threads = workersFor(n, wanted, left, await availableCores());
+  // Never more workers than the tables of each fit in memory together.
+  const byMemory = plan.bytesPerThread > 0 ? Math.max(1, Math.floor(tableMemoryBudget() / plan.bytesPerThread)) : Infinity;
+  let threads = Math.min(workersFor(n, wanted, left, await availableCores()), byMemory);
   if (threads === 0) {
     threads = 1;
     const units = pending(plan, run);

@@ -61,6 +61,7 @@ const methodOf = oncePerPlan((plan: ConstellationPlan): PlannedMethod<Unit> => {
     subtotals: (countOf: (id: number) => bigint) => subtotals(plan, countOf),
     module: resolveModule,
     counter: (module: WebAssembly.Module | null) => searchCounter(n, module),
+    bytesPerThread: 0,
     helps: true,
     warm: () => undefined,
   });

@@ -1,0 +1,40 @@
+// The join's tables bound how many workers a count starts: never more than
+// fit in memory together (half the machine's), and a size whose tables do
+// not fit is refused before anything is allocated.
+import { describe, expect, it } from 'vitest';
+import { count, ERROR_CODES, JOIN_MAX_N } from '../dist/index.js';
+import { joinMemoryBytes } from '../dist/join/join-plan.js';
+import { tableMemoryBudget } from '../dist/run/environment.js';
+import { joinMethod } from '../dist/join/join-method.js';
+import { searchMethod } from '../dist/search/search-method.js';
+import { runMethod } from '../dist/run/runner.js';
+
+describe('memory and workers', () => {
+  it('a method states its tables per thread: the join its bound, the search none', () => {
+    expect(joinMethod(16).bytesPerThread).toBe(joinMemoryBytes(16));
+    expect(searchMethod(16, 1).bytesPerThread).toBe(0);
+  });
+
+  it('a count whose tables fit twice in the budget starts 2 workers however many it asks for, and is exact', async () => {
+    const method = { ...joinMethod(12), bytesPerThread: tableMemoryBudget() / 2 };
+    const r = await runMethod(method, { engine: 'wasm', threads: 4 });
+    expect([r.threads, r.total, r.unique]).toEqual([2, 14200n, 1787n]);
+  });
+
+  it('tables larger than the budget still count, on one worker', async () => {
+    const method = { ...joinMethod(10), bytesPerThread: tableMemoryBudget() * 2 };
+    const r = await runMethod(method, { engine: 'js', threads: 3 });
+    expect([r.threads, r.total, r.unique]).toEqual([1, 724n, 92n]);
+  });
+
+  it(`n past JOIN_MAX_N (${JOIN_MAX_N}) is refused before allocating, naming n and the bytes`, async () => {
+    const n = JOIN_MAX_N + 1;
+    await expect(count(n, { algorithm: 'join' })).rejects.toThrow(
+      expect.objectContaining({
+        name: 'RangeError',
+        code: ERROR_CODES.TABLES_TOO_LARGE,
+        message: expect.stringMatching(new RegExp(`n = ${n} needs up to \\d+ bytes`)),
+      }),
+    );
+  });
+});
