@@ -121,8 +121,8 @@ describe('nqueens count --algorithm', () => {
     expect(r.stderr).toMatch(/--algorithm must be one of 'auto', 'join', 'search'; got "fast"/);
   });
 
-  it('no arguments: the usage on stdout, exit 0', () => {
-    const r = nqueens();
+  it.each([[[]], [['help']]])('%j: the usage on stdout, exit 0', (args) => {
+    const r = nqueens(...args);
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(r.stdout).toMatch(/^Usage:\n {2}nqueens count <n> \[options\]/m);
   });
@@ -132,10 +132,15 @@ describe('nqueens count --algorithm', () => {
     ['--algoritm', '--algorithm'],
     ['--engin', '--engine'],
     ['--chekpoint', '--checkpoint'],
+    ['--jsn', '--json'],
   ])('a typo (%s) names the nearest option, in one clean line', (typo, nearest) => {
     const r = nqueens('count', '8', typo, '2');
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`nqueens: unknown option ${typo}; did you mean ${nearest}? (see nqueens --help)\n`);
+  });
+
+  it('a short unknown option gets no guess', () => {
+    expect(nqueens('count', '8', '-t', '2').stderr).toBe('nqueens: unknown option -t (see nqueens --help)\n');
   });
 
   it('solve --limit 0 prints nothing (not "no solutions"); --limit all prints every solution', () => {

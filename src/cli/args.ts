@@ -82,6 +82,7 @@ function numbersAsValues(argv: readonly string[]): string[] {
 
 /** The known option nearest to `name` (at most 2 edits away), for "did you mean". */
 export function nearestOption(name: string): string | undefined {
+  if (name.length < 3) return undefined; // one or two letters are near too much to suggest anything
   let best: string | undefined;
   let bestDistance = 3;
   for (const option of Object.keys(OPTIONS)) {

@@ -90,8 +90,8 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     const [command, ...rest] = positionals;
-    if (command === undefined) {
-      // No arguments at all: the usage, as most commands do.
+    if (command === undefined || (command === 'help' && rest.length === 0)) {
+      // No arguments at all (or `nqueens help`): the usage, as most commands do.
       writeOut(HELP);
       return 0;
     }
