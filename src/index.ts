@@ -224,7 +224,9 @@ export function planUnits(n: number, options?: PlanOptions): PlanInfo;
 export function planUnits(n: number, options?: PlanOptions): PlanInfo {
   checkN(n);
   const opts = checkOptions<PlanOptions>(options, 'planUnits()', ['algorithm', 'depth', 'parts']);
-  const algorithm = resolveAlgorithm(n, 'auto', checkAlgorithm(opts.algorithm));
+  const choice = checkAlgorithm(opts.algorithm);
+  // A depth is the search's (as `count --depth` with 'auto' means the search).
+  const algorithm = choice === 'auto' && opts.depth !== undefined ? 'search' : resolveAlgorithm(n, 'auto', choice);
   const parts = opts.parts === undefined ? 1 : checkInteger(opts.parts, 'options.parts', 1, Number.MAX_SAFE_INTEGER);
   if (algorithm === 'join') {
     if (opts.depth !== undefined && opts.depth !== 0) {

@@ -1,0 +1,37 @@
+// planUnits(n) is the plan count(n) runs, so shards, checkpoints and
+// subtotals of a default run agree with it: the join's from n = 16, the
+// search's below, and the search's wherever a depth is asked for.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { planUnits } from '../dist/index.js';
+import { methodForCount, resolveAlgorithm } from '../dist/run/methods.js';
+import { cliInTempDir } from './cli-in-dir.js';
+import { range } from './oeis.js';
+
+describe('planUnits', () => {
+  it.each(range(1, 21))('n = %i: the plan count(n) runs with its defaults', (n) => {
+    const algorithm = resolveAlgorithm(n, 'auto', 'auto');
+    const plan = planUnits(n);
+    expect([plan.algorithm, plan.method, plan.digest]).toEqual([
+      algorithm,
+      algorithm === 'join' ? 'join' : 'constellations',
+      methodForCount(n, algorithm, 2).identity.digest,
+    ]);
+    expect(algorithm).toBe(n >= 16 && n <= 20 ? 'join' : 'search');
+  });
+
+  it('a depth means the search; the join has none', () => {
+    expect(planUnits(16, { depth: 1 })).toMatchObject({ algorithm: 'search', method: 'constellations', depth: 1 });
+    expect(() => planUnits(16, { algorithm: 'join', depth: 1 })).toThrow(RangeError);
+    expect(planUnits(16, { algorithm: 'search' }).algorithm).toBe('search');
+  });
+
+  it.each([12, 16])('n = %i: a default count --checkpoint records the plan planUnits(n) names', (n) => {
+    const { dir, nqueens } = cliInTempDir('nqueens-plan-');
+    expect(nqueens('count', String(n), '--checkpoint', 'c.ckpt').code).toBe(0);
+    const header = JSON.parse(readFileSync(join(dir, 'c.ckpt'), 'utf8').split('\n', 1)[0]);
+    const plan = planUnits(n);
+    expect(header.plan).toEqual({ method: plan.method, depth: plan.depth, units: plan.units, digest: plan.digest });
+  });
+});
