@@ -15,3 +15,20 @@ describe.each(['join', 'search'] as const)('algorithm %s', (algorithm) => {
     expect([r.total, r.unique]).toEqual([TOTAL[13], UNIQUE[13]]);
   });
 });
+
+describe('the phase', () => {
+  it('a join count on workers reports at its start, in phase tables, then counting to the end', async () => {
+    const reports: Progress[] = [];
+    await count(16, { algorithm: 'join', threads: 2, onProgress: (p) => reports.push(p) });
+    expect(reports[0]).toMatchObject({ phase: 'tables', finished: 0, fraction: 0 });
+    expect(reports.at(-1)).toMatchObject({ phase: 'counting', fraction: 1 });
+    const firstCounting = reports.findIndex((p) => p.phase === 'counting');
+    expect(reports.slice(firstCounting).every((p) => p.phase === 'counting')).toBe(true);
+  });
+
+  it('the search has no tables: counting from its first report', async () => {
+    const reports: Progress[] = [];
+    await count(12, { algorithm: 'search', threads: 2, onProgress: (p) => reports.push(p) });
+    expect(reports.map((p) => p.phase)).toEqual(reports.map(() => 'counting'));
+  });
+});

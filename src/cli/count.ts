@@ -137,7 +137,12 @@ async function runCompletionsCount(sizes: number[], values: OptionValues): Promi
   const engine = parseCpuEngine(values.engine, 'count --placed');
   const threads = parseThreads(values.threads);
   const r = await withProgress((bar, signal) =>
-    countCompletions(n, placed, { engine, threads, signal, onProgress: (p) => bar.update({ ...p, unique: 0n, resumedFraction: 0 }) }),
+    countCompletions(n, placed, {
+      engine,
+      threads,
+      signal,
+      onProgress: (p) => bar.update({ ...p, phase: 'counting', unique: 0n, resumedFraction: 0 }),
+    }),
   );
   if (values.json) {
     println(JSON.stringify({ ...r, placed, total: r.total.toString() }));

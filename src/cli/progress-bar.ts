@@ -28,7 +28,7 @@ export function progressBar(stream: NodeJS.WriteStream): ProgressBar {
       // this run's share counts: a resumed checkpoint's work took no time here.
       const doneHere = p.fraction - (p.resumedFraction ?? 0);
       const eta = doneHere > 0 ? ((p.elapsedMs / doneHere) * (1 - p.fraction)) / 1000 : Infinity;
-      const line = `[${bar}] ${(p.fraction * 100).toFixed(1)}%  ${p.finished}/${p.subproblems} units  ${p.total} solutions  eta ${formatSeconds(eta)}`;
+      const line = `[${bar}] ${(p.fraction * 100).toFixed(1)}%  ${p.finished}/${p.units} units  ${p.total} solutions  ${p.phase === 'tables' ? 'building tables' : `eta ${formatSeconds(eta)}`}`;
       stream.write(`\r${line.slice(0, (stream.columns || 100) - 1)}\x1b[K`);
       drawn = true;
     },

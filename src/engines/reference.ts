@@ -136,6 +136,7 @@ export async function runReference(
     const fraction = finished === n ? 1 : Math.min(1, (finished + within) / n);
     onProgress({
       n,
+      phase: 'counting',
       finished,
       units: n,
       subproblems: n,

@@ -125,6 +125,7 @@ export async function runMethod<U extends { readonly id: number }>(plan: Method<
     const fraction = finished === all ? 1 : workAll > 0 ? Math.min(1, (workDone + partialWork) / workAll) : 0;
     run.onProgress({
       n,
+      phase: plan.bytesPerThread > 0 && finished === already.finished && partialWork === 0 ? 'tables' : 'counting',
       finished,
       units: all,
       subproblems: all,

@@ -3,6 +3,12 @@
 
 export interface Progress {
   readonly n: number;
+  /**
+   * 'tables' while a method with tables (the join) builds them and no unit
+   * has finished (a report comes at the start, whatever the tables cost);
+   * 'counting' from then on.
+   */
+  readonly phase: 'tables' | 'counting';
   /** Units finished so far, and how many there are. */
   readonly finished: number;
   readonly units: number;

@@ -189,6 +189,7 @@ class SubproblemCounter {
     const all = this.work.subproblems.length;
     const done = this.finished === all;
     return {
+      phase: 'counting',
       finished: this.finished,
       units: all,
       subproblems: all,
