@@ -4,6 +4,7 @@
 // host hits all alike. Ratios are per round (ours / peer), then the median.
 //
 //   node bench/peers/run.mjs [--sizes 16,17,18] [--rounds 3]    (after npm run build)
+//   node bench/peers/run.mjs --project [--sizes 21,22,23] [--share 0.01]   (project.mjs: sampled projections)
 //
 // Peers (each skipped when its variable is unset; build steps in README.md here):
 //   NQUEENS_PEER_KLUEV_DIR    folder of Kluev's N-Queens-Count-Sol binaries, one per N, named by N ("16", "17", ...)
@@ -23,6 +24,11 @@ const option = (name, fallback) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : fallback;
 };
+if (args.includes('--project')) {
+  // Counts too long to run: projected from a sample of their units (project.mjs reads the same arguments).
+  await import('./project.mjs');
+  process.exit(0);
+}
 const sizes = option('sizes', '16,17,18').split(',').map(Number);
 const rounds = Number(option('rounds', '3'));
 
