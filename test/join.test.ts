@@ -13,7 +13,11 @@ import {
   JOIN_MEMORY_LIMIT,
   planJoin,
   searchSymmetricSolutions,
+  uniqueFromTotal,
 } from '../dist/join/join-module.js';
+import { joinCounterFrom } from '../dist/join/join-counter.js';
+import { quarterTablesBuilt, setQuarterCacheBytes } from '../dist/join/join-kernel.js';
+import { maxHalves, QUARTER_CACHE_BYTES, quarterHalfBytes, quarterTableBytes } from '../dist/join/join-plan.js';
 import { range, TOTAL, UNIQUE } from './oeis.js';
 
 describe.each(['wasm', 'js'] as const)('join on %s', (engine) => {
@@ -99,24 +103,85 @@ describe('join units', () => {
 });
 
 describe('join memory limit', () => {
-  it.each([12, 15, 16])('n = %i: the wasm instance stays within joinMemoryBytes on both builds', (n) => {
+  it.each([12, 15, 16])('n = %i: the wasm instance counts every unit within joinMemoryBytes on both builds', (n) => {
     for (const build of ['simd', 'baseline'] as const) {
       const instance = new WebAssembly.Instance(compileJoinModule(build), {});
-      const unit = planJoin(n)[0];
-      (instance.exports.countJoinSplit as (...args: number[]) => bigint)(n, unit.eastRows, unit.centreRow, unit.mirrorWeight);
-      const memory = Object.values(instance.exports).find((x) => x instanceof WebAssembly.Memory) as WebAssembly.Memory;
-      expect(memory.buffer.byteLength).toBeLessThanOrEqual(joinMemoryBytes(n));
+      const exports = instance.exports as unknown as {
+        configure(n: number, halves: number, tableBytes: number): void;
+        countJoinSplit(...args: number[]): bigint;
+        memory: WebAssembly.Memory;
+      };
+      exports.configure(n, maxHalves(n), quarterHalfBytes(n));
+      let total = 0n;
+      for (const unit of planJoin(n))
+        total += BigInt(unit.weight) * exports.countJoinSplit(n, unit.eastRows, unit.centreRow, unit.mirrorWeight);
+      expect(total).toBe(TOTAL[n]);
+      expect(exports.memory.buffer.byteLength).toBeLessThanOrEqual(joinMemoryBytes(n));
     }
+  });
+
+  it('the bound per n: tables within QUARTER_CACHE_BYTES, room for the most half-boards a side can have', () => {
+    expect(QUARTER_CACHE_BYTES).toBe(64 * 2 ** 20);
+    // Every table of n fits up to n = 19 (all of them: 23 MB there); from 20 a working set of the budget.
+    for (let n = 1; n <= 19; n++) expect(quarterHalfBytes(n)).toBe(quarterTableBytes(n));
+    for (let n = 20; n <= JOIN_MAX_N; n++) expect(quarterHalfBytes(n)).toBe(QUARTER_CACHE_BYTES / 2);
+    expect([16, 20, 21, 22].map(maxHalves)).toEqual([7240, 300950, 352540, 2300692]);
+    // Per thread: about 93 MB at n = 21 and 241 MB at 22 (it was 493 MB at 21, and 22 was refused).
+    expect(joinMemoryBytes(21)).toBeLessThan(100 * 2 ** 20);
+    expect(joinMemoryBytes(22)).toBeLessThan(250 * 2 ** 20);
   });
 
   it('names n and the bytes needed, and throws before allocating', () => {
     expect(joinMemoryBytes(JOIN_MAX_N)).toBeLessThanOrEqual(JOIN_MEMORY_LIMIT);
     expect(joinMemoryBytes(JOIN_MAX_N + 1)).toBeGreaterThan(JOIN_MEMORY_LIMIT);
     expect(() => checkJoinSize(JOIN_MAX_N + 1)).toThrow(RangeError);
-    expect(() => countJoin(JOIN_MAX_N + 1, 'wasm')).toThrow(/n = 22 needs up to \d+ bytes/);
+    expect(() => countJoin(JOIN_MAX_N + 1, 'wasm')).toThrow(/n = 23 needs up to \d+ bytes/);
     expect(() => planJoin(30)).toThrow(RangeError);
     expect(() => joinCounter('js').countUnit(24, { id: 0, eastRows: 0xfff, centreRow: -1, weight: 1, mirrorWeight: 1 })).toThrow(
       RangeError,
     );
+  });
+});
+
+describe('quarter tables built per set of rows', () => {
+  it.each([4096, 60000])('a budget of %i bytes drops tables and builds them again, and every engine stays exact (n = 1..15)', (budget) => {
+    const old = setQuarterCacheBytes(budget);
+    try {
+      const counters = {
+        simd: joinCounterFrom('wasm', compileJoinModule('simd'), budget),
+        baseline: joinCounterFrom('wasm', compileJoinModule('baseline'), budget),
+        js: joinCounterFrom('js', null),
+      };
+      for (let n = 1; n <= 15; n++) {
+        for (const counter of Object.values(counters)) {
+          let total = 0n;
+          for (const unit of planJoin(n)) total += BigInt(unit.weight) * counter.countUnit(n, unit);
+          expect(total).toBe(TOTAL[n]);
+        }
+      }
+      // n = 15 has 2^8 sets of north rows; tables were dropped and built again many times over.
+      expect(quarterTablesBuilt()).toBeGreaterThan(4 * 256);
+    } finally {
+      setQuarterCacheBytes(old);
+    }
+  });
+
+  it('with the default budget each table is built once (n = 15: at most one per set of band rows)', () => {
+    countJoin(14, 'js');
+    countJoin(15, 'js');
+    expect(quarterTablesBuilt()).toBeGreaterThan(0);
+    expect(quarterTablesBuilt()).toBeLessThanOrEqual(256);
+  });
+
+  it('n = 22: units agree on both engines, and Burnside gives OEIS unique from OEIS total', () => {
+    const units = planJoin(22);
+    expect(units.length).toBe(176870);
+    const wasm = joinCounter('wasm');
+    const js = joinCounter('js');
+    for (const unit of [units[0], units[88000], units[units.length - 1]]) expect(wasm.countUnit(22, unit)).toBe(js.countUnit(22, unit));
+    expect(wasm.countUnit(22, units[0])).toBe(2467448n);
+    const symmetric = countSymmetricSolutions(22);
+    expect(symmetric).toEqual({ s180: 1250692n, s90: 0n });
+    expect(uniqueFromTotal(22, TOTAL[22], symmetric)).toBe(UNIQUE[22]);
   });
 });

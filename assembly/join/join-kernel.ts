@@ -4,10 +4,11 @@
 // with 64 east halves per bit-sliced block instead of 32 (128, one v128 per
 // word, in the SIMD build).
 //
-// Half-boards are joined from a quarter-board table built once per n, as in
-// src/join/join-kernel.ts. Tables live in linear memory past the static data,
-// grown once per n: the quarter table, then room for h! half-boards per side
-// (the bound src/join/join-plan.ts checks).
+// Half-boards are joined from quarter-board tables, one per set of rows, as
+// in src/join/quarter-tables.ts: built when a unit first needs them and kept
+// in two generations of an arena. Memory, laid out by configure(): small
+// tables, room for the most half-boards a side of n can have (the bound
+// src/join/join-plan.ts keeps per n), then the arena, grown as it fills.
 
 const CHUNKS: i32 = 6;
 const CHUNK_BITS: i32 = 5;
@@ -19,20 +20,25 @@ const BLOCK_BYTES: usize = <usize>BLOCK_WORDS << WORD_SHIFT;
 const KEY_FILL: i32 = 8; // table halves per group wanted: groups are packed, so small ones cost no padding
 const SORT_MIN_BLOCKS: i32 = 8; // from this many blocks a pass sorts its probes by key (see countPass)
 const ENTRY_BYTES: usize = <usize>2 << WORD_SHIFT; // a listed block: its halves mask (one word), then its address
+const MAX_GROUPS: i32 = 1 << 10; // 5 key bits per family (n = 22 leaves 20 bits to match, 15 in the residues)
 
-const COL_SET_START: usize = memory.data(18 * 4); // column sets of each size, in COL_SETS
-const FIRST_SLOT: usize = memory.data(260 * 4); // per group: its first slot in key order
-const NEXT_SLOT: usize = memory.data(260 * 4);
-const LIST_START: usize = memory.data(260 * 4); // per key: where its list of blocks starts
-
-let geometryN: i32 = -1;
 let h: i32 = 0;
 let band: i32 = 0;
 let found: i32 = 0;
-let counting = true;
-let qStart: usize = 0; // per key cols | rows << h: first entry (and one past the last key)
-let qD: usize = 0; // per entry (8 bytes): bit r + c, then bit r - c + h - 1, of each queen
-let colSets: usize = 0;
+// Fixed-size tables, for h and band up to 11 (n <= 22).
+const colSetStart: usize = memory.data(16 * 4); // column sets of each size, in colSets
+const colSets: usize = memory.data(2048 * 4);
+const colRank: usize = memory.data(2048 * 4); // per column set: its place among the sets of its size
+const counts: usize = memory.data(2049 * 4); // scratch while a quarter table is built: per column set
+const tableGen: usize = memory.data(2048 * 4); // per set of band rows: the generation its table is in (0: none)
+const tableAt: usize = memory.data(2048 * 4); // and where
+const firstSlot: usize = memory.data((MAX_GROUPS + 4) * 4); // per group: its first slot in key order
+const nextSlot: usize = memory.data((MAX_GROUPS + 4) * 4);
+const listStart: usize = memory.data((MAX_GROUPS + 4) * 4); // per key: where its list of blocks starts
+let arena: usize = 0; // two halves of arenaHalf bytes: the current generation in half (gen & 1)
+let arenaHalf: usize = 0;
+let arenaUsed: usize = 0;
+let gen: i32 = 1;
 let eastD: usize = 0; // the two masks (u64) of each east-style half on the east rows
 let westD: usize = 0; // and on the west rows
 let keys_: usize = 0;
@@ -41,7 +47,6 @@ let resB: usize = 0;
 let tables: usize = 0;
 let blockList: usize = 0; // the blocks one key's probes visit, with which of their halves
 let masks: usize = 0; // scratch: one word per block, the halves of the groups being listed
-let listCap: i32 = 0; // entries the lists of one pass may take
 let probeA: usize = 0; // probe halves sorted by key, a u64 each
 
 // @ts-ignore: decorator
@@ -51,75 +56,112 @@ let probeA: usize = 0; // probe halves sorted by key, a u64 each
 
 function grow(end: usize): void {
   const have = <usize>memory.size() << 16;
-  if (end > have) memory.grow(<i32>((end - have + 65535) >> 16));
+  if (end > have && memory.grow(<i32>((end - have + 65535) >> 16)) < 0) unreachable(); // out of memory: a trap, not a wrong count
 }
 
-/** Every placement on band rows r.., given the rows, columns and diagonals held so far. */
-function quarterPlace(r: i32, rows: i32, cols: i32, d1: i32, d2: i32): void {
-  if (r == band) {
-    const key = cols | (rows << h);
-    if (counting) {
-      store<i32>(at(qStart, key + 1), load<i32>(at(qStart, key + 1)) + 1);
-    } else {
-      const e = load<i32>(at(qStart, key));
-      store<i32>(at(qStart, key), e + 1);
-      store<i32>(qD + (<usize>e << 3), d1);
-      store<i32>(qD + (<usize>e << 3), d2, 4);
+// @ts-ignore: decorator
+@inline function align(p: usize, to: usize): usize {
+  return (p + to - 1) & ~(to - 1);
+}
+
+/**
+ * Lays out memory for board size n: room for `halves` half-boards a side
+ * (src/join/join-plan.ts bounds them per n) and quarter tables in two
+ * halves of `tableBytes` each. Must come before countJoinSplit for n.
+ */
+export function configure(n: i32, halves: i32, tableBytes: i32): void {
+  h = n >> 1;
+  band = n - h;
+  const cap = (<usize>halves + 19) & ~15; // room for one past the last, and every region 64-byte aligned
+  const blocks = cap / <usize>LANES + 2;
+  eastD = (__heap_base + 63) & ~63;
+  westD = eastD + (cap << 3);
+  keys_ = westD + (cap << 3);
+  resA = keys_ + (cap << 2); // keys_ and resA hold the sorted probes' u64s too: they stay side by side
+  resB = resA + (cap << 2);
+  probeA = resB + (cap << 2);
+  masks = probeA + (cap << 3);
+  blockList = masks + (blocks << 4);
+  // Lists: every key's with few blocks (fewer than SORT_MIN_BLOCKS each), or one key's at a time.
+  tables = blockList + <usize>max(MAX_GROUPS * SORT_MIN_BLOCKS, <i32>blocks) * ENTRY_BYTES;
+  arena = tables + blocks * BLOCK_BYTES;
+  arenaHalf = <usize>tableBytes;
+  arenaUsed = 0;
+  grow(arena);
+  memory.fill(masks, 0, blocks << 4);
+  memory.fill(tableGen, 0, 2048 * 4);
+  gen = 1;
+  let s = 0;
+  for (let k = 0; k <= h; k++) {
+    const first = s;
+    store<i32>(at(colSetStart, k), first);
+    for (let c = 0; c < 1 << h; c++) {
+      if (<i32>popcnt(c) != k) continue;
+      store<i32>(at(colRank, c), s - first);
+      store<i32>(at(colSets, s++), c);
     }
+  }
+  store<i32>(at(colSetStart, h + 1), s);
+}
+
+let filling = false;
+let entriesAt: usize = 0;
+
+/** Every placement of one queen on each band-local row of `left`, given the columns and diagonals held. */
+function quarterPlace(left: i32, cols: i32, d1: i32, d2: i32): void {
+  if (left == 0) {
+    const p = at(counts, load<i32>(at(colRank, cols)) + <i32>!filling);
+    const e = load<i32>(p);
+    store<i32>(p, e + 1);
+    if (filling) store<u64>(entriesAt + (<usize>e << 3), <u64><u32>d1 | (<u64><u32>d2 << 32));
     return;
   }
-  quarterPlace(r + 1, rows, cols, d1, d2);
+  const r = ctz(left);
+  const rest = left & (left - 1);
   for (let c = 0; c < h; c++) {
     const b1 = 1 << (r + c);
     const b2 = 1 << (r - c + h - 1);
     if (((cols >>> c) & 1) | (d1 & b1) | (d2 & b2)) continue;
-    quarterPlace(r + 1, rows | (1 << r), cols | (1 << c), d1 | b1, d2 | b2);
+    quarterPlace(rest, cols | (1 << c), d1 | b1, d2 | b2);
   }
 }
 
-/** Builds the quarter table and lays out the half-board arrays for board size n. */
-function setN(n: i32): void {
-  if (geometryN == n) return;
-  geometryN = n;
-  h = n >> 1;
-  band = n - h;
-  const keys = 1 << (band + h);
-  colSets = (__heap_base + 15) & ~15;
-  qStart = colSets + (<usize>1 << <usize>h << 2);
-  grow(qStart + (<usize>(keys + 1) << 2));
-  memory.fill(qStart, 0, <usize>(keys + 1) << 2);
-  counting = true;
-  quarterPlace(0, 0, 0, 0, 0);
-  for (let k = 0; k < keys; k++) store<i32>(at(qStart, k + 1), load<i32>(at(qStart, k + 1)) + load<i32>(at(qStart, k)));
-  const entries = <usize>load<i32>(at(qStart, keys));
-  qD = (qStart + (<usize>(keys + 1) << 2) + 7) & ~7;
-  let cap: usize = 1;
-  for (let k = 2; k <= h; k++) cap *= <usize>k;
-  eastD = (qD + (entries << 3) + 15) & ~15;
-  westD = eastD + ((cap + 4) << 3);
-  keys_ = westD + ((cap + 4) << 3);
-  resA = keys_ + ((cap + 4) << 2);
-  resB = resA + ((cap + 4) << 2);
-  // Lists for every key of a pass: at most listCap entries (countPass keeps
-  // groups x blocks within it), at least 4^(forced key bits) x the most blocks.
-  const forced = max(0, 2 * h - 2 - 15); // key bits per family the 15-bit residues leave (as in countPass)
-  listCap = max(<i32>(<usize>1 << <usize>(2 * forced)) * <i32>(cap / <usize>LANES + 2), 65536);
-  probeA = resB + ((cap + 4) << 2);
-  blockList = (probeA + ((cap + 4) << 3) + 15) & ~15;
-  masks = blockList + <usize>listCap * ENTRY_BYTES;
-  tables = (masks + ((cap / <usize>LANES + 2) << WORD_SHIFT) + 63) & ~63;
-  grow(tables + (cap / <usize>LANES + 2) * BLOCK_BYTES);
-  memory.fill(masks, 0, (cap / <usize>LANES + 2) << WORD_SHIFT);
-  counting = false;
-  quarterPlace(0, 0, 0, 0, 0); // moves each key's start to the next key's
-  for (let k = keys; k > 0; k--) store<i32>(at(qStart, k), load<i32>(at(qStart, k - 1)));
-  store<i32>(qStart, 0);
-  let s = 0;
-  for (let k = 0; k <= h; k++) {
-    store<i32>(at(COL_SET_START, k), s);
-    for (let c = 0; c < 1 << h; c++) if (<i32>popcnt(c) == k) store<i32>(at(colSets, s++), c);
+/**
+ * The quarter table of band-local rows `rows`: every placement of one queen
+ * on each of them in h columns, no two attacking, as its two diagonal
+ * masks in a u64 (bit r + c low, bit r - c + h - 1 high), grouped by column
+ * set: C(h, k) + 1 starts (i32), then the entries from the next 8 bytes.
+ * Built when first needed and kept in the current generation of the arena;
+ * one found in the older generation is copied over; when the current half
+ * is full, the older is dropped and its half becomes the current. A call
+ * switches at most once (a half holds many tables), so the table returned
+ * by the call before stays valid.
+ */
+function quarter(rows: i32): usize {
+  const g = load<i32>(at(tableGen, rows));
+  if (g != 0 && g >= gen - 1) return load<usize>(at(tableAt, rows));
+  const k = <i32>popcnt(rows);
+  const sets = load<i32>(at(colSetStart, k + 1)) - load<i32>(at(colSetStart, k));
+  const head = align(<usize>(sets + 1) << 2, 8);
+  memory.fill(counts, 0, <usize>(sets + 1) << 2);
+  filling = false;
+  quarterPlace(rows, 0, 0, 0);
+  for (let i = 0; i < sets; i++) store<i32>(at(counts, i + 1), load<i32>(at(counts, i + 1)) + load<i32>(at(counts, i)));
+  const bytes = head + (<usize>load<i32>(at(counts, sets)) << 3);
+  if (arenaUsed + bytes > arenaHalf) {
+    gen++; // the older generation's half is reused
+    arenaUsed = 0;
   }
-  store<i32>(at(COL_SET_START, h + 1), s);
+  const to = arena + (<usize>(gen & 1) * arenaHalf) + arenaUsed;
+  grow(to + bytes);
+  arenaUsed += bytes;
+  memory.copy(to, counts, <usize>(sets + 1) << 2);
+  filling = true;
+  entriesAt = to + head;
+  quarterPlace(rows, 0, 0, 0); // moves each set's start in counts to the next set's
+  store<i32>(at(tableGen, rows), gen);
+  store<usize>(at(tableAt, rows), to);
+  return to;
 }
 
 /**
@@ -130,45 +172,36 @@ function setN(n: i32): void {
 function enumerateHalves(rows: i32, centreRow: i32, out: usize): i32 {
   found = 0;
   const north = rows & ((1 << band) - 1);
-  const south = rows >>> band;
+  const before = gen;
+  let nT = quarter(north);
+  const sT = quarter(rows >>> band);
+  if (gen != before) nT = quarter(north); // sT started a generation: nT's may be the half reused
   const k = <i32>popcnt(north);
+  const first = load<i32>(at(colSetStart, k));
+  const nD = nT + align(<usize>(load<i32>(at(colSetStart, k + 1)) - first + 1) << 2, 8);
+  const sD = sT + align(<usize>(load<i32>(at(colSetStart, h - k + 1)) - load<i32>(at(colSetStart, h - k)) + 1) << 2, 8);
   const allCols = (1 << h) - 1;
   // An entry's two masks as one u64 (bit r + c low, bit r - c + h - 1 high); the centre queen's likewise.
   const cen: u64 = (centreRow >= 0 ? <u64>1 << <u64>(centreRow + h) : 0) | (centreRow >= 1 ? <u64>1 << <u64>(centreRow - 1 + 32) : 0);
-  const shift = <u64>band; // south rows: both masks move by band, and neither passes bit 31 (n <= 21)
-  const sEnd = load<i32>(at(COL_SET_START, k + 1));
-  for (let s = load<i32>(at(COL_SET_START, k)); s < sEnd; s++) {
-    const cols = load<i32>(at(colSets, s));
-    const nKey = cols | (north << h);
-    const sKey = (allCols & ~cols) | (south << h);
-    const yFirst = qD + (<usize>load<i32>(at(qStart, sKey)) << 3);
-    const yLast = qD + (<usize>load<i32>(at(qStart, sKey + 1)) << 3);
+  const shift = <u64>band; // south rows: both masks move by band, and neither passes bit 31 (n <= 22)
+  const sEnd = load<i32>(at(colSetStart, k + 1));
+  for (let s = first; s < sEnd; s++) {
+    const i = s - first;
+    const j = load<i32>(at(colRank, allCols & ~load<i32>(at(colSets, s))));
+    const yFirst = sD + (<usize>load<i32>(at(sT, j)) << 3);
+    const yLast = sD + (<usize>load<i32>(at(sT, j + 1)) << 3);
     if (yFirst == yLast) continue;
-    const xFirst = qD + (<usize>load<i32>(at(qStart, nKey)) << 3);
-    const xEnd = qD + (<usize>load<i32>(at(qStart, nKey + 1)) << 3);
-    if (xEnd - xFirst <= yLast - yFirst) {
-      for (let x = xFirst; x < xEnd; x += 8) {
-        const nn = load<u64>(x);
-        if (nn & cen) continue;
-        const mm = nn | cen;
-        for (let y = yFirst; y < yLast; y += 8) {
-          const ss = load<u64>(y) << shift;
-          // Branch-free: write every candidate, keep it only if it fits (one slot of slack past the last).
-          store<u64>(out + (<usize>found << 3), nn | ss);
-          found += <i32>((mm & ss) == 0);
-        }
-      }
-    } else {
-      // The longer list inside: fewer loop exits.
+    const xFirst = nD + (<usize>load<i32>(at(nT, i)) << 3);
+    const xEnd = nD + (<usize>load<i32>(at(nT, i + 1)) << 3);
+    for (let x = xFirst; x < xEnd; x += 8) {
+      const nn = load<u64>(x);
+      if (nn & cen) continue;
+      const mm = nn | cen;
       for (let y = yFirst; y < yLast; y += 8) {
         const ss = load<u64>(y) << shift;
-        if (ss & cen) continue;
-        const mm = ss | cen;
-        for (let x = xFirst; x < xEnd; x += 8) {
-          const nn = load<u64>(x);
-          store<u64>(out + (<usize>found << 3), nn | ss);
-          found += <i32>((mm & nn) == 0);
-        }
+        // Branch-free: write every candidate, keep it only if it fits (one slot of slack past the last).
+        store<u64>(out + (<usize>found << 3), nn | ss);
+        found += <i32>((mm & ss) == 0);
       }
     }
   }
@@ -198,7 +231,6 @@ function enumerateHalves(rows: i32, centreRow: i32, out: usize): i32 {
  * same two lists with the roles swapped (src/join/join-plan.ts).
  */
 export function countJoinSplit(n: i32, eastRows: i32, centreRow: i32, mirrorWeight: i32): u64 {
-  setN(n);
   const all = (1 << n) - 1;
   const westRows = all & ~eastRows & ~(centreRow >= 0 ? 1 << centreRow : 0);
   const eastCount = enumerateHalves(eastRows, centreRow, eastD);
@@ -237,13 +269,13 @@ function countPass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirrorWeight:
   const width = 2 * h - 2;
   let gBits = max(0, width - 15);
   const blocks = (count + LANES - 1) >>> LANE_SHIFT;
-  while (gBits < 4 && 2 * (gBits + 1) <= width && count >> (2 * gBits + 2) >= KEY_FILL && (blocks << (2 * gBits + 2)) <= listCap) gBits++;
+  while (gBits < 4 && 2 * (gBits + 1) <= width && count >> (2 * gBits + 2) >= KEY_FILL && (h >= 10 || blocks << (2 * gBits + 2) <= 65536)) gBits++;
   const shift = (width - gBits) >> 1;
   const gMask = (1 << gBits) - 1;
   const lowMask = (1 << shift) - 1;
   const groups = 1 << (2 * gBits);
-  // Group g's halves take slots FIRST_SLOT[g] .. FIRST_SLOT[g + 1].
-  memory.fill(FIRST_SLOT, 0, 260 * 4);
+  // Group g's halves take slots firstSlot[g] .. firstSlot[g + 1].
+  memory.fill(firstSlot, 0, <usize>(groups + 1) << 2);
   for (let i = 0; i < count; i++) {
     const a = load<i32>(at(resA, i));
     const b = load<i32>(at(resB, i));
@@ -251,64 +283,29 @@ function countPass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirrorWeight:
     store<i32>(at(keys_, i), key);
     store<i32>(at(resA, i), (a & lowMask) | ((a >>> (shift + gBits)) << shift));
     store<i32>(at(resB, i), (b & lowMask) | ((b >>> (shift + gBits)) << shift));
-    store<i32>(at(FIRST_SLOT, key + 1), load<i32>(at(FIRST_SLOT, key + 1)) + 1);
+    store<i32>(at(firstSlot, key + 1), load<i32>(at(firstSlot, key + 1)) + 1);
   }
-  for (let g = 0; g < groups; g++) store<i32>(at(FIRST_SLOT, g + 1), load<i32>(at(FIRST_SLOT, g + 1)) + load<i32>(at(FIRST_SLOT, g)));
-  buildTables(count, blocks);
+  for (let g = 0; g < groups; g++) store<i32>(at(firstSlot, g + 1), load<i32>(at(firstSlot, g + 1)) + load<i32>(at(firstSlot, g)));
+  buildTables(count, blocks, groups);
 
-  // For every key, the blocks holding a group clear of it, each with a mask
-  // of those groups' halves: key k's list is LIST_START[k] .. LIST_START[k + 1].
-  let listEnd = blockList;
-  for (let k = 0; k < groups; k++) {
-    store<usize>(at(LIST_START, k), listEnd);
-    const free = ~k & (groups - 1);
-    let lowWord = 0x7fffffff;
-    let highWord = -1;
-    for (let g = free; ; g = (g - 1) & free) {
-      const s0 = load<i32>(at(FIRST_SLOT, g));
-      const s1 = load<i32>(at(FIRST_SLOT, g + 1));
-      if (s0 < s1) {
-        const w0 = s0 >>> 6;
-        const w1 = (s1 - 1) >>> 6;
-        lowWord = min(lowWord, w0);
-        highWord = max(highWord, w1);
-        const first: u64 = <u64>-1 << <u64>(s0 & 63);
-        const lastBits: u64 = <u64>-1 >>> <u64>(63 - ((s1 - 1) & 63));
-        if (w0 == w1) orWord(w0, first & lastBits);
-        else {
-          orWord(w0, first);
-          for (let w = w0 + 1; w < w1; w++) store<u64>(masks + (<usize>w << 3), <u64>-1);
-          orWord(w1, lastBits);
-        }
-      }
-      if (g == 0) break;
-    }
-    const lastBlock = highWord >> (LANE_SHIFT - 6);
-    for (let blk = lowWord >> (LANE_SHIFT - 6); blk <= lastBlock; blk++) {
-      const m = masks + (<usize>blk << WORD_SHIFT);
-      let any = false;
-      if (ASC_FEATURE_SIMD) {
-        const v = v128.load(m);
-        any = v128.any_true(v);
-        v128.store(listEnd, v);
-        v128.store(m, i64x2.splat(0));
-      } else {
-        const v = load<u64>(m);
-        any = v != 0;
-        store<u64>(listEnd, v);
-        store<u64>(m, 0);
-      }
-      store<usize>(listEnd, tables + <usize>blk * BLOCK_BYTES, <usize>1 << WORD_SHIFT);
-      if (any) listEnd += ENTRY_BYTES;
-    }
-  }
-  store<usize>(at(LIST_START, groups), listEnd);
-
-  // Each probe's key picks its list. With few blocks, probes are taken as
-  // they come; with many, sorted by key first, so one list stays in cache
-  // and its loop's trip count repeats (2-core EPYC, n = 16..18).
+  // Each probe's key picks its list. With few blocks, every key's list is
+  // built first and probes are taken as they come; with many, probes are
+  // sorted by key first and each key's list is built when its probes come,
+  // so one list stays in cache and its loop's trip count repeats (2-core
+  // EPYC, n = 16..18), and one list's room is all the lists need.
   const sorted = blocks >= SORT_MIN_BLOCKS;
-  if (sorted) memory.fill(NEXT_SLOT, 0, 260 * 4);
+  if (!sorted) {
+    let listEnd = blockList;
+    for (let k = 0; k < groups; k++) {
+      store<usize>(at(listStart, k), listEnd);
+      listEnd = listBlocks(k, groups, listEnd);
+    }
+    store<usize>(at(listStart, groups), listEnd);
+  }
+  // Unsorted, each probe counted at once; sorted, first stored as one u64
+  // (ra low; rb, then the key from bit 47) in keys_ and resA, which the
+  // tables no longer need.
+  memory.fill(nextSlot, 0, <usize>(groups + 1) << 2);
   let total: u64 = 0;
   let probes = 0;
   for (let i = 0; i < wCount; i++) {
@@ -322,45 +319,99 @@ function countPass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirrorWeight:
     const key = ((a >>> shift) & gMask) | (((b >>> shift) & gMask) << gBits);
     const ra = (a & lowMask) | ((a >>> (shift + gBits)) << shift) | (weight << 16);
     const rb = (b & lowMask) | ((b >>> (shift + gBits)) << shift);
-    if (sorted) {
-      // One u64 a probe (ra low; rb and the key high), in keys_ and resA, which the tables no longer need.
-      store<u64>(keys_ + (<usize>probes << 3), (<u64>(rb | (key << 24)) << 32) | <u64>(<u32>ra));
-      store<i32>(at(NEXT_SLOT, key + 1), load<i32>(at(NEXT_SLOT, key + 1)) + 1);
-      probes++;
-    } else total += countProbe(ra, rb, key);
+    if (!sorted) {
+      total += countProbe(ra, rb, load<usize>(at(listStart, key)), load<usize>(at(listStart, key + 1)));
+      continue;
+    }
+    store<u64>(keys_ + (<usize>probes << 3), (<u64>(rb | (key << 15)) << 32) | <u64>(<u32>ra));
+    store<i32>(at(nextSlot, key + 1), load<i32>(at(nextSlot, key + 1)) + 1);
+    probes++;
   }
-  if (sorted) {
-    for (let k = 0; k < groups; k++) store<i32>(at(NEXT_SLOT, k + 1), load<i32>(at(NEXT_SLOT, k + 1)) + load<i32>(at(NEXT_SLOT, k)));
-    for (let i = 0; i < probes; i++) {
-      const v = load<u64>(keys_ + (<usize>i << 3));
-      const key = <i32>(v >>> 56);
-      const slot = load<i32>(at(NEXT_SLOT, key));
-      store<i32>(at(NEXT_SLOT, key), slot + 1);
-      store<u64>(probeA + (<usize>slot << 3), v);
+  // Sorted by key (a counting sort), then each key's list built when its probes come.
+  for (let k = 0; k < groups; k++) store<i32>(at(nextSlot, k + 1), load<i32>(at(nextSlot, k + 1)) + load<i32>(at(nextSlot, k)));
+  for (let i = 0; i < probes; i++) {
+    const v = load<u64>(keys_ + (<usize>i << 3));
+    const key = <i32>(v >>> 47);
+    const slot = load<i32>(at(nextSlot, key));
+    store<i32>(at(nextSlot, key), slot + 1);
+    store<u64>(probeA + (<usize>slot << 3), v);
+  }
+  let listKey = -1;
+  let end = blockList;
+  for (let i = 0; i < probes; i++) {
+    const v = load<u64>(probeA + (<usize>i << 3));
+    const key = <i32>(v >>> 47);
+    if (key != listKey) {
+      listKey = key;
+      end = listBlocks(key, groups, blockList);
     }
-    for (let i = 0; i < probes; i++) {
-      const v = load<u64>(probeA + (<usize>i << 3));
-      total += countProbe(<i32>v, <i32>(v >>> 32) & 0xffffff, <i32>(v >>> 56));
-    }
+    total += countProbe(<i32>v, <i32>(v >>> 32) & 0x7fff, blockList, end);
   }
   return total;
 }
 
 /**
- * Weight times the table halves of key `key`'s list that a probe with
+ * Writes from `listEnd` the blocks holding a group clear of key k, each with
+ * a mask of those groups' halves; returns the end.
+ */
+function listBlocks(k: i32, groups: i32, listEnd: usize): usize {
+  const free = ~k & (groups - 1);
+  let lowWord = 0x7fffffff;
+  let highWord = -1;
+  for (let g = free; ; g = (g - 1) & free) {
+    const s0 = load<i32>(at(firstSlot, g));
+    const s1 = load<i32>(at(firstSlot, g + 1));
+    if (s0 < s1) {
+      const w0 = s0 >>> 6;
+      const w1 = (s1 - 1) >>> 6;
+      lowWord = min(lowWord, w0);
+      highWord = max(highWord, w1);
+      const first: u64 = <u64>-1 << <u64>(s0 & 63);
+      const lastBits: u64 = <u64>-1 >>> <u64>(63 - ((s1 - 1) & 63));
+      if (w0 == w1) orWord(w0, first & lastBits);
+      else {
+        orWord(w0, first);
+        for (let w = w0 + 1; w < w1; w++) store<u64>(masks + (<usize>w << 3), <u64>-1);
+        orWord(w1, lastBits);
+      }
+    }
+    if (g == 0) break;
+  }
+  const lastBlock = highWord >> (LANE_SHIFT - 6);
+  for (let blk = lowWord >> (LANE_SHIFT - 6); blk <= lastBlock; blk++) {
+    const m = masks + (<usize>blk << WORD_SHIFT);
+    let any = false;
+    if (ASC_FEATURE_SIMD) {
+      const v = v128.load(m);
+      any = v128.any_true(v);
+      v128.store(listEnd, v);
+      v128.store(m, i64x2.splat(0));
+    } else {
+      const v = load<u64>(m);
+      any = v != 0;
+      store<u64>(listEnd, v);
+      store<u64>(m, 0);
+    }
+    store<usize>(listEnd, tables + <usize>blk * BLOCK_BYTES, <usize>1 << WORD_SHIFT);
+    if (any) listEnd += ENTRY_BYTES;
+  }
+  return listEnd;
+}
+
+/**
+ * Weight times the table halves of the list q .. end that a probe with
  * residues ra (weight above bit 16) and rb is clear of.
  */
 // @ts-ignore: decorator
-@inline function countProbe(ra: i32, rb: i32, key: i32): u64 {
+@inline function countProbe(ra: i32, rb: i32, q: usize, end: usize): u64 {
   const o0 = <usize>(ra & 31) << WORD_SHIFT;
   const o1 = <usize>(32 + ((ra >>> 5) & 31)) << WORD_SHIFT;
   const o2 = <usize>(64 + ((ra >>> 10) & 31)) << WORD_SHIFT;
   const o3 = <usize>(96 + (rb & 31)) << WORD_SHIFT;
   const o4 = <usize>(128 + ((rb >>> 5) & 31)) << WORD_SHIFT;
   const o5 = <usize>(160 + ((rb >>> 10) & 31)) << WORD_SHIFT;
-  const end = load<usize>(at(LIST_START, key + 1));
   let matches: u64 = 0;
-  for (let q = load<usize>(at(LIST_START, key)); q < end; q += ENTRY_BYTES) {
+  for (; q < end; q += ENTRY_BYTES) {
     const p = load<usize>(q, <usize>1 << WORD_SHIFT);
     if (ASC_FEATURE_SIMD) {
       const match = v128.and(
@@ -390,13 +441,13 @@ function countPass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirrorWeight:
  * transform over the 5 bits spreads it to every subset. Empty slots set
  * nothing, so they never match.
  */
-function buildTables(count: i32, blocks: i32): void {
+function buildTables(count: i32, blocks: i32, groups: i32): void {
   memory.fill(tables, 0, <usize>blocks * BLOCK_BYTES);
-  memory.copy(NEXT_SLOT, FIRST_SLOT, 260 * 4);
+  memory.copy(nextSlot, firstSlot, <usize>(groups + 1) << 2);
   for (let i = 0; i < count; i++) {
     const g = load<i32>(at(keys_, i));
-    const slot = load<i32>(at(NEXT_SLOT, g));
-    store<i32>(at(NEXT_SLOT, g), slot + 1);
+    const slot = load<i32>(at(nextSlot, g));
+    store<i32>(at(nextSlot, g), slot + 1);
     // The 64-bit lane of the slot within its word.
     const p = tables + <usize>(slot >>> LANE_SHIFT) * BLOCK_BYTES + (<usize>((slot >>> 6) & (LANES / 64 - 1)) << 3);
     const bit: u64 = <u64>1 << <u64>(slot & 63);

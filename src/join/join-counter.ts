@@ -4,11 +4,12 @@
 import { instantiate } from '../engines/wasm-loader.js';
 import { onePiece, type UnitCounter } from '../run/method.js';
 import { countJoinUnit as countJoinUnitJs } from './join-kernel.js';
-import { checkJoinSize, checkJoinUnit, type JoinUnit } from './join-plan.js';
+import { checkJoinSize, checkJoinUnit, maxHalves, QUARTER_CACHE_BYTES, quarterHalfBytes, type JoinUnit } from './join-plan.js';
 
 export type JoinEngine = 'wasm' | 'js';
 
 interface JoinExports {
+  configure(n: number, halves: number, tableBytes: number): void;
   countJoinSplit(n: number, eastRows: number, centreRow: number, mirrorWeight: number): bigint;
 }
 
@@ -19,15 +20,24 @@ export interface JoinCounter {
   countUnit(n: number, unit: JoinUnit): bigint;
 }
 
-/** A counter on `engine`: the TypeScript join, or an instance of the compiled join `module`. */
-export function joinCounterFrom(engine: JoinEngine, module: WebAssembly.Module | null): JoinCounter {
+/**
+ * A counter on `engine`: the TypeScript join, or an instance of the compiled
+ * join `module`, whose quarter tables take at most `tableBytes` (tests make
+ * it small so that tables are dropped and built again).
+ */
+export function joinCounterFrom(engine: JoinEngine, module: WebAssembly.Module | null, tableBytes = QUARTER_CACHE_BYTES): JoinCounter {
   if (engine === 'js' || !module) return { engine: 'js', countUnit: countJoinUnitJs };
   const exports = instantiate<JoinExports>(module);
+  let configured = -1;
   return {
     engine,
     countUnit(n, unit) {
       checkJoinSize(n);
       checkJoinUnit(unit);
+      if (configured !== n) {
+        exports.configure(n, maxHalves(n), quarterHalfBytes(n, tableBytes));
+        configured = n;
+      }
       return BigInt.asUintN(64, exports.countJoinSplit(n, unit.eastRows, unit.centreRow, unit.mirrorWeight));
     },
   };

@@ -2,7 +2,7 @@
 // of src/join/join-plan.ts), as the number of (east, west) half-boards
 // whose diagonals are disjoint. See join-geometry.ts for the bits.
 //
-// Half-boards come from a quarter-board table built once per n (below).
+// Half-boards are joined from quarter boards (./quarter-tables.ts).
 // The pair count is the cost. East halves are grouped by a few middle
 // diagonals of each family (a west half visits only groups it can match),
 // and each group is bit-sliced in blocks of 32: per block and per 5-bit
@@ -13,8 +13,9 @@
 // assembly/join/join-kernel.ts does the same with 64 or 128 halves per block, packs the
 // groups without padding (a probe masks the halves of the groups it may
 // meet), and sorts the probing halves by group key first.
-import { CHUNK_BITS, CHUNKS, groupBits, windowBits } from './join-geometry.js';
-import { checkJoinSize, checkJoinUnit, maxHalfBoards, type JoinUnit } from './join-plan.js';
+import { CHUNK_BITS, CHUNKS, groupBits, MAX_GROUP_BITS, windowBits } from './join-geometry.js';
+import { checkJoinSize, checkJoinUnit, maxHalves, QUARTER_CACHE_BYTES, type JoinUnit } from './join-plan.js';
+import { popcount, QuarterCache } from './quarter-tables.js';
 
 const TABLE_WORDS = CHUNKS << CHUNK_BITS; // words per 32-half block
 const CHUNK_MASK = (1 << CHUNK_BITS) - 1;
@@ -38,8 +39,8 @@ function setN(n: number): void {
 /** Makes room for `more` halves past the `found` listed. */
 function reserve(more: number): void {
   if (found + more <= famA.length) return;
-  // Never past the bound joinMemoryBytes assumes (found + more <= h! + 1: see join-plan.ts).
-  const grownA = new Int32Array(Math.max(Math.min(2 * famA.length, maxHalfBoards(geometryN) + 4), found + more));
+  // Never past the bound joinMemoryBytes assumes (maxHalves(n) + 1: see join-plan.ts).
+  const grownA = new Int32Array(Math.max(Math.min(2 * famA.length, maxHalves(geometryN) + 1), found + more));
   const grownB = new Int32Array(grownA.length);
   grownA.set(famA);
   grownB.set(famB);
@@ -47,73 +48,21 @@ function reserve(more: number): void {
   famB = grownB;
 }
 
-// Half-boards are joined from precomputed quarter boards instead of searched
-// row by row. A half's rows fall in two bands: north (rows 0..band-1,
-// band = n - h) and south (the rest, at most band rows). For every set of
-// rows and set of columns of a band x h board, the quarter table lists the
-// diagonals of every way to place one queen per chosen row and column.
-// A half on rows R is, for every column set C, a north entry on (R's north
-// rows, C) with a south entry on (R's south rows, the other columns), when
-// their diagonals are disjoint. The table is built once per n.
+/** The quarter tables of the current n (./quarter-tables.ts). */
+let quarters: QuarterCache | undefined;
+let cacheBytes = QUARTER_CACHE_BYTES;
 
-let quarterN = -1;
-let band = 0;
-/**
- * Entries of (rows, cols) are quarterStart[cols | rows << h] .. quarterStart[(same) + 1]: a set of rows has
- * all its column sets side by side, so a half's lists are read in one sweep.
- */
-let quarterStart: Int32Array = new Int32Array(0);
-/** Entry e: at 2e, bit r + c of each queen; at 2e + 1, bit r - c + h - 1 (band-relative rows). */
-let quarterD: Int32Array = new Int32Array(0);
-/** Column sets of the half, grouped by size: colSets[colSetStart[k] .. colSetStart[k + 1]). */
-let colSets: Int32Array = new Int32Array(0);
-const colSetStart = new Int32Array(18);
-
-let counting = true;
-
-/** Every placement on rows r.. of the band, given what rows, columns and diagonals hold so far. */
-function quarterPlace(r: number, rows: number, cols: number, d1: number, d2: number): void {
-  if (r === band) {
-    const key = cols | (rows << h);
-    if (counting) quarterStart[key + 1]++;
-    else {
-      const at = quarterStart[key]++;
-      quarterD[2 * at] = d1;
-      quarterD[2 * at + 1] = d2;
-    }
-    return;
-  }
-  quarterPlace(r + 1, rows, cols, d1, d2);
-  for (let c = 0; c < h; c++) {
-    const b1 = 1 << (r + c);
-    const b2 = 1 << (r - c + h - 1);
-    if ((cols >>> c) & 1 || d1 & b1 || d2 & b2) continue;
-    quarterPlace(r + 1, rows | (1 << r), cols | (1 << c), d1 | b1, d2 | b2);
-  }
+/** Sets the quarter tables' byte budget (tests make it small to exercise dropping tables); returns the old one. */
+export function setQuarterCacheBytes(bytes: number): number {
+  const old = cacheBytes;
+  cacheBytes = bytes;
+  quarters = undefined;
+  return old;
 }
 
-function buildQuarters(n: number): void {
-  if (quarterN === n) return;
-  band = n - h;
-  const keys = 1 << (band + h);
-  quarterStart = new Int32Array(keys + 1);
-  counting = true;
-  quarterPlace(0, 0, 0, 0, 0);
-  for (let k = 0; k < keys; k++) quarterStart[k + 1] += quarterStart[k];
-  const entries = quarterStart[keys];
-  quarterD = new Int32Array(2 * entries);
-  counting = false;
-  quarterPlace(0, 0, 0, 0, 0); // advances each start to the next key's start
-  for (let k = keys; k > 0; k--) quarterStart[k] = quarterStart[k - 1];
-  quarterStart[0] = 0;
-  colSets = new Int32Array(1 << h);
-  let at = 0;
-  for (let k = 0; k <= h; k++) {
-    colSetStart[k] = at;
-    for (let c = 0; c < 1 << h; c++) if (popcount(c) === k) colSets[at++] = c;
-  }
-  colSetStart[h + 1] = at;
-  quarterN = n;
+/** Quarter tables built so far for the current n (tests). */
+export function quarterTablesBuilt(): number {
+  return quarters?.built ?? 0;
 }
 
 /**
@@ -123,36 +72,45 @@ function buildQuarters(n: number): void {
  */
 function enumerateHalves(n: number, rows: number, centreRow: number): number {
   found = 0;
-  const north = rows & ((1 << band) - 1);
-  const south = rows >>> band;
-  const k = popcount(north);
+  if (!quarters || quarters.n !== n) quarters = new QuarterCache(n, cacheBytes);
+  const band = n - h;
+  const north = quarters.get(rows & ((1 << band) - 1));
+  const south = quarters.get(rows >>> band);
+  const { colSets, colSetStart, rank } = quarters.sets;
+  const k = popcount(rows & ((1 << band) - 1));
   const allCols = (1 << h) - 1;
+  const first = colSetStart[k];
+  // The most halves these two tables can give (before the diagonal checks): room for all of them, and one more.
+  let most = 0;
+  for (let s = first, sEnd = colSetStart[k + 1]; s < sEnd; s++) {
+    const i = s - first;
+    const j = rank[allCols & ~colSets[s]];
+    most += (north.start[i + 1] - north.start[i]) * (south.start[j + 1] - south.start[j]);
+  }
+  reserve(most + 1);
   // The centre column's queen (row centreRow, column h), on the same diagonals.
   const cen1 = centreRow >= 0 ? 1 << (centreRow + h) : 0;
   const cen2 = centreRow >= 1 ? 1 << (centreRow - 1) : 0;
-  const qs = quarterStart;
-  const q = quarterD;
-  for (let s = colSetStart[k], sEnd = colSetStart[k + 1]; s < sEnd; s++) {
-    const cols = colSets[s];
-    const nKey = cols | (north << h);
-    const sKey = (allCols & ~cols) | (south << h);
-    const sFirst = 2 * qs[sKey];
-    const sLast = 2 * qs[sKey + 1];
+  const nq = north.d;
+  const sq = south.d;
+  const outA = famA;
+  const outB = famB;
+  for (let s = first, sEnd = colSetStart[k + 1]; s < sEnd; s++) {
+    const i = s - first;
+    const j = rank[allCols & ~colSets[s]];
+    const sFirst = 2 * south.start[j];
+    const sLast = 2 * south.start[j + 1];
     if (sFirst === sLast) continue;
-    const xFirst = 2 * qs[nKey];
-    const xEnd = 2 * qs[nKey + 1];
-    reserve((((xEnd - xFirst) * (sLast - sFirst)) >> 2) + 1);
-    const outA = famA;
-    const outB = famB;
-    for (let x = xFirst; x < xEnd; x += 2) {
-      const n1 = q[x];
-      const n2 = q[x + 1];
+    const xEnd = 2 * north.start[i + 1];
+    for (let x = 2 * north.start[i]; x < xEnd; x += 2) {
+      const n1 = nq[x];
+      const n2 = nq[x + 1];
       if ((n1 & cen1) | (n2 & cen2)) continue;
       const m1 = n1 | cen1;
       const m2 = n2 | cen2;
       for (let y = sFirst; y < sLast; y += 2) {
-        const s1 = q[y] << band;
-        const s2 = q[y + 1] << band;
+        const s1 = sq[y] << band;
+        const s2 = sq[y + 1] << band;
         // Branch-free: write every candidate, keep it only if it fits (room for one past the last).
         outA[found] = n1 | s1;
         outB[found] = n2 | s2;
@@ -167,16 +125,9 @@ function enumerateHalves(n: number, rows: number, centreRow: number): number {
 let eastKey = new Int32Array(0);
 let eastResA = new Int32Array(0);
 let eastResB = new Int32Array(0);
-const perGroupCount = new Int32Array(256);
+const perGroupCount = new Int32Array(1 << (2 * MAX_GROUP_BITS));
 let tables = new Int32Array(0);
-const groupFirstBlock = new Int32Array(257);
-
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  x = (x + (x >>> 4)) & 0x0f0f0f0f;
-  return Math.imul(x, 0x01010101) >>> 24;
-}
+const groupFirstBlock = new Int32Array((1 << (2 * MAX_GROUP_BITS)) + 1);
 
 /** The east halves of the unit being counted, moved out of famA/famB before the west ones are listed. */
 let eastA = new Int32Array(0);
@@ -191,7 +142,6 @@ let eastB = new Int32Array(0);
 export function countJoinUnit(n: number, unit: JoinUnit): bigint {
   setN(n);
   checkJoinUnit(unit);
-  buildQuarters(n);
   const all = (1 << n) - 1;
   const westRows = all & ~unit.eastRows & ~(unit.centreRow >= 0 ? 1 << unit.centreRow : 0);
   const eastCount = enumerateHalves(n, unit.eastRows, unit.centreRow);
@@ -306,7 +256,7 @@ function countPass(
   return total;
 }
 
-const slotInGroup = new Int32Array(257);
+const slotInGroup = new Int32Array((1 << (2 * MAX_GROUP_BITS)) + 1);
 
 /**
  * Fills the bit-sliced tables: east half j of a block is bit j of every

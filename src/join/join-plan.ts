@@ -23,7 +23,7 @@
 // mirror, counted from the same two lists of halves.
 
 import { ERROR_CODES, rangeError } from '../shared/errors.js';
-import { windowBits } from './join-geometry.js';
+import { MAX_GROUP_BITS } from './join-geometry.js';
 
 /** One row split to count: total = sum over units of weight * count. */
 export interface JoinUnit {
@@ -45,25 +45,41 @@ export interface JoinUnit {
   readonly mirrorWeight: number;
 }
 
-/** Largest n the join accepts: its table bound (joinMemoryBytes) passes JOIN_MEMORY_LIMIT above it. */
-export const JOIN_MAX_N = 21;
+/**
+ * Largest n the join accepts. Above it the kernels' masks would pass 32 bits
+ * (n = 23 needs bit 32 for the south band's diagonals) and the bound below
+ * is not computed; the search counts any n.
+ */
+export const JOIN_MAX_N = 22;
 
-/** Most bytes the join's tables may take on one thread (1 GiB). */
+/** Most bytes the join may take on one thread (1 GiB): joinMemoryBytes(n) stays under it up to JOIN_MAX_N. */
 export const JOIN_MEMORY_LIMIT = 2 ** 30;
 
 /**
- * The most half-boards one side of a split can have: the h queens of a half
- * take h distinct columns, so at most h! orders. A proven bound, loose by
- * far (n = 16: 40320 against 2956 found), but deterministic and cheap.
+ * Bytes of quarter tables one thread keeps (src/join/quarter-tables.ts):
+ * all of them up to n = 20, a working set of them above.
  */
-export function maxHalfBoards(n: number): number {
+export const QUARTER_CACHE_BYTES = 64 * 2 ** 20;
+
+/**
+ * The most half-boards one side of a split can have, before the diagonal
+ * checks between its two bands: the largest sum, over column sets C, of
+ * north entries on C times south entries on the other columns, over every
+ * set of h rows. Computed once by exhausting those sets (n = 22: 2,300,692,
+ * where the bound h! would be 39,916,800).
+ */
+const MAX_HALVES = [1, 1, 1, 1, 2, 2, 4, 6, 16, 20, 48, 60, 226, 256, 1080, 1356, 7240, 8472, 41644, 49972, 300950, 352540, 2300692];
+
+/** Room for the half-boards of one side of any split of n (n <= JOIN_MAX_N; above, h!). */
+export function maxHalves(n: number): number {
+  if (n < MAX_HALVES.length) return MAX_HALVES[n];
   let f = 1;
   for (let k = 2; k <= n >> 1; k++) f *= k;
   return f;
 }
 
 /**
- * Entries of the quarter-board table for n (every way to place queens, at
+ * Entries of the quarter-board tables for n (every way to place queens, at
  * most one per row and column, on a board of n - h rows by h columns),
  * counted once by a search for n <= 22; above, the rook placements bound
  * them.
@@ -84,22 +100,46 @@ function quarterEntries(n: number): number {
 }
 
 /**
- * Bytes of tables the join needs per thread for board size n, an upper
- * bound on either engine. The quarter table: a start per (rows, columns)
- * key (4 bytes times 2^n), 8 bytes per entry, the column sets. Per
- * half-board of the bound above, at most 76 bytes: in TS, seven 4-byte
+ * Bytes the join needs per thread for board size n, an upper bound on
+ * either engine. Quarter tables: 8 bytes an entry and 4 per column set of
+ * each set of rows, all of them or QUARTER_CACHE_BYTES, whichever is less.
+ * Per half-board of the bound above, at most 76 bytes: in TS, seven 4-byte
  * arrays (both sides' diagonal masks, group keys, residues) and bit-sliced
  * tables of 24 bytes a half, grown up to twice; in wasm, nine 4-byte
- * arrays and the same tables, once. Plus the wasm block lists and small tables.
+ * arrays and the same tables, once. Plus the wasm block lists (one per
+ * key with few blocks, one at a time with many) and small tables.
  */
 export function joinMemoryBytes(n: number): number {
+  const halves = maxHalves(n);
+  const lists = 32 * (2 ** (2 * MAX_GROUP_BITS) * 8 + halves / 64 + 2);
+  return Math.min(quarterTableBytes(n), QUARTER_CACHE_BYTES) + 76 * halves + lists + 2 ** 21;
+}
+
+/** Bytes of the largest quarter table of one set of rows, per n (wasm's layout; computed once). */
+const MAX_TABLE_BYTES = [
+  0, 16, 16, 16, 32, 32, 48, 64, 112, 128, 256, 320, 800, 1024, 2456, 3352, 9624, 13400, 43272, 59896, 212872, 297352, 1145784,
+];
+
+/**
+ * Bytes for each of the two generations of quarter tables (src/join/quarter-tables.ts)
+ * within `budget`: half of it, but room for at least two of n's largest tables (a unit
+ * uses two at once), and no more than all of n's tables, which then are built once.
+ */
+export function quarterHalfBytes(n: number, budget: number = QUARTER_CACHE_BYTES): number {
+  const largest = n < MAX_TABLE_BYTES.length ? MAX_TABLE_BYTES[n] : 8 * maxHalves(n);
+  return Math.min(quarterTableBytes(n), Math.max(budget / 2, 2 * largest));
+}
+
+/**
+ * Bytes of all the quarter tables of n: 8 an entry and at most 8 (wasm
+ * aligns) per column set of each set of rows, C(n, h) of those plus one per
+ * set of rows (Vandermonde).
+ */
+export function quarterTableBytes(n: number): number {
   const h = n >> 1;
-  const quarter = 4 * (2 ** n + 1) + 8 * quarterEntries(n) + 4 * 2 ** h;
-  // The wasm join's block lists for every key of a pass: 4^(forced key bits)
-  // lists of up to h!/128 + 2 blocks, 32 bytes an entry, and never under 2 MiB.
-  const forced = Math.max(0, windowBits(n) - 1 - 15); // key bits per family the 15-bit residues leave
-  const lists = Math.max(4 ** forced * (maxHalfBoards(n) / 4 + 64), 2 ** 21);
-  return quarter + 76 * maxHalfBoards(n) + lists + 2 ** 21;
+  let binomial = 1;
+  for (let k = 1; k <= h; k++) binomial = (binomial * (n - h + k)) / k;
+  return 8 * quarterEntries(n) + 8 * (2 ** (n - h) + binomial);
 }
 
 /** Throws a RangeError when `unit` is not a unit of the current plan's shape (say, from an older checkpoint). */

@@ -21,11 +21,12 @@ export type AlgorithmName = Exclude<AlgorithmChoice, 'auto'>;
 export const JOIN_AUTO_MIN_N = 16;
 
 /**
- * ... and up to this n: at 21 its tables take about 400 MB per thread
- * (bench/peers/README.md), more than a count should take unasked (a phone's
- * browser tab, say); ask for `algorithm: 'join'` to use it there.
+ * ... and up to this n, as far as it goes (JOIN_MAX_N): its quarter tables
+ * are built per set of rows within QUARTER_CACHE_BYTES a thread, so memory
+ * no longer grows out of reach with n, and sampled units project it ~10x
+ * faster than the search at n = 21 and 22 (docs/join.md).
  */
-export const JOIN_AUTO_MAX_N = 20;
+export const JOIN_AUTO_MAX_N = JOIN_MAX_N;
 
 export function checkAlgorithm(value: unknown): AlgorithmChoice {
   return value === undefined ? 'auto' : checkChoice(value, 'options.algorithm', ALGORITHMS);
@@ -39,7 +40,7 @@ export function checkAlgorithm(value: unknown): AlgorithmChoice {
 export function resolveAlgorithm(n: number, engine: EngineChoice, choice: AlgorithmChoice): AlgorithmName {
   if (choice === 'search') return 'search';
   const joinable = engine === 'auto' || engine === 'wasm' || engine === 'js';
-  if (choice === 'auto') return joinable && n >= JOIN_AUTO_MIN_N && n <= Math.min(JOIN_AUTO_MAX_N, JOIN_MAX_N) ? 'join' : 'search';
+  if (choice === 'auto') return joinable && n >= JOIN_AUTO_MIN_N && n <= JOIN_AUTO_MAX_N ? 'join' : 'search';
   if (!joinable) {
     throw rangeError(
       `options.algorithm 'join' needs engine 'auto', 'wasm' or 'js'; engine '${engine}' runs the search only`,
