@@ -19,9 +19,11 @@ import { installPacked, ROOT } from './pack.js';
 // module compiled, so it carries no wasm bytes).
 // The main chunk grew again (26.6 to 28.3 KB gzipped) when each method
 // became one Method object: its subtotals and the checks of saved counts
-// (formerly the CLI's alone) are part of the library now.
+// (formerly the CLI's alone) are part of the library now; and to 29.7 KB
+// when the join's quarter tables came to be built per set of rows (the
+// TS cache, the per-n bounds, and 200 more bytes of each join build).
 const BUDGET = {
-  main: { raw: 76_000, gzip: 29_000 },
+  main: { raw: 76_000, gzip: 30_500 },
   worker: { raw: 27_000, gzip: 10_500 },
   loader: { raw: 6_000, gzip: 2_800 },
 };
