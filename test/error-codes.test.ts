@@ -47,6 +47,7 @@ describe('ERROR_CODES', () => {
         'WASM_UNAVAILABLE',
         'WORKER_FAILED',
         'TABLES_TOO_LARGE',
+        'OUT_OF_MEMORY',
         'WEBGPU_UNAVAILABLE',
         'ATTACKING_QUEENS',
         'INCOMPATIBLE_OPTIONS',

@@ -49,7 +49,7 @@ describe('join shards', () => {
     const plan = joinPlan(12);
     expect(plan.digest).not.toBe(constellationPlan(12, 0).digest);
     expect(joinPlan(13).digest).not.toBe(plan.digest);
-    expect(plan.list.map((u) => u.id)).toEqual(Array.from({ length: plan.units }, (_, i) => i));
+    expect([...plan.unitsIn()].map((u) => u.id)).toEqual(Array.from({ length: plan.units }, (_, i) => i));
   });
 
   it('merge refuses a join shard mixed with a search shard, naming both files and the reason', () => {

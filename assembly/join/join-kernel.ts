@@ -72,6 +72,7 @@ function grow(end: usize): void {
 export function configure(n: i32, halves: i32, tableBytes: i32): void {
   h = n >> 1;
   band = n - h;
+  if (<u64>halves * 80 >= 0xf0000000) unreachable(); // past 32-bit memory (76 bytes a half at most, then the lists)
   const cap = (<usize>halves + 19) & ~15; // room for one past the last, and every region 64-byte aligned
   const blocks = cap / <usize>LANES + 2;
   eastD = (__heap_base + 63) & ~63;
@@ -131,11 +132,12 @@ function quarterPlace(left: i32, cols: i32, d1: i32, d2: i32): void {
  * on each of them in h columns, no two attacking, as its two diagonal
  * masks in a u64 (bit r + c low, bit r - c + h - 1 high), grouped by column
  * set: C(h, k) + 1 starts (i32), then the entries from the next 8 bytes.
- * Built when first needed and kept in the current generation of the arena;
- * one found in the older generation is copied over; when the current half
- * is full, the older is dropped and its half becomes the current. A call
- * switches at most once (a half holds many tables), so the table returned
- * by the call before stays valid.
+ * Built when first needed into the current generation of the arena; one in
+ * either generation is used where it is; when the current half is full, the
+ * older is dropped and its half becomes the current. A half holds at least
+ * two of n's largest tables (src/join/join-plan.ts: quarterHalfBytes), so a
+ * unit's second table starts at most one generation, after which its first
+ * is asked for again (enumerateHalves).
  */
 function quarter(rows: i32): usize {
   const g = load<i32>(at(tableGen, rows));

@@ -7,6 +7,15 @@
 // whole is projected from the sample's time per unit of estimated work, with
 // a spread from 20 batches of the sample (the 10th to 90th percentile of
 // their projections). One thread; the same seed picks the same units.
+//
+// With NQUEENS_PEER_KLUEV_DIR set (README.md here: one binary per n), the C++
+// program runs beside it on one thread over a matching share of its own
+// work: `<binary> 1 <parts> <part>` counts one of every `parts` of its work
+// items, parts = 1 / share rounded, for `--kluev-parts` values of part
+// (default 1, part 0); its whole time is projected as elapsed x parts.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { methodForCount, resolveAlgorithm } from '../../dist/run/methods.js';
 import { countWhole } from '../../dist/run/method.js';
 
@@ -21,6 +30,8 @@ const seed = Number(option('seed', '20261124'));
 /** 'auto' (the default plan of count(n)), 'join' or 'search'. */
 const choice = option('algorithm', 'auto');
 const BATCHES = 20;
+const kluevDir = process.env.NQUEENS_PEER_KLUEV_DIR;
+const kluevRuns = Number(option('kluev-parts', '1'));
 
 /** mulberry32: a seeded generator, so a projection can be repeated unit for unit. */
 function random(state) {
@@ -66,4 +77,25 @@ for (const n of sizes) {
       `${seconds(sampled.seconds)}; projected one thread ${seconds(project(sampled))} ` +
       `(batches: ${seconds(spread[Math.floor(BATCHES * 0.1)])} to ${seconds(spread[Math.floor(BATCHES * 0.9)])}); first unit (tables, warm-up) ${seconds(setUpSeconds)}`,
   );
+  const kluev = projectKluev(n);
+  if (kluev) {
+    const best = Math.min(...kluev.projections);
+    console.log(
+      `  C++ (Kluev), one thread, ${kluev.projections.length} part(s) of ${kluev.parts}: projected ${kluev.projections.map(seconds).join(', ')}; ` +
+        `ours / C++ ${(project(sampled) / best).toFixed(2)}x`,
+    );
+  }
+}
+
+/** The C++ program's projection at n from `kluevRuns` parts of round(1 / share), or undefined without its binary. */
+function projectKluev(n) {
+  const binary = kluevDir && join(kluevDir, String(n));
+  if (!binary || !existsSync(binary)) return undefined;
+  const parts = Math.max(1, Math.round(1 / share));
+  const projections = [];
+  for (let part = 0; part < kluevRuns; part++) {
+    const out = execFileSync(binary, ['1', String(parts), String(part)], { encoding: 'utf8' });
+    projections.push(Number(/Elapsed time: ([\d.e+-]+) s/.exec(out)[1]) * parts);
+  }
+  return { parts, projections };
 }

@@ -4,7 +4,16 @@
 import { instantiate } from '../engines/wasm-loader.js';
 import { onePiece, type UnitCounter } from '../run/method.js';
 import { countJoinUnit as countJoinUnitJs } from './join-kernel.js';
-import { checkJoinSize, checkJoinUnit, maxHalves, QUARTER_CACHE_BYTES, quarterHalfBytes, type JoinUnit } from './join-plan.js';
+import { ERROR_CODES, rangeError } from '../shared/errors.js';
+import {
+  checkJoinSize,
+  checkJoinUnit,
+  joinMemoryBytes,
+  maxHalves,
+  QUARTER_CACHE_BYTES,
+  quarterHalfBytes,
+  type JoinUnit,
+} from './join-plan.js';
 
 export type JoinEngine = 'wasm' | 'js';
 
@@ -23,9 +32,15 @@ export interface JoinCounter {
 /**
  * A counter on `engine`: the TypeScript join, or an instance of the compiled
  * join `module`, whose quarter tables take at most `tableBytes` (tests make
- * it small so that tables are dropped and built again).
+ * it small so that tables are dropped and built again), with room for
+ * `halves(n)` half-boards a side (tests make it too large to fit).
  */
-export function joinCounterFrom(engine: JoinEngine, module: WebAssembly.Module | null, tableBytes = QUARTER_CACHE_BYTES): JoinCounter {
+export function joinCounterFrom(
+  engine: JoinEngine,
+  module: WebAssembly.Module | null,
+  tableBytes = QUARTER_CACHE_BYTES,
+  halves: (n: number) => number = maxHalves,
+): JoinCounter {
   if (engine === 'js' || !module) return { engine: 'js', countUnit: countJoinUnitJs };
   const exports = instantiate<JoinExports>(module);
   let configured = -1;
@@ -33,12 +48,24 @@ export function joinCounterFrom(engine: JoinEngine, module: WebAssembly.Module |
     engine,
     countUnit(n, unit) {
       checkJoinSize(n);
-      checkJoinUnit(unit);
-      if (configured !== n) {
-        exports.configure(n, maxHalves(n), quarterHalfBytes(n, tableBytes));
-        configured = n;
+      checkJoinUnit(unit, n);
+      try {
+        if (configured !== n) {
+          configured = -1;
+          exports.configure(n, halves(n), quarterHalfBytes(n, tableBytes));
+          configured = n;
+        }
+        return BigInt.asUintN(64, exports.countJoinSplit(n, unit.eastRows, unit.centreRow, unit.mirrorWeight));
+      } catch (error) {
+        // The module's only `unreachable`: memory it cannot grow (assembly/join/join-kernel.ts: grow, configure).
+        if (!(error instanceof WebAssembly.RuntimeError) || !/unreachable/i.test(error.message)) throw error;
+        configured = -1; // its memory may hold half-built tables: lay it out again
+        throw rangeError(
+          `join: n = ${n} ran out of memory: the wasm instance could not grow (it needs up to ${joinMemoryBytes(n)} bytes a thread)`,
+          ERROR_CODES.OUT_OF_MEMORY,
+          error,
+        );
       }
-      return BigInt.asUintN(64, exports.countJoinSplit(n, unit.eastRows, unit.centreRow, unit.mirrorWeight));
     },
   };
 }

@@ -141,7 +141,7 @@ let eastB = new Int32Array(0);
  */
 export function countJoinUnit(n: number, unit: JoinUnit): bigint {
   setN(n);
-  checkJoinUnit(unit);
+  checkJoinUnit(unit, n);
   const all = (1 << n) - 1;
   const westRows = all & ~unit.eastRows & ~(unit.centreRow >= 0 ? 1 << unit.centreRow : 0);
   const eastCount = enumerateHalves(n, unit.eastRows, unit.centreRow);

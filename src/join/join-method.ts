@@ -19,11 +19,11 @@ import {
   type PlannedMethod,
   type PlanIdentity,
 } from '../run/method.js';
-import { digest } from '../shared/digest.js';
+import { Digest, digest } from '../shared/digest.js';
 import { rangeError } from '../shared/errors.js';
 import { VERSION } from '../shared/version.js';
 import { joinUnitCounter } from './join-counter.js';
-import { joinMemoryBytes, planJoin, type JoinUnit } from './join-plan.js';
+import { joinMemoryBytes, joinUnitAt, planJoinCompact, type CompactJoinPlan, type JoinUnit } from './join-plan.js';
 import { countSymmetricSolutions, uniqueFromTotal } from './symmetric-solutions.js';
 
 export class JoinPlan implements PlanIdentity {
@@ -32,19 +32,20 @@ export class JoinPlan implements PlanIdentity {
   readonly formatVersion = PLAN_FORMAT_VERSION;
   readonly units: number;
   readonly digest: string;
-  /** The units, in plan order (frozen). */
-  readonly list: readonly JoinUnit[];
+  /** The units, in plan order, in typed arrays (unit objects are made as they are asked for). */
+  readonly compact: CompactJoinPlan;
 
   constructor(readonly n: number) {
-    const list = planJoin(n);
-    list.forEach((u, i) => {
-      if (u.id !== i) throw rangeError(`join plan for n = ${n}: unit ${i} has id ${u.id}`);
-    });
-    this.list = Object.freeze(list);
-    this.units = list.length;
-    const splits = digest(list.map((u) => `${u.eastRows.toString(36)}.${u.centreRow}.${u.weight}.${u.mirrorWeight}`).join(','));
+    const plan = planJoinCompact(n);
+    this.compact = plan;
+    this.units = plan.units;
+    // Over every unit's split, as `eastRows(base 36).centreRow.weight.mirrorWeight`, comma-separated.
+    const splits = new Digest();
+    for (let i = 0; i < plan.units; i++) {
+      splits.update(`${i > 0 ? ',' : ''}${plan.eastRows[i].toString(36)}.${plan.centreRow[i]}.${plan.weight[i]}.${plan.mirrorWeight[i]}`);
+    }
     this.digest = digest(
-      `nqueens-plan|format ${PLAN_FORMAT_VERSION}|method ${this.method}|n ${n}|depth 0|units ${this.units}|splits ${splits}`,
+      `nqueens-plan|format ${PLAN_FORMAT_VERSION}|method ${this.method}|n ${n}|depth 0|units ${this.units}|splits ${splits.hex()}`,
     );
     Object.freeze(this);
   }
@@ -55,13 +56,13 @@ export class JoinPlan implements PlanIdentity {
     return Object.freeze({ method, n, depth, formatVersion, units, digest });
   }
 
-  unitsIn(from = 0, to = this.units): readonly JoinUnit[] {
-    return this.list.slice(from, to);
+  *unitsIn(from = 0, to = this.units): Generator<JoinUnit, void, undefined> {
+    for (let id = from; id < to; id++) yield joinUnitAt(this.compact, id);
   }
 
   unit(id: number): JoinUnit {
     if (!Number.isInteger(id) || id < 0 || id >= this.units) throw rangeError(`unit ${id} is not in this plan (0 to ${this.units - 1})`);
-    return this.list[id];
+    return joinUnitAt(this.compact, id);
   }
 
   /** Units are of about equal work (one split each): work is their number. */
@@ -80,7 +81,7 @@ export class JoinPlan implements PlanIdentity {
 
   /** What unit `id`'s count adds: weight x count to the total, nothing to 8 x unique (see `unique`). */
   contribution(id: number, count: bigint): { total: bigint; unique8: bigint } {
-    return { total: count * BigInt(this.list[id].weight), unique8: 0n };
+    return { total: count * BigInt(this.compact.weight[id]), unique8: 0n };
   }
 
   /** The symmetric solutions that Burnside's lemma needs (a small search). */
@@ -140,7 +141,7 @@ const methodOf = oncePerPlan((plan: JoinPlan): PlannedMethod<JoinUnit> => {
     bytesPerThread: joinMemoryBytes(n),
     helps: n <= JOIN_HELP_MAX_N,
     // The last unit is among the smallest (the plan is largest first).
-    warm: () => (plan.units > 0 ? plan.list[plan.units - 1] : undefined),
+    warm: () => (plan.units > 0 ? plan.unit(plan.units - 1) : undefined),
   });
 });
 
@@ -155,7 +156,7 @@ function subtotals(plan: JoinPlan, countOf: (id: number) => bigint): string {
     `# total = sum of weight x solutions; unique = (total + ${s180} + 2 x ${s90}) / 8 (Burnside: half- and quarter-turn symmetric solutions).`,
     'id split weight solutions',
   ];
-  for (const u of plan.list) {
+  for (const u of plan.unitsIn()) {
     let split = '';
     for (let row = 0; row < plan.n; row++) split += row === u.centreRow ? 'C' : (u.eastRows >>> row) & 1 ? 'E' : 'W';
     lines.push(`${u.id} ${split} ${u.weight} ${countOf(u.id)}`);

@@ -143,10 +143,23 @@ export function quarterTableBytes(n: number): number {
 }
 
 /** Throws a RangeError when `unit` is not a unit of the current plan's shape (say, from an older checkpoint). */
-export function checkJoinUnit(unit: JoinUnit): void {
+export function checkJoinUnit(unit: JoinUnit, n: number): void {
   if (unit.mirrorWeight !== 1 && unit.mirrorWeight !== 2) {
     throw rangeError(`join: unit ${unit.id} has mirrorWeight ${unit.mirrorWeight}, expected 1 or 2`);
   }
+  // A split of n's rows: h east rows within the board, and for odd n a centre row outside them (else -1).
+  const { eastRows, centreRow } = unit;
+  const centreOk =
+    n % 2 === 1 ? Number.isInteger(centreRow) && centreRow >= 0 && centreRow < n && !((eastRows >>> centreRow) & 1) : centreRow === -1;
+  if (!Number.isInteger(eastRows) || eastRows < 0 || eastRows >= 2 ** n || popcount(eastRows) !== n >> 1 || !centreOk) {
+    throw rangeError(`join: unit ${unit.id} (eastRows ${eastRows}, centreRow ${centreRow}) is not a row split of n = ${n}`);
+  }
+}
+
+function popcount(x: number): number {
+  let bits = 0;
+  for (; x; x &= x - 1) bits++;
+  return bits;
 }
 
 /** Throws a RangeError, before anything is allocated, when n is not one the join can count. */
@@ -172,12 +185,39 @@ function reverseRows(rows: number, n: number): number {
   return (((reversed16[rows & 0xffff] << 16) | reversed16[rows >>> 16]) >>> (32 - n)) >>> 0;
 }
 
+/**
+ * The units of n's plan in typed arrays, one entry per unit in plan order:
+ * a few bytes a unit, where unit objects took ~200 (n = 21 has 970,288
+ * units; n = 23 would have 4.7 million).
+ */
+export interface CompactJoinPlan {
+  readonly units: number;
+  readonly eastRows: Int32Array;
+  readonly centreRow: Int8Array;
+  readonly weight: Uint8Array;
+  readonly mirrorWeight: Uint8Array;
+}
+
+/** Unit `id` of a compact plan as an object. */
+export function joinUnitAt(plan: CompactJoinPlan, id: number): JoinUnit {
+  return { id, eastRows: plan.eastRows[id], centreRow: plan.centreRow[id], weight: plan.weight[id], mirrorWeight: plan.mirrorWeight[id] };
+}
+
 /** The deterministic list of units for board size n (n >= 1: n = 1 has one split, its centre queen), largest first. */
 export function planJoin(n: number): JoinUnit[] {
+  const plan = planJoinCompact(n);
+  return Array.from({ length: plan.units }, (_, id) => joinUnitAt(plan, id));
+}
+
+/** planJoin's units, in typed arrays. */
+export function planJoinCompact(n: number): CompactJoinPlan {
   checkJoinSize(n);
   const h = n >> 1;
   const all = (1 << n) - 1;
-  const found: { eastRows: number; centreRow: number; weight: number; mirrorWeight: number; cost: number }[] = [];
+  // One sort key per unit: cost descending, then centre row and east rows ascending (unique per unit), and in the
+  // two lowest bits its weight and mirror weight. At most 7 + 5 + 22 + 2 bits: exact in a double.
+  let keys = new Float64Array(1024);
+  let units = 0;
   const centreRows = n % 2 === 1 ? Array.from({ length: n }, (_, r) => r) : [-1];
   const key = (c: number, e: number): number => (c + 1) * 2 ** n + e;
   for (const centreRow of centreRows) {
@@ -200,7 +240,12 @@ export function planJoin(n: number): JoinUnit[] {
         // The split's north-south class, and its east-west mirror (images 1 and 3) unless that is the same class.
         const weight = k2 === own ? 1 : 2;
         const mirrorWeight = k1 === k2 ? 1 : 2;
-        found.push({ eastRows: east, centreRow, weight, mirrorWeight, cost: splitCost(east, n) });
+        if (units === keys.length) {
+          const grown = new Float64Array(2 * keys.length);
+          grown.set(keys);
+          keys = grown;
+        }
+        keys[units++] = ((127 - splitCost(east, n)) * 64 + centreRow + 1) * 2 ** (n + 2) + east * 4 + (weight - 1) * 2 + mirrorWeight - 1;
       }
       if (h === 0) break;
       const low = x & -x;
@@ -209,8 +254,24 @@ export function planJoin(n: number): JoinUnit[] {
     }
   }
   // Largest first by a cheap proxy: a half whose rows lie far apart has fewer diagonal clashes, so more boards.
-  found.sort((x, y) => y.cost - x.cost || x.centreRow - y.centreRow || x.eastRows - y.eastRows);
-  return found.map((u, id) => ({ id, eastRows: u.eastRows, centreRow: u.centreRow, weight: u.weight, mirrorWeight: u.mirrorWeight }));
+  keys = keys.slice(0, units).sort();
+  const plan = {
+    units,
+    eastRows: new Int32Array(units),
+    centreRow: new Int8Array(units),
+    weight: new Uint8Array(units),
+    mirrorWeight: new Uint8Array(units),
+  };
+  const rowSpan = 2 ** (n + 2);
+  for (let i = 0; i < units; i++) {
+    const k = keys[i];
+    const low = k % rowSpan;
+    plan.eastRows[i] = Math.floor(low / 4);
+    plan.centreRow[i] = (Math.floor(k / rowSpan) % 64) - 1;
+    plan.weight[i] = ((low >> 1) & 1) + 1;
+    plan.mirrorWeight[i] = (low & 1) + 1;
+  }
+  return plan;
 }
 
 /** Sum of gaps between consecutive east rows and between consecutive west rows: more spread, more half-boards. */

@@ -12,9 +12,10 @@
 // A table per set of rows instead of one for every set at once: the whole
 // (every set of rows) takes 173 MB at n = 21 and 534 MB at 22, while a
 // unit needs four sets, and units share them. Tables live in two
-// generations of at most half the budget each: a table found in the older
-// one moves to the current one, and when the current one is full the older
-// is dropped. Up to n = 20 every table fits, so each is built once.
+// generations of at most half the budget each: a table found in either is
+// used where it is, a new one goes into the current one, and when that is
+// full the older is dropped. Up to n = 19 every table fits, so each is
+// built once. assembly/join/join-kernel.ts keeps the same two generations.
 import { QUARTER_CACHE_BYTES, quarterHalfBytes } from './join-plan.js';
 
 export interface QuarterTable {
@@ -79,23 +80,19 @@ export class QuarterCache {
 
   /** The table of band-local rows `rows`. */
   get(rows: number): QuarterTable {
-    let table = this.current.get(rows);
+    const table = this.current.get(rows) ?? this.older.get(rows);
     if (table) return table;
-    table = this.older.get(rows);
-    if (table) this.older.delete(rows);
-    else {
-      table = buildQuarterTable(this.sets, rows);
-      this.built++;
-    }
-    const bytes = table.start.byteLength + table.d.byteLength;
+    const built = buildQuarterTable(this.sets, rows);
+    this.built++;
+    const bytes = built.start.byteLength + built.d.byteLength;
     if (this.currentBytes + bytes > this.half && this.current.size > 0) {
       this.older = this.current;
       this.current = new Map();
       this.currentBytes = 0;
     }
-    this.current.set(rows, table);
+    this.current.set(rows, built);
     this.currentBytes += bytes;
-    return table;
+    return built;
   }
 }
 

@@ -5,16 +5,31 @@
 
 /** FNV-1a 64 (offset 0xcbf29ce484222325, prime 2^40 + 0x1b3) in two 32-bit halves; 16 hex digits. */
 export function digest(text: string): string {
-  let hi = 0xcbf29ce4;
-  let lo = 0x84222325;
-  for (let i = 0; i < text.length; i++) {
-    lo = (lo ^ text.charCodeAt(i)) >>> 0;
-    // h * prime = h * 0x1b3 + (h << 40); lo * 0x1b3 < 2^41 is exact in a double.
-    const low = lo * 0x1b3;
-    hi = (Math.imul(hi, 0x1b3) + Math.floor(low / 0x100000000) + (lo << 8)) >>> 0;
-    lo = low >>> 0;
+  return new Digest().update(text).hex();
+}
+
+/** digest() fed piece by piece: update(a).update(b) digests a + b, without building the whole string. */
+export class Digest {
+  private hi = 0xcbf29ce4;
+  private lo = 0x84222325;
+
+  update(text: string): this {
+    let { hi, lo } = this;
+    for (let i = 0; i < text.length; i++) {
+      lo = (lo ^ text.charCodeAt(i)) >>> 0;
+      // h * prime = h * 0x1b3 + (h << 40); lo * 0x1b3 < 2^41 is exact in a double.
+      const low = lo * 0x1b3;
+      hi = (Math.imul(hi, 0x1b3) + Math.floor(low / 0x100000000) + (lo << 8)) >>> 0;
+      lo = low >>> 0;
+    }
+    this.hi = hi;
+    this.lo = lo;
+    return this;
   }
-  return hi.toString(16).padStart(8, '0') + lo.toString(16).padStart(8, '0');
+
+  hex(): string {
+    return this.hi.toString(16).padStart(8, '0') + this.lo.toString(16).padStart(8, '0');
+  }
 }
 
 /** 8 hex digits: a line check, cheap enough to write on every line. */

@@ -26,6 +26,8 @@ export const ERROR_CODES = Object.freeze({
   INTERNAL: 'ERR_NQUEENS_INTERNAL',
   /** RangeError: the join's tables for this n would not fit (thrown before allocating). */
   TABLES_TOO_LARGE: 'ERR_NQUEENS_TABLES_TOO_LARGE',
+  /** RangeError: the join's wasm memory could not grow to what its tables and half-boards need (the machine's memory ran out). */
+  OUT_OF_MEMORY: 'ERR_NQUEENS_OUT_OF_MEMORY',
   /** RangeError: two placed queens share a square, row, column or diagonal (the message names both). */
   ATTACKING_QUEENS: 'ERR_NQUEENS_ATTACKING_QUEENS',
   /** TypeError: options that cannot be combined (solutions() with both `unique` and `placed`). */
@@ -67,6 +69,6 @@ export function failure(message: string, code: ErrorCode): CodedError<Error> {
   return withCode(new Error(message), code);
 }
 
-export function rangeError(message: string, code: ErrorCode = ERROR_CODES.OUT_OF_RANGE): CodedError<RangeError> {
-  return withCode(new RangeError(message), code);
+export function rangeError(message: string, code: ErrorCode = ERROR_CODES.OUT_OF_RANGE, cause?: unknown): CodedError<RangeError> {
+  return withCode(new RangeError(message, cause === undefined ? undefined : { cause }), code);
 }
