@@ -88,7 +88,7 @@ export function configure(n: i32, halves: i32, tableBytes: i32): void {
   arena = tables + blocks * BLOCK_BYTES;
   arenaHalf = <usize>tableBytes;
   arenaUsed = 0;
-  grow(arena);
+  grow(arena + arenaHalf); // the first generation at once: growing table by table costs more than the tables
   memory.fill(masks, 0, blocks << 4);
   memory.fill(tableGen, 0, 2048 * 4);
   gen = 1;

@@ -3,16 +3,17 @@
 // (after npm run build; `npm run bench:peers -- --project` runs it too).
 // For each n, the plan count(n) runs (`--algorithm auto`, the default: the
 // join's up to JOIN_AUTO_MAX_N, else the search's; or `join` or `search`), a seeded random sample of its units (`--share` of
-// them, at least 50), each timed on one thread with the wasm engine; the
-// whole is projected from the sample's time per unit of estimated work, with
-// a spread from 20 batches of the sample (the 10th to 90th percentile of
-// their projections). One thread; the same seed picks the same units.
+// them, at least 50, in 20 runs of consecutive units), timed on one thread
+// with the wasm engine; the whole is projected from the sample's time per
+// unit of estimated work, with a spread from the 20 runs (the 10th to 90th
+// percentile of their projections). The same seed picks the same units.
 //
 // With NQUEENS_PEER_KLUEV_DIR set (README.md here: one binary per n), the C++
 // program runs beside it on one thread over a matching share of its own
 // work: `<binary> 1 <parts> <part>` counts one of every `parts` of its work
 // items, parts = 1 / share rounded, for `--kluev-parts` values of part
-// (default 1, part 0); its whole time is projected as elapsed x parts.
+// (default 1, part 0); its whole time is projected as its set-up (timed in a
+// run of one item in a million) plus the rest x parts.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -51,51 +52,84 @@ for (const n of sizes) {
   const counter = method.counter(method.module('wasm'));
   const next = random(seed + n);
   const want = Math.min(method.units, Math.max(50, Math.round(method.units * share)));
-  const picked = new Set();
-  while (picked.size < want) picked.add(Math.floor(next() * method.units));
-  const ids = [...picked].sort((a, b) => a - b);
-  // The first unit pays for the tables (the join's) and V8's warm-up: timed apart, added once.
+  // BATCHES runs of consecutive units at seeded random places: a real count takes units in plan order, and
+  // neighbours share quarter tables (the join's), so isolated units would each pay for building their own.
+  const run = Math.max(1, Math.ceil(want / BATCHES));
+  const starts = new Set();
+  while (starts.size < Math.min(BATCHES, Math.floor(method.units / run))) starts.add(run * Math.floor((next() * method.units) / run));
+  const blocks = [...starts].sort((a, b) => a - b).map((from) => [from, Math.min(method.units, from + run)]);
+  const ids = blocks.flatMap(([from, to]) => Array.from({ length: to - from }, (_, i) => from + i));
+  // The first unit pays for V8's warm-up: timed apart, added once.
   const setUp = performance.now();
   countWhole(counter, [...method.unitsIn(ids[0], ids[0] + 1)][0]);
   const setUpSeconds = (performance.now() - setUp) / 1000;
-  const batches = Array.from({ length: BATCHES }, () => ({ seconds: 0, work: 0 }));
-  let k = 0;
-  for (const id of ids) {
-    const unit = [...method.unitsIn(id, id + 1)][0];
+  // Each run twice: the first builds the join's quarter tables its units need, the second finds them (as most
+  // units of a whole count do). Projected: the second's time per unit of work, plus every table of n built once,
+  // at the first pass's extra cost per table it built. (A count from n = 20 also rebuilds tables its cache
+  // dropped: a few percent more; not included.)
+  const timeRun = ([from, to]) => {
     const t = performance.now();
-    countWhole(counter, unit);
-    const batch = batches[k++ % BATCHES];
-    batch.seconds += (performance.now() - t) / 1000;
-    batch.work += method.workOf(id);
-  }
+    for (const unit of method.unitsIn(from, to)) countWhole(counter, unit);
+    return (performance.now() - t) / 1000;
+  };
+  let cold = 0;
+  const batches = blocks.map((block) => {
+    cold += timeRun(block);
+    return { seconds: timeRun(block), work: method.workIn(block[0], block[1]) };
+  });
+  const tables = algorithm === 'join' ? quarterTablesOf(n, ids, method) : { touched: 0, all: 0 };
   const whole = method.workIn(0, method.units);
   const sampled = batches.reduce((s, b) => ({ seconds: s.seconds + b.seconds, work: s.work + b.work }), { seconds: 0, work: 0 });
-  const project = (b) => setUpSeconds + (b.seconds / b.work) * whole;
+  const coldExtra = Math.max(0, cold - batches.reduce((s, b) => s + b.seconds, 0));
+  const tablesOnce = tables.touched > 0 ? (coldExtra / tables.touched) * tables.all : 0;
+  const project = (b) => setUpSeconds + tablesOnce + (b.seconds / b.work) * whole;
   const spread = batches.map(project).sort((a, b) => a - b);
   console.log(
     `n = ${n} (${algorithm}, ${method.units} units): sampled ${ids.length} (${((100 * sampled.work) / whole).toFixed(2)}% of the work) in ` +
       `${seconds(sampled.seconds)}; projected one thread ${seconds(project(sampled))} ` +
-      `(batches: ${seconds(spread[Math.floor(BATCHES * 0.1)])} to ${seconds(spread[Math.floor(BATCHES * 0.9)])}); first unit (tables, warm-up) ${seconds(setUpSeconds)}`,
+      `(runs: ${seconds(spread[Math.floor(spread.length * 0.1)])} to ${seconds(spread[Math.floor(spread.length * 0.9 - 1e-9)])}); first unit (warm-up) ${seconds(setUpSeconds)}` +
+      (tables.all ? `; every quarter table once ${seconds(tablesOnce)} (the sample built ${tables.touched} of ${tables.all})` : ''),
   );
   const kluev = projectKluev(n);
   if (kluev) {
     const best = Math.min(...kluev.projections);
     console.log(
-      `  C++ (Kluev), one thread, ${kluev.projections.length} part(s) of ${kluev.parts}: projected ${kluev.projections.map(seconds).join(', ')}; ` +
+      `  C++ (Kluev), one thread, ${kluev.projections.length} part(s) of ${kluev.parts} (set-up ${seconds(kluev.setUp)}, once): ` +
+        `projected ${kluev.projections.map(seconds).join(', ')}; ` +
         `ours / C++ ${(project(sampled) / best).toFixed(2)}x`,
     );
   }
 }
 
-/** The C++ program's projection at n from `kluevRuns` parts of round(1 / share), or undefined without its binary. */
+/** Quarter tables (sets of band-local rows) the sampled join units use, and how many sets n has. */
+function quarterTablesOf(n, ids, method) {
+  const h = n >> 1;
+  const band = n - h;
+  const north = (1 << band) - 1;
+  const sets = new Set();
+  for (const id of ids) {
+    const unit = [...method.unitsIn(id, id + 1)][0];
+    const west = (2 ** n - 1) & ~unit.eastRows & ~(unit.centreRow >= 0 ? 1 << unit.centreRow : 0);
+    for (const rows of [unit.eastRows, west]) sets.add(rows & north).add(rows >>> band);
+  }
+  return { touched: sets.size, all: 2 ** band };
+}
+
+/**
+ * The C++ program's projection at n from `kluevRuns` parts of round(1 / share), or undefined without its
+ * binary. Its set-up (tables, before any work item) is not divided among parts: timed alone, as a run that
+ * counts one item in a million, and counted once.
+ */
 function projectKluev(n) {
   const binary = kluevDir && join(kluevDir, String(n));
   if (!binary || !existsSync(binary)) return undefined;
+  const elapsed = (parts, part) => {
+    const out = execFileSync(binary, ['1', String(parts), String(part)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    return Number(/Elapsed time: ([\d.e+-]+) s/.exec(out)[1]);
+  };
+  const setUp = elapsed(1e6, 0);
   const parts = Math.max(1, Math.round(1 / share));
   const projections = [];
-  for (let part = 0; part < kluevRuns; part++) {
-    const out = execFileSync(binary, ['1', String(parts), String(part)], { encoding: 'utf8' });
-    projections.push(Number(/Elapsed time: ([\d.e+-]+) s/.exec(out)[1]) * parts);
-  }
-  return { parts, projections };
+  for (let part = 0; part < kluevRuns; part++) projections.push(setUp + Math.max(0, elapsed(parts, part) - setUp) * parts);
+  return { parts, setUp, projections };
 }
