@@ -2,8 +2,11 @@
 // on this machine, in one run with rounds interleaved: each round times every
 // contestant at every size, rotating who goes first, so drift on a shared
 // host hits all alike. Ratios are per round (ours / peer), then the median.
+// After the rounds, unless --no-memory, each of ours and Kluev's program run
+// once more in a fresh process under GNU time for its peak RSS (ours: Node,
+// the package and the join on the calling thread, as countSync runs it).
 //
-//   node bench/peers/run.mjs [--sizes 16,17,18] [--rounds 3]    (after npm run build)
+//   node bench/peers/run.mjs [--sizes 16,17,18] [--rounds 3] [--no-memory]    (after npm run build)
 //   node bench/peers/run.mjs --project [--sizes 21,22,23] [--share 0.01]   (project.mjs: sampled projections)
 //
 // Peers (each skipped when its variable is unset; build steps in README.md here):
@@ -11,7 +14,7 @@
 //   NQUEENS_PEER_FAF_JAR      NQueensFAF's CPU solver (faf.mjs)
 //   NQUEENS_PEER_Q27_BIN      the q27 project's coronal2 counter (q27.mjs)
 //   NQUEENS_PEER_TAKAKEN_BIN  Takaken's C program (takaken.mjs)
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { planJoin, joinCounter } from '../../dist/join/join-module.js';
@@ -117,5 +120,31 @@ for (const n of sizes) {
       }
     }
     console.log(line);
+  }
+}
+
+/** Peak RSS in MB of a command run once under GNU time (`/usr/bin/time -f %M`), or undefined without it. */
+function peakMegabytes(command, commandArgs) {
+  if (!existsSync('/usr/bin/time')) return undefined;
+  const r = spawnSync('/usr/bin/time', ['-f', 'peak %M', command, ...commandArgs], { encoding: 'utf8' });
+  const m = /peak (\d+)/.exec(r.stderr);
+  return r.status === 0 && m ? Number(m[1]) / 1024 : undefined;
+}
+
+if (!args.includes('--no-memory')) {
+  const module = new URL('../../dist/join/join-module.js', import.meta.url).href;
+  console.log(
+    '\npeak RSS of one run in a fresh process (/usr/bin/time -f %M); Node alone: ' +
+      `${peakMegabytes(process.execPath, ['-e', '0'])?.toFixed(0)} MB`,
+  );
+  for (const n of sizes) {
+    const line = [`n = ${n}`];
+    for (const engine of ['wasm', 'js']) {
+      const script = `import(${JSON.stringify(module)}).then((m) => m.countJoin(${n}, '${engine}'))`;
+      line.push(`join ${engine === 'js' ? 'TS' : engine} ${peakMegabytes(process.execPath, ['-e', script])?.toFixed(0)} MB`);
+    }
+    const dir = process.env.NQUEENS_PEER_KLUEV_DIR;
+    if (dir && existsSync(join(dir, String(n)))) line.push(`Kluev C++ ${peakMegabytes(join(dir, String(n)), ['1'])?.toFixed(0)} MB`);
+    console.log(line.join('   '));
   }
 }
