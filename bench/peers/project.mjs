@@ -57,8 +57,8 @@ for (const n of sizes) {
   const run = Math.max(1, Math.ceil(want / BATCHES));
   const starts = new Set();
   while (starts.size < Math.min(BATCHES, Math.floor(method.units / run))) starts.add(run * Math.floor((next() * method.units) / run));
-  const blocks = [...starts].sort((a, b) => a - b).map((from) => [from, Math.min(method.units, from + run)]);
-  const ids = blocks.flatMap(([from, to]) => Array.from({ length: to - from }, (_, i) => from + i));
+  const blocks = [...starts].sort((a, b) => a - b).map((from) => ({ from, to: Math.min(method.units, from + run) }));
+  const ids = blocks.flatMap(({ from, to }) => Array.from({ length: to - from }, (_, i) => from + i));
   // The first unit pays for V8's warm-up: timed apart, added once.
   const setUp = performance.now();
   countWhole(counter, [...method.unitsIn(ids[0], ids[0] + 1)][0]);
@@ -67,7 +67,8 @@ for (const n of sizes) {
   // units of a whole count do). Projected: the second's time per unit of work, plus every table of n built once,
   // at the first pass's extra cost per table it built. (A count from n = 20 also rebuilds tables its cache
   // dropped: a few percent more; not included.)
-  const timeRun = ([from, to]) => {
+  /** @param {{ from: number, to: number }} block */
+  const timeRun = ({ from, to }) => {
     const t = performance.now();
     for (const unit of method.unitsIn(from, to)) countWhole(counter, unit);
     return (performance.now() - t) / 1000;
@@ -75,7 +76,7 @@ for (const n of sizes) {
   let cold = 0;
   const batches = blocks.map((block) => {
     cold += timeRun(block);
-    return { seconds: timeRun(block), work: method.workIn(block[0], block[1]) };
+    return { seconds: timeRun(block), work: method.workIn(block.from, block.to) };
   });
   const tables = algorithm === 'join' ? quarterTablesOf(n, ids, method) : { touched: 0, all: 0 };
   const whole = method.workIn(0, method.units);
