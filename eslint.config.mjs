@@ -11,6 +11,7 @@ export default tseslint.config(
       'build/',
       'assembly/', // AssemblyScript: checked by asc, and its decorators are not TypeScript
       'src/engines/wasm-bytes.generated.ts',
+      'src/engines/wasm-shared-bytes.generated.ts',
       'examples/*/node_modules/',
       'examples/*/dist/',
       'web/dist/',

@@ -13,7 +13,9 @@ export const MODULE_BUDGET = 4096;
  * @property {string} target      asconfig.json target (its `enable` says SIMD)
  * @property {boolean} simd
  * @property {string} file        output in build/
- * @property {string | null} constant  exported base64 constant in src/engines/wasm-bytes.generated.ts; null: not shipped
+ * @property {string | null} constant  exported base64 constant in src/engines/wasm-bytes.generated.ts
+ *                                   (src/engines/wasm-shared-bytes.generated.ts if `lazy`); null: not shipped
+ * @property {boolean} [lazy]         in its own file, imported only when used (bundlers give it its own chunk)
  * @property {number} budget      most bytes
  */
 
@@ -52,6 +54,17 @@ export const WASM_MODULES = [
     file: 'nqueens-join-simd.wasm',
     constant: 'JOIN_WASM_SIMD_BASE64',
     budget: MODULE_BUDGET,
+  },
+  // The join's shared build: one memory for every worker of a count (threads feature), compiled
+  // asynchronously for workers only, so it is not held to the synchronous-compile budget.
+  {
+    entry: 'assembly/join/join-entry.ts',
+    target: 'speed-simd-shared',
+    simd: true,
+    file: 'nqueens-join-shared.wasm',
+    constant: 'JOIN_WASM_SHARED_BASE64',
+    budget: 6144,
+    lazy: true,
   },
   // Enumeration and completions (src/completions/).
   {

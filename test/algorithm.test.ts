@@ -94,7 +94,7 @@ describe('the join reports progress and stops on abort', () => {
     for (let i = 1; i < seen.length; i++) expect(seen[i].total >= seen[i - 1].total).toBe(true);
   });
 
-  it('an abort mid-count rejects with an AbortError', async () => {
+  it('an abort mid-count rejects with an AbortError, and the next count (new shared tables) is exact', async () => {
     const controller = new AbortController();
     const running = count(17, {
       algorithm: 'join',
@@ -105,5 +105,6 @@ describe('the join reports progress and stops on abort', () => {
       },
     });
     await expect(running).rejects.toMatchObject({ name: 'AbortError' });
+    expect((await count(16, { algorithm: 'join', threads: 2 })).total).toBe(TOTAL[16]);
   });
 });

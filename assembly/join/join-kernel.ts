@@ -7,8 +7,15 @@
 // Half-boards are joined from quarter-board tables, one per set of rows, as
 // in src/join/quarter-tables.ts: built when a unit first needs them and kept
 // in two generations of an arena. Memory, laid out by configure(): small
-// tables, room for the most half-boards a side of n can have (the bound
-// src/join/join-plan.ts keeps per n), then the arena, grown as it fills.
+// tables, the arena, then each instance's own room (its slot) for the most
+// half-boards a side of n can have (the bound src/join/join-plan.ts keeps
+// per n) and its scratch.
+//
+// The shared build (threads feature: ASC_FEATURE_THREADS) imports one
+// shared memory for all the workers of a count, so the arena and its index
+// are held once per process: a table is looked up or built under a lock,
+// and an instance reading tables pins the oldest generation it reads, so
+// that a generation is not reused under it (see quarter).
 
 const CHUNKS: i32 = 6;
 const CHUNK_BITS: i32 = 5;
@@ -32,13 +39,24 @@ const colRank: usize = memory.data(2048 * 4); // per column set: its place among
 const counts: usize = memory.data(2049 * 4); // scratch while a quarter table is built: per column set
 const tableGen: usize = memory.data(2048 * 4); // per set of band rows: the generation its table is in (0: none)
 const tableAt: usize = memory.data(2048 * 4); // and where
-const firstSlot: usize = memory.data((MAX_GROUPS + 4) * 4); // per group: its first slot in key order
-const nextSlot: usize = memory.data((MAX_GROUPS + 4) * 4);
-const listStart: usize = memory.data((MAX_GROUPS + 4) * 4); // per key: where its list of blocks starts
+const GEN: usize = memory.data(8); // shared build: the current generation, then the bytes used of its half
+const LOCK: usize = memory.data(4); // shared build: held while tables are looked up or built (0 free, 1 held, 2 held and waited for)
+const WAITING: usize = memory.data(4); // shared build: instances waiting for a pin to go (see quarter)
+const MAX_SLOTS: i32 = 1024; // src/join/join-share.ts: JOIN_SHARE_MAX_WORKERS
+const pins: usize = memory.data(MAX_SLOTS * 4); // shared build: per slot, the oldest generation it reads (0: none)
+let firstSlot: usize = 0; // per group: its first slot in key order
+let nextSlot: usize = 0;
+let listStart: usize = 0; // per key: where its list of blocks starts
 let arena: usize = 0; // two halves of arenaHalf bytes: the current generation in half (gen & 1)
 let arenaHalf: usize = 0;
-let arenaUsed: usize = 0;
-let gen: i32 = 1;
+let pin: usize = 0; // this instance's pin
+let gen: i32 = 1; // unshared build: the current generation
+let arenaUsed: usize = 0; // and the bytes used of its half
+
+// @ts-ignore: decorator
+@inline function generation(): i32 {
+  return ASC_FEATURE_THREADS ? load<i32>(GEN) : gen;
+}
 let eastD: usize = 0; // the two masks (u64) of each east-style half on the east rows
 let westD: usize = 0; // and on the west rows
 let keys_: usize = 0;
@@ -54,8 +72,9 @@ let probeA: usize = 0; // probe halves sorted by key, a u64 each
   return base + (<usize>i << 2);
 }
 
-function grow(end: usize): void {
-  const have = <usize>memory.size() << 16;
+// Pages up to `end`, which may lie past 32-bit memory: a trap then too (it cannot grow there).
+function grow(end: u64): void {
+  const have = <u64>memory.size() << 16;
   if (end > have && memory.grow(<i32>((end - have + 65535) >> 16)) < 0) unreachable(); // out of memory: a trap, not a wrong count
 }
 
@@ -65,17 +84,23 @@ function grow(end: usize): void {
 }
 
 /**
- * Lays out memory for board size n: room for `halves` half-boards a side
- * (src/join/join-plan.ts bounds them per n) and quarter tables in two
- * halves of `tableBytes` each. Must come before countJoinSplit for n.
+ * Lays out memory for board size n: quarter tables in two halves of
+ * `tableBytes` each, then room for `halves` half-boards a side (src/join/join-plan.ts
+ * bounds them per n) in slot `slot` (0 unless the memory is shared).
+ * Must come before countJoinSplit for n; a shared memory serves one n.
  */
-export function configure(n: i32, halves: i32, tableBytes: i32): void {
+export function configure(n: i32, halves: i32, tableBytes: i32, slot: i32): void {
   h = n >> 1;
   band = n - h;
-  if (<u64>halves * 80 >= 0xf0000000) unreachable(); // past 32-bit memory (76 bytes a half at most, then the lists)
   const cap = (<usize>halves + 19) & ~15; // room for one past the last, and every region 64-byte aligned
   const blocks = cap / <usize>LANES + 2;
-  eastD = (__heap_base + 63) & ~63;
+  const lists = <usize>max(MAX_GROUPS * SORT_MIN_BLOCKS, <i32>blocks) * ENTRY_BYTES;
+  const own = <u64>cap * 40 + (blocks << 4) + lists + <u64>blocks * BLOCK_BYTES + (MAX_GROUPS + 4) * 12; // this slot's bytes
+  arena = (__heap_base + 63) & ~63;
+  arenaHalf = <usize>tableBytes;
+  const start = <u64>arena + 2 * <u64>tableBytes + <u64>slot * own;
+  grow(start + own);
+  eastD = <usize>start;
   westD = eastD + (cap << 3);
   keys_ = westD + (cap << 3);
   resA = keys_ + (cap << 2); // keys_ and resA hold the sorted probes' u64s too: they stay side by side
@@ -84,21 +109,26 @@ export function configure(n: i32, halves: i32, tableBytes: i32): void {
   masks = probeA + (cap << 3);
   blockList = masks + (blocks << 4);
   // Lists: every key's with few blocks (fewer than SORT_MIN_BLOCKS each), or one key's at a time.
-  tables = blockList + <usize>max(MAX_GROUPS * SORT_MIN_BLOCKS, <i32>blocks) * ENTRY_BYTES;
-  arena = tables + blocks * BLOCK_BYTES;
-  arenaHalf = <usize>tableBytes;
-  arenaUsed = 0;
-  grow(arena + arenaHalf); // the first generation at once: growing table by table costs more than the tables
+  tables = blockList + lists;
+  firstSlot = tables + blocks * BLOCK_BYTES;
+  nextSlot = firstSlot + <usize>(MAX_GROUPS + 4) * 4;
+  listStart = nextSlot + <usize>(MAX_GROUPS + 4) * 4;
   memory.fill(masks, 0, blocks << 4);
-  memory.fill(tableGen, 0, 2048 * 4);
-  gen = 1;
+  if (ASC_FEATURE_THREADS) {
+    pin = pins + (<usize>slot << 2);
+    atomic.cmpxchg<i32>(GEN, 0, 1); // a fresh memory: the first generation
+  } else {
+    memory.fill(tableGen, 0, 2048 * 4);
+    gen = 1;
+    arenaUsed = 0;
+  }
   let s = 0;
   for (let k = 0; k <= h; k++) {
     const first = s;
     store<i32>(at(colSetStart, k), first);
     for (let c = 0; c < 1 << h; c++) {
       if (<i32>popcnt(c) != k) continue;
-      store<i32>(at(colRank, c), s - first);
+      store<i32>(at(colRank, c), s - first); // shared: every instance writes the same values
       store<i32>(at(colSets, s++), c);
     }
   }
@@ -137,11 +167,13 @@ function quarterPlace(left: i32, cols: i32, d1: i32, d2: i32): void {
  * older is dropped and its half becomes the current. A half holds at least
  * two of n's largest tables (src/join/join-plan.ts: quarterHalfBytes), so a
  * unit's second table starts at most one generation, after which its first
- * is asked for again (enumerateHalves).
+ * is asked for again (enumerateHalves). Shared build: called under the lock,
+ * and a half is reused only once no instance pins the generation in it.
  */
 function quarter(rows: i32): usize {
+  const now = generation();
   const g = load<i32>(at(tableGen, rows));
-  if (g != 0 && g >= gen - 1) return load<usize>(at(tableAt, rows));
+  if (g != 0 && g >= now - 1) return load<usize>(at(tableAt, rows));
   const k = <i32>popcnt(rows);
   const sets = load<i32>(at(colSetStart, k + 1)) - load<i32>(at(colSetStart, k));
   const head = align(<usize>(sets + 1) << 2, 8);
@@ -150,18 +182,29 @@ function quarter(rows: i32): usize {
   quarterPlace(rows, 0, 0, 0);
   for (let i = 0; i < sets; i++) store<i32>(at(counts, i + 1), load<i32>(at(counts, i + 1)) + load<i32>(at(counts, i)));
   const bytes = head + (<usize>load<i32>(at(counts, sets)) << 3);
-  if (arenaUsed + bytes > arenaHalf) {
-    gen++; // the older generation's half is reused
-    arenaUsed = 0;
+  let used = ASC_FEATURE_THREADS ? load<usize>(GEN, 4) : arenaUsed;
+  let next = now;
+  if (used + bytes > arenaHalf) {
+    next++; // the older generation's half is reused
+    used = 0;
+    if (ASC_FEATURE_THREADS) {
+      // Wait until no instance reads generation next - 2, the one in that half.
+      atomic.add<i32>(WAITING, 1); // before the pins are read: a reader that lets go then sees it and wakes this one
+      for (let p = pins; p < pins + (<usize>MAX_SLOTS << 2); p += 4) {
+        for (let v = atomic.load<i32>(p); v != 0 && v < next - 1; v = atomic.load<i32>(p)) atomic.wait<i32>(p, v);
+      }
+      atomic.sub<i32>(WAITING, 1);
+      store<i32>(GEN, next);
+    } else gen = next;
   }
-  const to = arena + (<usize>(gen & 1) * arenaHalf) + arenaUsed;
-  grow(to + bytes);
-  arenaUsed += bytes;
+  const to = arena + (<usize>(next & 1) * arenaHalf) + used;
+  if (ASC_FEATURE_THREADS) store<usize>(GEN, used + bytes, 4);
+  else arenaUsed = used + bytes;
   memory.copy(to, counts, <usize>(sets + 1) << 2);
   filling = true;
   entriesAt = to + head;
   quarterPlace(rows, 0, 0, 0); // moves each set's start in counts to the next set's
-  store<i32>(at(tableGen, rows), gen);
+  store<i32>(at(tableGen, rows), next);
   store<usize>(at(tableAt, rows), to);
   return to;
 }
@@ -174,10 +217,25 @@ function quarter(rows: i32): usize {
 function enumerateHalves(rows: i32, centreRow: i32, out: usize): i32 {
   found = 0;
   const north = rows & ((1 << band) - 1);
-  const before = gen;
+  if (ASC_FEATURE_THREADS) {
+    // A lock that wakes nobody when nobody waits (notify is a call into the host).
+    let held = atomic.cmpxchg<i32>(LOCK, 0, 1);
+    if (held != 0) {
+      if (held != 2) held = atomic.xchg<i32>(LOCK, 2);
+      while (held != 0) {
+        atomic.wait<i32>(LOCK, 2);
+        held = atomic.xchg<i32>(LOCK, 2);
+      }
+    }
+  }
+  const before = generation();
   let nT = quarter(north);
   const sT = quarter(rows >>> band);
-  if (gen != before) nT = quarter(north); // sT started a generation: nT's may be the half reused
+  if (generation() != before) nT = quarter(north); // sT started a generation: nT's may be the half reused
+  if (ASC_FEATURE_THREADS) {
+    atomic.store<i32>(pin, min(load<i32>(at(tableGen, north)), load<i32>(at(tableGen, rows >>> band))));
+    if (atomic.xchg<i32>(LOCK, 0) == 2) atomic.notify(LOCK, 1);
+  }
   const k = <i32>popcnt(north);
   const first = load<i32>(at(colSetStart, k));
   const nD = nT + align(<usize>(load<i32>(at(colSetStart, k + 1)) - first + 1) << 2, 8);
@@ -206,6 +264,10 @@ function enumerateHalves(rows: i32, centreRow: i32, out: usize): i32 {
         found += <i32>((mm & ss) == 0);
       }
     }
+  }
+  if (ASC_FEATURE_THREADS) {
+    atomic.store<i32>(pin, 0);
+    if (atomic.load<i32>(WAITING) != 0) atomic.notify(pin, 1);
   }
   return found;
 }

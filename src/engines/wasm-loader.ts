@@ -151,9 +151,29 @@ export function resolveWasm(kind: ModuleKind, engine: 'auto' | 'wasm' | 'js'): W
   );
 }
 
-/** A fresh instance of any module, with its own memory: the one instantiate path. */
-export function instantiate<E extends object>(module: WebAssembly.Module): E {
-  return instantiateSync<Record<string, unknown>>(module, {}).exports as unknown as E;
+/**
+ * A fresh instance of any module, with its own memory or, for a module that
+ * imports one (the join's shared build), `memory`: the one instantiate path.
+ */
+export function instantiate<E extends object>(module: WebAssembly.Module, memory?: WebAssembly.Memory): E {
+  return instantiateSync<Record<string, unknown>>(module, memory ? { env: { memory } } : {}).exports as unknown as E;
+}
+
+let sharedJoin: Promise<WebAssembly.Module | undefined> | undefined;
+
+/**
+ * The join's shared build (SIMD and threads: one memory for every worker of
+ * a count), compiled asynchronously once: its bytes are imported only here,
+ * so bundlers give them a chunk of their own. Undefined where it does not
+ * compile or SIMD is missing.
+ */
+export function sharedJoinModule(): Promise<WebAssembly.Module | undefined> {
+  sharedJoin ??= (async () => {
+    if (!wasmModuleOf('search') || !simdHere()) return undefined;
+    const { JOIN_WASM_SHARED_BASE64 } = await import('./wasm-shared-bytes.generated.js');
+    return WebAssembly.compile(decodeBase64(JOIN_WASM_SHARED_BASE64));
+  })().catch(() => undefined);
+  return sharedJoin;
 }
 
 /** A fresh instance of the search kernel. */

@@ -18,7 +18,7 @@ import {
 export type JoinEngine = 'wasm' | 'js';
 
 interface JoinExports {
-  configure(n: number, halves: number, tableBytes: number): void;
+  configure(n: number, halves: number, tableBytes: number, slot: number): void;
   countJoinSplit(n: number, eastRows: number, centreRow: number, mirrorWeight: number): bigint;
 }
 
@@ -30,19 +30,33 @@ export interface JoinCounter {
 }
 
 /**
+ * One memory for the instances of a count's workers (the join's shared
+ * build, assembly/join/join-kernel.ts): its quarter tables are held once,
+ * and each instance has its own slot (0, 1, ...) for the rest.
+ */
+export interface JoinShare {
+  readonly memory: WebAssembly.Memory;
+  readonly slot: number;
+  /** Test hook: the tables' budget (default QUARTER_CACHE_BYTES); every instance on the memory must agree. */
+  readonly tableBytes?: number | undefined;
+}
+
+/**
  * A counter on `engine`: the TypeScript join, or an instance of the compiled
  * join `module`, whose quarter tables take at most `tableBytes` (tests make
  * it small so that tables are dropped and built again), with room for
- * `halves(n)` half-boards a side (tests make it too large to fit).
+ * `halves(n)` half-boards a side (tests make it too large to fit); with
+ * `share`, `module` is the shared build, on that memory.
  */
 export function joinCounterFrom(
   engine: JoinEngine,
   module: WebAssembly.Module | null,
   tableBytes = QUARTER_CACHE_BYTES,
   halves: (n: number) => number = maxHalves,
+  share?: JoinShare,
 ): JoinCounter {
   if (engine === 'js' || !module) return { engine: 'js', countUnit: countJoinUnitJs };
-  const exports = instantiate<JoinExports>(module);
+  const exports = instantiate<JoinExports>(module, share?.memory);
   let configured = -1;
   return {
     engine,
@@ -52,7 +66,7 @@ export function joinCounterFrom(
       try {
         if (configured !== n) {
           configured = -1;
-          exports.configure(n, halves(n), quarterHalfBytes(n, tableBytes));
+          exports.configure(n, halves(n), quarterHalfBytes(n, tableBytes), share?.slot ?? 0);
           configured = n;
         }
         return BigInt.asUintN(64, exports.countJoinSplit(n, unit.eastRows, unit.centreRow, unit.mirrorWeight));
@@ -70,8 +84,8 @@ export function joinCounterFrom(
   };
 }
 
-/** A join unit counted on this thread from `module` (null: the TypeScript join), in one piece. */
-export function joinUnitCounter(n: number, module: WebAssembly.Module | null): UnitCounter<JoinUnit> {
-  const counter = joinCounterFrom(module ? 'wasm' : 'js', module);
+/** A join unit counted on this thread from `module` (null: the TypeScript join), in one piece; `share`: see JoinShare. */
+export function joinUnitCounter(n: number, module: WebAssembly.Module | null, share?: JoinShare): UnitCounter<JoinUnit> {
+  const counter = joinCounterFrom(module ? 'wasm' : 'js', module, share?.tableBytes ?? QUARTER_CACHE_BYTES, maxHalves, share);
   return (unit) => onePiece(counter.countUnit(n, unit));
 }

@@ -23,6 +23,7 @@ import { Digest, digest } from '../shared/digest.js';
 import { rangeError } from '../shared/errors.js';
 import { VERSION } from '../shared/version.js';
 import { joinUnitCounter } from './join-counter.js';
+import { shareJoinTables } from './join-share.js';
 import { joinMemoryBytes, joinUnitAt, planJoinCompact, type CompactJoinPlan, type JoinUnit } from './join-plan.js';
 import { countSymmetricSolutions, uniqueFromTotal } from './symmetric-solutions.js';
 
@@ -142,6 +143,7 @@ const methodOf = oncePerPlan((plan: JoinPlan): PlannedMethod<JoinUnit> => {
     helps: n <= JOIN_HELP_MAX_N,
     // The last unit is among the smallest (the plan is largest first).
     warm: () => (plan.units > 0 ? plan.unit(plan.units - 1) : undefined),
+    share: shareJoinTables,
   });
 });
 

@@ -74,6 +74,20 @@ export interface Method<U extends { readonly id: number } = { readonly id: numbe
   readonly bytesPerThread: number;
   /** A unit each worker counts once before it says ready (the join: builds its tables), or undefined. */
   warm(): U | undefined;
+  /**
+   * For `workers` workers counting with `module`: another build of it and
+   * one memory for all of them (the join's shared tables), or undefined to
+   * give each worker `module` and a memory of its own.
+   */
+  share?(module: WebAssembly.Module | null, workers: number): Promise<WorkerShare | undefined>;
+}
+
+/** What Method.share gives the workers of one count. */
+export interface WorkerShare {
+  readonly module: WebAssembly.Module;
+  readonly memory: WebAssembly.Memory;
+  /** Test hook: the shared tables' budget (default QUARTER_CACHE_BYTES; tests make it small). */
+  readonly tableBytes?: number | undefined;
 }
 
 /** What a plan class already has of a Method. */

@@ -16,6 +16,7 @@ import { codedError, ERROR_CODES } from '../shared/errors.js';
 import { isNode } from './environment.js';
 import { spawnWorker, spawnWorkerNow, type WorkerHandle } from './spawn.js';
 import type { AnyUnit, FromWorker, Task } from './messages.js';
+import type { WorkerShare } from './method.js';
 
 /** Batches each worker holds: one in hand, one queued. */
 const IN_FLIGHT = 2;
@@ -32,6 +33,8 @@ export interface PoolJob<U extends AnyUnit = AnyUnit> {
   threads: number;
   /** The task's compiled kernel, sent to each worker once; null runs the TypeScript kernel. */
   module: WebAssembly.Module | null;
+  /** With `module` its shared build: one memory for every worker's instance (Method.share), each in its own slot. */
+  share?: WorkerShare | undefined;
   signal?: AbortSignalLike | undefined;
   onResult(unit: U, count: bigint): void;
   /** A unit being counted: the share of it done so far. */
@@ -61,6 +64,7 @@ interface InitKey {
   n: number;
   task: Task;
   module: WebAssembly.Module | null;
+  share: WorkerShare | undefined;
   reportEveryMs: number | undefined;
 }
 
@@ -77,7 +81,14 @@ const idle: Pooled[] = [];
 let idleTimer: ReturnType<typeof setTimeout> | undefined;
 
 function sameInit(a: InitKey | undefined, b: InitKey): boolean {
-  return a !== undefined && a.n === b.n && a.task === b.task && a.module === b.module && a.reportEveryMs === b.reportEveryMs;
+  return (
+    a !== undefined &&
+    a.n === b.n &&
+    a.task === b.task &&
+    a.module === b.module &&
+    a.share === b.share &&
+    a.reportEveryMs === b.reportEveryMs
+  );
 }
 
 /** Keeps a worker for the next count, unref'd, until IDLE_MS after the last count. */
@@ -192,7 +203,8 @@ export function runOnWorkers<U extends AnyUnit = AnyUnit>(job: PoolJob<U>): Prom
       next += size;
     };
 
-    const key: InitKey = { n, task: job.task ?? 'search', module: job.module, reportEveryMs: job.reportEveryMs };
+    const key: InitKey = { n, task: job.task ?? 'search', module: job.module, share: job.share, reportEveryMs: job.reportEveryMs };
+    let slots = 0; // of the shared memory, one per worker
     const init = (worker: Pooled): void => {
       worker.online = true;
       if (sameInit(worker.init, key)) {
@@ -200,7 +212,9 @@ export function runOnWorkers<U extends AnyUnit = AnyUnit>(job: PoolJob<U>): Prom
         return;
       }
       worker.init = key;
-      worker.handle.post({ type: 'init', ...key, warm: job.warm });
+      const { share, ...rest } = key;
+      const joinShare = share && { memory: share.memory, slot: slots++, tableBytes: share.tableBytes };
+      worker.handle.post({ type: 'init', ...rest, share: joinShare, warm: job.warm });
     };
     const ready = (worker: Pooled): void => {
       anyReady = true;

@@ -196,13 +196,16 @@ export async function runMethod<U extends { readonly id: number }>(plan: Method<
   } else {
     // The workers instantiate the kernel; this thread hands out work, and
     // counts the first units itself while they start (where that pays).
+    const share = await plan.share?.(module, threads);
+    if (signal?.aborted) throw abortError(signal);
     await runOnWorkers<U>({
       n,
       task: plan.name,
       units: pending(plan, run),
       count: left,
       threads,
-      module,
+      module: share?.module ?? module,
+      share,
       signal,
       onResult: record,
       onPartial,

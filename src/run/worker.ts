@@ -38,7 +38,7 @@ function handle(port: Port, message: ToWorker): void {
     if (message.type === 'init') {
       n = message.n;
       reportEveryMs = message.reportEveryMs ?? REPORT_EVERY_MS;
-      counter = counterFor(message.task, n, message.module);
+      counter = counterFor(message.task, n, message.module, message.share);
       if (message.warm) for (const steps = counter(message.warm); !steps.next().done;);
       port.post({ type: 'ready' });
       return;

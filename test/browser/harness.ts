@@ -131,7 +131,8 @@ export interface PlainResult {
 
 /**
  * Replaces the page's Worker with a subclass that records each worker's URL,
- * type and whether it was terminated, in globalThis.workerLog.
+ * type, whether it was terminated and whether its 'init' handed it a shared
+ * memory (the join's shared tables), in globalThis.workerLog.
  */
 export const RECORD_WORKERS = `
   globalThis.workerLog = [];
@@ -145,6 +146,10 @@ export const RECORD_WORKERS = `
       this.entry.terminated = true;
       super.terminate();
     }
+    postMessage(message, transfer) {
+      if (message && message.type === 'init') this.entry.sharedMemory = !!(message.share && message.share.memory instanceof WebAssembly.Memory);
+      return super.postMessage(message, transfer);
+    }
   };
 `;
-export type WorkerLog = { url: string; type?: string; terminated: boolean }[];
+export type WorkerLog = { url: string; type?: string; terminated: boolean; sharedMemory?: boolean }[];

@@ -55,6 +55,7 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
   let cdnRoot: string;
   let served: Served;
   let cdn: Served;
+  let isolated: Served;
 
   beforeAll(async () => {
     site = mkdtempSync(join(tmpdir(), 'nqueens-site-'));
@@ -71,6 +72,8 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
       serveStatic(site),
       serveStatic(cdnRoot, { 'access-control-allow-origin': '*' }),
     ]);
+    // The same site, cross-origin isolated (COOP and COEP): shared memory is allowed there.
+    isolated = await serveStatic(site, { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' });
     writeFileSync(join(site, 'import-map.html'), IMPORT_MAP);
     writeFileSync(join(site, 'by-path.html'), BY_PATH);
     writeFileSync(join(site, 'from-cdn.html'), FROM_CDN(cdn.url));
@@ -79,16 +82,25 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
     await browser?.close();
     await served?.close();
     await cdn?.close();
+    await isolated?.close();
     if (site) rmSync(site, { recursive: true, force: true });
     if (cdnRoot) rmSync(cdnRoot, { recursive: true, force: true });
   });
 
   async function open(file: string, ...initScripts: string[]): Promise<{ page: Page; errors: string[]; close(): Promise<void> }> {
+    return openFrom(served, file, ...initScripts);
+  }
+
+  async function openFrom(
+    site: Served,
+    file: string,
+    ...initScripts: string[]
+  ): Promise<{ page: Page; errors: string[]; close(): Promise<void> }> {
     const context = await browser.newContext();
     for (const script of [RECORD_WORKERS, ...initScripts]) await context.addInitScript(script);
     const page = await context.newPage();
     const errors = watchErrors(page);
-    await page.goto(new URL(file, served.url).href);
+    await page.goto(new URL(file, site.url).href);
     await page.waitForFunction(() => 'nqueens' in globalThis);
     return { page, errors, close: () => context.close() };
   }
@@ -96,7 +108,7 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
   function countIn(
     page: Page,
     n: number,
-    options: { threads?: number; engine?: 'js' } = {},
+    options: { threads?: number; engine?: 'js'; algorithm?: 'join' } = {},
   ): Promise<PlainResult & { cores: number; workers: WorkerLog }> {
     return page.evaluate(
       async ([n, options]) => {
@@ -139,6 +151,29 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
       expect(errors).toEqual([]);
     } finally {
       await close();
+    }
+  });
+
+  it("cross-origin isolated, the join's workers share one memory for their tables; without isolation each has its own", async () => {
+    for (const [site, shared] of [
+      [isolated, true],
+      [served, false],
+    ] as const) {
+      const { page, errors, close } = await openFrom(site, 'by-path.html');
+      try {
+        expect(await page.evaluate(() => crossOriginIsolated)).toBe(shared);
+        for (const [n, threads] of [
+          [16, 2],
+          [17, 3],
+        ]) {
+          const r = await countIn(page, n, { algorithm: 'join', threads });
+          expect(r).toMatchObject({ ...exact(n), threads });
+          expect(r.workers.map((w) => w.sharedMemory)).toEqual(Array(threads).fill(shared));
+        }
+        expect(errors).toEqual([]);
+      } finally {
+        await close();
+      }
     }
   });
 
