@@ -32,10 +32,10 @@ describe.each(['wasm', 'js'] as const)("algorithm 'join' with engine %s", (engin
 });
 
 describe('choosing the algorithm', () => {
-  it("'auto' runs the join from n = 16 to 22 on the wasm and js engines, the search elsewhere", () => {
-    expect([JOIN_AUTO_MIN_N, JOIN_AUTO_MAX_N]).toEqual([16, 22]);
+  it("'auto' runs the join from n = 16 to 24 on the wasm and js engines, the search elsewhere", () => {
+    expect([JOIN_AUTO_MIN_N, JOIN_AUTO_MAX_N]).toEqual([16, 24]);
     for (let n = 1; n <= 32; n++) {
-      const join = n >= 16 && n <= 22;
+      const join = n >= 16 && n <= 24;
       for (const engine of ['auto', 'wasm', 'js'] as const) expect(resolveAlgorithm(n, engine, 'auto')).toBe(join ? 'join' : 'search');
       expect(resolveAlgorithm(n, 'reference', 'auto')).toBe('search');
       expect(resolveAlgorithm(n, 'webgpu', 'auto')).toBe('search');
@@ -60,7 +60,7 @@ describe('choosing the algorithm', () => {
   });
 
   it('past JOIN_MAX_N the join is refused before allocating, naming n and the bytes', () => {
-    expect(JOIN_MAX_N).toBe(22);
+    expect(JOIN_MAX_N).toBe(24);
     let error: unknown;
     try {
       countSync(JOIN_MAX_N + 1, { algorithm: 'join' });
@@ -68,7 +68,7 @@ describe('choosing the algorithm', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(RangeError);
-    expect((error as Error).message).toMatch(/n = 23 needs up to \d+ bytes/);
+    expect((error as Error).message).toMatch(/n = 25 needs up to \d+ bytes/);
     expect((error as { code?: string }).code).toBe('ERR_NQUEENS_TABLES_TOO_LARGE');
   });
 

@@ -33,11 +33,21 @@ describe('shared join tables', () => {
     expect(await shareJoinTables(wasmModuleOf('join')!)).toBeUndefined();
   });
 
+  it('workers share one memory only while all their bounds fit in 32-bit memory together', async () => {
+    const join = wasmModuleOf('join')!;
+    const fits = async (n: number, workers: number): Promise<boolean> =>
+      (await shareJoinTables(join, workers, joinMethod(n).bytesPerThread)) !== undefined;
+    expect([await fits(22, 17), await fits(22, 18)]).toEqual([true, false]);
+    expect([await fits(23, 14), await fits(23, 15)]).toEqual([true, false]);
+    expect([await fits(24, 2), await fits(24, 3)]).toEqual([true, false]);
+    expect(await fits(16, 256)).toBe(true); // the most threads count() takes
+  });
+
   it.each(range(4, 16))(
     'n = %i: three instances on one memory, taking units in turn with tables dropped and rebuilt, count each unit as the unshared kernel',
     async (n) => {
       const shared = (await sharedJoinModule())!;
-      const memory = new WebAssembly.Memory({ initial: 1, maximum: 65536, shared: true });
+      const memory = new WebAssembly.Memory({ initial: 2, maximum: 65536, shared: true });
       const instances = [0, 1, 2].map((slot) => joinCounterFrom('wasm', shared, SMALL_TABLES, maxHalves, { memory, slot }));
       const plain = joinCounter('wasm');
       let total = 0n;
@@ -58,7 +68,7 @@ describe('shared join tables', () => {
     [15, 2],
     [16, 3],
   ])('n = %i on %i workers, tables shared and dropped and rebuilt under the workers, is exact', async (n, threads) => {
-    const memory = new WebAssembly.Memory({ initial: 1, maximum: 65536, shared: true });
+    const memory = new WebAssembly.Memory({ initial: 2, maximum: 65536, shared: true });
     const module = (await sharedJoinModule())!;
     // Every unit on the workers (the calling thread helps only with a module of its own).
     const method = { ...joinMethod(n), helps: false, share: async () => ({ module, memory, tableBytes: SMALL_TABLES }) };

@@ -16,6 +16,7 @@ import {
   uniqueFromTotal,
 } from '../dist/join/join-module.js';
 import { joinCounterFrom } from '../dist/join/join-counter.js';
+import { joinPlan } from '../dist/join/join-method.js';
 import { quarterTablesBuilt, setQuarterCacheBytes } from '../dist/join/join-kernel.js';
 import { maxHalves, QUARTER_CACHE_BYTES, quarterHalfBytes, quarterTableBytes } from '../dist/join/join-plan.js';
 import { range, TOTAL, UNIQUE } from './oeis.js';
@@ -135,9 +136,9 @@ describe('join memory limit', () => {
     expect(joinMemoryBytes(JOIN_MAX_N)).toBeLessThanOrEqual(JOIN_MEMORY_LIMIT);
     expect(joinMemoryBytes(JOIN_MAX_N + 1)).toBeGreaterThan(JOIN_MEMORY_LIMIT);
     expect(() => checkJoinSize(JOIN_MAX_N + 1)).toThrow(RangeError);
-    expect(() => countJoin(JOIN_MAX_N + 1, 'wasm')).toThrow(/n = 23 needs up to \d+ bytes/);
+    expect(() => countJoin(JOIN_MAX_N + 1, 'wasm')).toThrow(new RegExp(`n = ${JOIN_MAX_N + 1} needs up to \\d+ bytes`));
     expect(() => planJoin(30)).toThrow(RangeError);
-    expect(() => joinCounter('js').countUnit(24, { id: 0, eastRows: 0xfff, centreRow: -1, weight: 1, mirrorWeight: 1 })).toThrow(
+    expect(() => joinCounter('js').countUnit(JOIN_MAX_N + 1, { id: 0, eastRows: 0xfff, centreRow: 0, weight: 1, mirrorWeight: 1 })).toThrow(
       RangeError,
     );
   });
@@ -183,5 +184,32 @@ describe('quarter tables built per set of rows', () => {
     const symmetric = countSymmetricSolutions(22);
     expect(symmetric).toEqual({ s180: 1250692n, s90: 0n });
     expect(uniqueFromTotal(22, TOTAL[22], symmetric)).toBe(UNIQUE[22]);
+  });
+
+  it('n = 23 (a first diagonal reaching bit 32): units agree on both engines, and Burnside gives OEIS unique from OEIS total', () => {
+    const plan = joinPlan(23);
+    expect(plan.units).toBe(4056746);
+    const wasm = joinCounter('wasm');
+    const js = joinCounter('js');
+    // The TS kernel keeps that family one bit down, the wasm packs it in 33 bits: two ways, one count.
+    const counts = [0, 2028373, 3900000, 4000000, 4050000].map((id) => {
+      const unit = plan.unit(id);
+      const c = wasm.countUnit(23, unit);
+      expect([id, js.countUnit(23, unit)]).toEqual([id, c]);
+      return c;
+    });
+    expect(counts).toEqual([1072462n, 2900206n, 30n, 492n, 54698n]);
+    const symmetric = countSymmetricSolutions(23);
+    expect(symmetric).toEqual({ s180: 3581240n, s90: 0n });
+    expect(uniqueFromTotal(23, TOTAL[23], symmetric)).toBe(UNIQUE[23]);
+  });
+
+  it('n = 24 (first family to bit 34, 7 group bits a family): a unit agrees on both engines with its row-by-row count', () => {
+    const plan = joinPlan(24);
+    expect(plan.units).toBe(677294);
+    // 42 by test/brute-force.ts's joinUnitByRows (7 s here; test:long runs it, and Burnside at n = 24).
+    const unit = plan.unit(677000);
+    expect(unit).toEqual({ id: 677000, eastRows: 788478, centreRow: -1, weight: 2, mirrorWeight: 2 });
+    expect([joinCounter('wasm').countUnit(24, unit), joinCounter('js').countUnit(24, unit)]).toEqual([42n, 42n]);
   });
 });

@@ -10,7 +10,7 @@ import { cliInTempDir } from './cli-in-dir.js';
 import { range } from './oeis.js';
 
 describe('planUnits', () => {
-  it.each(range(1, 23))('n = %i: the plan count(n) runs with its defaults', (n) => {
+  it.each(range(1, 25))('n = %i: the plan count(n) runs with its defaults', (n) => {
     const algorithm = resolveAlgorithm(n, 'auto', 'auto');
     const plan = planUnits(n);
     expect([plan.algorithm, plan.method, plan.digest]).toEqual([
@@ -18,7 +18,7 @@ describe('planUnits', () => {
       algorithm === 'join' ? 'join' : 'constellations',
       methodForCount(n, algorithm, 2).identity.digest,
     ]);
-    expect(algorithm).toBe(n >= 16 && n <= 22 ? 'join' : 'search');
+    expect(algorithm).toBe(n >= 16 && n <= 24 ? 'join' : 'search');
   });
 
   it('a depth means the search; the join has none', () => {

@@ -7,7 +7,7 @@ import { AUTO_THREADS_MIN_N, count, planUnits, type Progress } from '../dist/ind
 import { constellationPlan, unitContribution } from '../dist/search/search-plan.js';
 import { runMethod } from '../dist/run/runner.js';
 import { searchMethod } from '../dist/search/search-method.js';
-import { closeIdleWorkers, idleWorkers, runOnWorkers } from '../dist/run/pool.js';
+import { closeIdleWorkers, IDLE_MS, idleWorkers, runOnWorkers } from '../dist/run/pool.js';
 import { workersAlive, workersStarted } from '../dist/run/spawn.js';
 import { wasmModule } from '../dist/engines/wasm-loader.js';
 import { TOTAL, UNIQUE } from './oeis.js';
@@ -267,6 +267,32 @@ describe('idle workers', () => {
     expect(workersStarted()).toBe(started);
     expect([first.total, second.total, third.total]).toEqual([TOTAL[13], TOTAL[13], TOTAL[16]]);
     expect([third.unique, third.threads]).toEqual([UNIQUE[16], 1]);
+    expect(idleWorkers()).toBe(2);
+  });
+
+  it('an idle worker is not timed out while another count runs: its IDLE_MS start when the last count ends', async () => {
+    await count(13, { threads: 2 });
+    expect(idleWorkers()).toBe(2);
+    // A count on one worker that lasts past IDLE_MS: its helper (the calling thread) holds it open.
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const [unit] = constellationPlan(10, 0).unitsIn();
+    const long = runOnWorkers({
+      n: 10,
+      units: [unit][Symbol.iterator](),
+      count: 1,
+      threads: 1,
+      module: wasmModule()!,
+      onResult: () => undefined,
+      helper: async (take) => {
+        take();
+        await gate;
+      },
+    });
+    await new Promise((resolve) => setTimeout(resolve, IDLE_MS + 300));
+    expect(idleWorkers()).toBe(1); // the other worker, still there
+    release();
+    await long;
     expect(idleWorkers()).toBe(2);
   });
 

@@ -27,23 +27,32 @@ const BLOCK_BYTES: usize = <usize>BLOCK_WORDS << WORD_SHIFT;
 const KEY_FILL: i32 = 8; // table halves per group wanted: groups are packed, so small ones cost no padding
 const SORT_MIN_BLOCKS: i32 = 8; // from this many blocks a pass sorts its probes by key (see countPass)
 const ENTRY_BYTES: usize = <usize>2 << WORD_SHIFT; // a listed block: its halves mask (one word), then its address
-const MAX_GROUPS: i32 = 1 << 10; // 5 key bits per family (n = 22 leaves 20 bits to match, 15 in the residues)
+// Key bits per family: at most 5 (1024 groups) up to n = 23, which leave 20
+// bits to match, 15 in the residues; n = 24 leaves 22, so 7 (16,384 groups).
+const MAX_GROUPS: i32 = 1 << 14;
+// A half's two masks in a u64: bit r + c from bit 0 (35 bits at n = 24), bit
+// r - c + h - 1 from bit D2. Shifting a south entry by band keeps the first
+// below D2 and pushes past bit 63 only second-family bits from 24 up, which
+// no window or check reads (they need bits up to 2h - 2 and band + h - 2:
+// 22 at n = 24). The centre queen's (odd n) fall within both.
+const D2: u64 = 40;
 
 let h: i32 = 0;
 let band: i32 = 0;
 let found: i32 = 0;
-// Fixed-size tables, for h and band up to 11 (n <= 22).
-const colSetStart: usize = memory.data(16 * 4); // column sets of each size, in colSets
-const colSets: usize = memory.data(2048 * 4);
-const colRank: usize = memory.data(2048 * 4); // per column set: its place among the sets of its size
-const counts: usize = memory.data(2049 * 4); // scratch while a quarter table is built: per column set
-const tableGen: usize = memory.data(2048 * 4); // per set of band rows: the generation its table is in (0: none)
-const tableAt: usize = memory.data(2048 * 4); // and where
+// Fixed-size tables, for h and band up to 12 (n <= 24); the most used
+// first: an address under 8192 takes a byte less in the code.
 const GEN: usize = memory.data(8); // shared build: the current generation, then the bytes used of its half
 const LOCK: usize = memory.data(4); // shared build: held while tables are looked up or built (0 free, 1 held, 2 held and waited for)
 const WAITING: usize = memory.data(4); // shared build: instances waiting for a pin to go (see quarter)
+const colSetStart: usize = memory.data(16 * 4); // column sets of each size, in colSets
+const counts: usize = memory.data(4097 * 4); // scratch while a quarter table is built: per column set
 const MAX_SLOTS: i32 = 1024; // src/join/join-share.ts: JOIN_SHARE_MAX_WORKERS
 const pins: usize = memory.data(MAX_SLOTS * 4); // shared build: per slot, the oldest generation it reads (0: none)
+const colSets: usize = memory.data(4096 * 4);
+const colRank: usize = memory.data(4096 * 4); // per column set: its place among the sets of its size
+const tableGen: usize = memory.data(4096 * 4); // per set of band rows: the generation its table is in (0: none)
+const tableAt: usize = memory.data(4096 * 4); // and where
 let firstSlot: usize = 0; // per group: its first slot in key order
 let nextSlot: usize = 0;
 let listStart: usize = 0; // per key: where its list of blocks starts
@@ -95,7 +104,7 @@ export function configure(n: i32, halves: i32, tableBytes: i32, slot: i32): void
   const cap = (<usize>halves + 19) & ~15; // room for one past the last, and every region 64-byte aligned
   const blocks = cap / <usize>LANES + 2;
   const lists = <usize>max(MAX_GROUPS * SORT_MIN_BLOCKS, <i32>blocks) * ENTRY_BYTES;
-  const own = <u64>cap * 40 + (blocks << 4) + lists + <u64>blocks * BLOCK_BYTES + (MAX_GROUPS + 4) * 12; // this slot's bytes
+  const own = <u64>cap * 40 + (blocks << 4) + lists + <u64>blocks * BLOCK_BYTES + <u64>(MAX_GROUPS + 4) * 12; // this slot's bytes
   arena = (__heap_base + 63) & ~63;
   arenaHalf = <usize>tableBytes;
   const start = <u64>arena + 2 * <u64>tableBytes + <u64>slot * own;
@@ -118,7 +127,7 @@ export function configure(n: i32, halves: i32, tableBytes: i32, slot: i32): void
     pin = pins + (<usize>slot << 2);
     atomic.cmpxchg<i32>(GEN, 0, 1); // a fresh memory: the first generation
   } else {
-    memory.fill(tableGen, 0, 2048 * 4);
+    memory.fill(tableGen, 0, 4096 * 4);
     gen = 1;
     arenaUsed = 0;
   }
@@ -144,7 +153,7 @@ function quarterPlace(left: i32, cols: i32, d1: i32, d2: i32): void {
     const p = at(counts, load<i32>(at(colRank, cols)) + <i32>!filling);
     const e = load<i32>(p);
     store<i32>(p, e + 1);
-    if (filling) store<u64>(entriesAt + (<usize>e << 3), <u64><u32>d1 | (<u64><u32>d2 << 32));
+    if (filling) store<u64>(entriesAt + (<usize>e << 3), <u64><u32>d1 | (<u64><u32>d2 << D2));
     return;
   }
   const r = ctz(left);
@@ -212,7 +221,7 @@ function quarter(rows: i32): usize {
 /**
  * Writes to `out` every east-style half on `rows`, clear of the centre queen
  * (odd n), as its two diagonal masks (bit r + c low, bit r - c + h - 1
- * high; windowBits turns them into window bits); returns how many.
+ * from D2; windowBits turns them into window bits); returns how many.
  */
 function enumerateHalves(rows: i32, centreRow: i32, out: usize): i32 {
   found = 0;
@@ -242,8 +251,8 @@ function enumerateHalves(rows: i32, centreRow: i32, out: usize): i32 {
   const sD = sT + align(<usize>(load<i32>(at(colSetStart, h - k + 1)) - load<i32>(at(colSetStart, h - k)) + 1) << 2, 8);
   const allCols = (1 << h) - 1;
   // An entry's two masks as one u64 (bit r + c low, bit r - c + h - 1 high); the centre queen's likewise.
-  const cen: u64 = (centreRow >= 0 ? <u64>1 << <u64>(centreRow + h) : 0) | (centreRow >= 1 ? <u64>1 << <u64>(centreRow - 1 + 32) : 0);
-  const shift = <u64>band; // south rows: both masks move by band, and neither passes bit 31 (n <= 22)
+  const cen: u64 = (centreRow >= 0 ? <u64>1 << <u64>(centreRow + h) : 0) | (centreRow >= 1 ? <u64>1 << <u64>(centreRow + <i32>D2 - 1) : 0);
+  const shift = <u64>band; // south rows: both masks move by band (see D2)
   const sEnd = load<i32>(at(colSetStart, k + 1));
   for (let s = first; s < sEnd; s++) {
     const i = s - first;
@@ -275,12 +284,12 @@ function enumerateHalves(rows: i32, centreRow: i32, out: usize): i32 {
 // Window bits (join-geometry.ts) of a half's two diagonal masks.
 // @ts-ignore: decorator
 @inline function windowA(d: u64): i32 {
-  return (<i32>d >>> band) & ((1 << (2 * h - 1)) - 1);
+  return <i32>(d >> <u64>band) & ((1 << (2 * h - 1)) - 1);
 }
 
 // @ts-ignore: decorator
 @inline function windowB(d: u64): i32 {
-  return <i32>(d >>> 32) & ((1 << (2 * h - 1)) - 1);
+  return <i32>(d >> D2) & ((1 << (2 * h - 1)) - 1);
 }
 
 // @ts-ignore: decorator

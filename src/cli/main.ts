@@ -24,8 +24,8 @@ Usage:
 Options:
   --engine <name>      auto (default), wasm, js, reference (plain backtracking,
                        a cross-check) or webgpu (count only: the search on the GPU)
-  --algorithm <a>      count: auto (default: join for n = 16..22, else search),
-                       join (half-board join, n <= 22) or search (the
+  --algorithm <a>      count: auto (default: join for n = 16..24, else search),
+                       join (half-board join, n <= 24) or search (the
                        row-by-row symmetry search)
   --threads <k>        worker threads, 1 to ${MAX_THREADS} (default: every core from n = ${AUTO_THREADS_MIN_N})
   --json               count, merge: print JSON (counts as strings)

@@ -30,14 +30,14 @@ export function windowBits(n: number): number {
  * assembly/join/join-kernel.ts.
  */
 export function groupBits(width: number, eastCount: number, fill: number): number {
-  // width - 15 is at most MAX_GROUP_BITS up to JOIN_MAX_N (n = 22: 20 bits to match, 5 taken out).
+  // width - 15 is at most MAX_GROUP_BITS up to JOIN_MAX_N (n = 22 and 23: 20 bits to match, 5 taken out; n = 24: 22, 7).
   let bits = Math.max(0, width - 15);
   while (bits < 4 && 2 * (bits + 1) <= width && eastCount >> (2 * bits + 2) >= fill) bits++;
   return bits;
 }
 
-/** Most group bits per family: 1024 groups (n = 22). */
-export const MAX_GROUP_BITS = 5;
+/** Most group bits per family: 16,384 groups (n = 24). */
+export const MAX_GROUP_BITS = 7;
 
 /** Chunks of a residue: three per family of 5 bits each, 32 table entries per chunk. */
 export const CHUNKS = 6;

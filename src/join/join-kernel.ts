@@ -67,8 +67,9 @@ export function quarterTablesBuilt(): number {
 
 /**
  * Appends to famA/famB every east-style half on the rows of `rows`, clear of
- * the centre queen (odd n), as its raw diagonal masks (bit r + c, bit
- * r - c + h - 1; countPass takes the window bits); returns how many.
+ * the centre queen (odd n), as its diagonal masks: family A as window bits
+ * (bit r + c - band), family B raw (bit r - c + h - 1; countPass takes its
+ * window bits); returns how many.
  */
 function enumerateHalves(n: number, rows: number, centreRow: number): number {
   found = 0;
@@ -88,8 +89,16 @@ function enumerateHalves(n: number, rows: number, centreRow: number): number {
     most += (north.start[i + 1] - north.start[i]) * (south.start[j + 1] - south.start[j]);
   }
   reserve(most + 1);
-  // The centre column's queen (row centreRow, column h), on the same diagonals.
-  const cen1 = centreRow >= 0 ? 1 << (centreRow + h) : 0;
+  // Family A in window bits: a south entry's band-local r + c as it is, a
+  // north entry's shifted down by band. Raw, it would reach bit 34 at n = 24;
+  // the bits shifted out are diagonals no south queen and no window has.
+  // Family B raw: the bits a south entry loses past bit 31 are diagonals only
+  // south queens have, above the window.
+  // The centre column's queen (row centreRow, column h), on the same
+  // diagonals: against north entries as they are, against south ones in
+  // window bits (below the window, no south queen meets it).
+  const cenNorth = centreRow >= 0 && centreRow + h < 31 ? 1 << (centreRow + h) : 0;
+  const cen1 = centreRow >= 0 && centreRow + h >= band ? 1 << (centreRow + h - band) : 0;
   const cen2 = centreRow >= 1 ? 1 << (centreRow - 1) : 0;
   const nq = north.d;
   const sq = south.d;
@@ -103,13 +112,13 @@ function enumerateHalves(n: number, rows: number, centreRow: number): number {
     if (sFirst === sLast) continue;
     const xEnd = 2 * north.start[i + 1];
     for (let x = 2 * north.start[i]; x < xEnd; x += 2) {
-      const n1 = nq[x];
+      const n1 = nq[x] >>> band;
       const n2 = nq[x + 1];
-      if ((n1 & cen1) | (n2 & cen2)) continue;
+      if ((nq[x] & cenNorth) | (n2 & cen2)) continue;
       const m1 = n1 | cen1;
       const m2 = n2 | cen2;
       for (let y = sFirst; y < sLast; y += 2) {
-        const s1 = sq[y] << band;
+        const s1 = sq[y];
         const s2 = sq[y + 1] << band;
         // Branch-free: write every candidate, keep it only if it fits (room for one past the last).
         outA[found] = n1 | s1;
@@ -176,7 +185,6 @@ function countPass(
   wCount: number,
   mirrorWeight: number,
 ): number {
-  const shiftA = n - h; // raw masks to window bits (join-geometry.ts)
   const window = (1 << (2 * h - 1)) - 1;
   const long = 1 << (h - 1);
   const below = long - 1; // bits under the squeezed one
@@ -187,7 +195,7 @@ function countPass(
   }
   let count = 0;
   for (let i = 0; i < tCount; i++) {
-    const a = (tA[i] >>> shiftA) & window;
+    const a = tA[i] & window; // family A is listed in window bits, B raw (enumerateHalves)
     const b = tB[i] & window;
     if ((a | b) & long) continue;
     eastResA[count] = (a & below) | ((a >>> 1) & ~below);
@@ -224,7 +232,7 @@ function countPass(
   let total = 0;
   const t = tables;
   for (let i = 0; i < wCount; i++) {
-    const fa = (wA[i] >>> shiftA) & window;
+    const fa = wA[i] & window;
     const fb = wB[i] & window;
     let weight = (fa & long ? 2 : 1) * (fb & long ? 2 : 1);
     if (weight === 1) weight = mirrorWeight;

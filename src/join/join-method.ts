@@ -32,29 +32,48 @@ export class JoinPlan implements PlanIdentity {
   readonly depth = 0;
   readonly formatVersion = PLAN_FORMAT_VERSION;
   readonly units: number;
-  readonly digest: string;
   /** The units, in plan order, in typed arrays (unit objects are made as they are asked for). */
   readonly compact: CompactJoinPlan;
+  /** The digest once made: only files need it, and at n = 23 it takes half a second. */
+  private readonly made: { digest?: string } = {};
 
   constructor(readonly n: number) {
     const plan = planJoinCompact(n);
     this.compact = plan;
     this.units = plan.units;
-    // Over every unit's split, as `eastRows(base 36).centreRow.weight.mirrorWeight`, comma-separated.
-    const splits = new Digest();
-    for (let i = 0; i < plan.units; i++) {
-      splits.update(`${i > 0 ? ',' : ''}${plan.eastRows[i].toString(36)}.${plan.centreRow[i]}.${plan.weight[i]}.${plan.mirrorWeight[i]}`);
-    }
-    this.digest = digest(
-      `nqueens-plan|format ${PLAN_FORMAT_VERSION}|method ${this.method}|n ${n}|depth 0|units ${this.units}|splits ${splits.hex()}`,
-    );
     Object.freeze(this);
   }
 
-  /** The identity alone, as recorded in files. */
+  /** Over every unit's split, as `eastRows(base 36).centreRow.weight.mirrorWeight`, comma-separated. */
+  get digest(): string {
+    if (this.made.digest === undefined) {
+      const plan = this.compact;
+      const splits = new Digest();
+      for (let i = 0; i < plan.units; i++) {
+        splits.update(`${i > 0 ? ',' : ''}${plan.eastRows[i].toString(36)}.${plan.centreRow[i]}.${plan.weight[i]}.${plan.mirrorWeight[i]}`);
+      }
+      this.made.digest = digest(
+        `nqueens-plan|format ${PLAN_FORMAT_VERSION}|method ${this.method}|n ${this.n}|depth 0|units ${this.units}|splits ${splits.hex()}`,
+      );
+    }
+    return this.made.digest;
+  }
+
+  /** The identity alone, as recorded in files (its digest made when first read). */
   identity(): PlanIdentity {
-    const { method, n, depth, formatVersion, units, digest } = this;
-    return Object.freeze({ method, n, depth, formatVersion, units, digest });
+    const { method, n, depth, formatVersion, units } = this;
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the getter below reads the plan's digest
+    const plan = this;
+    return Object.freeze({
+      method,
+      n,
+      depth,
+      formatVersion,
+      units,
+      get digest(): string {
+        return plan.digest;
+      },
+    });
   }
 
   *unitsIn(from = 0, to = this.units): Generator<JoinUnit, void, undefined> {
@@ -143,7 +162,7 @@ const methodOf = oncePerPlan((plan: JoinPlan): PlannedMethod<JoinUnit> => {
     helps: n <= JOIN_HELP_MAX_N,
     // The last unit is among the smallest (the plan is largest first).
     warm: () => (plan.units > 0 ? plan.unit(plan.units - 1) : undefined),
-    share: shareJoinTables,
+    share: (module: WebAssembly.Module | null, workers: number) => shareJoinTables(module, workers, joinMemoryBytes(n)),
   });
 });
 

@@ -46,14 +46,14 @@ export interface JoinUnit {
 }
 
 /**
- * Largest n the join accepts. Above it the kernels' masks would pass 32 bits
- * (n = 23 needs bit 32 for the south band's diagonals) and the bound below
- * is not computed; the search counts any n.
+ * Largest n the join accepts. Above it the bounds below are not computed
+ * (n = 24's took 20 minutes), and from n = 26 a half's diagonals would not
+ * fit the wasm kernel's masks; the search counts any n.
  */
-export const JOIN_MAX_N = 22;
+export const JOIN_MAX_N = 24;
 
-/** Most bytes the join may take on one thread (1 GiB): joinMemoryBytes(n) stays under it up to JOIN_MAX_N. */
-export const JOIN_MEMORY_LIMIT = 2 ** 30;
+/** Most bytes the join may take on one thread (2 GiB): joinMemoryBytes(n) stays under it up to JOIN_MAX_N. */
+export const JOIN_MEMORY_LIMIT = 2 ** 31;
 
 /**
  * Bytes of quarter tables one thread keeps (src/join/quarter-tables.ts):
@@ -66,9 +66,11 @@ export const QUARTER_CACHE_BYTES = 64 * 2 ** 20;
  * checks between its two bands: the largest sum, over column sets C, of
  * north entries on C times south entries on the other columns, over every
  * set of h rows. Computed once by exhausting those sets (n = 22: 2,300,692,
- * where the bound h! would be 39,916,800).
+ * where the bound h! would be 39,916,800; n = 23: 2,794,752; n = 24: 21,487,384).
  */
-const MAX_HALVES = [1, 1, 1, 1, 2, 2, 4, 6, 16, 20, 48, 60, 226, 256, 1080, 1356, 7240, 8472, 41644, 49972, 300950, 352540, 2300692];
+const MAX_HALVES = [
+  1, 1, 1, 1, 2, 2, 4, 6, 16, 20, 48, 60, 226, 256, 1080, 1356, 7240, 8472, 41644, 49972, 300950, 352540, 2300692, 2794752, 21487384,
+];
 
 /** Room for the half-boards of one side of any split of n (n <= JOIN_MAX_N; above, h!). */
 export function maxHalves(n: number): number {
@@ -81,11 +83,12 @@ export function maxHalves(n: number): number {
 /**
  * Entries of the quarter-board tables for n (every way to place queens, at
  * most one per row and column, on a board of n - h rows by h columns),
- * counted once by a search for n <= 22; above, the rook placements bound
+ * counted once by a search for n <= 24; above, the rook placements bound
  * them.
  */
 const QUARTER_ENTRIES = [
   0, 1, 2, 3, 5, 9, 18, 37, 87, 185, 462, 1039, 2635, 6335, 16870, 42807, 118969, 316395, 915442, 2524999, 7535369, 21637115, 66807234,
+  198770307, 633443407,
 ];
 
 function quarterEntries(n: number): number {
@@ -117,7 +120,8 @@ export function joinMemoryBytes(n: number): number {
 
 /** Bytes of the largest quarter table of one set of rows, per n (wasm's layout; computed once). */
 const MAX_TABLE_BYTES = [
-  0, 16, 16, 16, 32, 32, 48, 64, 112, 128, 256, 320, 800, 1024, 2456, 3352, 9624, 13400, 43272, 59896, 212872, 297352, 1145784,
+  0, 16, 16, 16, 32, 32, 48, 64, 112, 128, 256, 320, 800, 1024, 2456, 3352, 9624, 13400, 43272, 59896, 212872, 297352, 1145784, 1669896,
+  6310472,
 ];
 
 /**
@@ -157,9 +161,9 @@ export function checkJoinUnit(unit: JoinUnit, n: number): void {
 }
 
 function popcount(x: number): number {
-  let bits = 0;
-  for (; x; x &= x - 1) bits++;
-  return bits;
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0x3f;
 }
 
 /** Throws a RangeError, before anything is allocated, when n is not one the join can count. */
@@ -212,23 +216,59 @@ export function planJoin(n: number): JoinUnit[] {
 /** planJoin's units, in typed arrays. */
 export function planJoinCompact(n: number): CompactJoinPlan {
   checkJoinSize(n);
+  const { splits, costs, units } = splitsOf(n);
+  // Largest first by a cheap proxy: a half whose rows lie far apart has fewer diagonal clashes, so more boards.
+  const startOf = new Int32Array(257); // per cost, from the highest: where its units start
+  for (let i = 0; i < units; i++) startOf[256 - costs[i]]++;
+  for (let c = 1; c <= 256; c++) startOf[c] += startOf[c - 1];
+  const plan = {
+    units,
+    eastRows: new Int32Array(units),
+    centreRow: new Int8Array(units),
+    weight: new Uint8Array(units),
+    mirrorWeight: new Uint8Array(units),
+  };
+  for (let i = 0; i < units; i++) {
+    const at = startOf[255 - costs[i]]++;
+    const split = splits[i];
+    const low = split % 256;
+    plan.eastRows[at] = Math.floor(split / 256);
+    plan.centreRow[at] = (low >> 2) - 1;
+    plan.weight[at] = ((low >> 1) & 1) + 1;
+    plan.mirrorWeight[at] = (low & 1) + 1;
+  }
+  return plan;
+}
+
+/**
+ * One split per north-south and east-west class, by centre row, then east
+ * rows, ascending, with its cost (splitCost). Apart from planJoinCompact so
+ * that V8 optimizes each loop on its own (n = 23: 4.2 million splits).
+ */
+function splitsOf(n: number): { splits: Float64Array; costs: Uint8Array; units: number } {
   const h = n >> 1;
   const all = (1 << n) - 1;
-  // One sort key per unit: cost descending, then centre row and east rows ascending (unique per unit), and in the
-  // two lowest bits its weight and mirror weight. At most 7 + 5 + 22 + 2 bits: exact in a double.
-  let keys = new Float64Array(1024);
+  // Splits come out by centre row, then east rows, ascending; a stable counting sort by cost then puts them
+  // largest first. Each split as one number: east rows, centre row + 1, weight - 1 and mirror weight - 1.
+  let splits = new Float64Array(1024);
+  let costs = new Uint8Array(1024);
   let units = 0;
   const centreRows = n % 2 === 1 ? Array.from({ length: n }, (_, r) => r) : [-1];
   const key = (c: number, e: number): number => (c + 1) * 2 ** n + e;
   for (const centreRow of centreRows) {
+    // A centre row below its mirror's keys every split higher than its mirror image's (k2 below): none is kept.
+    if (centreRow >= 0 && n - 1 - centreRow < centreRow) continue;
     const free = centreRow < 0 ? all : all & ~(1 << centreRow);
     const below = centreRow < 0 ? all : (1 << centreRow) - 1; // free rows under the centre row
     const mirrorRow = centreRow < 0 ? -1 : n - 1 - centreRow;
     const own0 = key(centreRow, 0);
     const mirror0 = key(mirrorRow, 0);
-    // Every set of h of the free rows: h-bit combinations of the m free rows (Gosper), spread over them.
+    // Every set of h of the free rows: h-bit combinations of the m free rows (Gosper), spread over them. East and
+    // west are disjoint sets of h rows, so the one holding the highest free row is the larger: a kept split (k1
+    // not below) leaves that row west, and the combinations run over the m - 1 rows under it.
     const m = centreRow < 0 ? n : n - 1;
-    for (let x = (1 << h) - 1; x < 1 << m;) {
+    const end = h === 0 ? 1 : 1 << (m - 1);
+    for (let x = (1 << h) - 1; x < end;) {
       const east = (x & below) | ((x & ~below) << 1);
       const west = free & ~east;
       // The class of (centreRow, east): mirrored east-west (1), north-south (2), and both (3).
@@ -240,12 +280,16 @@ export function planJoinCompact(n: number): CompactJoinPlan {
         // The split's north-south class, and its east-west mirror (images 1 and 3) unless that is the same class.
         const weight = k2 === own ? 1 : 2;
         const mirrorWeight = k1 === k2 ? 1 : 2;
-        if (units === keys.length) {
-          const grown = new Float64Array(2 * keys.length);
-          grown.set(keys);
-          keys = grown;
+        if (units === splits.length) {
+          const grown = new Float64Array(2 * units);
+          grown.set(splits);
+          splits = grown;
+          const grownCosts = new Uint8Array(2 * units);
+          grownCosts.set(costs);
+          costs = grownCosts;
         }
-        keys[units++] = ((127 - splitCost(east, n)) * 64 + centreRow + 1) * 2 ** (n + 2) + east * 4 + (weight - 1) * 2 + mirrorWeight - 1;
+        costs[units] = splitCost(east, n);
+        splits[units++] = (east * 64 + centreRow + 1) * 4 + (weight - 1) * 2 + mirrorWeight - 1;
       }
       if (h === 0) break;
       const low = x & -x;
@@ -253,40 +297,20 @@ export function planJoinCompact(n: number): CompactJoinPlan {
       x = ripple | (((ripple ^ x) >>> 2) / low);
     }
   }
-  // Largest first by a cheap proxy: a half whose rows lie far apart has fewer diagonal clashes, so more boards.
-  keys = keys.slice(0, units).sort();
-  const plan = {
-    units,
-    eastRows: new Int32Array(units),
-    centreRow: new Int8Array(units),
-    weight: new Uint8Array(units),
-    mirrorWeight: new Uint8Array(units),
-  };
-  const rowSpan = 2 ** (n + 2);
-  for (let i = 0; i < units; i++) {
-    const k = keys[i];
-    const low = k % rowSpan;
-    plan.eastRows[i] = Math.floor(low / 4);
-    plan.centreRow[i] = (Math.floor(k / rowSpan) % 64) - 1;
-    plan.weight[i] = ((low >> 1) & 1) + 1;
-    plan.mirrorWeight[i] = (low & 1) + 1;
-  }
-  return plan;
+  return { splits, costs, units };
 }
 
-/** Sum of gaps between consecutive east rows and between consecutive west rows: more spread, more half-boards. */
+/**
+ * Sum of gaps between consecutive east rows and between consecutive west
+ * rows (the centre row counted west), each gap at most 3: more spread, more
+ * half-boards.
+ */
 function splitCost(east: number, n: number): number {
-  let cost = 0;
-  let lastEast = -1;
-  let lastWest = -1;
-  for (let r = 0; r < n; r++) {
-    if ((east >>> r) & 1) {
-      if (lastEast >= 0) cost += Math.min(r - lastEast, 3);
-      lastEast = r;
-    } else {
-      if (lastWest >= 0) cost += Math.min(r - lastWest, 3);
-      lastWest = r;
-    }
-  }
-  return cost;
+  return spreadOf(east) + spreadOf(((1 << n) - 1) & ~east);
+}
+
+/** Sum of min(gap, 3) over consecutive set bits of `rows`: 3 a gap, less 2 per gap of 1 and 1 per gap of 2. */
+function spreadOf(rows: number): number {
+  if (rows === 0) return 0;
+  return 3 * (popcount(rows) - 1) - 2 * popcount(rows & (rows >>> 1)) - popcount(rows & (rows >>> 2) & ~(rows >>> 1));
 }

@@ -33,16 +33,22 @@ export function canShareJoinTables(): boolean {
 
 /**
  * The shared build and a fresh memory for `workers` workers of one count
- * with the join module `module`, or undefined (TypeScript, another build
- * asked for, no sharing here, more workers than slots): then each worker
- * gets `module` and its own tables.
+ * with the join module `module`, each taking up to `bytesPerWorker`, or
+ * undefined (TypeScript, another build asked for, no sharing here, more
+ * workers than slots, or than fit together in 32-bit memory: n = 23 from 16
+ * workers, n = 24 from 3): then each worker gets `module` and its own tables.
  */
-export async function shareJoinTables(module: WebAssembly.Module | null, workers = 1): Promise<WorkerShare | undefined> {
+export async function shareJoinTables(
+  module: WebAssembly.Module | null,
+  workers = 1,
+  bytesPerWorker = 0,
+): Promise<WorkerShare | undefined> {
   if (!module || module !== wasmModuleOf('join') || workers > JOIN_SHARE_MAX_WORKERS || !canShareJoinTables()) return undefined;
+  if (workers * bytesPerWorker > MAX_PAGES * 65536) return undefined;
   const shared = await sharedJoinModule();
   if (!shared) return undefined;
   try {
-    return { module: shared, memory: new WebAssembly.Memory({ initial: 1, maximum: MAX_PAGES, shared: true }) };
+    return { module: shared, memory: new WebAssembly.Memory({ initial: 2, maximum: MAX_PAGES, shared: true }) };
   } catch {
     return undefined; // no room to reserve: tables per worker
   }

@@ -23,8 +23,8 @@ export const JOIN_AUTO_MIN_N = 16;
 /**
  * ... and up to this n, as far as it goes (JOIN_MAX_N): its quarter tables
  * are built per set of rows within QUARTER_CACHE_BYTES a thread, so memory
- * no longer grows out of reach with n, and sampled units project it ~10x
- * faster than the search at n = 21 and 22 (docs/join.md).
+ * no longer grows out of reach with n, and sampled units project it 10x
+ * faster than the search at n = 21 and 22, 20x at 23 (docs/benchmarks.md).
  */
 export const JOIN_AUTO_MAX_N = JOIN_MAX_N;
 

@@ -79,6 +79,17 @@ interface Pooled {
 
 const idle: Pooled[] = [];
 let idleTimer: ReturnType<typeof setTimeout> | undefined;
+/** Counts running: idle workers wait for the last of them to end before their IDLE_MS start. */
+let running = 0;
+
+/** (Re)starts the idle timeout: IDLE_MS from now, if no count runs and a worker idles. */
+function restartIdleTimer(): void {
+  if (idleTimer !== undefined) clearTimeout(idleTimer);
+  idleTimer = undefined;
+  if (running > 0 || idle.length === 0) return;
+  idleTimer = setTimeout(() => void closeIdleWorkers(), IDLE_MS);
+  (idleTimer as { unref?: () => void }).unref?.();
+}
 
 function sameInit(a: InitKey | undefined, b: InitKey): boolean {
   return (
@@ -107,9 +118,7 @@ function park(worker: Pooled): void {
     () => drop(worker),
   );
   idle.push(worker);
-  if (idleTimer !== undefined) clearTimeout(idleTimer);
-  idleTimer = setTimeout(() => void closeIdleWorkers(), IDLE_MS);
-  (idleTimer as { unref?: () => void }).unref?.();
+  restartIdleTimer();
 }
 
 function drop(worker: Pooled): void {
@@ -167,12 +176,16 @@ export function runOnWorkers<U extends AnyUnit = AnyUnit>(job: PoolJob<U>): Prom
   let helperDone = !job.helper;
   let anyReady = false;
 
+  running++;
+  restartIdleTimer(); // no idle worker is timed out while a count runs
   return new Promise<void>((resolve, reject) => {
     const settle = (error?: unknown): void => {
       if (settled) return;
       settled = true;
       failed = error !== undefined;
+      running--;
       signal?.removeEventListener('abort', onAbort);
+      restartIdleTimer(); // the other idle workers' time starts when the last count ends
       if (error === undefined) {
         // Every unit is counted, so every worker is idle: keep them for the next count (late ones as they come up, below).
         for (const w of workers) park(w);
@@ -294,10 +307,6 @@ export function runOnWorkers<U extends AnyUnit = AnyUnit>(job: PoolJob<U>): Prom
           ),
       );
       starting.push(started);
-    }
-    if (idle.length === 0 && idleTimer !== undefined) {
-      clearTimeout(idleTimer);
-      idleTimer = undefined;
     }
 
     if (job.helper) {

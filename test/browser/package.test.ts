@@ -81,14 +81,18 @@ describe.skipIf(!HAVE_CHROMIUM)('in Chromium', () => {
       expect(await countIn(page, 11)).toMatchObject({ ...exact(11), engine: 'wasm', threads: 1 });
       const other = await page.evaluate(() => {
         const sync = nqueens.countSync(9, { engine: 'wasm' });
+        // The join's module (4096 bytes at most) compiles synchronously on the page's thread too.
+        const join = nqueens.countSync(12, { engine: 'wasm', algorithm: 'join' });
         return {
           sync: [String(sync.total), String(sync.unique), sync.engine],
+          join: [String(join.total), join.algorithm, join.engine],
           first8: [...nqueens.solutions(8, { limit: 2, engine: 'wasm' })],
           boards4: [...nqueens.solutions(4)].map(nqueens.toBoard),
         };
       });
       expect(other).toEqual({
         sync: ['352', '46', 'wasm'],
+        join: ['14200', 'join', 'wasm'],
         first8: [
           [0, 4, 7, 5, 2, 6, 1, 3],
           [0, 5, 7, 2, 6, 3, 1, 4],

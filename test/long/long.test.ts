@@ -3,6 +3,9 @@
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { count } from '../../dist/index.js';
+import { joinPlan } from '../../dist/join/join-method.js';
+import { countSymmetricSolutions, joinCounter, uniqueFromTotal } from '../../dist/join/join-module.js';
+import { joinUnitByRows } from '../brute-force.js';
 import { TOTAL, UNIQUE } from '../oeis.js';
 
 const threads = availableParallelism();
@@ -31,4 +34,28 @@ describe('long counts against OEIS A000170 / A002562', () => {
     const r = await count(n, { engine: 'reference' });
     expect(r).toMatchObject({ total: TOTAL[n], unique: UNIQUE[n], engine: 'reference' });
   });
+});
+
+// Past what can be counted whole here (n = 23: ~53 h of one core): units against a row-by-row count of the same
+// split, on both engines. The brute force takes about 2.5 min for n = 24's unit 670,000.
+describe('join units past a whole count', () => {
+  it.each([
+    [23, [4050000, 4000000, 3900000]],
+    [24, [677000, 670000]],
+  ])('n = %i: units %j match a row-by-row count, on wasm and js', (n, ids) => {
+    const plan = joinPlan(n);
+    for (const id of ids) {
+      const unit = plan.unit(id);
+      const expected = joinUnitByRows(n, unit);
+      expect(expected).toBeGreaterThan(0n);
+      for (const engine of ['wasm', 'js'] as const)
+        expect([n, id, engine, joinCounter(engine).countUnit(n, unit)]).toEqual([n, id, engine, expected]);
+    }
+  });
+});
+
+it('n = 24: Burnside turns OEIS total into OEIS unique with the symmetric counts of the join (15 s)', () => {
+  const symmetric = countSymmetricSolutions(24);
+  expect(symmetric).toEqual({ s180: 11675080n, s90: 3328n });
+  expect(uniqueFromTotal(24, TOTAL[24], symmetric)).toBe(UNIQUE[24]);
 });
