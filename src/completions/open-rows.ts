@@ -2,6 +2,7 @@
 // Enumeration in lexicographic order with per-row restrictions and a start
 // point (paging), and counting the completions of a set of open rows, most
 // constrained row first.
+import { popcount } from '../shared/bits.js';
 import { boardMask } from '../shared/board-mask.js';
 
 /**
@@ -57,12 +58,6 @@ export function* searchSolutions(n: number, forbid: ArrayLike<number>, after?: A
     row++;
     avail[row] = freeAt(row);
   }
-}
-
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
 /**

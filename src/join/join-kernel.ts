@@ -15,7 +15,8 @@
 // meet), and sorts the probing halves by group key first.
 import { CHUNK_BITS, CHUNKS, groupBits, MAX_GROUP_BITS, windowBits } from './join-geometry.js';
 import { checkJoinSize, checkJoinUnit, maxHalves, QUARTER_CACHE_BYTES, type JoinUnit } from './join-plan.js';
-import { popcount, QuarterCache } from './quarter-tables.js';
+import { popcount } from '../shared/bits.js';
+import { QuarterCache } from './quarter-tables.js';
 
 const TABLE_WORDS = CHUNKS << CHUNK_BITS; // words per 32-half block
 const CHUNK_MASK = (1 << CHUNK_BITS) - 1;

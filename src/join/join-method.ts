@@ -62,8 +62,7 @@ export class JoinPlan implements PlanIdentity {
   /** The identity alone, as recorded in files (its digest made when first read). */
   identity(): PlanIdentity {
     const { method, n, depth, formatVersion, units } = this;
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the getter below reads the plan's digest
-    const plan = this;
+    const digestOf = (): string => this.digest;
     return Object.freeze({
       method,
       n,
@@ -71,7 +70,7 @@ export class JoinPlan implements PlanIdentity {
       formatVersion,
       units,
       get digest(): string {
-        return plan.digest;
+        return digestOf();
       },
     });
   }

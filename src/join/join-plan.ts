@@ -22,6 +22,7 @@
 // its split and, where that is another north-south class, its east-west
 // mirror, counted from the same two lists of halves.
 
+import { popcount } from '../shared/bits.js';
 import { ERROR_CODES, rangeError } from '../shared/errors.js';
 import { MAX_GROUP_BITS } from './join-geometry.js';
 
@@ -158,12 +159,6 @@ export function checkJoinUnit(unit: JoinUnit, n: number): void {
   if (!Number.isInteger(eastRows) || eastRows < 0 || eastRows >= 2 ** n || popcount(eastRows) !== n >> 1 || !centreOk) {
     throw rangeError(`join: unit ${unit.id} (eastRows ${eastRows}, centreRow ${centreRow}) is not a row split of n = ${n}`);
   }
-}
-
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0x3f;
 }
 
 /** Throws a RangeError, before anything is allocated, when n is not one the join can count. */

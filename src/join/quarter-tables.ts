@@ -16,6 +16,7 @@
 // used where it is, a new one goes into the current one, and when that is
 // full the older is dropped. Up to n = 19 every table fits, so each is
 // built once. assembly/join/join-kernel.ts keeps the same two generations.
+import { popcount } from '../shared/bits.js';
 import { QUARTER_CACHE_BYTES, quarterHalfBytes } from './join-plan.js';
 
 export interface QuarterTable {
@@ -51,13 +52,6 @@ export function columnSets(h: number): ColumnSets {
   }
   colSetStart[h + 1] = at;
   return { h, colSets, colSetStart, rank };
-}
-
-export function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  x = (x + (x >>> 4)) & 0x0f0f0f0f;
-  return Math.imul(x, 0x01010101) >>> 24;
 }
 
 /** The quarter tables of one board size, built on demand within `budget` bytes. */

@@ -18,6 +18,7 @@
 import { expectedWork, planSubproblems as constellations, type Subproblem } from './constellations.js';
 import { digest } from '../shared/digest.js';
 import { rangeError } from '../shared/errors.js';
+import { popcount } from '../shared/bits.js';
 import { boardMask } from '../shared/board-mask.js';
 import { diagonalAttacks, type PlacedRows } from './symmetry.js';
 import { PLAN_FORMAT_VERSION, type PlanIdentity } from '../run/plan-identity.js';
@@ -150,12 +151,6 @@ export function* walk(layout: Layout, start: PlacedRows, prefix: readonly number
     open(j + 1, c, l, r, before, scale[j]);
     j++;
   }
-}
-
-function popcount(x: number): number {
-  let count = 0;
-  for (let v = x >>> 0; v !== 0; v &= v - 1) count++;
-  return count;
 }
 
 /** Placements of the first `depth` inner rows, counted without building them. */
