@@ -38,7 +38,7 @@ describe('shared join tables', () => {
     const fits = async (n: number, workers: number): Promise<boolean> =>
       (await shareJoinTables(join, workers, joinMethod(n).bytesPerThread)) !== undefined;
     expect([await fits(22, 17), await fits(22, 18)]).toEqual([true, false]);
-    expect([await fits(23, 14), await fits(23, 15)]).toEqual([true, false]);
+    expect([await fits(23, 15), await fits(23, 16)]).toEqual([true, false]);
     expect([await fits(24, 2), await fits(24, 3)]).toEqual([true, false]);
     expect(await fits(16, 256)).toBe(true); // the most threads count() takes
   });

@@ -25,7 +25,6 @@ const LANES: i32 = 1 << LANE_SHIFT;
 const WORD_SHIFT: i32 = LANE_SHIFT - 3; // bytes per word: 16 or 8
 const BLOCK_BYTES: usize = <usize>BLOCK_WORDS << WORD_SHIFT;
 const KEY_FILL: i32 = 8; // table halves per group wanted: groups are packed, so small ones cost no padding
-const SORT_MIN_BLOCKS: i32 = 8; // from this many blocks a pass sorts its probes by key (see countPass)
 const ENTRY_BYTES: usize = <usize>2 << WORD_SHIFT; // a listed block: its halves mask (one word), then its address
 // Key bits per family: at most 5 (1024 groups) up to n = 23, which leave 20
 // bits to match, 15 in the residues; n = 24 leaves 22, so 7 (16,384 groups).
@@ -39,7 +38,6 @@ const D2: u64 = 40;
 
 let h: i32 = 0;
 let band: i32 = 0;
-let found: i32 = 0;
 // Fixed-size tables, for h and band up to 12 (n <= 24); the most used
 // first: an address under 8192 takes a byte less in the code.
 const GEN: usize = memory.data(8); // shared build: the current generation, then the bytes used of its half
@@ -55,7 +53,6 @@ const tableGen: usize = memory.data(4096 * 4); // per set of band rows: the gene
 const tableAt: usize = memory.data(4096 * 4); // and where
 let firstSlot: usize = 0; // per group: its first slot in key order
 let nextSlot: usize = 0;
-let listStart: usize = 0; // per key: where its list of blocks starts
 let arena: usize = 0; // two halves of arenaHalf bytes: the current generation in half (gen & 1)
 let arenaHalf: usize = 0;
 let pin: usize = 0; // this instance's pin
@@ -103,8 +100,8 @@ export function configure(n: i32, halves: i32, tableBytes: i32, slot: i32): void
   band = n - h;
   const cap = (<usize>halves + 19) & ~15; // room for one past the last, and every region 64-byte aligned
   const blocks = cap / <usize>LANES + 2;
-  const lists = <usize>max(MAX_GROUPS * SORT_MIN_BLOCKS, <i32>blocks) * ENTRY_BYTES;
-  const own = <u64>cap * 40 + (blocks << 4) + lists + <u64>blocks * BLOCK_BYTES + <u64>(MAX_GROUPS + 4) * 12; // this slot's bytes
+  const lists = blocks * ENTRY_BYTES; // one key's list at a time
+  const own = <u64>cap * 40 + (blocks << 4) + lists + <u64>blocks * BLOCK_BYTES + <u64>(MAX_GROUPS + 4) * 8; // this slot's bytes
   arena = (__heap_base + 63) & ~63;
   arenaHalf = <usize>tableBytes;
   const start = <u64>arena + 2 * <u64>tableBytes + <u64>slot * own;
@@ -117,11 +114,9 @@ export function configure(n: i32, halves: i32, tableBytes: i32, slot: i32): void
   probeA = resB + (cap << 2);
   masks = probeA + (cap << 3);
   blockList = masks + (blocks << 4);
-  // Lists: every key's with few blocks (fewer than SORT_MIN_BLOCKS each), or one key's at a time.
   tables = blockList + lists;
   firstSlot = tables + blocks * BLOCK_BYTES;
   nextSlot = firstSlot + <usize>(MAX_GROUPS + 4) * 4;
-  listStart = nextSlot + <usize>(MAX_GROUPS + 4) * 4;
   memory.fill(masks, 0, blocks << 4);
   if (ASC_FEATURE_THREADS) {
     pin = pins + (<usize>slot << 2);
@@ -221,10 +216,10 @@ function quarter(rows: i32): usize {
 /**
  * Writes to `out` every east-style half on `rows`, clear of the centre queen
  * (odd n), as its two diagonal masks (bit r + c low, bit r - c + h - 1
- * from D2; windowBits turns them into window bits); returns how many.
+ * from D2; countPass takes their window bits); returns how many.
  */
 function enumerateHalves(rows: i32, centreRow: i32, out: usize): i32 {
-  found = 0;
+  let found = 0;
   const north = rows & ((1 << band) - 1);
   if (ASC_FEATURE_THREADS) {
     // A lock that wakes nobody when nobody waits (notify is a call into the host).
@@ -281,17 +276,6 @@ function enumerateHalves(rows: i32, centreRow: i32, out: usize): i32 {
   return found;
 }
 
-// Window bits (join-geometry.ts) of a half's two diagonal masks.
-// @ts-ignore: decorator
-@inline function windowA(d: u64): i32 {
-  return <i32>(d >> <u64>band) & ((1 << (2 * h - 1)) - 1);
-}
-
-// @ts-ignore: decorator
-@inline function windowB(d: u64): i32 {
-  return <i32>(d >> D2) & ((1 << (2 * h - 1)) - 1);
-}
-
 // @ts-ignore: decorator
 @inline function squeeze(x: i32, below: i32): i32 {
   return (x & below) | ((x >>> 1) & ~below);
@@ -327,98 +311,93 @@ export function countJoinSplit(n: i32, eastRows: i32, centreRow: i32, mirrorWeig
  * clear of it, each with a mask of those groups' halves.
  */
 function countPass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirrorWeight: i32): u64 {
-  const long = 1 << (h - 1);
+  // Globals read in loops are copied to locals: V8 loads a global again on every use.
+  const hh = h;
+  const window = (1 << (2 * hh - 1)) - 1;
+  const bandShift = <u64>band;
+  const long = (1 << (hh - 1)) & window; // 0 when n = 1 (h = 0)
   const below = long - 1;
+  const residuesA = resA;
+  const residuesB = resB;
+  const keys = keys_;
+  const clear = probeA; // the table halves clear of both long diagonals, until the probes need the room
   let count = 0;
   for (let i = 0; i < tCount; i++) {
-    const a = windowA(load<u64>(tD + (<usize>i << 3)));
-    const b = windowB(load<u64>(tD + (<usize>i << 3)));
-    store<i32>(at(resA, count), squeeze(a, below));
-    store<i32>(at(resB, count), squeeze(b, below));
-    count += <i32>(((a | b) & long) == 0);
+    const d = load<u64>(tD + (<usize>i << 3));
+    store<u64>(clear + (<usize>count << 3), d);
+    count += <i32>((<i32>((d >> bandShift) | (d >> D2)) & long) == 0);
   }
   if (count == 0) return 0;
   // Key bits per family: as many as leave about KEY_FILL halves per group, within what the residue allows.
-  const width = 2 * h - 2;
+  const width = max(0, 2 * hh - 2); // bits a squeezed window has (n = 1: none)
   let gBits = max(0, width - 15);
-  const blocks = (count + LANES - 1) >>> LANE_SHIFT;
-  while (gBits < 4 && 2 * (gBits + 1) <= width && count >> (2 * gBits + 2) >= KEY_FILL && (h >= 10 || blocks << (2 * gBits + 2) <= 65536)) gBits++;
+  while (gBits < 4 && 2 * (gBits + 1) <= width && count >> (2 * gBits + 2) >= KEY_FILL) gBits++;
   const shift = (width - gBits) >> 1;
   const gMask = (1 << gBits) - 1;
   const lowMask = (1 << shift) - 1;
   const groups = 1 << (2 * gBits);
+  const starts = firstSlot;
   // Group g's halves take slots firstSlot[g] .. firstSlot[g + 1].
-  memory.fill(firstSlot, 0, <usize>(groups + 1) << 2);
+  memory.fill(starts, 0, <usize>(groups + 1) << 2);
   for (let i = 0; i < count; i++) {
-    const a = load<i32>(at(resA, i));
-    const b = load<i32>(at(resB, i));
+    const d = load<u64>(clear + (<usize>i << 3));
+    const a = squeeze(<i32>(d >> bandShift) & window, below);
+    const b = squeeze(<i32>(d >> D2) & window, below);
     const key = ((a >>> shift) & gMask) | (((b >>> shift) & gMask) << gBits);
-    store<i32>(at(keys_, i), key);
-    store<i32>(at(resA, i), (a & lowMask) | ((a >>> (shift + gBits)) << shift));
-    store<i32>(at(resB, i), (b & lowMask) | ((b >>> (shift + gBits)) << shift));
-    store<i32>(at(firstSlot, key + 1), load<i32>(at(firstSlot, key + 1)) + 1);
+    store<i32>(at(keys, i), key);
+    store<i32>(at(residuesA, i), (a & lowMask) | ((a >>> (shift + gBits)) << shift));
+    store<i32>(at(residuesB, i), (b & lowMask) | ((b >>> (shift + gBits)) << shift));
+    store<i32>(at(starts, key + 1), load<i32>(at(starts, key + 1)) + 1);
   }
-  for (let g = 0; g < groups; g++) store<i32>(at(firstSlot, g + 1), load<i32>(at(firstSlot, g + 1)) + load<i32>(at(firstSlot, g)));
-  buildTables(count, blocks, groups);
+  for (let g = 0; g < groups; g++) store<i32>(at(starts, g + 1), load<i32>(at(starts, g + 1)) + load<i32>(at(starts, g)));
+  buildTables(count, (count + LANES - 1) >>> LANE_SHIFT, groups, width - gBits);
 
-  // Each probe's key picks its list. With few blocks, every key's list is
-  // built first and probes are taken as they come; with many, probes are
-  // sorted by key first and each key's list is built when its probes come,
-  // so one list stays in cache and its loop's trip count repeats (2-core
-  // EPYC, n = 16..18), and one list's room is all the lists need.
-  const sorted = blocks >= SORT_MIN_BLOCKS;
-  if (!sorted) {
-    let listEnd = blockList;
-    for (let k = 0; k < groups; k++) {
-      store<usize>(at(listStart, k), listEnd);
-      listEnd = listBlocks(k, groups, listEnd);
-    }
-    store<usize>(at(listStart, groups), listEnd);
-  }
-  // Unsorted, each probe counted at once; sorted, first stored as one u64
-  // (ra low; rb, then the key from bit 47) in keys_ and resA, which the
-  // tables no longer need.
-  memory.fill(nextSlot, 0, <usize>(groups + 1) << 2);
-  let total: u64 = 0;
+  // Probes are sorted by key and each key's list of blocks is built when
+  // its probes come, so that one list stays in cache and its loop's trip
+  // count repeats (2-core EPYC, n = 16..18). Each probe is first stored as
+  // one u64 (ra low; rb, then the key from bit 47) in keys_ and resA, which
+  // the tables no longer need; every half is stored, and kept only if its
+  // weight is not 0 (a branch there mispredicts).
+  const next = nextSlot;
+  memory.fill(next, 0, <usize>(groups + 1) << 2);
   let probes = 0;
   for (let i = 0; i < wCount; i++) {
-    const fa = windowA(load<u64>(wD + (<usize>i << 3)));
-    const fb = windowB(load<u64>(wD + (<usize>i << 3)));
-    let weight = (fa & long ? 2 : 1) * (fb & long ? 2 : 1);
-    if (weight == 1) weight = mirrorWeight;
-    if (weight == 0) continue;
+    const d = load<u64>(wD + (<usize>i << 3));
+    const fa = <i32>(d >> bandShift) & window;
+    const fb = <i32>(d >> D2) & window;
+    const weight = (fa & long ? 2 : 1) * (fb & long ? 2 : 1);
     const a = squeeze(fb, below); // the mirror swaps the families
     const b = squeeze(fa, below);
     const key = ((a >>> shift) & gMask) | (((b >>> shift) & gMask) << gBits);
-    const ra = (a & lowMask) | ((a >>> (shift + gBits)) << shift) | (weight << 16);
+    const ra = (a & lowMask) | ((a >>> (shift + gBits)) << shift) | (select(mirrorWeight, weight, weight == 1) << 16);
     const rb = (b & lowMask) | ((b >>> (shift + gBits)) << shift);
-    if (!sorted) {
-      total += countProbe(ra, rb, load<usize>(at(listStart, key)), load<usize>(at(listStart, key + 1)));
-      continue;
-    }
-    store<u64>(keys_ + (<usize>probes << 3), (<u64>(rb | (key << 15)) << 32) | <u64>(<u32>ra));
-    store<i32>(at(nextSlot, key + 1), load<i32>(at(nextSlot, key + 1)) + 1);
-    probes++;
+    store<u64>(keys + (<usize>probes << 3), (<u64>(rb | (key << 15)) << 32) | <u64>(<u32>ra));
+    const kept = <i32>(ra >>> 16 != 0);
+    store<i32>(at(next, key + 1), load<i32>(at(next, key + 1)) + kept);
+    probes += kept;
   }
   // Sorted by key (a counting sort), then each key's list built when its probes come.
-  for (let k = 0; k < groups; k++) store<i32>(at(nextSlot, k + 1), load<i32>(at(nextSlot, k + 1)) + load<i32>(at(nextSlot, k)));
+  for (let k = 0; k < groups; k++) store<i32>(at(next, k + 1), load<i32>(at(next, k + 1)) + load<i32>(at(next, k)));
+  const sorted = probeA;
   for (let i = 0; i < probes; i++) {
-    const v = load<u64>(keys_ + (<usize>i << 3));
+    const v = load<u64>(keys + (<usize>i << 3));
     const key = <i32>(v >>> 47);
-    const slot = load<i32>(at(nextSlot, key));
-    store<i32>(at(nextSlot, key), slot + 1);
-    store<u64>(probeA + (<usize>slot << 3), v);
+    const slot = load<i32>(at(next, key));
+    store<i32>(at(next, key), slot + 1);
+    store<u64>(sorted + (<usize>slot << 3), v);
   }
+  const list = blockList;
+  let total: u64 = 0;
   let listKey = -1;
-  let end = blockList;
+  let end = list;
   for (let i = 0; i < probes; i++) {
-    const v = load<u64>(probeA + (<usize>i << 3));
+    const v = load<u64>(sorted + (<usize>i << 3));
     const key = <i32>(v >>> 47);
     if (key != listKey) {
       listKey = key;
-      end = listBlocks(key, groups, blockList);
+      end = listBlocks(key, groups, list);
     }
-    total += countProbe(<i32>v, <i32>(v >>> 32) & 0x7fff, blockList, end);
+    total += countProbe(<i32>v, <i32>(v >>> 32) & 0x7fff, list, end);
   }
   return total;
 }
@@ -514,18 +493,24 @@ function listBlocks(k: i32, groups: i32, listEnd: usize): usize {
  * transform over the 5 bits spreads it to every subset. Empty slots set
  * nothing, so they never match.
  */
-function buildTables(count: i32, blocks: i32, groups: i32): void {
-  memory.fill(tables, 0, <usize>blocks * BLOCK_BYTES);
-  memory.copy(nextSlot, firstSlot, <usize>(groups + 1) << 2);
+function buildTables(count: i32, blocks: i32, groups: i32, bits: i32): void {
+  const base = tables;
+  const next = nextSlot;
+  const keys = keys_;
+  const residuesA = resA;
+  const residuesB = resB;
+  memory.fill(base, 0, <usize>blocks * BLOCK_BYTES);
+  memory.copy(next, firstSlot, <usize>(groups + 1) << 2);
+  const used = (1 << bits) - 1; // residue bits: a half sets none above them, so chunk values there are never read
   for (let i = 0; i < count; i++) {
-    const g = load<i32>(at(keys_, i));
-    const slot = load<i32>(at(nextSlot, g));
-    store<i32>(at(nextSlot, g), slot + 1);
+    const g = load<i32>(at(keys, i));
+    const slot = load<i32>(at(next, g));
+    store<i32>(at(next, g), slot + 1);
     // The 64-bit lane of the slot within its word.
-    const p = tables + <usize>(slot >>> LANE_SHIFT) * BLOCK_BYTES + (<usize>((slot >>> 6) & (LANES / 64 - 1)) << 3);
+    const p = base + <usize>(slot >>> LANE_SHIFT) * BLOCK_BYTES + (<usize>((slot >>> 6) & (LANES / 64 - 1)) << 3);
     const bit: u64 = <u64>1 << <u64>(slot & 63);
-    const ra = ~load<i32>(at(resA, i));
-    const rb = ~load<i32>(at(resB, i));
+    const ra = ~load<i32>(at(residuesA, i)) & used;
+    const rb = ~load<i32>(at(residuesB, i)) & used;
     for (let c = 0; c < 3; c++) {
       const qa = p + (<usize>((c << 5) + ((ra >>> (5 * c)) & 31)) << WORD_SHIFT);
       store<u64>(qa, load<u64>(qa) | bit);
@@ -533,15 +518,20 @@ function buildTables(count: i32, blocks: i32, groups: i32): void {
       store<u64>(qb, load<u64>(qb) | bit);
     }
   }
-  const end = tables + <usize>blocks * BLOCK_BYTES;
-  for (let row = tables; row < end; row += <usize>32 << WORD_SHIFT) {
-    for (let b = 1; b < 32; b <<= 1) {
-      for (let v = 0; v < 32; v++) {
-        if (v & b) continue;
-        const q = row + (<usize>v << WORD_SHIFT);
-        const r = row + (<usize>(v | b) << WORD_SHIFT);
-        if (ASC_FEATURE_SIMD) v128.store(q, v128.or(v128.load(q), v128.load(r)));
-        else store<u64>(q, load<u64>(q) | load<u64>(r));
+  // The transform, over the values a chunk's residue bits can take.
+  const end = base + <usize>blocks * BLOCK_BYTES;
+  let c = 0;
+  for (let row = base; row < end; row += <usize>32 << WORD_SHIFT) {
+    const values = 1 << min(5, max(0, bits - 5 * c));
+    c = c == 2 ? 0 : c + 1;
+    for (let b = 1; b < values; b <<= 1) {
+      for (let low = 0; low < values; low += b << 1) {
+        for (let v = low; v < low + b; v++) {
+          const q = row + (<usize>v << WORD_SHIFT);
+          const r = q + (<usize>b << WORD_SHIFT);
+          if (ASC_FEATURE_SIMD) v128.store(q, v128.or(v128.load(q), v128.load(r)));
+          else store<u64>(q, load<u64>(q) | load<u64>(r));
+        }
       }
     }
   }

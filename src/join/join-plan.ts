@@ -24,7 +24,6 @@
 
 import { popcount } from '../shared/bits.js';
 import { ERROR_CODES, rangeError } from '../shared/errors.js';
-import { MAX_GROUP_BITS } from './join-geometry.js';
 
 /** One row split to count: total = sum over units of weight * count. */
 export interface JoinUnit {
@@ -110,12 +109,12 @@ function quarterEntries(n: number): number {
  * Per half-board of the bound above, at most 76 bytes: in TS, seven 4-byte
  * arrays (both sides' diagonal masks, group keys, residues) and bit-sliced
  * tables of 24 bytes a half, grown up to twice; in wasm, nine 4-byte
- * arrays and the same tables, once. Plus the wasm block lists (one per
- * key with few blocks, one at a time with many) and small tables.
+ * arrays and the same tables, once. Plus the wasm block list (one key's
+ * at a time: 16 bytes per 64 halves, 32 per 128 with SIMD) and small tables.
  */
 export function joinMemoryBytes(n: number): number {
   const halves = maxHalves(n);
-  const lists = 32 * (2 ** (2 * MAX_GROUP_BITS) * 8 + halves / 64 + 2);
+  const lists = 32 * (halves / 128 + 2);
   return Math.min(quarterTableBytes(n), QUARTER_CACHE_BYTES) + 76 * halves + lists + 2 ** 21;
 }
 
