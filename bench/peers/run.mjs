@@ -8,6 +8,7 @@
 //
 //   node bench/peers/run.mjs [--sizes 16,17,18] [--rounds 3] [--no-memory]    (after npm run build)
 //   node bench/peers/run.mjs --project [--sizes 21,22,23] [--share 0.01]   (project.mjs: sampled projections)
+//   --cpu K: the core every contestant runs on (default 0, Linux with taskset); --cpu any: not pinned
 //
 // Peers (each skipped when its variable is unset; build steps in README.md here):
 //   NQUEENS_PEER_KLUEV_DIR    folder of Kluev's N-Queens-Count-Sol binaries, one per N, named by N ("16", "17", ...)
@@ -27,6 +28,18 @@ const option = (name, fallback) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : fallback;
 };
+// Every contestant on one core (Linux, taskset; `--cpu K` picks it, `--cpu any` leaves it to the
+// scheduler): the peers run as child processes, and on a VM whose cores differ (a busy sibling
+// thread made one 1.5x slower than the other here) a ratio between two cores measures the cores.
+const cpu = option('cpu', '0');
+if (cpu !== 'any' && process.platform === 'linux' && !process.env.NQUEENS_BENCH_CPU && existsSync('/usr/bin/taskset')) {
+  const pinned = spawnSync('/usr/bin/taskset', ['-c', cpu, process.execPath, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+    env: { ...process.env, NQUEENS_BENCH_CPU: cpu },
+  });
+  process.exit(pinned.status ?? 1);
+}
+if (process.env.NQUEENS_BENCH_CPU) console.log(`every contestant on CPU ${process.env.NQUEENS_BENCH_CPU} (taskset)`);
 if (args.includes('--project')) {
   // Counts too long to run: projected from a sample of their units (project.mjs reads the same arguments).
   await import('./project.mjs');
