@@ -146,9 +146,12 @@ function peakMegabytes(command, commandArgs) {
 
 if (!args.includes('--no-memory')) {
   const module = new URL('../../dist/join/join-module.js', import.meta.url).href;
+  // Node's own memory, idle and once V8's optimizing compiler has run (any hot loop: ours do).
+  const hotLoop = 'let s = 0; for (let i = 0; i < 1e8; i++) s += i % 7;';
   console.log(
     '\npeak RSS of one run in a fresh process (/usr/bin/time -f %M); Node alone: ' +
-      `${peakMegabytes(process.execPath, ['-e', '0'])?.toFixed(0)} MB`,
+      `${peakMegabytes(process.execPath, ['-e', '0'])?.toFixed(0)} MB, ` +
+      `running a hot loop: ${peakMegabytes(process.execPath, ['-e', hotLoop])?.toFixed(0)} MB`,
   );
   for (const n of sizes) {
     const line = [`n = ${n}`];
