@@ -58,12 +58,14 @@ describe('shards', () => {
     const r = nqueens('merge', files[0], files[1], files[3]);
     expect(r.code).toBe(1);
     const s2 = read(files[2]);
-    expect(r.stderr.trim()).toBe(`nqueens: units ${s2.from}..${s2.to - 1} are missing: no shard between ${files[1]} and ${files[3]}`);
+    expect(r.stderr.trim()).toBe(
+      `nqueens: units ${s2.from}..${s2.to - 1} are missing: no shard between ${files[1]} and ${files[3]} [ERR_NQUEENS_BAD_SHARD]`,
+    );
   });
 
   it('merge refuses a duplicated shard', () => {
     const r = nqueens('merge', files[0], files[1], files[2], files[3], files[2]);
-    expect(r.stderr.trim()).toBe(`nqueens: shard 2/4 appears twice: ${files[2]} and ${files[2]}`);
+    expect(r.stderr.trim()).toBe(`nqueens: shard 2/4 appears twice: ${files[2]} and ${files[2]} [ERR_NQUEENS_BAD_SHARD]`);
     expect(r.code).toBe(1);
   });
 
@@ -265,7 +267,9 @@ describe('checkpoints', () => {
       writeFileSync(file, text.join('\n') + '\n');
       const r = nqueens('count', '10', '--checkpoint', file);
       expect([what, r.code, r.stdout]).toEqual([what, 1, '']);
-      expect(r.stderr.trim()).toBe(`nqueens: ${file}, ${message}`.replace(`${file}, line 1 (the header)`, `${file}: line 1 (the header)`));
+      expect(r.stderr.trim()).toBe(
+        `nqueens: ${file}, ${message} [ERR_NQUEENS_BAD_CHECKPOINT]`.replace(`${file}, line 1 (the header)`, `${file}: line 1 (the header)`),
+      );
     }
     // A duplicate with the same count is harmless.
     writeFileSync(file, [...good, good[1]].join('\n') + '\n');
@@ -277,7 +281,7 @@ describe('checkpoints', () => {
     nqueens('count', '11', '--checkpoint', file);
     const r = nqueens('count', '12', '--checkpoint', file);
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe(`nqueens: ${file} is a checkpoint for n = 11, not n = 12`);
+    expect(r.stderr.trim()).toBe(`nqueens: ${file} is a checkpoint for n = 11, not n = 12 [ERR_NQUEENS_BAD_CHECKPOINT]`);
     expect(nqueens('count', '11', '--checkpoint', file, '--depth', '3').stderr).toMatch(
       /was made with another plan \(constellations, depth \d, digest \w+\); this count uses constellations, depth 3/,
     );

@@ -124,7 +124,7 @@ describe('the CLI never claims a success it did not have', () => {
       const r = spawnSync(process.execPath, [cli, ...args], { stdio: ['ignore', fd, 'pipe'], encoding: 'utf8' });
       closeSync(fd);
       expect([args.join(' '), r.status]).toEqual([args.join(' '), 1]);
-      expect(r.stderr).toBe('nqueens: cannot write to stdout: ENOSPC (no space left on device)\n');
+      expect(r.stderr).toBe('nqueens: cannot write to stdout: ENOSPC (no space left on device) [ERR_NQUEENS_WRITE_FAILED]\n');
     }
   });
 

@@ -18,6 +18,8 @@ import { parseCount } from './shards.js';
 
 export const CHECKPOINT_FORMAT = 'nqueens-checkpoint';
 export const CHECKPOINT_FORMAT_VERSION = 2;
+/** How every checkpoint begins (JSON.stringify keeps the header's key order): what a torn header must show. */
+const HEADER_START = `{"format":"${CHECKPOINT_FORMAT}",`;
 const SYNC_LINES = 16;
 const SYNC_MS = 200;
 /** Larger files are refused before reading (about 20 million lines). */
@@ -120,8 +122,10 @@ export class Checkpoint {
     }
     if (text.length > 0) keep = checkpoint.validate(text, header);
     try {
-      checkpoint.fd = openSync(file, existsSync(file) ? 'r+' : 'w');
+      // A new checkpoint is created exclusively (never through a link); an existing one must still be a regular file.
+      checkpoint.fd = openSync(file, text.length > 0 || existsSync(file) ? 'r+' : 'wx');
       const fd = checkpoint.fd;
+      if (!fstatSync(fd).isFile()) refuse(`${file} is not a regular file; refusing to write it`);
       // Cut a torn last line, or write the header of a new file.
       if (keep === 0) {
         ftruncateSync(fd, 0);
@@ -134,6 +138,7 @@ export class Checkpoint {
       checkpoint.fd = openSync(file, 'a');
     } catch (error) {
       checkpoint.close();
+      if ((error as { code?: string }).code === ERROR_CODES.BAD_CHECKPOINT) throw error;
       throw failure(`cannot write the checkpoint ${file}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
     }
     checkpoint.lastSync = performance.now();
@@ -147,7 +152,9 @@ export class Checkpoint {
     // The part after the last newline: empty, or a line torn by a crash.
     const tail = lines.pop()!;
     if (lines.length === 0) {
-      // Only a torn header: nothing was recorded yet.
+      // Only a torn header: nothing was recorded yet. Anything else is someone's file.
+      if (tail.length > 0 && !tail.startsWith(HEADER_START))
+        refuse(`${file} is not a checkpoint (it does not begin with a checkpoint's header); refusing to overwrite it`);
       this.tornLine = tail.length > 0 ? 1 : 0;
       return 0;
     }

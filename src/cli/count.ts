@@ -17,7 +17,8 @@ import {
   type OptionValues,
 } from './args.js';
 import { Checkpoint } from './checkpoint.js';
-import { PendingFile, println } from './files.js';
+import { type PendingFile, println } from './files.js';
+import { reserveOutput } from './reserve-output.js';
 import { Interrupted, withProgress } from './interrupt.js';
 import { asJson, formatMs, printPairs, printResult, tableHeader, tableRow } from './output.js';
 import { parseShard, shardResult, type ShardSpec } from './shards.js';
@@ -87,8 +88,9 @@ export async function runCount(positionals: string[], values: OptionValues): Pro
       throw new UsageError((error as Error).message);
     }
     // Every output path is checked (and reserved) before any counting starts.
-    const outFile = out ? new PendingFile(out, 'the shard result') : undefined;
-    const subtotalsFile = subtotals ? new PendingFile(subtotals, 'the subtotals') : undefined;
+    const inputs = checkpointFile ? [{ file: checkpointFile, role: 'the checkpoint' }] : [];
+    const outFile = out ? reserveOutput('--out', out, 'the shard result', inputs) : undefined;
+    const subtotalsFile = subtotals ? reserveOutput('--subtotals', subtotals, 'the subtotals', inputs) : undefined;
     try {
       await runSlice({
         n: sizes[0],
@@ -115,6 +117,8 @@ export async function runCount(positionals: string[], values: OptionValues): Pro
         throw error;
       },
     );
+  // Every size of a range is checked before the first is counted (16..25 --algorithm join refuses 25 now).
+  for (const n of sizes) resolveAlgorithm(n, engine, algorithm);
   if (sizes.length === 1 && !json) {
     printResult(await countOne(sizes[0]));
     return;

@@ -4,6 +4,7 @@
 // checked before any counting starts, then written whole or not at all.
 import {
   closeSync,
+  constants,
   fsyncSync,
   lstatSync,
   openSync,
@@ -16,6 +17,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { codedError, ERROR_CODES, failure } from '../shared/errors.js';
+import { kindOf } from './regular-file.js';
 
 /** stdout was closed by its reader (`| head`): stop at once, exit status 0. */
 export class OutputClosed extends Error {}
@@ -80,7 +82,10 @@ export function println(line = ''): void {
  * An output file reserved before the count: its temporary sibling is
  * created at once (so a missing directory, no permission or a full disk
  * fails before any work), and commit() writes, flushes and renames it into
- * place, so FILE is either the whole result or untouched.
+ * place, so FILE is either the whole result or untouched. Only a regular
+ * file is ever replaced: a device, FIFO or directory is refused, and the
+ * temporary is created exclusively, so a leftover FILE.partial (a symbolic
+ * link to someone's file, another count's temporary) is refused, not followed.
  */
 export class PendingFile {
   /** Where the result lands: FILE, or the file a symbolic link FILE points to (written through, the link kept). */
@@ -102,21 +107,36 @@ export class PendingFile {
           ERROR_CODES.WRITE_FAILED,
         );
     }
-    let isDirectory = false;
-    try {
-      isDirectory = statSync(target).isDirectory();
-    } catch {
-      // Does not exist yet: fine.
-    }
-    if (isDirectory) throw failure(`cannot write ${what} to ${file}: it is a directory`, ERROR_CODES.WRITE_FAILED);
     this.target = target;
+    this.refuseSpecialFile();
     this.temporary = `${target}.partial`;
     try {
-      this.fd = openSync(this.temporary, 'w');
+      // O_EXCL: never through a link, never another's file.
+      this.fd = openSync(this.temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o666);
     } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+        throw failure(
+          `cannot write ${what} to ${file}: ${this.temporary} already exists (left by a count that was killed, or another count writing ${file} now); remove it if no count is writing ${file}`,
+          ERROR_CODES.WRITE_FAILED,
+        );
       throw failure(`cannot write ${what} to ${file}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
     }
     pending.add(this);
+  }
+
+  /** Refuses a target that exists and is not a regular file (a device, FIFO, directory, socket). */
+  private refuseSpecialFile(): void {
+    let stat;
+    try {
+      stat = statSync(this.target);
+    } catch {
+      return; // Does not exist yet: fine.
+    }
+    if (!stat.isFile())
+      throw failure(
+        `cannot write ${this.what} to ${this.file}: it is ${kindOf(stat)}, not a regular file (outputs are written to regular files only)`,
+        ERROR_CODES.WRITE_FAILED,
+      );
   }
 
   commit(text: string): void {
@@ -126,17 +146,19 @@ export class PendingFile {
       fsyncSync(this.fd);
       closeSync(this.fd);
       this.fd = undefined;
+      this.refuseSpecialFile(); // made one while the count ran
       renameSync(this.temporary, this.target);
       pending.delete(this);
     } catch (error) {
       this.discard();
+      if ((error as { code?: unknown }).code === ERROR_CODES.WRITE_FAILED) throw error;
       throw failure(`cannot write ${this.what} to ${this.file}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
     }
   }
 
-  /** Removes the temporary file (a failed or interrupted count). */
+  /** Removes the temporary file (a failed or interrupted count); after commit() it is gone already. */
   discard(): void {
-    pending.delete(this);
+    if (!pending.delete(this)) return; // committed or discarded: FILE.partial may be another's now
     if (this.fd !== undefined) {
       try {
         closeSync(this.fd);

@@ -58,7 +58,8 @@ count cleanly (with --checkpoint its finished units are kept; a second
 Ctrl-C stops at once).
 
 Exit status (count, solve, merge): 0 done, 1 failed (refused input included),
-2 usage error, 130 interrupted. A closed stdout (| head) ends with 0.
+2 usage error, 130 interrupted. A closed stdout (| head) ends with 0. A
+failure's message ends with its error code, e.g. [ERR_NQUEENS_BAD_SHARD].
 
 Examples:
   nqueens count 16
@@ -70,6 +71,21 @@ Examples:
   nqueens solve 10 --unique --limit 5 --format json
   nqueens solve 8 --after 0,6,3,5,7,1,4,2 --limit 2
 `;
+
+/**
+ * Errors in what the command line asks (exit status 2): ours, coded so.
+ * Any other failure, V8's own RangeErrors and ERR_NQUEENS_OUT_OF_MEMORY
+ * included, is status 1 with its code printed.
+ */
+const USAGE_CODES: ReadonlySet<string> = new Set([
+  ERROR_CODES.USAGE,
+  ERROR_CODES.INVALID_TYPE,
+  ERROR_CODES.UNKNOWN_OPTION,
+  ERROR_CODES.OUT_OF_RANGE,
+  ERROR_CODES.INCOMPATIBLE_OPTIONS,
+  ERROR_CODES.ATTACKING_QUEENS,
+  ERROR_CODES.TABLES_TOO_LARGE,
+]);
 
 const COMMANDS: Record<Command, (positionals: string[], values: Parameters<typeof runMerge>[1]) => void | Promise<void>> = {
   count: runCount,
@@ -112,8 +128,10 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`nqueens: ${error.message}`);
       return 130;
     }
-    const usage = error instanceof UsageError || error instanceof TypeError || error instanceof RangeError;
-    console.error(`nqueens: ${(error as Error).message}${usage ? ' (see nqueens --help)' : ''}`);
+    const code = (error as { code?: unknown })?.code;
+    const usage = typeof code === 'string' && USAGE_CODES.has(code);
+    const label = typeof code === 'string' ? code : ((error as Error)?.name ?? 'Error');
+    console.error(`nqueens: ${(error as Error)?.message ?? String(error)}${usage ? ' (see nqueens --help)' : ` [${label}]`}`);
     return usage ? 2 : 1;
   }
 }

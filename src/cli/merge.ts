@@ -3,7 +3,8 @@
 import { recounter } from '../run/methods.js';
 import { ERROR_CODES, failure } from '../shared/errors.js';
 import { parseInteger, parseEngine, UsageError, type OptionValues } from './args.js';
-import { describeError, PendingFile, println } from './files.js';
+import { describeError, println } from './files.js';
+import { reserveOutput } from './reserve-output.js';
 import { formatMs, printPairs } from './output.js';
 import { readRegularFile } from './regular-file.js';
 import { MAX_SHARD_BYTES, mergeShards, type MergedShards } from './shards.js';
@@ -59,7 +60,8 @@ export function runMerge(files: string[], values: OptionValues): void {
   const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 32) : parseInteger(values.seed, '--seed', 0, 2 ** 32 - 1);
   const engine = parseEngine(values.engine);
   if (engine === 'reference' || engine === 'webgpu') throw new UsageError(`--engine ${engine} cannot recount units; use auto, wasm or js`);
-  const subtotals = values.subtotals ? new PendingFile(values.subtotals, 'the subtotals') : undefined;
+  const shards = files.map((file) => ({ file, role: 'a shard to merge' }));
+  const subtotals = values.subtotals ? reserveOutput('--subtotals', values.subtotals, 'the subtotals', shards) : undefined;
   try {
     const m = mergeShards(files.map(readShard));
     let verified = 0;

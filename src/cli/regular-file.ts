@@ -24,7 +24,8 @@ export function readRegularFile(file: string, maxBytes: number): { text: string 
   }
 }
 
-function kindOf(stat: {
+/** What a file that is not a regular file is: 'a directory', 'a FIFO', ... */
+export function kindOf(stat: {
   isDirectory(): boolean;
   isFIFO(): boolean;
   isCharacterDevice(): boolean;

@@ -6,7 +6,7 @@
 // The build points this import at its copy in dist/vendor/ (see
 // scripts/vendor-loader.mjs), so the package names no bare specifier.
 import { instantiateSync } from '@assemblyscript/loader';
-import { codedError, ERROR_CODES } from '../shared/errors.js';
+import { codedError, ERROR_CODES, hasCode, rangeError } from '../shared/errors.js';
 import { JOIN_WASM_BASE64, JOIN_WASM_SIMD_BASE64, WASM_BASE64, WASM_SEARCH_BASE64, WASM_SIMD_BASE64 } from './wasm-bytes.generated.js';
 
 /** The shipped kernel's exports (assembly/search/search-entry.ts). i64 results arrive as (signed) bigint. */
@@ -141,7 +141,8 @@ export function wasmFailure(): unknown {
 export function resolveWasm(kind: ModuleKind, engine: 'auto' | 'wasm' | 'js'): WebAssembly.Module | null {
   if (engine === 'js') return null;
   const module = wasmModuleOf(kind);
-  if (module || engine === 'auto') return module ?? null;
+  if (engine === 'auto') return module && wasmMemoryHere() ? module : null;
+  if (module) return module;
   const reason = wasmFailure();
   throw codedError(
     `engine 'wasm' is unavailable here (${reason instanceof Error ? reason.message : reason === undefined ? `the ${kind} module did not compile` : String(reason)}); ` +
@@ -154,9 +155,41 @@ export function resolveWasm(kind: ModuleKind, engine: 'auto' | 'wasm' | 'js'): W
 /**
  * A fresh instance of any module, with its own memory or, for a module that
  * imports one (the join's shared build), `memory`: the one instantiate path.
+ * V8 reserves address space for each wasm memory (about 10 GB on 64-bit):
+ * where it cannot (`ulimit -v`), the failure is ERR_NQUEENS_OUT_OF_MEMORY,
+ * which engine 'auto' answers by counting in TypeScript.
  */
 export function instantiate<E extends object>(module: WebAssembly.Module, memory?: WebAssembly.Memory): E {
-  return instantiateSync<Record<string, unknown>>(module, memory ? { env: { memory } } : {}).exports as unknown as E;
+  try {
+    return instantiateSync<Record<string, unknown>>(module, memory ? { env: { memory } } : {}).exports as unknown as E;
+  } catch (error) {
+    if (!(error instanceof RangeError) || !/out of memory|cannot allocate/i.test(error.message)) throw error;
+    throw rangeError(
+      `cannot reserve a WebAssembly memory here (${error.message}): is the address space limited (ulimit -v)? engine 'js' needs no wasm memory`,
+      ERROR_CODES.OUT_OF_MEMORY,
+      error,
+    );
+  }
+}
+
+let memoryHere: boolean | undefined;
+
+/**
+ * Whether this thread can reserve a wasm memory at all, tried once with an
+ * instance of the search kernel: where it cannot, 'auto' picks TypeScript
+ * from the start (a count whose later instances fail falls back in the runner).
+ */
+function wasmMemoryHere(): boolean {
+  if (memoryHere === undefined) {
+    try {
+      instantiate(wasmModuleOf('search')!);
+      memoryHere = true;
+    } catch (error) {
+      if (!hasCode(error, ERROR_CODES.OUT_OF_MEMORY)) throw error;
+      memoryHere = false;
+    }
+  }
+  return memoryHere;
 }
 
 let sharedJoin: Promise<WebAssembly.Module | undefined> | undefined;

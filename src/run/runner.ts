@@ -1,5 +1,6 @@
 // Runs the units of a plan, on this thread or on workers, and reports
 // progress. count(), shards and checkpoints are all built on this.
+import { ERROR_CODES, hasCode } from '../shared/errors.js';
 import { abortError, type AbortSignalLike } from '../shared/abort.js';
 import { SLICE_MS, yieldToEventLoop } from '../shared/slices.js';
 import { AUTO_THREADS_MIN_N, availableCores, tableMemoryBudget } from './environment.js';
@@ -90,10 +91,46 @@ function yieldNow(): Promise<void> {
  * come here.
  */
 export async function runMethod<U extends { readonly id: number }>(plan: Method<U>, run: RunOptions): Promise<PlanResult> {
+  if (run.signal?.aborted) throw abortError(run.signal);
+  const module = plan.module(run.engine); // throws now if 'wasm' is unavailable
+  if (!module || run.engine !== 'auto') return runUnits(plan, run, module);
+  // 'auto' on wasm: where an instance cannot have its memory (on a worker, or
+  // after the first), the rest runs in TypeScript, keeping what wasm finished.
+  const done = new Map<number, bigint>();
+  const onUnit = (id: number, count: bigint): void => {
+    done.set(id, count);
+    run.onUnit?.(id, count);
+  };
+  try {
+    return await runUnits(plan, { ...run, onUnit }, module);
+  } catch (error) {
+    if (!hasCode(error, ERROR_CODES.OUT_OF_MEMORY)) throw error;
+  }
+  const already: Already = { ...(run.already ?? { finished: 0, total: 0n, unique8: 0n, work: 0 }) };
+  let countedTotal = 0n;
+  for (const [id, count] of done) {
+    const c = plan.contribution(id, count);
+    [already.total, already.unique8, already.finished, already.work] = [
+      already.total + c.total,
+      already.unique8 + c.unique8,
+      already.finished + 1,
+      already.work + plan.workOf(id),
+    ];
+    countedTotal += c.total;
+  }
+  const skip = (id: number): boolean => done.has(id) || (run.skip?.(id) ?? false);
+  const r = await runUnits(plan, { ...run, already, skip }, null);
+  return { ...r, counted: r.counted + done.size, countedTotal: r.countedTotal + countedTotal };
+}
+
+/** runMethod's count on `module` (null: TypeScript). */
+async function runUnits<U extends { readonly id: number }>(
+  plan: Method<U>,
+  run: RunOptions,
+  module: WebAssembly.Module | null,
+): Promise<PlanResult> {
   const { signal, onUnit } = run;
   const n = plan.n;
-  if (signal?.aborted) throw abortError(signal);
-  const module = plan.module(run.engine); // throws now if 'wasm' is unavailable
   const engine = module ? 'wasm' : 'js';
   const start = now();
   const from = run.from ?? 0;

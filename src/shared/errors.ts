@@ -26,7 +26,10 @@ export const ERROR_CODES = Object.freeze({
   INTERNAL: 'ERR_NQUEENS_INTERNAL',
   /** RangeError: the join's tables for this n would not fit (thrown before allocating). */
   TABLES_TOO_LARGE: 'ERR_NQUEENS_TABLES_TOO_LARGE',
-  /** RangeError: the join's wasm memory could not grow to what its tables and half-boards need (the machine's memory ran out). */
+  /**
+   * RangeError: a wasm memory could not be had: no address space to reserve one (`ulimit -v`), or the
+   * join's could not grow to what its tables and half-boards need. Engine 'auto' then counts in TypeScript.
+   */
   OUT_OF_MEMORY: 'ERR_NQUEENS_OUT_OF_MEMORY',
   /** RangeError: two placed queens share a square, row, column or diagonal (the message names both). */
   ATTACKING_QUEENS: 'ERR_NQUEENS_ATTACKING_QUEENS',
@@ -71,4 +74,12 @@ export function failure(message: string, code: ErrorCode): CodedError<Error> {
 
 export function rangeError(message: string, code: ErrorCode = ERROR_CODES.OUT_OF_RANGE, cause?: unknown): CodedError<RangeError> {
   return withCode(new RangeError(message, cause === undefined ? undefined : { cause }), code);
+}
+
+/** Whether an error, or one it was caused by (a worker's error is the cause of WORKER_FAILED), has `code`. */
+export function hasCode(error: unknown, code: ErrorCode): boolean {
+  for (let e = error, depth = 0; e instanceof Object && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === code) return true;
+  }
+  return false;
 }

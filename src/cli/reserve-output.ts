@@ -1,0 +1,56 @@
+// An output option's file, checked against the command's inputs before any
+// counting: writing `merge a.json b.json --subtotals b.json` or
+// `--checkpoint X --out X` would replace the input it reads. The same file
+// is the same path (after links and `./`) or the same device and inode (a
+// hard link).
+import { statSync, realpathSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { UsageError } from './args.js';
+import { PendingFile } from './files.js';
+
+/** A file the command reads, and what it is to the command ("a shard to merge", "the checkpoint"). */
+export interface NamedInput {
+  readonly file: string;
+  readonly role: string;
+}
+
+/** The absolute path a name stands for: links in it resolved as far as they exist. */
+function canonical(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    try {
+      return join(realpathSync(dirname(file)), basename(file));
+    } catch {
+      return resolve(file);
+    }
+  }
+}
+
+export function sameFile(a: string, b: string): boolean {
+  if (canonical(a) === canonical(b)) return true;
+  try {
+    const [x, y] = [statSync(a), statSync(b)];
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Reserves `file` for `option` (its PendingFile) once it is known to be none
+ * of `inputs`; `-` (stdout in many tools) is refused, as outputs are files.
+ */
+export function reserveOutput(option: '--out' | '--subtotals', file: string, what: string, inputs: readonly NamedInput[]): PendingFile {
+  if (file === '-') {
+    throw new UsageError(
+      option === '--out'
+        ? '--out takes a file; without --out the shard result is printed on stdout'
+        : '--subtotals takes a file (stdout has the result); name one, e.g. --subtotals subtotals.txt',
+    );
+  }
+  for (const input of inputs) {
+    if (sameFile(file, input.file)) throw new UsageError(`${file} is both ${input.role} and the ${option} file; name another output file`);
+  }
+  return new PendingFile(file, what);
+}

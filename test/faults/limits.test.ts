@@ -1,0 +1,93 @@
+// Limits that never confuse. Under an address-space limit (`ulimit -v`)
+// V8 cannot reserve a wasm memory: engine 'auto' then counts in TypeScript
+// and says so, an explicit 'wasm' fails with ERR_NQUEENS_OUT_OF_MEMORY (a
+// worker's failure carrying it as its cause), and the CLI exits 1 with the
+// code, keeping 2 for usage errors. And a range is checked whole before
+// any of it is counted.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { cli } from '../cli-in-dir.js';
+
+/** 4 GB of address space: room for Node, none for a wasm memory's reservation. */
+const LIMIT_KB = 4_000_000;
+const index = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
+
+/** `node args...` under the limit. */
+function limited(args: string[], limitKb = LIMIT_KB) {
+  const quoted = [process.execPath, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const r = spawnSync('sh', ['-c', `ulimit -v ${limitKb} && exec ${quoted}`], { encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Runs `body` (an async function body over the package's exports) under the limit; its JSON result. */
+function api(body: string, limitKb = LIMIT_KB): unknown {
+  const script = `const api = await import(${JSON.stringify(index)});
+const show = (e) => ({ name: e.name, code: e.code, message: e.message, cause: e.cause && { name: e.cause.name, code: e.cause.code } });
+const out = await (async () => { ${body} })();
+console.log(JSON.stringify(out, (_, v) => (typeof v === 'bigint' ? String(v) : v)));`;
+  const r = limited(['--input-type=module', '-e', script], limitKb);
+  expect([r.code, r.stderr]).toEqual([0, '']);
+  return JSON.parse(r.stdout);
+}
+
+describe('no address space for a wasm memory', () => {
+  it("the API's 'auto' counts in TypeScript and says so: countSync, count, on workers, completions, solutions", () => {
+    expect(
+      api(`return [
+        api.countSync(10),
+        await api.count(11),
+        await api.count(16, { threads: 2 }),
+        await api.count(14, { algorithm: 'join', threads: 2 }),
+        api.countCompletionsSync(8, [[0, 0]]),
+        [...api.solutions(6)].length,
+      ].map((r) => (typeof r === 'number' ? r : [r.total, r.engine]))`),
+    ).toEqual([['724', 'js'], ['2680', 'js'], ['14772512', 'js'], ['365596', 'js'], ['4', 'js'], 4]);
+  });
+
+  it("room for one wasm memory but not one a worker (20 GB): 'auto' finishes in TypeScript what wasm could not start", () => {
+    const [search, join] = api(
+      `return [await api.count(16, { algorithm: 'search', threads: 2 }), await api.count(16, { algorithm: 'join', threads: 2 })]`,
+      20_000_000,
+    ) as { total: string; unique: string }[];
+    expect([search.total, search.unique, join.total, join.unique]).toEqual(['14772512', '1846955', '14772512', '1846955']);
+  });
+
+  it("an explicit engine 'wasm' fails with ERR_NQUEENS_OUT_OF_MEMORY; on workers, as the worker's coded cause", () => {
+    const [sync, async, workers] = api(`const out = [];
+      try { api.countSync(10, { engine: 'wasm' }); } catch (e) { out.push(show(e)); }
+      try { await api.count(10, { engine: 'wasm', threads: 1 }); } catch (e) { out.push(show(e)); }
+      try { await api.count(18, { engine: 'wasm', algorithm: 'join', threads: 2 }); } catch (e) { out.push(show(e)); }
+      return out;`) as { name: string; code: string; message: string; cause?: { code?: string } }[];
+    expect(sync).toMatchObject({ name: 'RangeError', code: 'ERR_NQUEENS_OUT_OF_MEMORY' });
+    expect(sync.message).toMatch(/cannot reserve a WebAssembly memory/);
+    expect(async).toMatchObject({ code: 'ERR_NQUEENS_OUT_OF_MEMORY' });
+    expect(workers).toMatchObject({ code: 'ERR_NQUEENS_WORKER_FAILED', cause: { code: 'ERR_NQUEENS_OUT_OF_MEMORY' } });
+  });
+
+  it('the CLI: auto counts (engine js); --engine wasm exits 1 with the code, not 2 as a usage error', () => {
+    const auto = limited([cli, 'count', '12', '--json']);
+    expect(auto.code).toBe(0);
+    expect(JSON.parse(auto.stdout)).toMatchObject({ total: '14200', engine: 'js' });
+    const wasm = limited([cli, 'count', '12', '--engine', 'wasm']);
+    expect([wasm.code, wasm.stdout]).toEqual([1, '']);
+    expect(wasm.stderr).toMatch(/^nqueens: .*cannot reserve a WebAssembly memory.*\[ERR_NQUEENS_OUT_OF_MEMORY\]\n$/);
+    expect(wasm.stderr).not.toMatch(/--help/);
+  });
+});
+
+describe('every argument is checked before counting', () => {
+  it('count 16..25 --algorithm join is refused at once, before n = 16 is counted', () => {
+    const r = spawnSync(process.execPath, [cli, 'count', '16..25', '--algorithm', 'join'], { encoding: 'utf8', timeout: 20_000 });
+    expect([r.status, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toMatch(/n = 25/);
+  });
+
+  it('count 14..17 --engine reference --algorithm join is refused at once', () => {
+    const r = spawnSync(process.execPath, [cli, 'count', '14..17', '--engine', 'reference', '--algorithm', 'join'], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect([r.status, r.stdout]).toEqual([2, '']);
+  });
+});
