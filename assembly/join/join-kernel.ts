@@ -216,7 +216,7 @@ function quarter(rows: i32): usize {
 /**
  * Writes to `out` every east-style half on `rows`, clear of the centre queen
  * (odd n), as its two diagonal masks (bit r + c low, bit r - c + h - 1
- * from D2; countPass takes their window bits); returns how many.
+ * from D2; preparePass takes their window bits); returns how many.
  */
 function enumerateHalves(rows: i32, centreRow: i32, out: usize): i32 {
   let found = 0;
@@ -281,36 +281,61 @@ function enumerateHalves(rows: i32, centreRow: i32, out: usize): i32 {
   return (x & below) | ((x >>> 1) & ~below);
 }
 
+// The unit being counted, between calls: its halves' counts and mirror
+// weight; and the pass being counted: its probes, and the key whose list
+// of blocks is built (the list itself is at blockList .. listEnd).
+let eastCount = 0;
+let westCount = 0;
+let unitMirror = 0;
+let passGroups = 0;
+let listKey = -1;
+let listEnd: usize = 0;
+
 /**
- * Solutions of the split whose east rows are `eastRows` (odd n: centre
- * column's queen in row centreRow, else -1), with the long-diagonal filter,
- * and when mirrorWeight is 2 the east-west mirror's count too, from the
- * same two lists with the roles swapped (src/join/join-plan.ts).
+ * Starts the unit whose east rows are `eastRows` (odd n: centre column's
+ * queen in row centreRow, else -1): lists both sides' halves. Returns its
+ * passes: 0 (no east half), 1, or 2 when mirrorWeight is 2 (the east-west
+ * mirror's count too, from the same two lists with the roles swapped; see
+ * src/join/join-plan.ts). A unit is counted in pieces so that the host can
+ * report progress between them: beginPass, then countProbes over its range.
  */
-export function countJoinSplit(n: i32, eastRows: i32, centreRow: i32, mirrorWeight: i32): u64 {
+export function beginUnit(n: i32, eastRows: i32, centreRow: i32, mirrorWeight: i32): i32 {
   const all = (1 << n) - 1;
   const westRows = all & ~eastRows & ~(centreRow >= 0 ? 1 << centreRow : 0);
-  const eastCount = enumerateHalves(eastRows, centreRow, eastD);
+  eastCount = enumerateHalves(eastRows, centreRow, eastD);
   if (eastCount == 0) return 0;
-  const westCount = enumerateHalves(westRows, centreRow, westD);
-  let total = countPass(eastD, eastCount, westD, westCount, mirrorWeight);
-  if (mirrorWeight == 2) total += countPass(westD, westCount, eastD, eastCount, 0);
+  westCount = enumerateHalves(westRows, centreRow, westD);
+  unitMirror = mirrorWeight;
+  return mirrorWeight == 2 ? 2 : 1;
+}
+
+/** Prepares pass 0 (east halves as the table, west as probes) or 1 (the mirror's); returns its probes. */
+export function beginPass(pass: i32): i32 {
+  return pass == 0 ? preparePass(eastD, eastCount, westD, westCount, unitMirror) : preparePass(westD, westCount, eastD, eastCount, 0);
+}
+
+/** The solutions of the unit, in one call (tests, and hosts that need no progress). */
+export function countJoinSplit(n: i32, eastRows: i32, centreRow: i32, mirrorWeight: i32): u64 {
+  const passes = beginUnit(n, eastRows, centreRow, mirrorWeight);
+  let total: u64 = 0;
+  for (let p = 0; p < passes; p++) total += countProbes(0, beginPass(p));
   return total;
 }
 
 /**
- * Pairs of table-side halves (as east) and probe-side halves (mirrored into
- * the west) with disjoint diagonals. The long-diagonal filter: only
- * table halves clear of both long diagonals (window bit h - 1) count, that
- * bit is squeezed out, and a probe half counts 2 per long diagonal it
- * holds, or mirrorWeight times if neither.
+ * Prepares a pass: pairs of table-side halves (as east) and probe-side
+ * halves (mirrored into the west) with disjoint diagonals. The long-
+ * diagonal filter: only table halves clear of both long diagonals (window
+ * bit h - 1) count, that bit is squeezed out, and a probe half counts 2 per
+ * long diagonal it holds, or mirrorWeight times if neither.
  *
  * Both sides are keyed by the middle diagonals of each family (the busiest).
  * Table halves are packed in key order, LANES to a block, with no padding;
  * each key has one list, built once per pass, of the blocks holding a group
- * clear of it, each with a mask of those groups' halves.
+ * clear of it, each with a mask of those groups' halves. Returns the
+ * probes, sorted by key, which countProbes counts.
  */
-function countPass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirrorWeight: i32): u64 {
+function preparePass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirrorWeight: i32): i32 {
   // Globals read in loops are copied to locals: V8 loads a global again on every use.
   const hh = h;
   const window = (1 << (2 * hh - 1)) - 1;
@@ -327,6 +352,7 @@ function countPass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirrorWeight:
     store<u64>(clear + (<usize>count << 3), d);
     count += <i32>((<i32>((d >> bandShift) | (d >> D2)) & long) == 0);
   }
+  listKey = -1;
   if (count == 0) return 0;
   // Key bits per family: as many as leave about KEY_FILL halves per group, within what the residue allows.
   const width = max(0, 2 * hh - 2); // bits a squeezed window has (n = 1: none)
@@ -386,19 +412,30 @@ function countPass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirrorWeight:
     store<i32>(at(next, key), slot + 1);
     store<u64>(sorted + (<usize>slot << 3), v);
   }
+  passGroups = groups;
+  return probes;
+}
+
+/** Counts the sorted probes from .. to - 1 of the pass begun (weight times their matches). */
+export function countProbes(from: i32, to: i32): u64 {
+  // Globals read in the loop are copied to locals (see preparePass).
+  const sorted = probeA;
   const list = blockList;
+  const groups = passGroups;
+  let key0 = listKey;
+  let end = listEnd;
   let total: u64 = 0;
-  let listKey = -1;
-  let end = list;
-  for (let i = 0; i < probes; i++) {
+  for (let i = from; i < to; i++) {
     const v = load<u64>(sorted + (<usize>i << 3));
     const key = <i32>(v >>> 47);
-    if (key != listKey) {
-      listKey = key;
+    if (key != key0) {
+      key0 = key;
       end = listBlocks(key, groups, list);
     }
     total += countProbe(<i32>v, <i32>(v >>> 32) & 0x7fff, list, end);
   }
+  listKey = key0;
+  listEnd = end;
   return total;
 }
 

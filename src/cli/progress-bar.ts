@@ -16,6 +16,11 @@ function formatSeconds(s: number): string {
   return `${Math.floor(s / 3600)}h${String(Math.round((s % 3600) / 60)).padStart(2, '0')}m`;
 }
 
+/** A share as a percentage: one decimal, or two significant digits below 0.1% (n = 24 has 677,294 units). */
+function percent(fraction: number): string {
+  return fraction > 0 && fraction < 0.001 ? (fraction * 100).toPrecision(2) : (fraction * 100).toFixed(1);
+}
+
 export function progressBar(stream: NodeJS.WriteStream): ProgressBar {
   if (!stream.isTTY) return { update() {}, clear() {} };
   let drawn = false;
@@ -28,7 +33,7 @@ export function progressBar(stream: NodeJS.WriteStream): ProgressBar {
       // this run's share counts: a resumed checkpoint's work took no time here.
       const doneHere = p.fraction - (p.resumedFraction ?? 0);
       const eta = doneHere > 0 ? ((p.elapsedMs / doneHere) * (1 - p.fraction)) / 1000 : Infinity;
-      const line = `[${bar}] ${(p.fraction * 100).toFixed(1)}%  ${p.finished}/${p.units} units  ${p.total} solutions  ${p.phase === 'tables' ? 'building tables' : `eta ${formatSeconds(eta)}`}`;
+      const line = `[${bar}] ${percent(p.fraction)}%  ${p.finished}/${p.units} units  ${p.total} solutions  ${p.phase === 'tables' ? 'building tables' : `eta ${formatSeconds(eta)}`}`;
       stream.write(`\r${line.slice(0, (stream.columns || 100) - 1)}\x1b[K`);
       drawn = true;
     },

@@ -2,8 +2,8 @@
 // from the compiled module's source (./join-module.ts), so that a worker
 // (which receives the module compiled) does not carry the wasm bytes.
 import { instantiate } from '../engines/wasm-loader.js';
-import { onePiece, type UnitCounter } from '../run/method.js';
-import { countJoinUnit as countJoinUnitJs } from './join-kernel.js';
+import { countWhole, type UnitCounter } from '../run/method.js';
+import { countJoinUnitSteps as countJoinUnitStepsJs } from './join-kernel.js';
 import { ERROR_CODES, rangeError } from '../shared/errors.js';
 import {
   checkJoinSize,
@@ -19,14 +19,21 @@ export type JoinEngine = 'wasm' | 'js';
 
 interface JoinExports {
   configure(n: number, halves: number, tableBytes: number, slot: number): void;
-  countJoinSplit(n: number, eastRows: number, centreRow: number, mirrorWeight: number): bigint;
+  beginUnit(n: number, eastRows: number, centreRow: number, mirrorWeight: number): number;
+  beginPass(pass: number): number;
+  countProbes(from: number, to: number): bigint;
 }
+
+/** Milliseconds of probes between the pieces a unit is counted in (progress and abort come between them). */
+export const JOIN_PIECE_MS = 20;
 
 /** Counts units of the join on one thread; each counter owns its tables (one wasm instance, or the shared TS state). */
 export interface JoinCounter {
   readonly engine: JoinEngine;
   /** Solutions of one unit's split (multiply by unit.weight for its share of the total). */
   countUnit(n: number, unit: JoinUnit): bigint;
+  /** The same in pieces of about `pieceMs` of counting: yields the share of the unit done after each. */
+  countUnitSteps(n: number, unit: JoinUnit, pieceMs?: number): Generator<number, bigint, undefined>;
 }
 
 /**
@@ -55,37 +62,76 @@ export function joinCounterFrom(
   halves: (n: number) => number = maxHalves,
   share?: JoinShare,
 ): JoinCounter {
-  if (engine === 'js' || !module) return { engine: 'js', countUnit: countJoinUnitJs };
+  if (engine === 'js' || !module) {
+    return {
+      engine: 'js',
+      countUnitSteps: countJoinUnitStepsJs,
+      countUnit: (n, unit) => countWhole((u: JoinUnit) => countJoinUnitStepsJs(n, u, Infinity), unit),
+    };
+  }
   const exports = instantiate<JoinExports>(module, share?.memory);
   let configured = -1;
-  return {
-    engine,
-    countUnit(n, unit) {
-      checkJoinSize(n);
-      checkJoinUnit(unit, n);
-      try {
-        if (configured !== n) {
-          configured = -1;
-          exports.configure(n, halves(n), quarterHalfBytes(n, tableBytes), share?.slot ?? 0);
-          configured = n;
-        }
-        return BigInt.asUintN(64, exports.countJoinSplit(n, unit.eastRows, unit.centreRow, unit.mirrorWeight));
-      } catch (error) {
-        // The module's only `unreachable`: memory it cannot grow (assembly/join/join-kernel.ts: grow, configure).
-        if (!(error instanceof WebAssembly.RuntimeError) || !/unreachable/i.test(error.message)) throw error;
-        configured = -1; // its memory may hold half-built tables: lay it out again
-        throw rangeError(
-          `join: n = ${n} ran out of memory: the wasm instance could not grow (it needs up to ${joinMemoryBytes(n)} bytes a thread)`,
-          ERROR_CODES.OUT_OF_MEMORY,
-          error,
-        );
-      }
-    },
+  let lastOwner = 0;
+  let owner = 0; // the stepped count whose unit the instance holds
+  /** Makes the instance hold `unit`'s pass (listing its halves unless `me` holds them already); returns its probes. */
+  const prepare = (n: number, unit: JoinUnit, pass: number, me: number): number => {
+    if (configured !== n) {
+      configured = -1;
+      exports.configure(n, halves(n), quarterHalfBytes(n, tableBytes), share?.slot ?? 0);
+      configured = n;
+    }
+    if (owner !== me) {
+      owner = me;
+      if (exports.beginUnit(n, unit.eastRows, unit.centreRow, unit.mirrorWeight) === 0) return 0;
+    }
+    return exports.beginPass(pass);
   };
+  function* countUnitSteps(n: number, unit: JoinUnit, pieceMs = JOIN_PIECE_MS): Generator<number, bigint, undefined> {
+    checkJoinSize(n);
+    checkJoinUnit(unit, n);
+    const me = ++lastOwner;
+    const passes = unit.mirrorWeight === 2 ? 2 : 1;
+    let total = 0n;
+    try {
+      for (let pass = 0; pass < passes; pass++) {
+        let probes = prepare(n, unit, pass, me);
+        let step = 1024;
+        for (let i = 0; i < probes;) {
+          // Another count used the instance while this one was suspended: its pass again.
+          if (owner !== me) probes = prepare(n, unit, pass, me);
+          const started = performance.now();
+          const to = Math.min(probes, i + step);
+          total += BigInt.asUintN(64, exports.countProbes(i, to));
+          i = to;
+          const took = performance.now() - started;
+          if (took < pieceMs / 2) step *= 2;
+          else if (took > pieceMs * 2 && step > 1) step >>>= 1;
+          if (i < probes || pass < passes - 1) yield (pass + i / probes) / passes;
+        }
+      }
+    } catch (error) {
+      // The module's only `unreachable`: memory it cannot grow (assembly/join/join-kernel.ts: grow, configure).
+      if (!(error instanceof WebAssembly.RuntimeError) || !/unreachable/i.test(error.message)) throw error;
+      configured = -1; // its memory may hold half-built tables: lay it out again
+      owner = 0;
+      throw rangeError(
+        `join: n = ${n} ran out of memory: the wasm instance could not grow (it needs up to ${joinMemoryBytes(n)} bytes a thread)`,
+        ERROR_CODES.OUT_OF_MEMORY,
+        error,
+      );
+    }
+    yield 1;
+    return total;
+  }
+  return { engine, countUnitSteps, countUnit: (n, unit) => countWhole((u: JoinUnit) => countUnitSteps(n, u, Infinity), unit) };
 }
 
-/** A join unit counted on this thread from `module` (null: the TypeScript join), in one piece; `share`: see JoinShare. */
+/**
+ * A join unit counted on this thread from `module` (null: the TypeScript
+ * join), in pieces of JOIN_PIECE_MS, so that progress moves inside a unit
+ * (at n = 24 one takes seconds); `share`: see JoinShare.
+ */
 export function joinUnitCounter(n: number, module: WebAssembly.Module | null, share?: JoinShare): UnitCounter<JoinUnit> {
   const counter = joinCounterFrom(module ? 'wasm' : 'js', module, share?.tableBytes ?? QUARTER_CACHE_BYTES, maxHalves, share);
-  return (unit) => onePiece(counter.countUnit(n, unit));
+  return (unit) => counter.countUnitSteps(n, unit);
 }

@@ -143,6 +143,10 @@ const groupFirstBlock = new Int32Array((1 << (2 * MAX_GROUP_BITS)) + 1);
 let eastA = new Int32Array(0);
 let eastB = new Int32Array(0);
 
+/** The stepped count the module's state was last prepared for (see countJoinUnitSteps). */
+let owner = 0;
+let lastOwner = 0;
+
 /**
  * Solutions of one unit: east and west halves with disjoint diagonals, with
  * the long-diagonal filter (see join-plan.ts): the split's count, plus, when
@@ -150,33 +154,84 @@ let eastB = new Int32Array(0);
  * halves with the roles swapped.
  */
 export function countJoinUnit(n: number, unit: JoinUnit): bigint {
+  const steps = countJoinUnitSteps(n, unit, Infinity);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+}
+
+/**
+ * countJoinUnit in pieces of about `pieceMs` milliseconds of probes: yields
+ * the share of the unit done after each. The halves and tables live in this
+ * module, shared by every count on the thread: if another unit used them
+ * while this one was suspended, its pass is prepared again before it goes on.
+ */
+export function* countJoinUnitSteps(n: number, unit: JoinUnit, pieceMs = 20): Generator<number, bigint, undefined> {
   setN(n);
   checkJoinUnit(unit, n);
-  const all = (1 << n) - 1;
-  const westRows = all & ~unit.eastRows & ~(unit.centreRow >= 0 ? 1 << unit.centreRow : 0);
-  const eastCount = enumerateHalves(n, unit.eastRows, unit.centreRow);
-  if (eastCount === 0) return 0n;
-  if (eastA.length < eastCount) {
-    eastA = new Int32Array(famA.length);
-    eastB = new Int32Array(famA.length);
+  const me = ++lastOwner;
+  const passes = unit.mirrorWeight === 2 ? 2 : 1;
+  let total = 0;
+  for (let pass = 0; pass < passes; pass++) {
+    let probes = prepareUnit(n, unit, pass, me);
+    let step = 256;
+    for (let i = 0; i < probes;) {
+      if (owner !== me) probes = prepareUnit(n, unit, pass, me);
+      const started = performance.now();
+      const to = Math.min(probes, i + step);
+      total += countProbes(i, to);
+      i = to;
+      const took = performance.now() - started;
+      // Pieces of about pieceMs: the next one as long, within a factor of 4 of this one.
+      if (took < pieceMs / 2) step *= 2;
+      else if (took > pieceMs * 2 && step > 1) step >>>= 1;
+      if (i < probes || pass < passes - 1) yield (pass + i / probes) / passes;
+    }
   }
-  eastA.set(famA.subarray(0, eastCount));
-  eastB.set(famB.subarray(0, eastCount));
-  const westCount = enumerateHalves(n, westRows, unit.centreRow);
-  let total = countPass(n, eastA, eastB, eastCount, famA, famB, westCount, unit.mirrorWeight);
-  if (unit.mirrorWeight === 2) total += countPass(n, famA, famB, westCount, eastA, eastB, eastCount, 0);
+  yield 1;
   return BigInt(total);
 }
 
 /**
- * Pairs of a table side (east-style halves tA/tB, as east) and a probe side
- * (east-style halves wA/wB, mirrored into the west) with disjoint diagonals.
- * The long-diagonal filter: only table halves clear of both long
- * diagonals (window bit h - 1 of either family) count, that bit is squeezed
- * out of both sides, and a probe half counts 2 per long diagonal it holds,
- * or mirrorWeight times if it holds neither.
+ * Makes the module's state that of `unit`'s pass (0: east halves as the
+ * table, west as probes; 1: the mirror's), listing both sides' halves
+ * unless they are `me`'s already; returns the pass's probes (0: nothing to count).
  */
-function countPass(
+function prepareUnit(n: number, unit: JoinUnit, pass: number, me: number): number {
+  if (owner !== me) {
+    owner = me;
+    const all = (1 << n) - 1;
+    const westRows = all & ~unit.eastRows & ~(unit.centreRow >= 0 ? 1 << unit.centreRow : 0);
+    eastCount = enumerateHalves(n, unit.eastRows, unit.centreRow);
+    if (eastCount === 0) return 0;
+    if (eastA.length < eastCount) {
+      eastA = new Int32Array(famA.length);
+      eastB = new Int32Array(famA.length);
+    }
+    eastA.set(famA.subarray(0, eastCount));
+    eastB.set(famB.subarray(0, eastCount));
+    westCount = enumerateHalves(n, westRows, unit.centreRow);
+  }
+  if (eastCount === 0) return 0;
+  return pass === 0
+    ? preparePass(n, eastA, eastB, eastCount, famA, famB, westCount, unit.mirrorWeight)
+    : preparePass(n, famA, famB, westCount, eastA, eastB, eastCount, 0);
+}
+
+let eastCount = 0;
+let westCount = 0;
+
+/** The pass being counted: its probe side and how its halves are keyed (preparePass). */
+const pass = { wA: famA, wB: famB, mirrorWeight: 0, shift: 0, gMask: 0, gBits: 0, lowMask: 0, groups: 0 };
+
+/**
+ * Prepares a pass: pairs of a table side (east-style halves tA/tB, as east)
+ * and a probe side (east-style halves wA/wB, mirrored into the west) with
+ * disjoint diagonals. The long-diagonal filter: only table halves clear of
+ * both long diagonals (window bit h - 1 of either family) count, that bit
+ * is squeezed out of both sides, and a probe half counts 2 per long
+ * diagonal it holds, or mirrorWeight times if it holds neither. Returns the
+ * probes to count (0 when no table half is clear).
+ */
+function preparePass(
   n: number,
   tA: Int32Array,
   tB: Int32Array,
@@ -229,10 +284,20 @@ function countPass(
   if (tables.length < blocks * TABLE_WORDS) tables = new Int32Array(blocks * TABLE_WORDS * 2);
   buildTables(count, eastKey, eastResA, eastResB, blocks);
 
+  Object.assign(pass, { wA, wB, mirrorWeight, shift, gMask, gBits, lowMask, groups });
+  return wCount;
+}
+
+/** Weight times the matches of probes from .. to - 1 of the pass prepared. */
+function countProbes(from: number, to: number): number {
   // The probe side, mirrored: family A of the east meets family B of the west.
+  const window = (1 << (2 * h - 1)) - 1;
+  const long = 1 << (h - 1);
+  const below = long - 1;
+  const { wA, wB, mirrorWeight, shift, gMask, gBits, lowMask, groups } = pass;
   let total = 0;
   const t = tables;
-  for (let i = 0; i < wCount; i++) {
+  for (let i = from; i < to; i++) {
     const fa = wA[i] & window;
     const fb = wB[i] & window;
     let weight = (fa & long ? 2 : 1) * (fb & long ? 2 : 1);

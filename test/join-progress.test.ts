@@ -1,0 +1,115 @@
+// The join counts a unit in pieces, so that progress moves inside a unit (at
+// n = 24 one takes seconds): each piece yields the share done, the pieces add
+// up to the unit's count, and two counts suspended in turn on one thread's
+// state stay exact.
+import { describe, expect, it } from 'vitest';
+import { count, type Progress } from '../dist/index.js';
+import { compileJoinModule, joinCounter } from '../dist/join/join-module.js';
+import { joinCounterFrom } from '../dist/join/join-counter.js';
+import { planJoin } from '../dist/join/join-plan.js';
+import { TOTAL } from './oeis.js';
+
+const engines = {
+  simd: () => joinCounterFrom('wasm', compileJoinModule('simd')),
+  baseline: () => joinCounterFrom('wasm', compileJoinModule('baseline')),
+  js: () => joinCounter('js'),
+};
+
+describe.each(Object.keys(engines) as (keyof typeof engines)[])('join units in pieces on %s', (engine) => {
+  it.each([13, 14, 15])('n = %i: every unit in pieces of 0 ms adds up to OEIS, with shares rising to 1', (n) => {
+    const counter = engines[engine]();
+    let total = 0n;
+    let split = 0;
+    for (const unit of planJoin(n)) {
+      const shares: number[] = [];
+      const steps = counter.countUnitSteps(n, unit, 0);
+      let step = steps.next();
+      for (; !step.done; step = steps.next()) shares.push(step.value);
+      expect(shares.at(-1)).toBe(1);
+      for (let i = 1; i < shares.length; i++) expect(shares[i]).toBeGreaterThan(shares[i - 1]);
+      if (shares.length > 1) split++;
+      expect(step.value).toBe(counter.countUnit(n, unit));
+      total += BigInt(unit.weight) * step.value;
+    }
+    expect(total).toBe(TOTAL[n]);
+    // Units with more than one piece's probes (the first piece is 256 or 1024) yield inside the unit (n = 15: 15 of them at least).
+    expect(split).toBeGreaterThan(n === 15 ? 10 : 0);
+  });
+
+  it('n = 16: two units counted in turns on one counter (each suspended while the other runs) stay exact', () => {
+    const counter = engines[engine]();
+    const units = planJoin(16);
+    const [a, b] = [units[0], units[7]];
+    const expected = [counter.countUnit(16, a), counter.countUnit(16, b)];
+    const steps = [counter.countUnitSteps(16, a, 0), counter.countUnitSteps(16, b, 0)];
+    const results: (bigint | undefined)[] = [undefined, undefined];
+    let turns = 0;
+    while (results.includes(undefined)) {
+      for (const i of [0, 1]) {
+        if (results[i] !== undefined) continue;
+        const step = steps[i].next();
+        if (step.done) results[i] = step.value;
+        turns++;
+      }
+    }
+    expect(results).toEqual(expected);
+    expect(turns).toBeGreaterThan(4);
+    // And a whole unit in between two pieces of another.
+    const c = counter.countUnitSteps(16, a, 0);
+    c.next();
+    expect(counter.countUnit(16, b)).toBe(expected[1]);
+    let step = c.next();
+    while (!step.done) step = c.next();
+    expect(step.value).toBe(expected[0]);
+  });
+});
+
+describe('progress inside join units', () => {
+  it('count(24) on one worker reports a share of its first unit before any unit finishes', async () => {
+    const controller = new AbortController();
+    const seen: Progress[] = [];
+    const moved = new Promise<Progress>((resolve) => {
+      const running = count(24, {
+        threads: 1,
+        signal: controller.signal,
+        onProgress: (p) => {
+          seen.push(p);
+          if (p.finished === 0 && p.fraction > 0) resolve(p);
+        },
+      });
+      running.catch(() => undefined);
+    });
+    const p = await moved;
+    controller.abort();
+    // n = 24's largest units take seconds: the first report inside one comes long before it ends.
+    expect(p).toMatchObject({ n: 24, phase: 'counting', finished: 0, units: 677294, total: 0n });
+    expect(p.fraction).toBeLessThan(1 / 677294);
+    expect(seen[0]).toMatchObject({ phase: 'tables', fraction: 0 });
+  });
+});
+
+describe("the CLI's progress bar", () => {
+  it('shows a share inside the first of many units, and an ETA', async () => {
+    const { progressBar } = await import('../dist/cli/progress-bar.js');
+    let out = '';
+    const stream = { isTTY: true, columns: 200, write: (s: string) => ((out += s), true) } as unknown as NodeJS.WriteStream;
+    const bar = progressBar(stream);
+    const report = {
+      n: 24,
+      phase: 'counting',
+      finished: 0,
+      units: 677294,
+      subproblems: 677294,
+      resumedFraction: 0,
+      total: 0n,
+      unique: 0n,
+    } as const;
+    bar.update({ ...report, fraction: 0.4 / 677294, elapsedMs: 2000 });
+    expect(out).toContain('[------------------------] 0.000059%  0/677294 units  0 solutions  eta ');
+    // 2 s for 0.4 of one unit in 677,294: 3.4 million seconds left (940.7 h), in hours and minutes.
+    expect(out).toContain('eta 940h41m');
+    out = '';
+    bar.update({ ...report, fraction: 0.25, finished: 1000, elapsedMs: 60_000 });
+    expect(out).toContain('[######------------------] 25.0%  1000/677294 units  0 solutions  eta 3m00s');
+  });
+});
