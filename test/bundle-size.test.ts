@@ -28,9 +28,11 @@ import { installPacked, ROOT } from './pack.js';
 // Then to 31.4 KB with the join's shared tables: Vite's helper for dynamic
 // imports (the shared build's chunk is loaded by one), the sharing itself
 // and the pool's slots; the shared build's bytes are in their own chunk.
+// The worker chunk to 10.6 KB when the join came to count a unit in pieces
+// (its progress inside a unit: the stepped counter on both engines).
 const BUDGET = {
   main: { raw: 78_000, gzip: 32_000 },
-  worker: { raw: 27_000, gzip: 10_500 },
+  worker: { raw: 28_500, gzip: 11_000 },
   loader: { raw: 6_000, gzip: 2_800 },
 };
 
