@@ -130,7 +130,10 @@ export async function main(argv: string[]): Promise<number> {
     }
     const code = (error as { code?: unknown })?.code;
     const usage = typeof code === 'string' && USAGE_CODES.has(code);
-    const label = typeof code === 'string' ? code : ((error as Error)?.name ?? 'Error');
+    const causeCode = ((error as { cause?: { code?: unknown } })?.cause as { code?: unknown } | undefined)?.code;
+    const label =
+      (typeof code === 'string' ? code : ((error as Error)?.name ?? 'Error')) +
+      (typeof causeCode === 'string' ? `, cause ${causeCode}` : '');
     console.error(`nqueens: ${(error as Error)?.message ?? String(error)}${usage ? ' (see nqueens --help)' : ` [${label}]`}`);
     return usage ? 2 : 1;
   }
