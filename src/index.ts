@@ -22,7 +22,6 @@ import { ENGINES, type EngineChoice, type EngineName } from './engines/engine-na
 import { resolveSearch } from './completions/open-rows-kernel.js';
 import { resolveKernel, type Kernel } from './search/search-kernel.js';
 import { countReference, referenceSolutions, runReference } from './engines/reference.js';
-import { countWebGpu } from './search/webgpu/webgpu.js';
 import { constellationPlan, defaultDepth, MAX_DEPTH, type Unit } from './search/search-plan.js';
 import type { PlanIdentity } from './run/plan-identity.js';
 import type { JoinUnit } from './join/join-plan.js';
@@ -293,6 +292,8 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
     return { n, total, unique, engine, algorithm, threads: 1, elapsedMs: now() - start };
   }
   if (engine === 'webgpu') {
+    // Loaded only here: an app that never asks for the GPU never downloads its host (a chunk of its own in a bundle).
+    const { countWebGpu } = await import('./search/webgpu/webgpu.js');
     const { total, unique } = await countWebGpu(n, { signal, onProgress });
     return { n, total, unique, engine, algorithm, threads: 1, elapsedMs: now() - start };
   }
