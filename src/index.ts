@@ -27,7 +27,7 @@ import type { PlanIdentity } from './run/plan-identity.js';
 import type { JoinUnit } from './join/join-plan.js';
 import { joinMethod } from './join/join-method.js';
 import { searchMethod as searchMethodOf } from './search/search-method.js';
-import { runMethod, SMALL_COUNT_WORKERS } from './run/runner.js';
+import { runMethod, workerCap } from './run/runner.js';
 import type { Progress } from './shared/progress.js';
 import { AUTO_THREADS_MIN_N, availableCoresNow } from './run/environment.js';
 import { prestartWorkers } from './run/pool.js';
@@ -298,12 +298,11 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
     return { n, total, unique, engine, algorithm, threads: 1, elapsedMs: now() - start };
   }
   // Workers take tens of milliseconds to start: from here, they start while this thread plans.
-  if (n >= AUTO_THREADS_MIN_N) {
-    const workers = threads ?? availableCoresNow();
-    if (workers !== undefined) prestartWorkers(workers);
-  }
-  // The plan is cut for the threads that will count (workersFor in the runner caps small counts at the cores).
-  const parts = n < AUTO_THREADS_MIN_N ? Math.min(threads ?? 2, Math.max(SMALL_COUNT_WORKERS, availableCoresNow() ?? 2)) : (threads ?? 2);
+  // Never more of them than the runner will use (workersFor caps them at the cores).
+  const cores = availableCoresNow();
+  if (n >= AUTO_THREADS_MIN_N && cores !== undefined) prestartWorkers(Math.min(threads ?? cores, workerCap(cores)));
+  // The plan is cut for the threads that will count.
+  const parts = Math.min(threads ?? 2, workerCap(cores ?? 2));
   const r = await runMethod(methodForCount(n, algorithm, parts), { engine, threads, onProgress, signal });
   return { n, total: r.total, unique: r.unique, engine: r.engine, algorithm, threads: r.threads, elapsedMs: now() - start };
 }

@@ -221,10 +221,9 @@ async function runUnits<U extends { readonly id: number }>(
   };
 
   report(true);
-  const wanted = run.threads ?? (n >= AUTO_THREADS_MIN_N ? await availableCores() : 0);
-  // Never more workers than the tables of each fit in memory together.
-  const byMemory = plan.bytesPerThread > 0 ? Math.max(1, Math.floor(tableMemoryBudget() / plan.bytesPerThread)) : Infinity;
-  let threads = Math.min(workersFor(n, wanted, left, await availableCores()), byMemory);
+  const cores = await availableCores();
+  const wanted = run.threads ?? (n >= AUTO_THREADS_MIN_N ? cores : 0);
+  let threads = workersFor(wanted, left, cores, plan.bytesPerThread);
   if (threads === 0) {
     threads = 1;
     const units = pending(plan, run);
@@ -255,17 +254,23 @@ async function runUnits<U extends { readonly id: number }>(
 }
 
 /**
- * Workers for a count that asks for `wanted`: never more than the units left
- * to count, and below AUTO_THREADS_MIN_N (counts of milliseconds, where a
- * worker's start costs more than it can save) never more than the cores, or
- * SMALL_COUNT_WORKERS where there are fewer: `count(10, { threads: 256 })`
- * starts 4 workers on a 2-core machine, not 256 (9.8 s and 2.3 GB).
+ * Workers for a count that asks for `wanted`, at every n: never more than
+ * the units left to count, than workerCap(cores) (a worker beyond the cores
+ * only adds its start-up and memory: `count(15, { threads: 256 })` took 39 s
+ * and 2.4 GB on 2 cores, where 2 workers take 0.9 s), or than fit in memory
+ * with tables of `bytesPerThread` each (at least one).
  */
-export function workersFor(n: number, wanted: number, units: number, cores: number): number {
-  return Math.min(wanted, units, n < AUTO_THREADS_MIN_N ? Math.max(SMALL_COUNT_WORKERS, cores) : Infinity);
+export function workersFor(wanted: number, units: number, cores: number, bytesPerThread = 0): number {
+  const byMemory = bytesPerThread > 0 ? Math.max(1, Math.floor(tableMemoryBudget() / bytesPerThread)) : Infinity;
+  return Math.min(wanted, units, workerCap(cores), byMemory);
 }
 
-/** Workers a small count may start whatever the cores (a few more than the cores cost little). */
+/** The most workers a count starts on `cores` cores: one a core, or SMALL_COUNT_WORKERS where there are fewer. */
+export function workerCap(cores: number): number {
+  return Math.max(SMALL_COUNT_WORKERS, cores);
+}
+
+/** Workers a count may start whatever the cores (a few more than the cores cost little, and let small machines test a pool). */
 export const SMALL_COUNT_WORKERS = 4;
 
 /** The units still to run: from..to-1 without the skipped ones, lazily. */

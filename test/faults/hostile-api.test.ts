@@ -3,6 +3,7 @@
 // than its work starts a few; and many concurrent counts with random aborts
 // each end exact or aborted, never wrong and never hung (seeded, so a
 // failure repeats).
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { count, countCompletions, countCompletionsSync, ERROR_CODES, solutions } from '../../dist/index.js';
 import { soak } from '../soak.js';
@@ -34,6 +35,20 @@ describe('threads beyond the work', () => {
     expect([r.total, r.unique]).toEqual([724n, 92n]);
     expect(r.threads).toBeLessThanOrEqual(4);
   });
+
+  // Before, the cap held below n = 15 only: `count 15 --threads 256` started 256 workers (39 s and 2.4 GB on 2 cores).
+  it.each([
+    [15, 'search', 2279184n, 285053n],
+    [16, 'join', 14772512n, 1846955n],
+  ] as const)(
+    'count(%i, { threads: 256 }) starts no more workers than the cores (or 4), and is exact',
+    async (n, algorithm, total, unique) => {
+      const r = await count(n, { threads: 256 });
+      expect([r.total, r.unique, r.algorithm]).toEqual([total, unique, algorithm]);
+      expect(r.threads).toBeGreaterThanOrEqual(1);
+      expect(r.threads).toBeLessThanOrEqual(Math.max(4, availableParallelism()));
+    },
+  );
 });
 
 describe('a soak of concurrent counts with random aborts', () => {
