@@ -30,10 +30,10 @@ import { installPacked, ROOT } from './pack.js';
 // and the pool's slots; the shared build's bytes are in their own chunk.
 // The worker chunk to 10.6 KB when the join came to count a unit in pieces
 // (its progress inside a unit: the stepped counter on both engines).
-// The main chunk down to 28.1 KB when the WebGPU host (3.2 KB gzipped) moved
+// The main chunk down to 28.1 KB (29.0 with the stepped join) when the WebGPU host (3.2 KB gzipped) moved
 // to a chunk of its own, loaded by the first count that asks for the GPU.
 const BUDGET = {
-  main: { raw: 72_000, gzip: 29_500 },
+  main: { raw: 74_000, gzip: 30_000 },
   worker: { raw: 28_500, gzip: 11_000 },
   loader: { raw: 6_000, gzip: 2_800 },
 };
