@@ -49,8 +49,8 @@ describe('shards', () => {
     expect(JSON.parse(merged.stdout)).toMatchObject({ n: 13, total: '73712', unique: '9233', shards: 4, units: plan.units });
   });
 
-  it('a shard without --out prints its JSON result', () => {
-    const r = nqueens('count', '10', '--shard', '0/1');
+  it('a shard with --out - prints its JSON result', () => {
+    const r = nqueens('count', '10', '--shard', '0/1', '--out', '-');
     expect(JSON.parse(r.stdout)).toMatchObject({ format: 'nqueens-shard', n: 10, total: '724', unique8: String(92 * 8), shard: 0, of: 1 });
   });
 

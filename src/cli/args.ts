@@ -1,10 +1,12 @@
 // The command line's grammar: options, which command takes which, and the
-// parsing of sizes, engines and thread counts. Range checks reuse the API's
-// validators, so the CLI and the library say the same thing about a value.
+// parsing of sizes, engines, thread counts and queens. Every message names
+// the flag and quotes what was typed (the library's messages name options
+// and types instead, which a command line does not have).
 import { parseArgs } from 'node:util';
 import { ALGORITHMS, ENGINES, MAX_N, MAX_THREADS, MIN_N, type AlgorithmChoice, type EngineChoice } from '../index.js';
+import { queensConflict } from '../shared/board.js';
 import { ERROR_CODES } from '../shared/errors.js';
-import { checkChoice, checkInteger, describe } from '../shared/validate.js';
+import { didYouMean, suggest } from './suggest.js';
 
 /** Bad input on the command line: exit status 2. */
 export class UsageError extends Error {
@@ -49,8 +51,8 @@ const VALUE_OPTIONS = new Set(
     .map(([name]) => `--${name}`),
 );
 
-/** `-3`, `-1.5`: a (bad) number, never an option. */
-const isNegativeNumber = (token: string): boolean => /^-\d/.test(token);
+/** `-3`, `-1.5`: a (bad) number, never an option; `-`: stdout (`--out -`), never an option either. */
+const looksLikeValue = (token: string): boolean => /^-\d/.test(token) || token === '-';
 
 /**
  * parseArgs reads `-3` as an unknown option and `--threads -1` as ambiguous.
@@ -68,10 +70,10 @@ function numbersAsValues(argv: readonly string[]): string[] {
     }
     if (VALUE_OPTIONS.has(token)) {
       const value = argv[i + 1];
-      if (value === undefined || (value.startsWith('-') && !isNegativeNumber(value))) throw new UsageError(`${token} needs a value`);
+      if (value === undefined || (value.startsWith('-') && !looksLikeValue(value))) throw new UsageError(`${token} needs a value`);
       options.push(`${token}=${value}`);
       i++;
-    } else if (token.startsWith('-') && !isNegativeNumber(token)) {
+    } else if (token.startsWith('-') && !looksLikeValue(token)) {
       options.push(token);
     } else {
       positionals.push(token);
@@ -80,37 +82,16 @@ function numbersAsValues(argv: readonly string[]): string[] {
   return [...options, '--', ...positionals];
 }
 
-/** The known option nearest to `name` (at most 2 edits away), for "did you mean". */
-export function nearestOption(name: string): string | undefined {
-  if (name.length < 3) return undefined; // one or two letters are near too much to suggest anything
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const option of Object.keys(OPTIONS)) {
-    const d = editDistance(name, option);
-    if (d < bestDistance) [best, bestDistance] = [option, d];
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length];
-}
-
 /** A clean message for an option the command line does not know, with the nearest one it does. */
 function checkKnownOptions(argv: readonly string[]): void {
   for (const token of argv) {
     if (token === '--') return;
-    if (!token.startsWith('-') || isNegativeNumber(token)) continue;
+    if (!token.startsWith('-') || looksLikeValue(token)) continue;
     const name = token.replace(/^--?/, '').split('=', 1)[0];
     const known = Object.entries(OPTIONS).some(([option, o]) => option === name || ('short' in o && o.short === name));
     if (known) continue;
-    const nearest = nearestOption(name);
+    // A single dash is a short option (-h, -v): guessing a long one from one letter would mislead.
+    const nearest = token.startsWith('--') ? suggest(name, Object.keys(OPTIONS)) : undefined;
     throw new UsageError(`unknown option ${token.split('=', 1)[0]}${nearest ? `; did you mean --${nearest}?` : ''}`);
   }
 }
@@ -137,9 +118,24 @@ export function checkCommandOptions(command: Command, values: OptionValues): voi
   }
 }
 
+/** What was typed, quoted: on a command line every value is a string. */
+export const quote = (text: string): string => JSON.stringify(text);
+
 /** A decimal integer in [min, max]; `what` names it in the message. */
 export function parseInteger(text: string, what: string, min: number, max: number): number {
-  return checkInteger(/^\d+$/.test(text) ? Number(text) : text, what, min, max);
+  const allowed = max === Infinity ? `an integer >= ${min}` : `an integer from ${min} to ${max}`;
+  const value = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!(value >= min && value <= max)) throw new UsageError(`${what} must be ${allowed}; got ${Number.isNaN(value) ? quote(text) : text}`);
+  return value;
+}
+
+/** `a, b or c`. */
+export const oneOf = (words: readonly string[]): string => `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+
+/** One of `choices`, with a suggestion for a typo or a prefix. */
+function parseChoice<T extends string>(text: string, what: string, choices: readonly T[]): T {
+  if ((choices as readonly string[]).includes(text)) return text as T;
+  throw new UsageError(`${what} must be ${oneOf(choices)}; got ${quote(text)}${didYouMean(text, choices)}`);
 }
 
 export function parseSize(text: string, what: string): number {
@@ -158,7 +154,7 @@ export function parseSizes(text: string | undefined): number[] {
 }
 
 export function parseEngine(text: string | undefined): EngineChoice {
-  return text === undefined ? 'auto' : checkChoice(text, '--engine', ENGINES);
+  return text === undefined ? 'auto' : parseChoice(text, '--engine', ENGINES);
 }
 
 /** An engine for work the GPU does not do (solve, completions): webgpu is a usage error naming `what`. */
@@ -169,7 +165,7 @@ export function parseCpuEngine(text: string | undefined, what: string): Exclude<
 }
 
 export function parseAlgorithm(text: string | undefined): AlgorithmChoice {
-  return text === undefined ? 'auto' : checkChoice(text, '--algorithm', ALGORITHMS);
+  return text === undefined ? 'auto' : parseChoice(text, '--algorithm', ALGORITHMS);
 }
 
 export function parseThreads(text: string | undefined): number | undefined {
@@ -180,28 +176,49 @@ export function parseThreads(text: string | undefined): number | undefined {
 export function parseLimit(text: string | undefined): number {
   if (text === undefined) return 1;
   if (text === 'all') return Infinity;
-  if (!/^\d+$/.test(text)) throw new UsageError(`--limit must be a whole number (0 or more) or all; got ${describe(text)}`);
+  if (!/^\d+$/.test(text)) throw new UsageError(`--limit must be a whole number (0 or more) or all; got ${quote(text)}`);
   return parseInteger(text, '--limit', 0, Infinity);
 }
 
-/** `--placed 0:3,5:7`: queens as row:col pairs, 0-based; the API checks the values (range, attacks). */
-export function parsePlaced(text: string | undefined): [number, number][] | undefined {
-  if (text === undefined) return undefined;
-  return text.split(',').map((pair) => {
-    const m = /^\s*(\d+)\s*:\s*(\d+)\s*$/.exec(pair);
-    if (!m) throw new UsageError(`--placed takes row:col pairs separated by commas, 0-based (e.g. 0:3,5:7); got ${describe(pair)}`);
-    return [Number(m[1]), Number(m[2])];
-  });
+/** `--format board|json` for solve. */
+export function parseFormat(text: string | undefined): 'board' | 'json' {
+  return text === undefined ? 'board' : parseChoice(text, '--format', ['board', 'json'] as const);
 }
 
-/** `--after 0,2,4,...`: a placement (one column per row, 0-based); the API checks its length and values. */
-export function parseAfter(text: string | undefined): number[] | undefined {
+/**
+ * `--placed 0:3,5:7`: queens as row:col pairs, 0-based, on an n x n board,
+ * no two attacking each other; each message quotes the pair at fault.
+ */
+export function parsePlaced(text: string | undefined, n: number): [number, number][] | undefined {
   if (text === undefined) return undefined;
-  return text.split(',').map((c) => {
+  const pairs = text.split(',');
+  const queens = pairs.map((pair): [number, number] => {
+    const m = /^\s*(\d+)\s*:\s*(\d+)\s*$/.exec(pair);
+    if (!m) throw new UsageError(`--placed takes row:col pairs separated by commas, 0-based (e.g. 0:3,5:7); got ${quote(pair)}`);
+    const [row, col] = [Number(m[1]), Number(m[2])];
+    if (row >= n) throw new UsageError(`--placed ${pair.trim()}: row ${row} is outside 0..${n - 1}`);
+    if (col >= n) throw new UsageError(`--placed ${pair.trim()}: column ${col} is outside 0..${n - 1}`);
+    return [row, col];
+  });
+  for (let i = 0; i < queens.length; i++) {
+    for (let j = i + 1; j < queens.length; j++) {
+      const how = queensConflict(queens[i], queens[j]);
+      if (how) throw new UsageError(`--placed ${text}: the queens ${pairs[i].trim()} and ${pairs[j].trim()} ${how}`);
+    }
+  }
+  return queens;
+}
+
+/** `--after 0,2,4,...`: a placement on an n x n board, one column per row, 0-based. */
+export function parseAfter(text: string | undefined, n: number): number[] | undefined {
+  if (text === undefined) return undefined;
+  const columns = text.split(',').map((c) => {
     if (!/^\s*\d+\s*$/.test(c))
-      throw new UsageError(`--after takes one column per row separated by commas, 0-based (e.g. 0,2,4,1,3); got ${describe(c)}`);
+      throw new UsageError(`--after takes one column per row separated by commas, 0-based (e.g. 0,2,4,1,3); got ${quote(c)}`);
     return Number(c);
   });
+  if (columns.length !== n) throw new UsageError(`--after ${text}: ${columns.length} columns for ${n} rows; give one column per row`);
+  const row = columns.findIndex((c) => c >= n);
+  if (row >= 0) throw new UsageError(`--after ${text}: column ${columns[row]} (row ${row}) is outside 0..${n - 1}`);
+  return columns;
 }
-
-export { describe };

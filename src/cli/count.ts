@@ -2,9 +2,18 @@
 // (a shard, a resumable checkpoint, and/or per-constellation subtotals).
 import { methodForCount, resolveAlgorithm, type AlgorithmName } from '../run/methods.js';
 import { runMethod } from '../run/runner.js';
-import { count, countCompletions, MAX_DEPTH, type CountResult, type EngineChoice } from '../index.js';
+import {
+  count,
+  countCompletions,
+  JOIN_AUTO_MAX_N,
+  JOIN_AUTO_MIN_N,
+  JOIN_MAX_N,
+  MAX_DEPTH,
+  type AlgorithmChoice,
+  type CountResult,
+  type EngineChoice,
+} from '../index.js';
 import { ERROR_CODES, failure } from '../shared/errors.js';
-import { describe } from '../shared/validate.js';
 import {
   parseAlgorithm,
   parseCpuEngine,
@@ -13,6 +22,7 @@ import {
   parsePlaced,
   parseSizes,
   parseThreads,
+  quote,
   UsageError,
   type OptionValues,
 } from './args.js';
@@ -20,7 +30,7 @@ import { Checkpoint } from './checkpoint.js';
 import { type PendingFile, println } from './files.js';
 import { reserveOutput } from './reserve-output.js';
 import { Interrupted, withProgress } from './interrupt.js';
-import { asJson, formatMs, printPairs, printResult, tableHeader, tableRow } from './output.js';
+import { asJson, formatMs, printPairs, printResult, roundMs, tableHeader, tableRow } from './output.js';
 import { parseShard, shardResult, type ShardSpec } from './shards.js';
 
 /**
@@ -45,13 +55,14 @@ interface SliceRun {
   depth: number | undefined;
   checkpointFile: string | undefined;
   spec: ShardSpec | undefined;
-  out: PendingFile | undefined;
+  /** Where a shard's result goes: a file, or stdout (`--out -`). */
+  out: PendingFile | 'stdout' | undefined;
   subtotals: PendingFile | undefined;
 }
 
 export async function runCount(positionals: string[], values: OptionValues): Promise<void> {
   const sizes = parseSizes(positionals[0]);
-  if (positionals.length > 1) throw new UsageError(`count takes one size or range; unexpected ${describe(positionals[1])}`);
+  if (positionals.length > 1) throw new UsageError(`count takes one size or range; unexpected ${quote(positionals[1])}`);
   const engine = parseEngine(values.engine);
   const threads = parseThreads(values.threads);
   const algorithm = parseAlgorithm(values.algorithm);
@@ -69,6 +80,8 @@ export async function runCount(positionals: string[], values: OptionValues): Pro
     await runCompletionsCount(sizes, values);
     return;
   }
+  checkJoinRequest(sizes, engine, algorithm);
+  noteAlgorithmChange(sizes, engine, algorithm, depth);
   if (engine === 'reference' && threads !== undefined && threads > 1) {
     throw new UsageError('--threads must be 1 with --engine reference (it has no subproblems to share)');
   }
@@ -87,9 +100,10 @@ export async function runCount(positionals: string[], values: OptionValues): Pro
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
+    if (spec && !out) throw new UsageError('--shard writes a JSON result for merge: give --out FILE (or --out - to print it on stdout)');
     // Every output path is checked (and reserved) before any counting starts.
     const inputs = checkpointFile ? [{ file: checkpointFile, role: 'the checkpoint' }] : [];
-    const outFile = out ? reserveOutput('--out', out, 'the shard result', inputs) : undefined;
+    const outFile = out && out !== '-' ? reserveOutput('--out', out, 'the shard result', inputs) : undefined;
     const subtotalsFile = subtotals ? reserveOutput('--subtotals', subtotals, 'the subtotals', inputs) : undefined;
     try {
       await runSlice({
@@ -101,7 +115,7 @@ export async function runCount(positionals: string[], values: OptionValues): Pro
         depth,
         checkpointFile,
         spec,
-        out: outFile,
+        out: out === '-' ? 'stdout' : outFile,
         subtotals: subtotalsFile,
       });
     } finally {
@@ -135,9 +149,10 @@ async function runCompletionsCount(sizes: number[], values: OptionValues): Promi
   if (sizes.length > 1) throw new UsageError('--placed takes a single n, not a range');
   if (values.checkpoint || values.shard || values.subtotals || values.depth)
     throw new UsageError('--placed does not go with --checkpoint, --shard, --subtotals or --depth');
-  if (values.algorithm !== undefined) throw new UsageError('--placed counts completions with its own search; drop --algorithm');
+  if (parseAlgorithm(values.algorithm) !== 'auto')
+    throw new UsageError('--placed counts completions with its own search; drop --algorithm (or give auto)');
   const n = sizes[0];
-  const placed = parsePlaced(values.placed)!;
+  const placed = parsePlaced(values.placed, n)!;
   const engine = parseCpuEngine(values.engine, 'count --placed');
   const threads = parseThreads(values.threads);
   const r = await withProgress((bar, signal) =>
@@ -149,7 +164,7 @@ async function runCompletionsCount(sizes: number[], values: OptionValues): Promi
     }),
   );
   if (values.json) {
-    println(JSON.stringify({ ...r, placed, total: r.total.toString() }));
+    println(JSON.stringify({ ...r, placed, total: r.total.toString(), elapsedMs: roundMs(r.elapsedMs) }));
     return;
   }
   printPairs([
@@ -229,18 +244,49 @@ async function runSlice(run: SliceRun): Promise<void> {
     if (resumed) console.error(resumed);
     return;
   }
-  const shard = shardResult(plan, spec, { from, to }, counts, { engine: r.engine, threads: r.threads, elapsedMs });
+  const shard = shardResult(plan, spec, { from, to }, counts, { engine: r.engine, threads: r.threads, elapsedMs: roundMs(elapsedMs) });
   // Readable fields, then the counts on one line (a shard may hold millions).
   const { counts: unitCounts, ...fields } = shard;
   const text = JSON.stringify(fields, null, 2).replace(/\n}$/, `,\n  "counts": ${JSON.stringify(unitCounts)}\n}\n`);
-  if (run.out) {
+  if (run.out === 'stdout') {
+    println(text.trimEnd());
+  } else if (run.out) {
     run.out.commit(text);
     if (!json)
       println(
         `shard ${spec.index}/${spec.count} of n = ${n}: units ${from}..${to - 1} of ${plan.units} (${run.algorithm === 'join' ? 'join' : `depth ${depth}`}), total ${r.total}, written to ${run.out.file}`,
       );
-  } else {
-    println(text.trimEnd());
   }
   if (resumed) console.error(resumed);
+}
+
+/** The join's limits in the command line's words, before the API would refuse them in its own. */
+function checkJoinRequest(sizes: number[], engine: EngineChoice, algorithm: AlgorithmChoice): void {
+  if (algorithm !== 'join') return;
+  if (engine === 'reference' || engine === 'webgpu')
+    throw new UsageError(`--algorithm join needs --engine auto, wasm or js; --engine ${engine} runs the search only`);
+  const over = sizes.find((n) => n > JOIN_MAX_N);
+  if (over !== undefined)
+    throw new UsageError(
+      `--algorithm join counts n up to ${JOIN_MAX_N} (its tables would not fit); for n = ${over} use --algorithm search`,
+    );
+}
+
+/**
+ * A note on stderr when another option turns the default algorithm into
+ * another one: --depth (it refines the search's plan) or an engine that
+ * runs only the search, where the join would have run.
+ */
+function noteAlgorithmChange(sizes: number[], engine: EngineChoice, algorithm: AlgorithmChoice, depth: number | undefined): void {
+  if (algorithm !== 'auto') return;
+  const joinSizes = sizes.filter((n) => resolveAlgorithm(n, 'auto', 'auto') === 'join');
+  if (joinSizes.length === 0) return;
+  const where = joinSizes.length === 1 ? `n = ${joinSizes[0]}` : `n = ${joinSizes[0]} to ${joinSizes.at(-1)}`;
+  const join = `the join by default from n = ${JOIN_AUTO_MIN_N} to ${JOIN_AUTO_MAX_N}`;
+  if (engine === 'reference' || engine === 'webgpu')
+    console.error(`nqueens: note: --engine ${engine} runs the search only, so ${where} counts with the search (${join})`);
+  else if (depth !== undefined)
+    console.error(
+      `nqueens: note: --depth refines the search's plan, so ${where} counts with the search (${join}; --algorithm join has no depth)`,
+    );
 }

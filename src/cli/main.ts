@@ -3,15 +3,15 @@
 // (count.ts, solve.ts, merge.ts). Errors are one line on stderr; exit
 // status 0 done, 1 failed, 2 usage error, 130 interrupted.
 import { AUTO_THREADS_MIN_N, MAX_N, MAX_THREADS, MIN_N } from '../index.js';
-import { describe } from '../shared/validate.js';
 import { VERSION } from '../shared/version.js';
-import { checkCommandOptions, parseCommandLine, UsageError, type Command } from './args.js';
+import { checkCommandOptions, oneOf, parseCommandLine, quote, UsageError, type Command } from './args.js';
 import { runCount } from './count.js';
 import { OutputClosed, println, stdoutClosedAtStart, writeOut } from './files.js';
 import { ERROR_CODES, failure } from '../shared/errors.js';
 import { installInterrupts, Interrupted } from './interrupt.js';
 import { runMerge } from './merge.js';
 import { runSolve } from './solve.js';
+import { didYouMean } from './suggest.js';
 
 const HELP = `nqueens: count and list N-Queens solutions (WebAssembly kernel, TypeScript fallback)
 
@@ -20,6 +20,7 @@ Usage:
   nqueens count <from>..<to>         a table for a range of sizes, e.g. 1..16
   nqueens solve <n> [options]        print solutions in lexicographic order
   nqueens merge <files...>           add up shard results into the whole count
+  nqueens version                    print the version (also --version)
 
 Options:
   --engine <name>      auto (default), wasm, js, reference (plain backtracking,
@@ -33,6 +34,7 @@ Options:
                        same command to resume after Ctrl-C or a crash
   --shard <i>/<m>      count: run only slice i of m (0-based: 0/8 ... 7/8)
   --out <file>         count --shard: write the shard's JSON result to <file>
+                       (--out - writes it to stdout)
   --depth <d>          count: refine the search's plan by d placed rows (0 to 4;
                        default: enough for the shard count; not for the join)
   --subtotals <file>   count (whole), merge: write per-constellation subtotals
@@ -40,7 +42,8 @@ Options:
   --verify <k>         merge: recount k random units and compare
   --seed <s>           merge --verify: repeat the choice of units of a run
   --limit <k|all>      solve: stop after k solutions (default 1; all: every one)
-  --format <f>         solve: board (default) or json
+  --format <f>         solve: board (default) or json: JSON Lines, one
+                       placement per line as an array of columns
   --placed <r:c,...>   count, solve: only the solutions containing these queens
                        (row:col, 0-based), e.g. --placed 0:3,5:7
   --unique             solve: only the fundamental solutions (the smallest of
@@ -111,9 +114,17 @@ export async function main(argv: string[]): Promise<number> {
       writeOut(HELP);
       return 0;
     }
-    if (!Object.hasOwn(COMMANDS, command)) throw new UsageError(`unknown command ${describe(command)}; expected count, solve or merge`);
+    if (command === 'version') {
+      if (rest.length > 0) throw new UsageError(`version takes no arguments; unexpected ${quote(rest[0])}`);
+      println(VERSION);
+      return 0;
+    }
+    if (!Object.hasOwn(COMMANDS, command)) {
+      const known = [...Object.keys(COMMANDS), 'version', 'help'];
+      throw new UsageError(`unknown command ${quote(command)}, expected ${oneOf(known.slice(0, -1))}${didYouMean(command, known)}`);
+    }
     checkCommandOptions(command as Command, values);
-    if (stdoutClosedAtStart() && !(command === 'count' && values.out !== undefined)) {
+    if (stdoutClosedAtStart() && !(command === 'count' && values.out !== undefined && values.out !== '-')) {
       throw failure(
         'stdout is closed: the result would be lost (redirect it to a file, or to /dev/null to discard it)',
         ERROR_CODES.WRITE_FAILED,

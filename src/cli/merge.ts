@@ -5,7 +5,7 @@ import { ERROR_CODES, failure } from '../shared/errors.js';
 import { parseInteger, parseEngine, UsageError, type OptionValues } from './args.js';
 import { describeError, println } from './files.js';
 import { reserveOutput } from './reserve-output.js';
-import { formatMs, printPairs } from './output.js';
+import { formatMs, printPairs, roundMs } from './output.js';
 import { readRegularFile } from './regular-file.js';
 import { MAX_SHARD_BYTES, mergeShards, type MergedShards } from './shards.js';
 
@@ -82,7 +82,7 @@ export function runMerge(files: string[], values: OptionValues): void {
         method: m.plan.identity.method,
         depth: m.plan.identity.depth,
         plan: m.plan.identity.digest,
-        elapsedMs: m.elapsedMs,
+        elapsedMs: roundMs(m.elapsedMs),
       };
       if (verifyCount > 0) Object.assign(out, { verified, seed });
       println(JSON.stringify(out));

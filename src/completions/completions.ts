@@ -11,6 +11,7 @@ import { availableCores } from '../run/environment.js';
 import { runMethod } from '../run/runner.js';
 import { completionsMethod } from './completions-method.js';
 import { boardMask } from '../shared/board-mask.js';
+import { queensConflict } from '../shared/board.js';
 import { describe } from '../shared/validate.js';
 import { COMPLETIONS_THREADS_MIN_OPEN, type CompletionUnit, type CompletionsProgress, type Queen } from './completion-types.js';
 
@@ -47,16 +48,7 @@ export function checkPlaced(n: number, placed: unknown, name = 'placed'): Rows {
   for (let i = 0; i < queens.length; i++) {
     for (let j = i + 1; j < queens.length; j++) {
       const [a, b] = [queens[i], queens[j]];
-      const how =
-        a[0] === b[0] && a[1] === b[1]
-          ? 'are on the same square'
-          : a[0] === b[0]
-            ? 'attack each other (same row)'
-            : a[1] === b[1]
-              ? 'attack each other (same column)'
-              : Math.abs(a[0] - b[0]) === Math.abs(a[1] - b[1])
-                ? 'attack each other (same diagonal)'
-                : '';
+      const how = queensConflict(a, b);
       if (how) throw rangeError(`${name}: the queens ${show(a)} and ${show(b)} ${how}`, ERROR_CODES.ATTACKING_QUEENS);
     }
   }

@@ -1,4 +1,5 @@
-// LeetCode 51's board format: one string per row, 'Q' for the queen.
+// Boards: LeetCode 51's format (one string per row, 'Q' for the queen), and
+// how two queens attack each other.
 import { typeError } from './errors.js';
 import { checkInteger, describe, MAX_N } from './validate.js';
 
@@ -15,4 +16,13 @@ export function toBoard(placement: ArrayLike<number>): string[] {
     rows.push('.'.repeat(col) + 'Q' + '.'.repeat(n - 1 - col));
   }
   return rows;
+}
+
+/** How two queens ([row, col]) attack each other ('attack each other (same row)', …), or '' when they do not. */
+export function queensConflict(a: readonly [number, number], b: readonly [number, number]): string {
+  if (a[0] === b[0] && a[1] === b[1]) return 'are on the same square';
+  if (a[0] === b[0]) return 'attack each other (same row)';
+  if (a[1] === b[1]) return 'attack each other (same column)';
+  if (Math.abs(a[0] - b[0]) === Math.abs(a[1] - b[1])) return 'attack each other (same diagonal)';
+  return '';
 }

@@ -1,0 +1,216 @@
+// The command line in its own words (issue 37): messages name flags and quote
+// what was typed, typos and prefixes get a suggestion, defaults may be spelt
+// out, a changed algorithm is noted, and outputs say what they are. Each is
+// run as a user meets it: a child process.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { OPTIONS } from '../dist/cli/args.js';
+
+const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+
+function nqueens(...args: string[]) {
+  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A usage error: exit 2, one line on stderr, nothing on stdout. */
+function usageError(...args: string[]): string {
+  const r = nqueens(...args);
+  expect([r.code, r.stdout, r.stderr.trim().split('\n').length]).toEqual([2, '', 1]);
+  return r.stderr.trim();
+}
+
+describe('messages name the flag', () => {
+  it.each([
+    [['count', '8', '--placed', '0:9'], 'nqueens: --placed 0:9: column 9 is outside 0..7'],
+    [['solve', '8', '--placed', '9:0'], 'nqueens: --placed 9:0: row 9 is outside 0..7'],
+    [['count', '8', '--placed', '0:0,1:1'], 'nqueens: --placed 0:0,1:1: the queens 0:0 and 1:1 attack each other (same diagonal)'],
+    [['count', '8', '--placed', '3:3,3:3'], 'nqueens: --placed 3:3,3:3: the queens 3:3 and 3:3 are on the same square'],
+    [['solve', '8', '--after', '0,2'], 'nqueens: --after 0,2: 2 columns for 8 rows; give one column per row'],
+    [['solve', '4', '--after', '0,9,1,1'], 'nqueens: --after 0,9,1,1: column 9 (row 1) is outside 0..3'],
+    [['solve', '8', '--unique', '--placed', '0:0'], /^nqueens: --unique does not go with --placed: /],
+    [['count', '16', '--algorithm', 'join', '--engine', 'reference'], /^nqueens: --algorithm join needs --engine auto, wasm or js; /],
+    [['count', '25', '--algorithm', 'join'], /^nqueens: --algorithm join counts n up to 24 .*use --algorithm search/],
+  ])('%j', (args, message) => {
+    const line = usageError(...args).replace(' (see nqueens --help)', '');
+    if (typeof message === 'string') expect(line).toBe(message);
+    else expect(line).toMatch(message);
+    expect(line).not.toMatch(/options\.|solutions\(\)|placed\[|\[\d+, \d+\]/);
+  });
+
+  it.each([
+    ['count', 'abc'],
+    ['count', '8', '--threads', 'x'],
+    ['count', '8', '--engine', 'gpu'],
+    ['count', '8', '--algorithm', 'fast'],
+    ['count', '8', '--depth', 'deep'],
+    ['solve', '8', '--limit', 'x'],
+    ['solve', '8', '--format', 'xml'],
+    ['solve', '8', 'extra'],
+    ['fly'],
+  ])('%j quotes the value without "(a string)": everything typed is a string', (...args) => {
+    const line = usageError(...args);
+    expect(line).toMatch(/"[^"]+"/);
+    expect(line).not.toContain('(a string)');
+  });
+});
+
+describe('suggestions', () => {
+  // The shortest prefix of at least 3 letters that begins only this option,
+  // and the option with one inner letter dropped.
+  const options = Object.keys(OPTIONS);
+  const prefixOf = (option: string): string => {
+    for (let k = 3; k < option.length; k++) {
+      const prefix = option.slice(0, k);
+      if (options.filter((o) => o.startsWith(prefix)).length === 1) return prefix;
+    }
+    return option.slice(0, -1);
+  };
+  const typoOf = (option: string): string => option.slice(0, 2) + option.slice(3);
+
+  it.each(options.filter((o) => o.length > 3))('--%s: a prefix and a typo of it name it', (option) => {
+    for (const wrong of [prefixOf(option), typoOf(option)]) {
+      expect(usageError('count', '8', `--${wrong}`)).toBe(
+        `nqueens: unknown option --${wrong}; did you mean --${option}? (see nqueens --help)`,
+      );
+    }
+  });
+
+  it('--algo names --algorithm (a prefix too far for a typo)', () => {
+    expect(usageError('count', '8', '--algo', 'join')).toContain('did you mean --algorithm?');
+  });
+
+  it.each([
+    ['cont', 'count'],
+    ['coutn', 'count'],
+    ['sol', 'solve'],
+    ['slove', 'solve'],
+    ['merg', 'merge'],
+    ['ver', 'version'],
+    ['verison', 'version'],
+  ])('the command %s: did you mean %s?', (typo, command) => {
+    expect(usageError(typo, '8')).toBe(
+      `nqueens: unknown command "${typo}", expected count, solve, merge or version; did you mean ${command}? (see nqueens --help)`,
+    );
+  });
+
+  it.each([
+    [['count', '8', '--engine', 'wsm'], 'wasm'],
+    [['count', '8', '--engine', 'ref'], 'reference'],
+    [['count', '8', '--algorithm', 'joni'], 'join'],
+    [['solve', '8', '--format', 'jsno'], 'json'],
+  ])('a value: %j, did you mean %s?', (args, value) => {
+    expect(usageError(...args)).toMatch(new RegExp(`; did you mean ${value}\\? \\(see`));
+  });
+
+  it('nothing near gets no guess', () => {
+    expect(usageError('count', '8', '--frobnicate')).toBe('nqueens: unknown option --frobnicate (see nqueens --help)');
+  });
+});
+
+describe('the version', () => {
+  it.each([['version'], ['--version'], ['-v']])('nqueens %s prints the package version', (arg) => {
+    expect(nqueens(arg)).toEqual({ code: 0, stdout: `${manifest.version}\n`, stderr: '' });
+  });
+
+  it('version takes no arguments', () => {
+    expect(usageError('version', '8')).toMatch(/^nqueens: version takes no arguments; unexpected "8"/);
+  });
+});
+
+describe('defaults may be spelt out', () => {
+  it.each([
+    [
+      ['count', '8', '--placed', '0:3', '--algorithm', 'auto'],
+      ['count', '8', '--placed', '0:3'],
+    ],
+    [
+      ['count', '8', '--engine', 'auto', '--algorithm', 'auto', '--json'],
+      ['count', '8', '--json'],
+    ],
+    [
+      ['solve', '6', '--format', 'board', '--limit', '1', '--engine', 'auto'],
+      ['solve', '6'],
+    ],
+  ])('%j is %j', (spelt, short) => {
+    const [a, b] = [nqueens(...spelt), nqueens(...short)];
+    expect(a.code).toBe(0);
+    const stable = (text: string) => text.replace(/"elapsedMs":[\d.]+|^time .*$|^rate .*$/gm, '');
+    expect(stable(a.stdout)).toBe(stable(b.stdout));
+  });
+});
+
+describe('a note when an option changes the algorithm', () => {
+  it('--depth at n = 16 runs the search instead of the join, and says so on stderr', () => {
+    const r = nqueens('count', '16', '--depth', '0', '--shard', '63/64', '--out', '-');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      "nqueens: note: --depth refines the search's plan, so n = 16 counts with the search (the join by default from n = 16 to 24; --algorithm join has no depth)\n",
+    );
+    expect(JSON.parse(r.stdout).plan.method).toBe('constellations');
+  });
+
+  it('--engine webgpu at n = 16..17 runs the search, and says so before anything else', () => {
+    const r = nqueens('count', '16..17', '--engine', 'webgpu');
+    expect(r.stderr.split('\n')[0]).toBe(
+      'nqueens: note: --engine webgpu runs the search only, so n = 16 to 17 counts with the search (the join by default from n = 16 to 24)',
+    );
+  });
+
+  it.each([
+    ['count', '15', '--depth', '0', '--shard', '63/64', '--out', '-'],
+    ['count', '16', '--algorithm', 'search', '--depth', '0', '--shard', '63/64', '--out', '-'],
+    ['count', '16', '--shard', '63/64', '--out', '-'],
+  ])('no note where nothing changed: %j', (...args) => {
+    expect(nqueens(...args)).toMatchObject({ code: 0, stderr: '' });
+  });
+});
+
+describe('outputs', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'nqueens-words-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a shard without --out is a usage error that says what to do; --out - prints it', () => {
+    expect(usageError('count', '10', '--shard', '0/2')).toBe(
+      'nqueens: --shard writes a JSON result for merge: give --out FILE (or --out - to print it on stdout) (see nqueens --help)',
+    );
+    const r = nqueens('count', '10', '--shard', '0/1', '--out', '-');
+    expect(JSON.parse(r.stdout)).toMatchObject({ format: 'nqueens-shard', n: 10, total: '724' });
+  });
+
+  it('the range table has the columns of a single count, in its order', () => {
+    const single = nqueens('count', '8', '--engine', 'js')
+      .stdout.trim()
+      .split('\n')
+      .map((line) => line.split(/\s+/)[0]);
+    const table = nqueens('count', '7..8', '--engine', 'js').stdout.trim().split('\n');
+    expect(table[0].trim().split(/\s+/)).toEqual(single);
+    expect(table[2].trim().split(/\s+/).slice(0, 6)).toEqual(['8', '92', '12', 'js', 'search', '1']);
+  });
+
+  it('--json rounds elapsedMs to the microsecond (count, a range, --placed, a shard, merge)', () => {
+    const shard = join(dir, 'whole.json');
+    const outputs = [
+      nqueens('count', '9', '--json').stdout,
+      nqueens('count', '5..6', '--json').stdout,
+      nqueens('count', '9', '--placed', '0:0', '--json').stdout,
+      nqueens('count', '9', '--shard', '0/1', '--out', '-').stdout,
+    ];
+    expect(nqueens('count', '9', '--shard', '0/1', '--out', shard).code).toBe(0);
+    outputs.push(readFileSync(shard, 'utf8'), nqueens('merge', shard, '--json').stdout);
+    const times = outputs.flatMap((text) => [...text.matchAll(/"elapsedMs": ?([^,}]+)/g)].map((m) => m[1]));
+    expect(times).toHaveLength(7);
+    for (const t of times) expect(t).toMatch(/^\d+(\.\d{1,3})?$/);
+  });
+
+  it('solve --format json is JSON Lines, and --help says so', () => {
+    const r = nqueens('solve', '6', '--limit', 'all', '--format', 'json');
+    expect(r.stdout.split('\n')).toEqual(['[1,3,5,0,2,4]', '[2,5,1,4,0,3]', '[3,0,4,1,5,2]', '[4,2,0,5,3,1]', '']);
+    expect(nqueens('--help').stdout).toMatch(/--format <f> +solve: board \(default\) or json: JSON Lines, one\s+placement per line/);
+  });
+});
