@@ -39,13 +39,14 @@ export function sameFile(a: string, b: string): boolean {
 
 /**
  * Reserves `file` for `option` (its PendingFile) once it is known to be none
- * of `inputs`; `-` (stdout in many tools) is refused, as outputs are files.
+ * of `inputs`. `-` is not a file: `--out -` (stdout) never gets here, and
+ * `--subtotals -` is refused (stdout has the result).
  */
 export function reserveOutput(option: '--out' | '--subtotals', file: string, what: string, inputs: readonly NamedInput[]): PendingFile {
   if (file === '-') {
     throw new UsageError(
       option === '--out'
-        ? '--out takes a file; without --out the shard result is printed on stdout'
+        ? '--out - prints the shard result on stdout; it is not a file to reserve'
         : '--subtotals takes a file (stdout has the result); name one, e.g. --subtotals subtotals.txt',
     );
   }

@@ -5,7 +5,7 @@
 // input (a merge's shard, the checkpoint) is refused, and a file that is not
 // a checkpoint is never taken for a torn one and rewritten.
 import { spawnSync } from 'node:child_process';
-import { linkSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, cliInTempDir } from '../cli-in-dir.js';
@@ -57,10 +57,11 @@ describe('special files as outputs: refused before counting, left as they are', 
     expect(lstatSync(at(name)).isFile()).toBe(false);
   });
 
-  it('--out=- is refused (the shard result goes to stdout without --out)', () => {
+  it('--out=- prints the shard result on stdout and creates no file named -', () => {
     const r = nqueens('count', '10', '--shard', '0/1', '--out=-');
-    expect([r.code, r.stdout]).toEqual([2, '']);
-    expect(r.stderr).toMatch(/without --out/);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ format: 'nqueens-shard', n: 10, total: '724' });
+    expect(existsSync(at('-'))).toBe(false);
   });
 });
 
