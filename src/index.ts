@@ -5,7 +5,7 @@ import { toBoard } from './shared/board.js';
 import { planSubproblems as plan, type Subproblem } from './search/constellations.js';
 import { ALGORITHMS, checkAlgorithm, resolveAlgorithm, type AlgorithmChoice, type AlgorithmName } from './run/algorithm.js';
 import { methodForCount } from './run/methods.js';
-import { countJoin, resolveJoinModule } from './join/join-module.js';
+import { countOnThread } from './run/method.js';
 import {
   checkAfter,
   checkPlaced,
@@ -20,7 +20,6 @@ import {
 import type { CompletionsProgress, Queen } from './completions/completion-types.js';
 import { ENGINES, type EngineChoice, type EngineName } from './engines/engine-names.js';
 import { resolveSearch } from './completions/open-rows-kernel.js';
-import { resolveKernel, type Kernel } from './search/search-kernel.js';
 import { countReference, referenceSolutions, runReference } from './engines/reference.js';
 import { constellationPlan, defaultDepth, MAX_DEPTH, type Unit } from './search/search-plan.js';
 import type { PlanIdentity } from './run/plan-identity.js';
@@ -31,7 +30,6 @@ import { runMethod, workerCap } from './run/runner.js';
 import type { Progress } from './shared/progress.js';
 import { AUTO_THREADS_MIN_N, availableCoresNow } from './run/environment.js';
 import { prestartWorkers } from './run/pool.js';
-import { countAll } from './search/tally.js';
 import { ERROR_CODES, rangeError, typeError } from './shared/errors.js';
 import { checkChoice, checkInteger, checkN, checkOptions, describe } from './shared/validate.js';
 
@@ -168,14 +166,10 @@ function countOnThisThread(n: number, engine: Exclude<EngineChoice, 'webgpu'>, a
     const { total, unique } = countReference(n);
     return { n, total, unique, engine, algorithm, threads: 1, elapsedMs: now() - start };
   }
-  if (algorithm === 'join') {
-    const module = resolveJoinModule(engine);
-    const { total, unique } = countJoin(n, module ? 'wasm' : 'js');
-    return { n, total, unique, engine: module ? 'wasm' : 'js', algorithm, threads: 1, elapsedMs: now() - start };
-  }
-  const kernel: Kernel = resolveKernel(engine);
-  const { total, unique } = countAll(n, kernel);
-  return { n, total, unique, engine: kernel.name, algorithm, threads: 1, elapsedMs: now() - start };
+  const method = methodForCount(n, algorithm, 1);
+  const module = method.module(engine);
+  const { total, unique } = countOnThread(method, module);
+  return { n, total, unique, engine: module ? 'wasm' : 'js', algorithm, threads: 1, elapsedMs: now() - start };
 }
 
 /**

@@ -108,7 +108,15 @@ describe('the platform', () => {
     const [u] = constellationPlan(8, 0).unitsIn();
     const bad = { ...u, constellation: { ...u.constellation, a: 99 } };
     const error = await caught(() =>
-      runOnWorkers({ n: 8, units: [bad][Symbol.iterator](), count: 1, threads: 1, module: null, onResult: () => undefined }),
+      runOnWorkers({
+        task: 'search',
+        n: 8,
+        units: [bad][Symbol.iterator](),
+        count: 1,
+        threads: 1,
+        module: null,
+        onResult: () => undefined,
+      }),
     );
     expect(error.code).toBe(ERROR_CODES.WORKER_FAILED);
     expect(error.message).toMatch(/^counting worker failed: unit 0: a = 99/);

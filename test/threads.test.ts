@@ -10,6 +10,8 @@ import { searchMethod } from '../dist/search/search-method.js';
 import { closeIdleWorkers, IDLE_MS, idleWorkers, runOnWorkers } from '../dist/run/pool.js';
 import { workersAlive, workersStarted } from '../dist/run/spawn.js';
 import { wasmModule } from '../dist/engines/wasm-loader.js';
+import { counterFor } from '../dist/run/counters.js';
+import { countWhole } from '../dist/run/method.js';
 import { TOTAL, UNIQUE } from './oeis.js';
 
 const index = fileURLToPath(new URL('../dist/index.js', import.meta.url));
@@ -148,12 +150,23 @@ describe('abort', () => {
   });
 });
 
+describe("a worker's counter, by the method's name", () => {
+  it('each method folder says how its units are counted; the worker finds it by name', () => {
+    const counter = counterFor('search', 8, null);
+    let total = 0n;
+    for (const unit of constellationPlan(8, 0).unitsIn()) total += unitContribution(unit, countWhole(counter, unit)).total;
+    expect(total).toBe(TOTAL[8]);
+    expect(() => counterFor('sorting' as never, 8, null)).toThrow(/no method is named sorting/);
+  });
+});
+
 describe('the pool', () => {
   it.each([1, 2, 3])('hands every unit out exactly once, in batches, with %i worker(s)', async (threads) => {
     const plan = constellationPlan(12, 1);
     const seen: number[] = [];
     let total = 0n;
     await runOnWorkers({
+      task: 'search',
       n: 12,
       units: plan.unitsIn(),
       count: plan.units,
@@ -180,6 +193,7 @@ describe('the pool', () => {
     let batches = 0;
     let received = 0;
     await runOnWorkers({
+      task: 'search',
       n: 12,
       units: plan.unitsIn(),
       count: plan.units,
@@ -216,7 +230,14 @@ describe('workers never outlive the count', () => {
   beforeEach(closeIdleWorkers);
   const plan = constellationPlan(12, 0);
   const units = [...plan.unitsIn()];
-  const job = (list = units) => ({ n: 12, units: list[Symbol.iterator](), count: list.length, module: null, onResult: () => undefined });
+  const job = (list = units) => ({
+    task: 'search' as const,
+    n: 12,
+    units: list[Symbol.iterator](),
+    count: list.length,
+    module: null,
+    onResult: () => undefined,
+  });
 
   it('aborted while its workers are still starting', async () => {
     const controller = new AbortController();
@@ -278,6 +299,7 @@ describe('idle workers', () => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     const [unit] = constellationPlan(10, 0).unitsIn();
     const long = runOnWorkers({
+      task: 'search',
       n: 10,
       units: [unit][Symbol.iterator](),
       count: 1,
@@ -301,7 +323,15 @@ describe('idle workers', () => {
     expect(idleWorkers()).toBe(2);
     const [u] = constellationPlan(10, 0).unitsIn();
     const bad = { ...u, constellation: { ...u.constellation, a: 99 } };
-    const failing = runOnWorkers({ n: 10, units: [bad][Symbol.iterator](), count: 1, threads: 2, module: null, onResult: () => undefined });
+    const failing = runOnWorkers({
+      task: 'search',
+      n: 10,
+      units: [bad][Symbol.iterator](),
+      count: 1,
+      threads: 2,
+      module: null,
+      onResult: () => undefined,
+    });
     await expect(failing).rejects.toThrow(/counting worker failed/);
     // The failed job took one idle worker (one unit) and terminated it; the other stays idle.
     expect(idleWorkers()).toBe(1);
@@ -327,6 +357,7 @@ describe('worker failures reject the count', () => {
     const bad = { ...u, constellation: { ...u.constellation, a: 99 } };
     await expect(
       runOnWorkers({
+        task: 'search',
         n: 10,
         units: [bad][Symbol.iterator](),
         count: 1,
@@ -341,6 +372,7 @@ describe('worker failures reject the count', () => {
   it('a kernel that does not instantiate', async () => {
     await expect(
       runOnWorkers({
+        task: 'search',
         n: 10,
         units: constellationPlan(10, 0).unitsIn(),
         count: constellationPlan(10, 0).units,
@@ -355,6 +387,7 @@ describe('worker failures reject the count', () => {
   it('an onResult that throws', async () => {
     await expect(
       runOnWorkers({
+        task: 'search',
         n: 9,
         units: constellationPlan(9, 0).unitsIn(),
         count: constellationPlan(9, 0).units,

@@ -2,7 +2,7 @@
 // plain list of open-rows units, each counting its own completions, with no
 // unique count. They are never sharded or checkpointed, so the identity is
 // the list's alone.
-import { factorial, onePiece, type CpuEngine, type Method, type UnitCounter } from '../run/method.js';
+import { factorial, onePiece, type CpuEngine, type Method, type UnitCounter, type UnitCounting } from '../run/method.js';
 import { codedError, ERROR_CODES } from '../shared/errors.js';
 import type { CompletionUnit } from './completion-types.js';
 import { jsSearch, resolveSearchModule, wasmSearchFrom } from './open-rows-kernel.js';
@@ -13,11 +13,17 @@ export function completionsCounter(module: WebAssembly.Module | null): UnitCount
   return (unit) => onePiece(search.countOpenRows(unit.rows, unit.allow));
 }
 
+/** How a thread counts completion units (they carry their rows: n is not needed). */
+export const completionsCounting: UnitCounting<CompletionUnit> = {
+  name: 'completions',
+  counter: (_n, module) => completionsCounter(module),
+};
+
 const NOT_A_PLAN = "completion units are not a plan's: they are never sharded or saved";
 
 export function completionsMethod(n: number, units: readonly CompletionUnit[]): Method<CompletionUnit> {
   return Object.freeze({
-    name: 'completions' as const,
+    name: completionsCounting.name,
     n,
     identity: null,
     units: units.length,

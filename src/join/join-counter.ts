@@ -2,7 +2,7 @@
 // from the compiled module's source (./join-module.ts), so that a worker
 // (which receives the module compiled) does not carry the wasm bytes.
 import { instantiate } from '../engines/wasm-loader.js';
-import { countWhole, type UnitCounter } from '../run/method.js';
+import { countWhole, type UnitCounter, type UnitCounting } from '../run/method.js';
 import { countJoinUnitSteps as countJoinUnitStepsJs } from './join-kernel.js';
 import { ERROR_CODES, rangeError } from '../shared/errors.js';
 import {
@@ -135,3 +135,6 @@ export function joinUnitCounter(n: number, module: WebAssembly.Module | null, sh
   const counter = joinCounterFrom(module ? 'wasm' : 'js', module, share?.tableBytes ?? QUARTER_CACHE_BYTES, maxHalves, share);
   return (unit) => counter.countUnitSteps(n, unit);
 }
+
+/** How a thread counts the join's units. */
+export const joinCounting: UnitCounting<JoinUnit> = { name: 'join', counter: joinUnitCounter };

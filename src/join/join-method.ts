@@ -22,7 +22,7 @@ import {
 import { Digest, digest } from '../shared/digest.js';
 import { rangeError } from '../shared/errors.js';
 import { VERSION } from '../shared/version.js';
-import { joinUnitCounter } from './join-counter.js';
+import { joinCounting, joinUnitCounter } from './join-counter.js';
 import { shareJoinTables } from './join-share.js';
 import { joinMemoryBytes, joinUnitAt, planJoinCompact, type CompactJoinPlan, type JoinUnit } from './join-plan.js';
 import { countSymmetricSolutions, uniqueFromTotal } from './symmetric-solutions.js';
@@ -142,7 +142,7 @@ export function joinMethod(n: number): PlannedMethod<JoinUnit> {
 const methodOf = oncePerPlan((plan: JoinPlan): PlannedMethod<JoinUnit> => {
   const { n } = plan;
   return Object.freeze({
-    name: 'join' as const,
+    name: joinCounting.name,
     ...planMembers(plan),
     contribution: (id: number, count: bigint) => plan.contribution(id, count),
     uniqueOf: (total: bigint) => plan.unique(total),

@@ -1,19 +1,18 @@
-// Each method's counter for a worker thread, by the task name the pool sends:
-// workers receive the compiled module and units, never the plan.
-import { completionsCounter } from '../completions/completions-method.js';
-import type { CompletionUnit } from '../completions/completion-types.js';
-import { joinUnitCounter, type JoinShare } from '../join/join-counter.js';
-import type { JoinUnit } from '../join/join-plan.js';
-import { searchCounter } from '../search/search-method.js';
-import type { Unit } from '../search/search-plan.js';
-import type { AnyUnit, Task } from './messages.js';
-import type { UnitCounter } from './method.js';
+// Each method's counter for a worker thread, by the name the pool sends:
+// workers receive the compiled module and units, never the plan. Every
+// method folder says how its units are counted (UnitCounting); this is only
+// the list of them, so the worker carries the counters and not the plans.
+import { completionsCounting } from '../completions/completions-method.js';
+import { joinCounting } from '../join/join-counter.js';
+import { searchCounting } from '../search/search-method.js';
+import { codedError, ERROR_CODES } from '../shared/errors.js';
+import type { AnyUnit } from './messages.js';
+import type { MethodName, SharedSlot, UnitCounter, UnitCounting } from './method.js';
 
-export function counterFor(task: Task, n: number, module: WebAssembly.Module | null, share?: JoinShare): UnitCounter<AnyUnit> {
-  if (task === 'join') return joinUnitCounter(n, module, share) as UnitCounter<AnyUnit>;
-  if (task === 'completions') return completionsCounter(module) as UnitCounter<AnyUnit>;
-  const search: UnitCounter<Unit> = searchCounter(n, module);
-  return search as UnitCounter<AnyUnit>;
+const COUNTINGS: readonly UnitCounting<never>[] = [searchCounting, joinCounting, completionsCounting];
+
+export function counterFor(name: MethodName, n: number, module: WebAssembly.Module | null, share?: SharedSlot): UnitCounter<AnyUnit> {
+  const counting = COUNTINGS.find((c) => c.name === name);
+  if (!counting) throw codedError(`no method is named ${String(name)}`, ERROR_CODES.INTERNAL);
+  return counting.counter(n, module, share) as UnitCounter<AnyUnit>;
 }
-
-export type { CompletionUnit, JoinUnit, Unit };

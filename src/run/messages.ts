@@ -1,6 +1,5 @@
 // The messages between a count and its workers.
-import type { JoinShare } from '../join/join-counter.js';
-import type { MethodName } from './method.js';
+import type { MethodName, SharedSlot } from './method.js';
 
 /** What a pool's workers run: a method's units, by the method's name (src/run/counters.ts). */
 export type Task = MethodName;
@@ -19,8 +18,8 @@ export type ToWorker =
       n: number;
       task: Task;
       module: WebAssembly.Module | null;
-      /** With the join's shared build: the memory every worker's instance shares, and this worker's slot in it. */
-      share?: JoinShare | undefined;
+      /** With a shared build (Method.share): the memory every worker's instance shares, and this worker's slot in it. */
+      share?: SharedSlot | undefined;
       reportEveryMs?: number | undefined;
       /** A unit to count once before 'ready', result unused: builds the worker's tables while the calling thread counts. */
       warm?: AnyUnit | undefined;

@@ -62,7 +62,7 @@ export interface Method<U extends { readonly id: number } = { readonly id: numbe
   subtotals(countOf: (id: number) => bigint): string;
   /** The compiled wasm module for an engine choice, or null for TypeScript; throws if 'wasm' is unavailable. */
   module(engine: CpuEngine): WebAssembly.Module | null;
-  /** A counter on this thread, from `module` (null: TypeScript). Workers build theirs with counterFor (src/run/counters.ts). */
+  /** A counter on this thread, from `module` (null: TypeScript). Workers build theirs from the method's UnitCounting (src/run/counters.ts). */
   counter(module: WebAssembly.Module | null): UnitCounter<U>;
   /**
    * Whether the calling thread counts units while workers start: not where
@@ -80,6 +80,24 @@ export interface Method<U extends { readonly id: number } = { readonly id: numbe
    * give each worker `module` and a memory of its own.
    */
   share?(module: WebAssembly.Module | null, workers: number): Promise<WorkerShare | undefined>;
+}
+
+/** One memory for all of a count's workers (Method.share), and this worker's slot in it. */
+export interface SharedSlot {
+  readonly memory: WebAssembly.Memory;
+  readonly slot: number;
+  /** Test hook: the shared tables' budget (see WorkerShare.tableBytes). */
+  readonly tableBytes?: number | undefined;
+}
+
+/**
+ * How a thread counts a method's units: a worker receives the method's name,
+ * the compiled module and units, never the plan, and builds its counter
+ * here. Each method folder exports its own; src/run/counters.ts lists them.
+ */
+export interface UnitCounting<U> {
+  readonly name: MethodName;
+  counter(n: number, module: WebAssembly.Module | null, share?: SharedSlot): UnitCounter<U>;
 }
 
 /** What Method.share gives the workers of one count. */
@@ -140,10 +158,74 @@ export function* onePiece(count: bigint): Generator<number, bigint, undefined> {
   return count;
 }
 
+/** A unit in hand and the share of it done, between two of its pieces. */
+export interface UnitStep<U> {
+  readonly unit: U;
+  readonly share: number;
+}
+
+/**
+ * The one loop that drives units' counters on a thread (the runner's, a
+ * worker's, a whole count's): counts the units `next` gives until it gives
+ * none, calls `record` as each ends, and yields between pieces so that the
+ * caller may report or pause. The counter is made at the first unit.
+ */
+export function* countUnits<U>(
+  counterOf: () => UnitCounter<U>,
+  next: () => U | undefined,
+  record: (unit: U, count: bigint) => void,
+): Generator<UnitStep<U>, void, undefined> {
+  let counter: UnitCounter<U> | undefined;
+  for (let unit = next(); unit !== undefined; unit = next()) {
+    counter ??= counterOf();
+    const steps = counter(unit);
+    for (let step = steps.next(); ; step = steps.next()) {
+      if (step.done) {
+        record(unit, step.value);
+        break;
+      }
+      yield { unit, share: step.value };
+    }
+  }
+}
+
+/** The next of `units` each call, undefined once they are done. */
+export function taker<U>(units: Iterable<U>): () => U | undefined {
+  const it = units[Symbol.iterator]();
+  return () => {
+    const r = it.next();
+    return r.done ? undefined : r.value;
+  };
+}
+
 /** Runs a unit counter to its end on this thread. */
 export function countWhole<U>(counter: UnitCounter<U>, unit: U): bigint {
-  const steps = counter(unit);
-  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+  let count = 0n;
+  for (const _ of countUnits(
+    () => counter,
+    taker([unit]),
+    (_unit, c) => (count = c),
+  ));
+  return count;
+}
+
+/**
+ * Counts every unit of a method on this thread, blocking (countSync): the
+ * total, and the unique count from its parts.
+ */
+export function countOnThread<U extends { readonly id: number }>(
+  method: Method<U>,
+  module: WebAssembly.Module | null,
+): { total: bigint; unique: bigint } {
+  let total = 0n;
+  let unique8 = 0n;
+  const add = (unit: U, count: bigint): void => {
+    const c = method.contribution(unit.id, count);
+    total += c.total;
+    unique8 += c.unique8;
+  };
+  for (const _ of countUnits(() => method.counter(module), taker(method.unitsIn(0, method.units)), add));
+  return { total, unique: method.uniqueOf(total, unique8) };
 }
 
 /** The first line of a subtotals file: the version and the plan it belongs to. */

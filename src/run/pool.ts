@@ -25,8 +25,8 @@ const BATCH_SHARE = 8;
 
 export interface PoolJob<U extends AnyUnit = AnyUnit> {
   n: number;
-  /** What the units are (default 'search': plan units). */
-  task?: Task;
+  /** Whose units they are: the method's name, by which workers build its counter (src/run/counters.ts). */
+  task: Task;
   /** The units to run, pulled as they are handed out, and how many there are. */
   units: Iterator<U>;
   count: number;
@@ -216,7 +216,7 @@ export function runOnWorkers<U extends AnyUnit = AnyUnit>(job: PoolJob<U>): Prom
       next += size;
     };
 
-    const key: InitKey = { n, task: job.task ?? 'search', module: job.module, share: job.share, reportEveryMs: job.reportEveryMs };
+    const key: InitKey = { n, task: job.task, module: job.module, share: job.share, reportEveryMs: job.reportEveryMs };
     let slots = 0; // of the shared memory, one per worker
     const init = (worker: Pooled): void => {
       worker.online = true;
@@ -226,8 +226,8 @@ export function runOnWorkers<U extends AnyUnit = AnyUnit>(job: PoolJob<U>): Prom
       }
       worker.init = key;
       const { share, ...rest } = key;
-      const joinShare = share && { memory: share.memory, slot: slots++, tableBytes: share.tableBytes };
-      worker.handle.post({ type: 'init', ...rest, share: joinShare, warm: job.warm });
+      const slot = share && { memory: share.memory, slot: slots++, tableBytes: share.tableBytes };
+      worker.handle.post({ type: 'init', ...rest, share: slot, warm: job.warm });
     };
     const ready = (worker: Pooled): void => {
       anyReady = true;

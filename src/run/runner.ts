@@ -6,7 +6,7 @@ import { SLICE_MS, yieldToEventLoop } from '../shared/slices.js';
 import { AUTO_THREADS_MIN_N, availableCores, tableMemoryBudget } from './environment.js';
 
 export { AUTO_THREADS_MIN_N };
-import type { CpuEngine, Method, MethodName } from './method.js';
+import { countUnits, taker, type CpuEngine, type Method, type MethodName } from './method.js';
 import { runOnWorkers } from './pool.js';
 import type { Progress } from '../shared/progress.js';
 
@@ -197,26 +197,18 @@ async function runUnits<U extends { readonly id: number }>(
    * that end with `pause`; stops when `next` gives none.
    */
   const countHere = async (next: () => U | undefined, sliceMs: number, pause: () => Promise<void>): Promise<void> => {
-    let counter: ((unit: U) => Generator<number, bigint, undefined>) | undefined;
     let sliceStart = now();
-    for (let unit = next(); unit !== undefined; unit = next()) {
-      counter ??= plan.counter(module);
-      const steps = counter(unit);
-      for (let step = steps.next(); ; step = steps.next()) {
-        if (step.done) {
-          // Checked before each unit is recorded, so an abort (even from a
-          // progress callback) stops the count at the next unit boundary.
-          if (signal?.aborted) throw abortError(signal);
-          record(unit, step.value);
-          break;
-        }
-        if (now() - sliceStart > sliceMs) {
-          onPartial(unit, step.value);
-          await pause();
-          if (signal?.aborted) throw abortError(signal);
-          sliceStart = now();
-        }
-      }
+    // Checked before each unit is recorded, so an abort (even from a progress callback) stops the count at the next unit boundary.
+    const recordHere = (unit: U, count: bigint): void => {
+      if (signal?.aborted) throw abortError(signal);
+      record(unit, count);
+    };
+    for (const { unit, share } of countUnits(() => plan.counter(module), next, recordHere)) {
+      if (now() - sliceStart <= sliceMs) continue;
+      onPartial(unit, share);
+      await pause();
+      if (signal?.aborted) throw abortError(signal);
+      sliceStart = now();
     }
   };
 
@@ -226,8 +218,7 @@ async function runUnits<U extends { readonly id: number }>(
   let threads = workersFor(wanted, left, cores, plan.bytesPerThread);
   if (threads === 0) {
     threads = 1;
-    const units = pending(plan, run);
-    await countHere(() => units.next().value ?? undefined, SLICE_MS, yieldToEventLoop);
+    await countHere(taker(pending(plan, run)), SLICE_MS, yieldToEventLoop);
     if (signal?.aborted) throw abortError(signal);
   } else {
     // The workers instantiate the kernel; this thread hands out work, and

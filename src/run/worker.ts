@@ -5,7 +5,7 @@ import { codedError, ERROR_CODES } from '../shared/errors.js';
 import { counterFor } from './counters.js';
 import { importNodeBuiltin, isNode } from './environment.js';
 import type { AnyUnit, FromWorker, ToWorker, UnitResult } from './messages.js';
-import type { UnitCounter } from './method.js';
+import { countUnits, countWhole, taker, type UnitCounter } from './method.js';
 
 type Port = { post(message: FromWorker): void; listen(handler: (message: ToWorker) => void): void };
 
@@ -39,27 +39,22 @@ function handle(port: Port, message: ToWorker): void {
       n = message.n;
       reportEveryMs = message.reportEveryMs ?? REPORT_EVERY_MS;
       counter = counterFor(message.task, n, message.module, message.share);
-      if (message.warm) for (const steps = counter(message.warm); !steps.next().done;);
+      if (message.warm) countWhole(counter, message.warm);
       port.post({ type: 'ready' });
       return;
     }
-    if (!counter) throw codedError("'run' before 'init'", ERROR_CODES.INTERNAL);
+    const ready = counter;
+    if (!ready) throw codedError("'run' before 'init'", ERROR_CODES.INTERNAL);
     let results: UnitResult[] = [];
     let lastReport = performance.now();
-    for (const unit of message.units) {
-      // Counted in pieces; between them, results and the share done go back every reportEveryMs.
-      const steps = counter(unit);
-      for (let step = steps.next(); ; step = steps.next()) {
-        if (step.done) {
-          results.push({ id: unit.id, count: step.value });
-          break;
-        }
-        const now = performance.now();
-        if (now - lastReport >= reportEveryMs) {
-          port.post({ type: 'results', results, batchDone: false, partial: { id: unit.id, share: step.value } });
-          results = [];
-          lastReport = now;
-        }
+    const record = (unit: AnyUnit, count: bigint): number => results.push({ id: unit.id, count });
+    // Counted in pieces; between them, results and the share done go back every reportEveryMs.
+    for (const { unit, share } of countUnits(() => ready, taker(message.units), record)) {
+      const now = performance.now();
+      if (now - lastReport >= reportEveryMs) {
+        port.post({ type: 'results', results, batchDone: false, partial: { id: unit.id, share } });
+        results = [];
+        lastReport = now;
       }
     }
     port.post({ type: 'results', results, batchDone: true });

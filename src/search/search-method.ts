@@ -10,6 +10,7 @@ import {
   type CountSource,
   type PlannedMethod,
   type UnitCounter,
+  type UnitCounting,
 } from '../run/method.js';
 import { VERSION } from '../shared/version.js';
 import { rangeError } from '../shared/errors.js';
@@ -24,6 +25,9 @@ export function searchCounter(n: number, module: WebAssembly.Module | null): Uni
     return countUnit(kernel, n, unit);
   };
 }
+
+/** How a thread counts the search's units. */
+export const searchCounting: UnitCounting<Unit> = { name: 'search', counter: searchCounter };
 
 /** A unit that arrived in a message: its constellation must lie on the board (the kernels do not check). */
 function checkConstellation(n: number, unit: Unit): void {
@@ -42,7 +46,7 @@ export function searchMethod(n: number, depth: number): PlannedMethod<Unit> {
 const methodOf = oncePerPlan((plan: ConstellationPlan): PlannedMethod<Unit> => {
   const { n } = plan;
   return Object.freeze({
-    name: 'search' as const,
+    name: searchCounting.name,
     ...planMembers(plan),
     contribution(id: number, count: bigint) {
       const i = plan.constellationIndex(id);
