@@ -1,6 +1,7 @@
 // The demo page: count N-Queens solutions with the package's public API.
 import * as nqueens from '../dist/index.js';
 import type { AlgorithmChoice, AlgorithmName, CountOptions, EngineChoice, Progress } from '../dist/index.js';
+import { formatMs, formatRate } from '../dist/shared/rate.js';
 import { boardElement } from './board';
 import { setupBenchmark } from './bench';
 import { setupViewer } from './viewer';
@@ -41,9 +42,10 @@ const fields = {
   rate: $('rate'),
 };
 
+// More threads than cores only take turns on them: offer up to the cores there are.
 const cores = navigator.hardwareConcurrency || 1;
 threadsSelect.add(new Option(`auto (${cores} from N = ${nqueens.AUTO_THREADS_MIN_N})`, ''));
-for (let t = 1; t <= Math.min(16, Math.max(4, cores)); t++) threadsSelect.add(new Option(String(t), String(t)));
+for (let t = 1; t <= cores; t++) threadsSelect.add(new Option(String(t), String(t)));
 
 const integer = new Intl.NumberFormat('en-US');
 
@@ -79,9 +81,21 @@ nInput.addEventListener('input', () => {
 });
 
 function showTime(ms: number, total: bigint): void {
-  fields.time.textContent = ms < 1000 ? `${ms.toFixed(1)} ms` : `${(ms / 1000).toFixed(2)} s`;
-  const perSecond = ms > 0 ? Number(total) / (ms / 1000) : 0;
-  fields.rate.textContent = `${(perSecond / 1e6).toFixed(2)} M solutions/s`;
+  fields.time.textContent = formatMs(ms);
+  fields.rate.textContent = formatRate(total, ms);
+}
+
+/**
+ * A count that did not finish: what its progress added up is not a result,
+ * so it is marked as partial; the join's unique count never came; and no
+ * algorithm, engine or threads are shown, as nothing finished running.
+ */
+function showUnfinished(): void {
+  for (const field of [fields.total, fields.unique]) {
+    const shown = field.textContent ?? '';
+    field.textContent = /^[\d,]+$/.test(shown) ? `${shown} (partial)` : '–';
+  }
+  for (const field of [fields.engine, fields.algorithm, fields.threads, fields.time, fields.rate]) field.textContent = '–';
 }
 
 function drawBoards(n: number, engine: Exclude<EngineChoice, 'webgpu'>): void {
@@ -130,7 +144,6 @@ form.addEventListener('submit', async (event) => {
   cancelButton.disabled = false;
   progressBar.value = 0;
   for (const field of Object.values(fields)) field.textContent = '–';
-  fields.algorithm.textContent = algorithm;
   if (algorithm === 'join') fields.unique.textContent = AFTER_LAST_UNIT;
   status.textContent = `Counting N = ${n} (${algorithm})…`;
   try {
@@ -145,9 +158,10 @@ form.addEventListener('submit', async (event) => {
     status.textContent = `Done: N = ${n}, by the ${r.algorithm}.`;
   } catch (error) {
     const e = error as Error;
-    status.textContent = e.name === 'AbortError' ? 'Cancelled.' : `${e.name}: ${e.message}`;
-    // A cancelled join never reached its unique count.
-    if (algorithm === 'join' && fields.unique.textContent === AFTER_LAST_UNIT) fields.unique.textContent = '–';
+    if (controller === run) {
+      status.textContent = e.name === 'AbortError' ? 'Cancelled.' : `${e.name}: ${e.message}`;
+      showUnfinished();
+    }
   } finally {
     if (controller === run) {
       controller = undefined;

@@ -53,6 +53,8 @@ export function setupViewer(): void {
     const unique = pageMode.value === 'fundamental';
     pageBoard.replaceChildren();
     pageImages.replaceChildren();
+    // Buttons that lead nowhere are off: the first page has no previous, the last solution no next.
+    firstButton.disabled = index <= 0;
     prevButton.disabled = index <= 0;
     nextButton.disabled = atEnd && index === visited.length - 1;
     if (index < 0) {
@@ -83,11 +85,13 @@ export function setupViewer(): void {
     }
     const unique = pageMode.value === 'fundamental';
     const after = index >= 0 ? visited[index] : undefined;
-    const [next] = solutions(n, { unique, after, limit: 1 });
+    // One more than shown, so that Next is disabled on the last solution rather than after it.
+    const [next, beyond] = solutions(n, { unique, after, limit: 2 });
     if (next) {
       visited.push(next);
       index++;
-    } else atEnd = true;
+    }
+    atEnd = beyond === undefined;
     showPage();
   }
 
@@ -126,6 +130,8 @@ export function setupViewer(): void {
   const completeStatus = $('complete-status');
   const clearButton = $<HTMLButtonElement>('complete-clear');
 
+  /** Up to this n an empty board's count (every solution) takes milliseconds, so it is shown at once. */
+  const EMPTY_BOARD_MAX_N = 12;
   let placed: Queen[] = [];
   let counting: AbortController | undefined;
 
@@ -138,9 +144,17 @@ export function setupViewer(): void {
 
   async function recount(): Promise<void> {
     counting?.abort();
+    counting = undefined;
+    const n = completeN.valueAsNumber;
+    // An empty board asks for every solution of n: a long count past small n, which a
+    // Clear or a new N must not start unasked (the Count form above counts whole boards).
+    if (placed.length === 0 && n > EMPTY_BOARD_MAX_N) {
+      completeCount.textContent = '–';
+      completeStatus.textContent = `No queens placed: click squares to count the solutions that contain them (for every solution of N = ${n}, use Count above).`;
+      return;
+    }
     const run = new AbortController();
     counting = run;
-    const n = completeN.valueAsNumber;
     completeCount.textContent = '…';
     completeStatus.textContent = `Counting the completions of ${placed.length} queen${placed.length === 1 ? '' : 's'}…`;
     try {

@@ -1,22 +1,13 @@
 // How results look on stdout: the key-value block, table rows and JSON.
 import type { CountResult } from '../index.js';
+import { formatMs, formatRate as formatSolutionsRate } from '../shared/rate.js';
 import { println } from './files.js';
 
-export function formatMs(ms: number): string {
-  return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`;
-}
+export { formatMs };
 
 /** Solutions per second; `counted` the solutions this run found itself (not resumed ones). */
 export function formatRate(r: CountResult, counted: bigint = r.total): string {
-  if (r.elapsedMs <= 0 || counted === 0n) return '-';
-  const perSecond = (Number(counted) / r.elapsedMs) * 1000;
-  const units: [number, string][] = [
-    [1e9, 'G'],
-    [1e6, 'M'],
-    [1e3, 'k'],
-  ];
-  for (const [scale, unit] of units) if (perSecond >= scale) return `${(perSecond / scale).toFixed(2)} ${unit} solutions/s`;
-  return `${perSecond.toFixed(0)} solutions/s`;
+  return formatSolutionsRate(counted, r.elapsedMs);
 }
 
 /** A time for JSON: to the microsecond, without the float noise of a difference of clocks. */

@@ -303,6 +303,97 @@ describe.skipIf(!HAVE_CHROMIUM)('in Chromium', () => {
       expect(errors).toEqual([]);
     });
 
+    // Only results: what a count did not finish is marked, and what did not run is not named.
+    const panel = (page: Page) =>
+      page.evaluate(() =>
+        Object.fromEntries(
+          ['total', 'unique', 'ran-engine', 'ran-algorithm', 'ran-threads', 'time', 'rate', 'status'].map((id) => [
+            id,
+            document.getElementById(id)!.textContent,
+          ]),
+        ),
+      );
+
+    it('Cancel marks the sums so far as partial and names no algorithm, engine or threads', async () => {
+      const page = await open(served.url);
+      await page.fill('#n', '18');
+      await page.selectOption('#algorithm', 'join');
+      await page.selectOption('#threads', '2');
+      await page.click('#count');
+      await page.waitForFunction(() => /^[\d,]+$/.test(document.getElementById('total')!.textContent!));
+      expect((await panel(page))['ran-algorithm']).toBe('–');
+      await page.click('#cancel');
+      await page.waitForFunction(() => document.getElementById('status')!.textContent === 'Cancelled.');
+      const shown = await panel(page);
+      expect(shown.total).toMatch(/^[\d,]+ \(partial\)$/);
+      expect(shown).toMatchObject({ unique: '–', 'ran-engine': '–', 'ran-algorithm': '–', 'ran-threads': '–', time: '–', rate: '–' });
+      expect(errors).toEqual([]);
+    });
+
+    it('a failed count (WebGPU missing) shows the error and no algorithm', async () => {
+      const page = await open(served.url, "Object.defineProperty(Navigator.prototype, 'gpu', { get: () => undefined });");
+      await page.fill('#n', '12');
+      await page.selectOption('#engine', 'webgpu');
+      await page.click('#count');
+      await page.waitForFunction(() => document.getElementById('status')!.textContent!.startsWith('Error'));
+      expect(await panel(page)).toMatchObject({ total: '–', unique: '–', 'ran-algorithm': '–', 'ran-engine': '–', rate: '–' });
+    });
+
+    it.each([
+      [1, 'solutions/s'],
+      [10, 'k|M solutions/s'],
+    ])('the rate of N = %i is scaled like the CLI (%s), never 0.00 M', async (n) => {
+      const page = await open(served.url);
+      await page.fill('#n', String(n));
+      await page.selectOption('#threads', '1');
+      await page.click('#count');
+      await page.waitForFunction(() => document.getElementById('status')!.textContent!.startsWith('Done'));
+      const rate = (await panel(page)).rate!;
+      const m = /^(\d+(?:\.\d\d)?) (?:([kMG]) )?solutions\/s$/.exec(rate);
+      expect(m, rate).not.toBeNull();
+      expect(Number(m![1])).toBeGreaterThanOrEqual(1);
+      expect(Number(m![1])).toBeLessThan(1000);
+      expect(errors).toEqual([]);
+    });
+
+    it.each([1, 3])('with %i cores the Threads list offers 1 to that many', async (cores) => {
+      const page = await open(served.url, `Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => ${cores} });`);
+      const offered = await page.locator('#threads option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+      expect(offered).toEqual(['', ...Array.from({ length: cores }, (_, i) => String(i + 1))]);
+    });
+
+    it('the viewer disables First and Previous on the first solution, Next on the last', async () => {
+      const page = await open(served.url);
+      const enabled = () =>
+        page.evaluate(() =>
+          ['viewer-first', 'viewer-prev', 'viewer-next'].map((id) => !(document.getElementById(id) as HTMLButtonElement).disabled),
+        );
+      await page.fill('#viewer-n', '4');
+      await page.dispatchEvent('#viewer-n', 'change');
+      expect(await enabled()).toEqual([false, false, true]);
+      await page.click('#viewer-next');
+      expect(await text(page, '#viewer-status')).toBe('Solution 2 of N = 4: [2, 0, 3, 1] (the last)');
+      expect(await enabled()).toEqual([true, true, false]);
+      await page.fill('#viewer-n', '3');
+      await page.dispatchEvent('#viewer-n', 'change');
+      expect(await enabled()).toEqual([false, false, false]);
+      expect(await text(page, '#viewer-status')).toBe('N = 3 has no solutions.');
+      expect(errors).toEqual([]);
+    });
+
+    it('Complete a board: N = 20 and Clear start no count; a placed queen does', async () => {
+      const page = await open(served.url);
+      const idle =
+        'No queens placed: click squares to count the solutions that contain them (for every solution of N = 20, use Count above).';
+      await page.fill('#complete-n', '20');
+      expect([await text(page, '#complete-count'), await text(page, '#complete-status')]).toEqual(['–', idle]);
+      await page.click('#complete-board span[data-row="0"][data-col="0"]');
+      expect(await text(page, '#complete-status')).toMatch(/^Counting/);
+      await page.click('#complete-clear');
+      expect([await text(page, '#complete-count'), await text(page, '#complete-status')]).toEqual(['–', idle]);
+      expect(errors).toEqual([]);
+    });
+
     it('an out-of-range N clears the previous results and says what is allowed', async () => {
       const page = await open(served.url);
       await page.fill('#n', '8');
