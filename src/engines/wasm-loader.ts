@@ -165,7 +165,7 @@ export function instantiate<E extends object>(module: WebAssembly.Module, memory
   } catch (error) {
     if (!(error instanceof RangeError) || !/out of memory|cannot allocate/i.test(error.message)) throw error;
     throw rangeError(
-      `cannot reserve a WebAssembly memory here (${error.message}): is the address space limited (ulimit -v)? engine 'js' needs no wasm memory`,
+      `cannot reserve a WebAssembly memory (ulimit -v?): ${error.message}`,
       ERROR_CODES.OUT_OF_MEMORY,
       error,
     );

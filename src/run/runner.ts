@@ -107,20 +107,16 @@ export async function runMethod<U extends { readonly id: number }>(plan: Method<
     if (!hasCode(error, ERROR_CODES.OUT_OF_MEMORY)) throw error;
   }
   const already: Already = { ...(run.already ?? { finished: 0, total: 0n, unique8: 0n, work: 0 }) };
-  let countedTotal = 0n;
+  const before = already.total;
   for (const [id, count] of done) {
     const c = plan.contribution(id, count);
-    [already.total, already.unique8, already.finished, already.work] = [
-      already.total + c.total,
-      already.unique8 + c.unique8,
-      already.finished + 1,
-      already.work + plan.workOf(id),
-    ];
-    countedTotal += c.total;
+    already.total += c.total;
+    already.unique8 += c.unique8;
+    already.finished++;
+    already.work += plan.workOf(id);
   }
-  const skip = (id: number): boolean => done.has(id) || (run.skip?.(id) ?? false);
-  const r = await runUnits(plan, { ...run, already, skip }, null);
-  return { ...r, counted: r.counted + done.size, countedTotal: r.countedTotal + countedTotal };
+  const r = await runUnits(plan, { ...run, already, skip: (id) => done.has(id) || !!run.skip?.(id) }, null);
+  return { ...r, counted: r.counted + done.size, countedTotal: r.countedTotal + already.total - before };
 }
 
 /** runMethod's count on `module` (null: TypeScript). */

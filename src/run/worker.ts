@@ -60,8 +60,15 @@ function handle(port: Port, message: ToWorker): void {
     port.post({ type: 'results', results, batchDone: true });
   } catch (error) {
     const e = error instanceof Error ? error : new Error(String(error));
+    // Every failure goes back coded: a memory V8 could not allocate as such, any other uncoded error as internal.
     const code = (e as { code?: unknown }).code;
-    port.post({ type: 'error', message: e.message, name: e.name, stack: e.stack, code: typeof code === 'string' ? code : undefined });
+    const coded =
+      typeof code === 'string'
+        ? code
+        : e instanceof RangeError && /out of memory|allocation failed/i.test(e.message)
+          ? ERROR_CODES.OUT_OF_MEMORY
+          : ERROR_CODES.INTERNAL;
+    port.post({ type: 'error', message: e.message, name: e.name, stack: e.stack, code: coded });
   }
 }
 

@@ -71,7 +71,7 @@ describe('no address space for a wasm memory', () => {
     expect(JSON.parse(auto.stdout)).toMatchObject({ total: '14200', engine: 'js' });
     const wasm = limited([cli, 'count', '12', '--engine', 'wasm']);
     expect([wasm.code, wasm.stdout]).toEqual([1, '']);
-    expect(wasm.stderr).toMatch(/^nqueens: .*cannot reserve a WebAssembly memory.*\[ERR_NQUEENS_OUT_OF_MEMORY\]\n$/);
+    expect(wasm.stderr).toMatch(/^nqueens: cannot reserve a WebAssembly memory \(ulimit -v\?\): .*\[ERR_NQUEENS_OUT_OF_MEMORY\]\n$/);
     expect(wasm.stderr).not.toMatch(/--help/);
   });
 });
