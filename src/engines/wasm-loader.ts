@@ -164,11 +164,7 @@ export function instantiate<E extends object>(module: WebAssembly.Module, memory
     return instantiateSync<Record<string, unknown>>(module, memory ? { env: { memory } } : {}).exports as unknown as E;
   } catch (error) {
     if (!(error instanceof RangeError) || !/out of memory|cannot allocate/i.test(error.message)) throw error;
-    throw rangeError(
-      `cannot reserve a WebAssembly memory (ulimit -v?): ${error.message}`,
-      ERROR_CODES.OUT_OF_MEMORY,
-      error,
-    );
+    throw rangeError(`cannot reserve a WebAssembly memory (ulimit -v?): ${error.message}`, ERROR_CODES.OUT_OF_MEMORY, error);
   }
 }
 
