@@ -9,11 +9,15 @@
 // percentile of their projections). The same seed picks the same units.
 //
 // With NQUEENS_PEER_KLUEV_DIR set (README.md here: one binary per n), the C++
-// program runs beside it on one thread over a matching share of its own
-// work: `<binary> 1 <parts> <part>` counts one of every `parts` of its work
-// items, parts = 1 / share rounded, for `--kluev-parts` values of part
-// (default 1, part 0); its whole time is projected as its set-up (timed in a
-// run of one item in a million) plus the rest x parts.
+// program runs beside it on one thread over shares of its own work:
+// `<binary> 1 <parts> <part>` counts one of every `parts` of its work items
+// (a round robin, so a part is spread over the whole work). A part costs
+// more than 1 / parts of the whole: set-up, and whatever every item costs
+// before the program skips it. So its time is fitted as T(P) = a + b / P
+// from parts of P = round(1 / share) and of P / 4, for `--kluev-parts`
+// part numbers spread over 0..P/4-1 (default 3), and the whole is a + b.
+// (Scaling one part by P, as before 2026-11-26, projected n = 20 at 2.2x
+// its measured whole.)
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,7 +36,7 @@ const seed = Number(option('seed', '20261124'));
 const choice = option('algorithm', 'auto');
 const BATCHES = 20;
 const kluevDir = process.env.NQUEENS_PEER_KLUEV_DIR;
-const kluevRuns = Number(option('kluev-parts', '1'));
+const kluevRuns = Number(option('kluev-parts', '3'));
 
 /** mulberry32: a seeded generator, so a projection can be repeated unit for unit. */
 function random(state) {
@@ -93,11 +97,11 @@ for (const n of sizes) {
   );
   const kluev = projectKluev(n);
   if (kluev) {
-    const best = Math.min(...kluev.projections);
+    const mid = [...kluev.projections].sort((a, b) => a - b)[kluev.projections.length >> 1];
     console.log(
-      `  C++ (Kluev), one thread, ${kluev.projections.length} part(s) of ${kluev.parts} (set-up ${seconds(kluev.setUp)}, once): ` +
+      `  C++ (Kluev), one thread, ${kluev.projections.length} part number(s), each in ${kluev.parts} and in ${kluev.parts / 4} parts: ` +
         `projected ${kluev.projections.map(seconds).join(', ')}; ` +
-        `ours / C++ ${(project(sampled) / best).toFixed(2)}x`,
+        `ours / C++ ${(project(sampled) / mid).toFixed(2)}x (the median)`,
     );
   }
 }
@@ -117,9 +121,9 @@ function quarterTablesOf(n, ids, method) {
 }
 
 /**
- * The C++ program's projection at n from `kluevRuns` parts of round(1 / share), or undefined without its
- * binary. Its set-up (tables, before any work item) is not divided among parts: timed alone, as a run that
- * counts one item in a million, and counted once.
+ * The C++ program's projection at n, or undefined without its binary: per
+ * part number, its time in parts of P and of P / 4 fitted as a + b / P
+ * (see the header); the whole is a + b.
  */
 function projectKluev(n) {
   const binary = kluevDir && join(kluevDir, String(n));
@@ -128,9 +132,15 @@ function projectKluev(n) {
     const out = execFileSync(binary, ['1', String(parts), String(part)], { encoding: 'utf8', maxBuffer: 1 << 20 });
     return Number(/Elapsed time: ([\d.e+-]+) s/.exec(out)[1]);
   };
-  const setUp = elapsed(1e6, 0);
-  const parts = Math.max(1, Math.round(1 / share));
+  const parts = Math.max(4, 4 * Math.round(1 / share / 4));
+  const coarse = parts / 4;
   const projections = [];
-  for (let part = 0; part < kluevRuns; part++) projections.push(setUp + Math.max(0, elapsed(parts, part) - setUp) * parts);
-  return { parts, setUp, projections };
+  for (let i = 0; i < kluevRuns; i++) {
+    const part = Math.floor((i * coarse) / kluevRuns);
+    const fine = elapsed(parts, part);
+    const thick = elapsed(coarse, part);
+    const b = ((thick - fine) * parts) / 3; // thick - fine = b (4 - 1) / parts
+    projections.push(Math.max(fine, fine - b / parts + b));
+  }
+  return { parts, projections };
 }

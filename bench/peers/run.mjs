@@ -8,6 +8,8 @@
 //
 //   node bench/peers/run.mjs [--sizes 16,17,18] [--rounds 3] [--no-memory]    (after npm run build)
 //   node bench/peers/run.mjs --project [--sizes 21,22,23] [--share 0.01]   (project.mjs: sampled projections)
+//   node bench/peers/run.mjs --whole 20 [--rounds 1]   a whole count of ours (wasm) and of the C++ program, recorded
+//                                                      in bench/results/peers-whole.jsonl with the machine and date
 //   --cpu K: the core every contestant runs on (default 0, Linux with taskset); --cpu any: not pinned
 //
 // Peers (each skipped when its variable is unset; build steps in README.md here):
@@ -16,8 +18,9 @@
 //   NQUEENS_PEER_Q27_BIN      the q27 project's coronal2 counter (q27.mjs)
 //   NQUEENS_PEER_TAKAKEN_BIN  Takaken's C program (takaken.mjs)
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { machine, machineLine } from './machine.mjs';
 import { planJoin, joinCounter } from '../../dist/join/join-module.js';
 import { contestant as faf } from './faf.mjs';
 import { contestant as q27 } from './q27.mjs';
@@ -39,14 +42,19 @@ if (cpu !== 'any' && process.platform === 'linux' && !process.env.NQUEENS_BENCH_
   });
   process.exit(pinned.status ?? 1);
 }
+const measuredOn = machine();
+console.log(machineLine(measuredOn));
 if (process.env.NQUEENS_BENCH_CPU) console.log(`every contestant on CPU ${process.env.NQUEENS_BENCH_CPU} (taskset)`);
 if (args.includes('--project')) {
   // Counts too long to run: projected from a sample of their units (project.mjs reads the same arguments).
   await import('./project.mjs');
   process.exit(0);
 }
-const sizes = option('sizes', '16,17,18').split(',').map(Number);
-const rounds = Number(option('rounds', '3'));
+// --whole N: whole counts at N (comma-separated sizes too), ours on wasm only (the TS join takes 4x as long), one round
+// unless --rounds says more, recorded with the machine.
+const whole = option('whole', undefined);
+const sizes = (whole ?? option('sizes', '16,17,18')).split(',').map(Number);
+const rounds = Number(option('rounds', whole ? '1' : '3'));
 
 /** Our join on one thread, in this process: plan and every unit. */
 function ours(engine) {
@@ -73,7 +81,7 @@ function kluev(dir) {
 /** @type {Contestant[]} */
 const contestants = [
   { name: 'join wasm', run: ours('wasm'), ours: true },
-  { name: 'join TS', run: ours('js'), ours: true },
+  ...(whole ? [] : [{ name: 'join TS', run: ours('js'), ours: true }]),
 ];
 if (process.env.NQUEENS_PEER_KLUEV_DIR) {
   contestants.push({ name: 'Kluev C++', run: kluev(process.env.NQUEENS_PEER_KLUEV_DIR) });
@@ -136,6 +144,25 @@ for (const n of sizes) {
   }
 }
 
+if (whole) {
+  // Every whole count, with the machine: the file is only appended to.
+  const file = new URL('../results/peers-whole.jsonl', import.meta.url);
+  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
+  for (const n of sizes) {
+    const record = {
+      n,
+      machine: measuredOn,
+      cpuPinned: process.env.NQUEENS_BENCH_CPU ?? 'any',
+      commit,
+      total: String(agreed.get(n)),
+      seconds: {},
+    };
+    for (const c of contestants) if (seconds.has(`${c.name}/${n}`)) record.seconds[c.name] = seconds.get(`${c.name}/${n}`);
+    appendFileSync(file, JSON.stringify(record) + '\n');
+  }
+  console.log(`recorded in ${file.pathname}`);
+}
+
 /** Peak RSS in MB of a command run once under GNU time (`/usr/bin/time -f %M`), or undefined without it. */
 function peakMegabytes(command, commandArgs) {
   if (!existsSync('/usr/bin/time')) return undefined;
@@ -144,7 +171,7 @@ function peakMegabytes(command, commandArgs) {
   return r.status === 0 && m ? Number(m[1]) / 1024 : undefined;
 }
 
-if (!args.includes('--no-memory')) {
+if (!args.includes('--no-memory') && !whole) {
   const module = new URL('../../dist/join/join-module.js', import.meta.url).href;
   // Node's own memory, idle and once V8's optimizing compiler has run (any hot loop: ours do).
   const hotLoop = 'let s = 0; for (let i = 0; i < 1e8; i++) s += i % 7;';
