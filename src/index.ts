@@ -4,7 +4,7 @@ import { abortError, isAbortSignal, type AbortSignalLike } from './shared/abort.
 import { toBoard } from './shared/board.js';
 import { planSubproblems as plan, type Subproblem } from './search/constellations.js';
 import { ALGORITHMS, checkAlgorithm, resolveAlgorithm, type AlgorithmChoice, type AlgorithmName } from './run/algorithm.js';
-import { methodForCount } from './run/methods.js';
+import { hasDepth, methodForCount, planAlgorithm, type PlannedMethod } from './run/methods.js';
 import { countOnThread } from './run/method.js';
 import {
   checkAfter,
@@ -21,11 +21,9 @@ import type { CompletionsProgress, Queen } from './completions/completion-types.
 import { ENGINES, type EngineChoice, type EngineName } from './engines/engine-names.js';
 import { resolveSearch } from './completions/open-rows-kernel.js';
 import { countReference, referenceSolutions, runReference } from './engines/reference.js';
-import { constellationPlan, defaultDepth, MAX_DEPTH, type Unit } from './search/search-plan.js';
+import { MAX_DEPTH, type Unit } from './search/search-plan.js';
 import type { PlanIdentity } from './run/plan-identity.js';
 import type { JoinUnit } from './join/join-plan.js';
-import { joinMethod } from './join/join-method.js';
-import { searchMethod as searchMethodOf } from './search/search-method.js';
 import { runMethod, workerCap } from './run/runner.js';
 import type { Progress } from './shared/progress.js';
 import { AUTO_THREADS_MIN_N, availableCoresNow } from './run/environment.js';
@@ -218,34 +216,21 @@ export function planUnits(n: number, options?: PlanOptions): PlanInfo {
   checkN(n);
   const opts = checkOptions<PlanOptions>(options, 'planUnits()', ['algorithm', 'depth', 'parts']);
   const choice = checkAlgorithm(opts.algorithm);
-  // A depth is the search's (as `count --depth` with 'auto' means the search).
-  const algorithm = choice === 'auto' && opts.depth !== undefined ? 'search' : resolveAlgorithm(n, 'auto', choice);
+  const algorithm = planAlgorithm(n, 'auto', choice, opts.depth);
   const parts = opts.parts === undefined ? 1 : checkInteger(opts.parts, 'options.parts', 1, Number.MAX_SAFE_INTEGER);
-  if (algorithm === 'join') {
-    if (opts.depth !== undefined && opts.depth !== 0) {
-      throw rangeError(`options.depth must be 0 or undefined for the join's plan (it has no depth); got ${describe(opts.depth)}`);
-    }
-    return planInfo(joinMethod(n), 'join', 1 / joinMethod(n).units);
+  if (!hasDepth(algorithm) && opts.depth !== undefined && opts.depth !== 0) {
+    throw rangeError(`options.depth must be 0 or undefined for the ${algorithm}'s plan (it has no depth); got ${describe(opts.depth)}`);
   }
-  const depth = opts.depth === undefined ? defaultDepth(n, parts) : checkInteger(opts.depth, 'options.depth', 0, MAX_DEPTH);
-  const p = constellationPlan(n, depth);
-  return planInfo(searchMethodOf(n, depth), 'search', p.largestUnitWork / p.work);
+  const depth = opts.depth === undefined || !hasDepth(algorithm) ? undefined : checkInteger(opts.depth, 'options.depth', 0, MAX_DEPTH);
+  // The units are the method's: the search's or the join's, as the overloads say.
+  return planInfo(methodForCount(n, algorithm, parts, depth) as PlannedMethod<Unit | JoinUnit>, algorithm);
 }
 
-function planInfo<U>(
-  m: {
-    identity: PlanIdentity;
-    units: number;
-    unitsIn(from: number, to: number): Iterable<U>;
-    shardRange(i: number, c: number): { from: number; to: number };
-  },
-  algorithm: AlgorithmName,
-  largestUnitShare: number,
-): PlanInfo<U> {
+function planInfo<U extends { readonly id: number }>(m: PlannedMethod<U>, algorithm: AlgorithmName): PlanInfo<U> {
   return Object.freeze({
     ...m.identity,
     algorithm,
-    largestUnitShare,
+    largestUnitShare: m.largestUnitShare,
     unitsIn: (from = 0, to = m.units) => iterate(m.unitsIn(checkInteger(from, 'from', 0, m.units), checkInteger(to, 'to', 0, m.units))),
     shard: (index: number, count: number) => {
       checkInteger(count, 'count', 1, Number.MAX_SAFE_INTEGER);

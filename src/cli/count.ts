@@ -1,6 +1,6 @@
 // `nqueens count`: one size, a table of sizes, or a slice of one count
 // (a shard, a resumable checkpoint, and/or per-constellation subtotals).
-import { methodForCount, resolveAlgorithm, type AlgorithmName } from '../run/methods.js';
+import { hasDepth, methodForCount, planAlgorithm, planLabel, resolveAlgorithm, type AlgorithmName } from '../run/methods.js';
 import { runMethod } from '../run/runner.js';
 import {
   count,
@@ -89,8 +89,8 @@ export async function runCount(positionals: string[], values: OptionValues): Pro
     // The method of a slice depends on n and the options only, never on the
     // machine, so every shard of a count runs the same plan.
     // --depth refines the search's plan, so 'auto' with --depth means the search.
-    const method = resolveAlgorithm(sizes[0], engine, depth !== undefined && algorithm === 'auto' ? 'search' : algorithm);
-    if (method === 'join' && depth !== undefined)
+    const method = planAlgorithm(sizes[0], engine, algorithm, depth);
+    if (!hasDepth(method) && depth !== undefined)
       throw new UsageError(
         "--depth refines the search's plan; the join's units are row splits, with no depth: drop --depth or --algorithm join",
       );
@@ -187,7 +187,6 @@ async function runSlice(run: SliceRun): Promise<void> {
     parts * PARTS_PER_SHARD,
     run.depth ?? (checkpointFile ? Checkpoint.depthOf(checkpointFile) : undefined),
   );
-  const { depth } = plan.identity;
   const { from, to } = spec ? plan.shardRange(spec.index, spec.count) : { from: 0, to: plan.units };
   const shardName = spec ? `${spec.index}/${spec.count}` : '0/1';
   const checkpoint = checkpointFile ? Checkpoint.open(checkpointFile, plan, shardName, from, to) : undefined;
@@ -254,7 +253,7 @@ async function runSlice(run: SliceRun): Promise<void> {
     run.out.commit(text);
     if (!json)
       println(
-        `shard ${spec.index}/${spec.count} of n = ${n}: units ${from}..${to - 1} of ${plan.units} (${run.algorithm === 'join' ? 'join' : `depth ${depth}`}), total ${r.total}, written to ${run.out.file}`,
+        `shard ${spec.index}/${spec.count} of n = ${n}: units ${from}..${to - 1} of ${plan.units} (${planLabel(plan.identity)}), total ${r.total}, written to ${run.out.file}`,
       );
   }
   if (resumed) console.error(resumed);

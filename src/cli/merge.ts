@@ -1,6 +1,6 @@
 // `nqueens merge`: adds shard results up into the whole count, refusing
 // anything that does not add up; `--verify K` recounts K random units.
-import { recounter } from '../run/methods.js';
+import { planLabel, recounter } from '../run/methods.js';
 import { ERROR_CODES, failure } from '../shared/errors.js';
 import { parseInteger, parseEngine, UsageError, type OptionValues } from './args.js';
 import { describeError, println } from './files.js';
@@ -92,10 +92,7 @@ export function runMerge(files: string[], values: OptionValues): void {
       ['N', String(m.n)],
       ['total', m.total.toString()],
       ['unique', m.unique.toString()],
-      [
-        'shards',
-        `${m.files} (${m.plan.units} units, ${m.plan.identity.method === 'join' ? 'plan join' : `plan depth ${m.plan.identity.depth}`}, ${m.plan.identity.digest})`,
-      ],
+      ['shards', `${m.files} (${m.plan.units} units, plan ${planLabel(m.plan.identity)}, ${m.plan.identity.digest})`],
       ['time', `${formatMs(m.elapsedMs)} (sum over shards)`],
       ...(verifyCount > 0 ? [['verify', `${verified} random units recounted, all match (seed ${seed})`] as const] : []),
     ]);

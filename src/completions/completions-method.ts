@@ -27,6 +27,7 @@ export function completionsMethod(n: number, units: readonly CompletionUnit[]): 
     n,
     identity: null,
     units: units.length,
+    largestUnitShare: units.length > 0 ? 1 / units.length : 0,
     unitsIn: (from: number, to: number) => units.slice(from, to),
     workOf: () => 1,
     workIn: (from: number, to: number) => Math.max(0, to - from),

@@ -44,6 +44,11 @@ export class JoinPlan implements PlanIdentity {
     Object.freeze(this);
   }
 
+  /** Its units are the rows' splits, of one size class: each is taken as 1/units of the work. */
+  get largestUnitShare(): number {
+    return 1 / this.units;
+  }
+
   /** Over every unit's split, as `eastRows(base 36).centreRow.weight.mirrorWeight`, comma-separated. */
   get digest(): string {
     if (this.made.digest === undefined) {

@@ -39,6 +39,8 @@ export interface Method<U extends { readonly id: number } = { readonly id: numbe
   readonly units: number;
   /** The units from..to-1, in plan order, built as they are iterated. */
   unitsIn(from: number, to: number): Iterable<U>;
+  /** The estimated share of the whole work in the largest unit (planUnits reports it). */
+  readonly largestUnitShare: number;
   /** Estimated work of unit `id` and of the units from..to-1 (for progress and shards). */
   workOf(id: number): number;
   workIn(from: number, to: number): number;
@@ -112,6 +114,7 @@ export interface WorkerShare {
 export interface PlanLike<U> {
   readonly n: number;
   readonly units: number;
+  readonly largestUnitShare: number;
   identity(): PlanIdentity;
   unitsIn(from: number, to: number): Iterable<U>;
   workOf(id: number): number;
@@ -125,6 +128,7 @@ export function planMembers<U>(plan: PlanLike<U>) {
     n: plan.n,
     identity: plan.identity(),
     units: plan.units,
+    largestUnitShare: plan.largestUnitShare,
     unitsIn: (from: number, to: number) => plan.unitsIn(from, to),
     workOf: (id: number) => plan.workOf(id),
     workIn: (from: number, to: number) => plan.workIn(from, to),

@@ -4,14 +4,34 @@
 import { joinMethod } from '../join/join-method.js';
 import { searchMethod } from '../search/search-method.js';
 import { defaultDepth } from '../search/search-plan.js';
-import type { AlgorithmName } from './algorithm.js';
-import type { PlanMethod, PlannedMethod } from './method.js';
+import type { EngineChoice } from '../engines/engine-names.js';
+import { resolveAlgorithm, type AlgorithmChoice, type AlgorithmName } from './algorithm.js';
+import type { PlanIdentity, PlanMethod, PlannedMethod } from './method.js';
 
 export type { CpuEngine, Method, PlanIdentity, PlanMethod, PlannedMethod } from './method.js';
 export { implausibleCount, PLAN_FORMAT_VERSION, recounter } from './method.js';
 
 export { ALGORITHMS, checkAlgorithm, JOIN_AUTO_MAX_N, JOIN_AUTO_MIN_N, resolveAlgorithm } from './algorithm.js';
 export type { AlgorithmChoice, AlgorithmName } from './algorithm.js';
+
+/**
+ * The algorithm of a plan asked for with `choice` and perhaps a depth: as a
+ * count of n resolves it, except that a depth (which refines the search's
+ * plan) makes 'auto' mean the search.
+ */
+export function planAlgorithm(n: number, engine: EngineChoice, choice: AlgorithmChoice, depth: number | undefined): AlgorithmName {
+  return resolveAlgorithm(n, engine, choice === 'auto' && depth !== undefined ? 'search' : choice);
+}
+
+/** Whether an algorithm's plan is refined to a depth: the search's is; the join's row splits have none (depth 0). */
+export function hasDepth(algorithm: AlgorithmName): boolean {
+  return algorithm === 'search';
+}
+
+/** A plan's name in messages: "join", or the search's "depth d". */
+export function planLabel(plan: PlanIdentity): string {
+  return plan.method === 'join' ? 'join' : `depth ${plan.depth}`;
+}
 
 /** The method of a plan recorded in a file: the search's constellations at `depth`, or the join (depth 0). */
 export function plannedMethod(method: PlanMethod, n: number, depth: number): PlannedMethod {

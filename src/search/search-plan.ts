@@ -224,6 +224,11 @@ export class ConstellationPlan implements PlanIdentity {
     return Object.freeze({ method, n, depth, formatVersion, units, digest });
   }
 
+  /** The estimated share of the whole work in the largest unit. */
+  get largestUnitShare(): number {
+    return this.largestUnitWork / this.work;
+  }
+
   /** Index of the constellation that unit `id` belongs to. */
   constellationIndex(id: number): number {
     return lastAtOrBelow(this.#unitsBefore, this.constellations.length, id);
