@@ -129,6 +129,46 @@ describe('the CLI as the docs show it', () => {
   });
 });
 
+describe('the commands the prose names', () => {
+  /** Each command in inline code, as run here (sizes made small), with its documented exit status; or what covers it. */
+  const PROSE_COMMANDS: Record<string, { run: string; code: number } | string> = {
+    'npx nqueens-wasm count 16': "README's quick start, above",
+    'npx nqueens-wasm count 8': 'test/package.test.ts runs it from an installed tarball',
+    'nqueens merge': 'a command named in a sentence; its refusals are test/shards-and-checkpoints.test.ts',
+    'nqueens version': { run: 'nqueens version', code: 0 },
+    'nqueens count 10 > /dev/full': { run: 'nqueens count 10 > /dev/full', code: 1 },
+    'nqueens count 15 --threads 256': { run: 'nqueens count 15 --threads 256', code: 0 },
+    'nqueens count 20 --placed 0:3,5:7': { run: 'nqueens count 10 --placed 0:3,5:7', code: 0 },
+    'nqueens solve 20 --limit 1000000000 | head -3': { run: 'nqueens solve 20 --limit 1000000000 | head -3', code: 0 },
+  };
+  const named = [
+    ...new Set(
+      DOCUMENTS.flatMap((path) => [...readDocument(path).prose.matchAll(/`((?:npx nqueens-wasm|nqueens) [^`]*)`/g)].map((m) => m[1])),
+    ),
+  ];
+
+  it('every command in the prose is listed here', () => {
+    expect(named.filter((c) => !(c in PROSE_COMMANDS)).sort()).toEqual([]);
+    expect(Object.keys(PROSE_COMMANDS).filter((c) => !named.includes(c))).toEqual([]);
+  });
+
+  const runs = Object.entries(PROSE_COMMANDS).filter((e): e is [string, { run: string; code: number }] => typeof e[1] !== 'string');
+  it.each(runs)('%s exits as documented', (_command, { run, code }) => {
+    const bin = mkdtempSync(join(tmpdir(), 'nqueens-bin-'));
+    try {
+      writeFileSync(join(bin, 'nqueens'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
+      chmodSync(join(bin, 'nqueens'), 0o755);
+      const r = spawnSync('bash', ['-o', 'pipefail', '-c', run], {
+        encoding: 'utf8',
+        env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+      });
+      expect(r.status, r.stderr).toBe(code);
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('docs/plans-and-shards.md: a count on a cluster, at n = 12 in 2 shards, with the packed tarball', () => {
   let work: string;
   let bin: string;
