@@ -52,6 +52,9 @@ export function reserveOutput(option: '--out' | '--subtotals', file: string, wha
   }
   for (const input of inputs) {
     if (sameFile(file, input.file)) throw new UsageError(`${file} is both ${input.role} and the ${option} file; name another output file`);
+    // The temporary FILE.partial is written first: it must not be an input either.
+    if (sameFile(`${file}.partial`, input.file))
+      throw new UsageError(`${file}.partial (where ${option} ${file} is written first) is ${input.role}; name another output file`);
   }
   return new PendingFile(file, what);
 }

@@ -120,6 +120,18 @@ describe('an output that is also an input: refused before counting, the input un
     expect(readFileSync(at('c.ckpt'), 'utf8')).toBe(before);
   });
 
+  it.each([
+    ['a new', false],
+    ['an existing', true],
+  ])("--checkpoint X.partial --subtotals X, %s checkpoint: the output's temporary is the checkpoint, refused", (_what, existing) => {
+    spawnSync('rm', ['-f', at('s.txt'), at('s.txt.partial')]);
+    if (existing) expect(run('count', '10', '--checkpoint', 's.txt.partial').code).toBe(0);
+    const r = nqueens('count', '10', '--checkpoint', 's.txt.partial', '--subtotals', 's.txt');
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toContain('s.txt.partial (where --subtotals s.txt is written first) is the checkpoint');
+    expect(() => statSync(at('s.txt'))).toThrow();
+  });
+
   it('--checkpoint X --subtotals X with X not yet there: refused by its path', () => {
     const r = nqueens('count', '10', '--checkpoint', 'new.ckpt', '--subtotals', './new.ckpt');
     expect([r.code, r.stdout]).toEqual([2, '']);
