@@ -5,7 +5,7 @@ import { toBoard } from './shared/board.js';
 import { planSubproblems as plan, type Subproblem } from './search/constellations.js';
 import { ALGORITHMS, checkAlgorithm, resolveAlgorithm, type AlgorithmChoice, type AlgorithmName } from './run/algorithm.js';
 import { hasDepth, methodForCount, planAlgorithm, type PlannedMethod } from './run/methods.js';
-import { countOnThread } from './run/method.js';
+import { countOnThread } from './contract/method.js';
 import {
   checkAfter,
   checkPlaced,
@@ -15,18 +15,18 @@ import {
   placedForbid,
   referenceCompletions,
   referenceFiltered,
-  runCompletions,
 } from './completions/completions.js';
+import { runCompletions } from './run/completions-run.js';
 import type { CompletionsProgress, Queen } from './completions/completion-types.js';
 import { ENGINES, type EngineChoice, type EngineName } from './engines/engine-names.js';
 import { resolveSearch } from './completions/open-rows-kernel.js';
 import { countReference, referenceSolutions, runReference } from './engines/reference.js';
 import { MAX_DEPTH, type Unit } from './search/search-plan.js';
-import type { PlanIdentity } from './run/plan-identity.js';
+import type { PlanIdentity } from './contract/plan-identity.js';
 import type { JoinUnit } from './join/join-plan.js';
 import { runMethod, workerCap } from './run/runner.js';
 import type { Progress } from './shared/progress.js';
-import { AUTO_THREADS_MIN_N, availableCoresNow } from './run/environment.js';
+import { AUTO_THREADS_MIN_N, availableCoresNow } from './contract/environment.js';
 import { prestartWorkers } from './run/pool.js';
 import { ERROR_CODES, rangeError, typeError } from './shared/errors.js';
 import { checkChoice, checkInteger, checkN, checkOptions, describe } from './shared/validate.js';
@@ -39,11 +39,11 @@ export { JOIN_AUTO_MAX_N, JOIN_AUTO_MIN_N } from './run/algorithm.js';
 export { ERROR_CODES, type CodedError, type ErrorCode } from './shared/errors.js';
 export { MAX_N, MIN_N } from './shared/validate.js';
 export type { Subproblem, SubproblemCount } from './search/constellations.js';
-export type { PlanIdentity, PlanMethod } from './run/plan-identity.js';
+export type { PlanIdentity, PlanMethod } from './contract/plan-identity.js';
 export type { Unit } from './search/search-plan.js';
 export type { JoinUnit } from './join/join-plan.js';
 export { MAX_DEPTH } from './search/search-plan.js';
-export { AUTO_THREADS_MIN_N } from './run/environment.js';
+export { AUTO_THREADS_MIN_N } from './contract/environment.js';
 export { COMPLETIONS_THREADS_MIN_OPEN } from './completions/completion-types.js';
 export type { CompletionsProgress, Queen };
 

@@ -1,8 +1,8 @@
 // docs/ARCHITECTURE.md is the map of the code: every path its layout table
-// names exists, every source file lies under a path it names, and no two
-// source files share a name.
+// names exists, every source file lies under a path it names, no two
+// source files share a name, and every import runs down its layers.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './pack.js';
 
@@ -43,5 +43,58 @@ describe('docs/ARCHITECTURE.md', () => {
     const methodImports = cli.flatMap((text) => [...text.matchAll(/from '\.\.\/(search|join|completions|engines)\//g)].map((m) => m[0]));
     expect(methodImports).toEqual([]);
     expect(readFileSync(join(ROOT, 'src/index.ts'), 'utf8')).not.toMatch(/from '\.\/cli\//);
+  });
+});
+
+/**
+ * The layers of docs/ARCHITECTURE.md, from the bottom: a file imports from
+ * its own folder (its layer's entry here) or from a lower layer, never from
+ * a peer's folder or above. The methods are peers: none imports another.
+ */
+const LAYERS: readonly (readonly [string, number])[] = [
+  ['src/shared/', 0],
+  ['src/engines/', 1],
+  ['src/baseline/', 1],
+  ['src/contract/', 2],
+  ['src/search/', 3],
+  ['src/join/', 3],
+  ['src/completions/', 3],
+  ['src/run/', 4],
+  ['src/index.ts', 5],
+  ['src/cli/', 6],
+];
+
+function layerOf(file: string): { place: string; rank: number } {
+  const found = LAYERS.find(([place]) => file === place || file.startsWith(place));
+  if (!found) throw new Error(`${file} lies in no layer of docs/ARCHITECTURE.md`);
+  return { place: found[0], rank: found[1] };
+}
+
+/** Every relative module a file imports or re-exports, statically or with import(), as a path under the root. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  const specifiers = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((m) => m[1]);
+  return specifiers.map((s) => join(dirname(file), s).replace(/\.js$/, '.ts'));
+}
+
+describe('layers', () => {
+  it('every source file lies in a layer, and each of its imports in its own folder or a lower layer', () => {
+    const upward: string[] = [];
+    for (const file of sources) {
+      const from = layerOf(file);
+      for (const target of importsOf(file)) {
+        const to = layerOf(target);
+        if (to.place !== from.place && to.rank >= from.rank) upward.push(`${file} imports ${target}`);
+      }
+    }
+    expect(upward).toEqual([]);
+  });
+
+  it('the check sees imports: the run layer imports the contract, a method and itself', () => {
+    const runner = importsOf('src/run/runner.ts');
+    expect(runner).toContain('src/contract/method.ts');
+    expect(runner).toContain('src/run/pool.ts');
+    expect(importsOf('src/index.ts')).toContain('src/search/webgpu/webgpu.ts'); // the lazy import() too
+    expect(() => layerOf('src/elsewhere/x.ts')).toThrow(/no layer/);
   });
 });

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { count, ERROR_CODES, JOIN_MAX_N } from '../dist/index.js';
 import { joinMemoryBytes } from '../dist/join/join-plan.js';
-import { tableMemoryBudget } from '../dist/run/environment.js';
+import { tableMemoryBudget } from '../dist/contract/environment.js';
 import { joinMethod } from '../dist/join/join-method.js';
 import { searchMethod } from '../dist/search/search-method.js';
 import { runMethod } from '../dist/run/runner.js';

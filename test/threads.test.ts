@@ -11,7 +11,7 @@ import { closeIdleWorkers, IDLE_MS, idleWorkers, runOnWorkers } from '../dist/ru
 import { workersAlive, workersStarted } from '../dist/run/spawn.js';
 import { wasmModule } from '../dist/engines/wasm-loader.js';
 import { counterFor } from '../dist/run/counters.js';
-import { countWhole } from '../dist/run/method.js';
+import { countWhole } from '../dist/contract/method.js';
 import { TOTAL, UNIQUE } from './oeis.js';
 
 const index = fileURLToPath(new URL('../dist/index.js', import.meta.url));

@@ -22,7 +22,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { methodForCount, resolveAlgorithm } from '../../dist/run/methods.js';
-import { countWhole } from '../../dist/run/method.js';
+import { countWhole } from '../../dist/contract/method.js';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {

@@ -1,8 +1,8 @@
-// Completions of a partly filled board as a Method (src/run/method.ts): a
+// Completions of a partly filled board as a Method (src/contract/method.ts): a
 // plain list of open-rows units, each counting its own completions, with no
 // unique count. They are never sharded or checkpointed, so the identity is
 // the list's alone.
-import { factorial, onePiece, type CpuEngine, type Method, type UnitCounter, type UnitCounting } from '../run/method.js';
+import { factorial, onePiece, type CpuEngine, type Method, type UnitCounter, type UnitCounting } from '../contract/method.js';
 import { codedError, ERROR_CODES } from '../shared/errors.js';
 import type { CompletionUnit } from './completion-types.js';
 import { jsSearch, resolveSearchModule, wasmSearchFrom } from './open-rows-kernel.js';

@@ -1,19 +1,15 @@
 // Beyond counting: completions of a partly filled board, fundamental
 // solutions, and paging. The checks of `placed` and `after`, the row
 // restrictions handed to the search kernels (src/completions/open-rows.ts,
-// assembly/completions/open-rows.ts), and the split of a completion count into units for
-// the calling thread or the worker pool.
-import type { AbortSignalLike } from '../shared/abort.js';
+// assembly/completions/open-rows.ts), and the split of a completion count
+// into units (src/run/completions-run.ts runs them).
 import type { SearchKernel } from './open-rows-kernel.js';
 import { ERROR_CODES, rangeError, typeError } from '../shared/errors.js';
 import { isCanonical, ReferenceSearch } from '../engines/reference.js';
-import { availableCores } from '../run/environment.js';
-import { runMethod } from '../run/runner.js';
-import { completionsMethod } from './completions-method.js';
 import { boardMask } from '../shared/board-mask.js';
 import { queensConflict } from '../shared/board.js';
 import { describe } from '../shared/validate.js';
-import { COMPLETIONS_THREADS_MIN_OPEN, type CompletionUnit, type CompletionsProgress, type Queen } from './completion-types.js';
+import type { CompletionUnit, CompletionsProgress, Queen } from './completion-types.js';
 
 export type { CompletionsProgress, Queen };
 
@@ -246,30 +242,4 @@ export function completionsProgress(p: Omit<CompletionsProgress, 'subproblems'>)
     total: p.total,
     elapsedMs: p.elapsedMs,
   };
-}
-
-export interface CompletionsRun {
-  n: number;
-  rows: Rows;
-  engine: 'auto' | 'wasm' | 'js';
-  threads?: number;
-  signal?: AbortSignalLike | undefined;
-  onProgress?: (progress: CompletionsProgress) => void;
-}
-
-/** Units per thread, so workers finish together. */
-const UNITS_PER_THREAD = 64;
-
-export async function runCompletions(run: CompletionsRun): Promise<{ total: bigint; engine: 'wasm' | 'js'; threads: number }> {
-  const { n, onProgress } = run;
-  const open = openRows(n, run.rows);
-  const threads = run.threads ?? (open.rows.length >= COMPLETIONS_THREADS_MIN_OPEN ? await availableCores() : 0);
-  const units = splitCompletions(open, UNITS_PER_THREAD * Math.max(1, threads));
-  const r = await runMethod(completionsMethod(n, units), {
-    engine: run.engine,
-    threads,
-    signal: run.signal,
-    onProgress: onProgress && ((p) => onProgress(completionsProgress(p))),
-  });
-  return { total: r.total, engine: r.engine, threads: r.threads };
 }

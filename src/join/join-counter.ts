@@ -2,7 +2,7 @@
 // from the compiled module's source (./join-module.ts), so that a worker
 // (which receives the module compiled) does not carry the wasm bytes.
 import { instantiate } from '../engines/wasm-loader.js';
-import { countWhole, type UnitCounter, type UnitCounting } from '../run/method.js';
+import { countWhole, type UnitCounter, type UnitCounting } from '../contract/method.js';
 import { countJoinUnitSteps as countJoinUnitStepsJs } from './join-kernel.js';
 import { ERROR_CODES, rangeError } from '../shared/errors.js';
 import {

@@ -1,4 +1,4 @@
-// The half-board join as a Method (src/run/method.ts): its units as a plan
+// The half-board join as a Method (src/contract/method.ts): its units as a plan
 // with an identity, so that its shards and checkpoints go through the same
 // machinery as the search's and never mix with them: the digest covers the
 // method, and also the unit list itself (planJoin may change between
@@ -18,7 +18,7 @@ import {
   type CpuEngine,
   type PlannedMethod,
   type PlanIdentity,
-} from '../run/method.js';
+} from '../contract/method.js';
 import { Digest, digest } from '../shared/digest.js';
 import { rangeError } from '../shared/errors.js';
 import { VERSION } from '../shared/version.js';

@@ -4,8 +4,8 @@
 // (assembly/join/join-kernel.ts). Where memory cannot be shared with workers
 // (browsers without cross-origin isolation, Deno, Bun, no SIMD), each
 // worker keeps its own tables, as on one thread.
-import { isNode } from '../run/environment.js';
-import type { WorkerShare } from '../run/method.js';
+import { isNode } from '../contract/environment.js';
+import type { WorkerShare } from '../contract/method.js';
 import { sharedJoinModule, wasmModuleOf } from '../engines/wasm-loader.js';
 
 /** Pages a shared memory may grow to: all of 32-bit memory (reserved, not taken: pages count once touched). */

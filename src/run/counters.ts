@@ -7,7 +7,7 @@ import { joinCounting } from '../join/join-counter.js';
 import { searchCounting } from '../search/search-method.js';
 import { codedError, ERROR_CODES } from '../shared/errors.js';
 import type { AnyUnit } from './messages.js';
-import type { MethodName, SharedSlot, UnitCounter, UnitCounting } from './method.js';
+import type { MethodName, SharedSlot, UnitCounter, UnitCounting } from '../contract/method.js';
 
 const COUNTINGS: readonly UnitCounting<never>[] = [searchCounting, joinCounting, completionsCounting];
 

@@ -1,5 +1,5 @@
 // The messages between a count and its workers.
-import type { MethodName, SharedSlot } from './method.js';
+import type { MethodName, SharedSlot } from '../contract/method.js';
 
 /** What a pool's workers run: a method's units, by the method's name (src/run/counters.ts). */
 export type Task = MethodName;

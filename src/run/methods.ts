@@ -1,15 +1,15 @@
 // Which method counts: the algorithm a count of n resolves to (./algorithm.ts),
 // and the planned method for it or for the plan a file names. The one place
-// that chooses; everything after takes a Method (./method.ts).
+// that chooses; everything after takes a Method (src/contract/method.ts).
 import { joinMethod } from '../join/join-method.js';
 import { searchMethod } from '../search/search-method.js';
 import { defaultDepth } from '../search/search-plan.js';
 import type { EngineChoice } from '../engines/engine-names.js';
 import { resolveAlgorithm, type AlgorithmChoice, type AlgorithmName } from './algorithm.js';
-import type { PlanIdentity, PlanMethod, PlannedMethod } from './method.js';
+import type { PlanIdentity, PlanMethod, PlannedMethod } from '../contract/method.js';
 
-export type { CpuEngine, Method, PlanIdentity, PlanMethod, PlannedMethod } from './method.js';
-export { implausibleCount, PLAN_FORMAT_VERSION, recounter } from './method.js';
+export type { CpuEngine, Method, PlanIdentity, PlanMethod, PlannedMethod } from '../contract/method.js';
+export { implausibleCount, PLAN_FORMAT_VERSION, recounter } from '../contract/method.js';
 
 export { ALGORITHMS, checkAlgorithm, JOIN_AUTO_MAX_N, JOIN_AUTO_MIN_N, resolveAlgorithm } from './algorithm.js';
 export type { AlgorithmChoice, AlgorithmName } from './algorithm.js';

@@ -13,10 +13,10 @@
 // workers, including any still starting, before its promise settles.
 import { abortError, type AbortSignalLike } from '../shared/abort.js';
 import { codedError, ERROR_CODES } from '../shared/errors.js';
-import { isNode } from './environment.js';
+import { isNode } from '../contract/environment.js';
 import { spawnWorker, spawnWorkerNow, type WorkerHandle } from './spawn.js';
 import type { AnyUnit, FromWorker, Task } from './messages.js';
-import type { WorkerShare } from './method.js';
+import type { WorkerShare } from '../contract/method.js';
 
 /** Batches each worker holds: one in hand, one queued. */
 const IN_FLIGHT = 2;

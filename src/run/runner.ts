@@ -3,10 +3,10 @@
 import { ERROR_CODES, hasCode } from '../shared/errors.js';
 import { abortError, type AbortSignalLike } from '../shared/abort.js';
 import { SLICE_MS, yieldToEventLoop } from '../shared/slices.js';
-import { AUTO_THREADS_MIN_N, availableCores, tableMemoryBudget } from './environment.js';
+import { AUTO_THREADS_MIN_N, availableCores, tableMemoryBudget } from '../contract/environment.js';
 
 export { AUTO_THREADS_MIN_N };
-import { countUnits, taker, type CpuEngine, type Method, type MethodName } from './method.js';
+import { countUnits, taker, type CpuEngine, type Method, type MethodName } from '../contract/method.js';
 import { runOnWorkers } from './pool.js';
 import type { Progress } from '../shared/progress.js';
 

@@ -3,9 +3,9 @@
 // message. Runs as a Node worker thread or a module Web Worker.
 import { codedError, ERROR_CODES } from '../shared/errors.js';
 import { counterFor } from './counters.js';
-import { importNodeBuiltin, isNode } from './environment.js';
+import { importNodeBuiltin, isNode } from '../contract/environment.js';
 import type { AnyUnit, FromWorker, ToWorker, UnitResult } from './messages.js';
-import { countUnits, countWhole, taker, type UnitCounter } from './method.js';
+import { countUnits, countWhole, taker, type UnitCounter } from '../contract/method.js';
 
 type Port = { post(message: FromWorker): void; listen(handler: (message: ToWorker) => void): void };
 

@@ -1,4 +1,4 @@
-// The symmetry search as a Method (src/run/method.ts): a constellation plan's
+// The symmetry search as a Method (src/contract/method.ts): a constellation plan's
 // units, what each adds (Burnside's lemma per constellation, see
 // contribution in ./constellations.ts), the checks on saved counts, its
 // subtotals, and its counter for a thread.
@@ -11,7 +11,7 @@ import {
   type PlannedMethod,
   type UnitCounter,
   type UnitCounting,
-} from '../run/method.js';
+} from '../contract/method.js';
 import { VERSION } from '../shared/version.js';
 import { rangeError } from '../shared/errors.js';
 import { resolveModule, jsKernel, wasmKernelFrom } from './search-kernel.js';

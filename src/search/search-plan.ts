@@ -21,7 +21,7 @@ import { rangeError } from '../shared/errors.js';
 import { popcount } from '../shared/bits.js';
 import { boardMask } from '../shared/board-mask.js';
 import { diagonalAttacks, type PlacedRows } from './symmetry.js';
-import { PLAN_FORMAT_VERSION, type PlanIdentity } from '../run/plan-identity.js';
+import { PLAN_FORMAT_VERSION, type PlanIdentity } from '../contract/plan-identity.js';
 
 /** Deepest refinement: 4 placed rows already gives ~10^4 units per constellation. */
 export const MAX_DEPTH = 4;

@@ -2,7 +2,7 @@
 // Node the optional `webgpu` package (Dawn). Where there is none, the count
 // fails with an Error that says so: the engine never falls back to the CPU.
 import { codedError, ERROR_CODES } from '../../shared/errors.js';
-import { isNode } from '../../run/environment.js';
+import { isNode } from '../../contract/environment.js';
 import type { GpuAdapterLike, GpuDeviceLike, GpuLike } from './webgpu-types.js';
 
 /** The `webgpu` package's entry point, as far as it is used here. */

@@ -1,0 +1,34 @@
+// A completion count run as a Method's units, on the calling thread or the
+// worker pool: the run layer's, above the completions folder it uses.
+import type { AbortSignalLike } from '../shared/abort.js';
+import { availableCores } from '../contract/environment.js';
+import { completionsMethod } from '../completions/completions-method.js';
+import { completionsProgress, openRows, splitCompletions, type Rows } from '../completions/completions.js';
+import { COMPLETIONS_THREADS_MIN_OPEN, type CompletionsProgress } from '../completions/completion-types.js';
+import { runMethod } from './runner.js';
+
+export interface CompletionsRun {
+  n: number;
+  rows: Rows;
+  engine: 'auto' | 'wasm' | 'js';
+  threads?: number;
+  signal?: AbortSignalLike | undefined;
+  onProgress?: (progress: CompletionsProgress) => void;
+}
+
+/** Units per thread, so workers finish together. */
+const UNITS_PER_THREAD = 64;
+
+export async function runCompletions(run: CompletionsRun): Promise<{ total: bigint; engine: 'wasm' | 'js'; threads: number }> {
+  const { n, onProgress } = run;
+  const open = openRows(n, run.rows);
+  const threads = run.threads ?? (open.rows.length >= COMPLETIONS_THREADS_MIN_OPEN ? await availableCores() : 0);
+  const units = splitCompletions(open, UNITS_PER_THREAD * Math.max(1, threads));
+  const r = await runMethod(completionsMethod(n, units), {
+    engine: run.engine,
+    threads,
+    signal: run.signal,
+    onProgress: onProgress && ((p) => onProgress(completionsProgress(p))),
+  });
+  return { total: r.total, engine: r.engine, threads: r.threads };
+}
