@@ -1,9 +1,8 @@
 // Completions of a partly filled board as a Method (src/contract/method.ts): a
 // plain list of open-rows units, each counting its own completions, with no
-// unique count. They are never sharded or checkpointed, so the identity is
-// the list's alone.
-import { factorial, onePiece, type CpuEngine, type Method, type UnitCounter, type UnitCounting } from '../contract/method.js';
-import { codedError, ERROR_CODES } from '../shared/errors.js';
+// unique count. They are never sharded or saved, so they have no identity,
+// shards or checks of saved counts (MethodFiles).
+import { onePiece, type CpuEngine, type Method, type UnitCounter, type UnitCounting } from '../contract/method.js';
 import type { CompletionUnit } from './completion-types.js';
 import { jsSearch, resolveSearchModule, wasmSearchFrom } from './open-rows-kernel.js';
 
@@ -19,28 +18,17 @@ export const completionsCounting: UnitCounting<CompletionUnit> = {
   counter: (_n, module) => completionsCounter(module),
 };
 
-const NOT_A_PLAN = "completion units are not a plan's: they are never sharded or saved";
-
 export function completionsMethod(n: number, units: readonly CompletionUnit[]): Method<CompletionUnit> {
   return Object.freeze({
     name: completionsCounting.name,
     n,
-    identity: null,
     units: units.length,
     largestUnitShare: units.length > 0 ? 1 / units.length : 0,
     unitsIn: (from: number, to: number) => units.slice(from, to),
     workOf: () => 1,
     workIn: (from: number, to: number) => Math.max(0, to - from),
-    shardRange: () => {
-      throw codedError(NOT_A_PLAN, ERROR_CODES.INTERNAL);
-    },
     contribution: (_id: number, count: bigint) => ({ total: count, unique8: 0n }),
     uniqueOf: () => 0n,
-    checkParts: () => undefined,
-    maxCount: (id: number) => factorial(units[id]?.rows.length ?? 0),
-    subtotals: () => {
-      throw codedError(NOT_A_PLAN, ERROR_CODES.INTERNAL);
-    },
     module: (engine: CpuEngine) => resolveSearchModule(engine),
     counter: completionsCounter,
     // A unit is counted in one piece and may take minutes (n = 24 with one queen): on this thread it would hold off abort.

@@ -31,11 +31,9 @@ export type UnitCounter<U> = { count(unit: U): Generator<number, bigint, undefin
 /** Where a unit's saved count came from (a file's name) and the count. */
 export type CountSource = (id: number) => { readonly name: string; readonly count: bigint };
 
-export interface Method<U extends { readonly id: number } = { readonly id: number }> {
-  readonly name: MethodName;
+/** A method's plan as the runner needs it: its units in order and their estimated work. */
+export interface MethodPlan<U> {
   readonly n: number;
-  /** Its plan's identity, which shards and checkpoints record; null for units that are never saved (completions). */
-  readonly identity: PlanIdentity | null;
   readonly units: number;
   /** The units from..to-1, in plan order, built as they are iterated. */
   unitsIn(from: number, to: number): Iterable<U>;
@@ -44,24 +42,20 @@ export interface Method<U extends { readonly id: number } = { readonly id: numbe
   /** Estimated work of unit `id` and of the units from..to-1 (for progress and shards). */
   workOf(id: number): number;
   workIn(from: number, to: number): number;
-  /** Shard `index` of `count`: a contiguous run of units, balanced by estimated work. */
-  shardRange(index: number, count: number): { from: number; to: number };
+}
+
+/** The arithmetic of a method's counts: what each unit adds, and the whole's unique count. */
+export interface MethodTally {
   /** What unit `id`'s count adds. */
   contribution(id: number, count: bigint): Contribution;
   /** The unique count of the whole from its total and 8 x unique (exact once every unit is in). */
   uniqueOf(total: bigint, unique8: bigint): bigint;
-  /**
-   * Why saved counts of every unit cannot be a count's parts (files are
-   * refused with it), naming the file through `source`; undefined if they can.
-   */
-  checkParts(total: bigint, unique8: bigint, source: CountSource): string | undefined;
-  /**
-   * The most unit `id` can count, from what it can hold (its open rows): a
-   * saved count above it is refused as no count's.
-   */
-  maxCount(id: number): bigint;
-  /** The text of a subtotals file for the whole count. */
-  subtotals(countOf: (id: number) => bigint): string;
+}
+
+/** How a method's units are counted: its kernel, on this thread or on workers. */
+export interface MethodExecution<U> {
+  /** The name workers know it by (its UnitCounting's). */
+  readonly name: MethodName;
   /** The compiled wasm module for an engine choice, or null for TypeScript; throws if 'wasm' is unavailable. */
   module(engine: CpuEngine): WebAssembly.Module | null;
   /** A counter on this thread, from `module` (null: TypeScript). Workers build theirs from the method's UnitCounting (src/run/counters.ts). */
@@ -82,6 +76,32 @@ export interface Method<U extends { readonly id: number } = { readonly id: numbe
    * give each worker `module` and a memory of its own.
    */
   share?(module: WebAssembly.Module | null, workers: number): Promise<WorkerShare | undefined>;
+}
+
+/** A counting method, as the runner takes it: its plan, its tally and its execution. */
+export interface Method<U extends { readonly id: number } = { readonly id: number }> extends MethodPlan<U>, MethodTally, MethodExecution<U> {}
+
+/**
+ * What a method whose units go into files has besides (shards, checkpoints,
+ * subtotals and merge take these; completions have none of it).
+ */
+export interface MethodFiles {
+  /** Its plan's identity, which shards and checkpoints record. */
+  readonly identity: PlanIdentity;
+  /** Shard `index` of `count`: a contiguous run of units, balanced by estimated work. */
+  shardRange(index: number, count: number): { from: number; to: number };
+  /**
+   * Why saved counts of every unit cannot be a count's parts (files are
+   * refused with it), naming the file through `source`; undefined if they can.
+   */
+  checkParts(total: bigint, unique8: bigint, source: CountSource): string | undefined;
+  /**
+   * The most unit `id` can count, from what it can hold (its open rows): a
+   * saved count above it is refused as no count's.
+   */
+  maxCount(id: number): bigint;
+  /** The text of a subtotals file for the whole count. */
+  subtotals(countOf: (id: number) => bigint): string;
 }
 
 /** One memory for all of a count's workers (Method.share), and this worker's slot in it. */
@@ -150,7 +170,7 @@ export function oncePerPlan<P extends object, M>(make: (plan: P) => M): (plan: P
 }
 
 /** A method whose units go into files: shards, checkpoints, subtotals and merge take these. */
-export type PlannedMethod<U extends { readonly id: number } = { readonly id: number }> = Method<U> & { readonly identity: PlanIdentity };
+export type PlannedMethod<U extends { readonly id: number } = { readonly id: number }> = Method<U> & MethodFiles;
 
 /**
  * A unit counted in one piece, in the shape of a UnitCounter: it yields once
@@ -248,7 +268,7 @@ export function factorial(n: number): bigint {
  * Why a saved count of unit `id` cannot be one (it is above what the unit
  * can hold); undefined if it can be. Checkpoints and shards both ask here.
  */
-export function implausibleCount(method: Method, id: number, count: bigint): string | undefined {
+export function implausibleCount(method: PlannedMethod, id: number, count: bigint): string | undefined {
   const most = method.maxCount(id);
   return count > most ? `unit ${id} records ${count} solutions, more than it can hold (at most ${most})` : undefined;
 }
