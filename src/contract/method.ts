@@ -79,7 +79,8 @@ export interface MethodExecution<U> {
 }
 
 /** A counting method, as the runner takes it: its plan, its tally and its execution. */
-export interface Method<U extends { readonly id: number } = { readonly id: number }> extends MethodPlan<U>, MethodTally, MethodExecution<U> {}
+export interface Method<U extends { readonly id: number } = { readonly id: number }>
+  extends MethodPlan<U>, MethodTally, MethodExecution<U> {}
 
 /**
  * What a method whose units go into files has besides (shards, checkpoints,
