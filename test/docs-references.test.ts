@@ -68,8 +68,9 @@ describe.each(documents.map((d) => [d.path, d] as const))('%s', (path, doc) => {
     expect(broken).toEqual([]);
   });
 
-  it('every repository path it names exists', () => {
-    const missing = inlineCode(doc.prose)
+  it('every repository path it names (in prose and in code blocks) exists', () => {
+    const blockLines = doc.blocks.flatMap((b) => b.text.split('\n').map((code, k) => ({ code, line: b.line + 1 + k })));
+    const missing = [...inlineCode(doc.prose), ...blockLines]
       .flatMap(({ code, line }) =>
         [...code.matchAll(/(?<![\w/.-])((?:src|assembly|scripts|test|bench|web|examples|docs|dist|build)\/[\w./*-]*)/g)].map((m) => ({
           path: m[1].replace(/[.,]$/, ''),
