@@ -10,10 +10,12 @@
 //   node bench/peers/run.mjs --project [--sizes 21,22,23] [--share 0.01]   (project.mjs: sampled projections)
 //   node bench/peers/run.mjs --whole 20 [--rounds 1]   a whole count of ours (wasm) and of the C++ program, recorded
 //                                                      in bench/results/peers-whole.jsonl with the machine and date
+//   --no-ts: without the TypeScript join (at n = 19 it takes 4 minutes a round)
 //   --cpu K: the core every contestant runs on (default 0, Linux with taskset); --cpu any: not pinned
 //
 // Peers (each skipped when its variable is unset; build steps in README.md here):
 //   NQUEENS_PEER_KLUEV_DIR    folder of Kluev's N-Queens-Count-Sol binaries, one per N, named by N ("16", "17", ...)
+//   NQUEENS_PEER_KLUEV_TUNED_DIR  the same, built with its per-size tuning table (README.md here)
 //   NQUEENS_PEER_FAF_JAR      NQueensFAF's CPU solver (faf.mjs)
 //   NQUEENS_PEER_Q27_BIN      the q27 project's coronal2 counter (q27.mjs)
 //   NQUEENS_PEER_TAKAKEN_BIN  Takaken's C program (takaken.mjs)
@@ -81,13 +83,16 @@ function kluev(dir) {
 /** @type {Contestant[]} */
 const contestants = [
   { name: 'join wasm', run: ours('wasm'), ours: true },
-  ...(whole ? [] : [{ name: 'join TS', run: ours('js'), ours: true }]),
+  ...(whole || args.includes('--no-ts') ? [] : [{ name: 'join TS', run: ours('js'), ours: true }]),
 ];
 if (process.env.NQUEENS_PEER_KLUEV_DIR) {
   contestants.push({ name: 'Kluev C++', run: kluev(process.env.NQUEENS_PEER_KLUEV_DIR) });
 } else {
   console.log('NQUEENS_PEER_KLUEV_DIR unset: skipping Kluev N-Queens-Count-Sol');
 }
+// The same program built with its own per-size tuning table (README.md here), where a size has binaries there.
+if (process.env.NQUEENS_PEER_KLUEV_TUNED_DIR)
+  contestants.push({ name: 'Kluev tuned', run: kluev(process.env.NQUEENS_PEER_KLUEV_TUNED_DIR) });
 for (const [variable, name, make] of /** @type {const} */ ([
   ['NQUEENS_PEER_FAF_JAR', 'NQueensFAF CPU', faf],
   ['NQUEENS_PEER_Q27_BIN', 'q27 coronal2', q27],
