@@ -155,6 +155,13 @@ describe('statements that went stale once', () => {
     expect(ranges.filter((r) => !r.endsWith(`: ${JOIN_AUTO_MIN_N} to ${JOIN_AUTO_MAX_N}`))).toEqual([]);
   });
 
+  it('no document says shards split the join only with --algorithm join: from n = 16 to 24 they do by default', () => {
+    const claims = documents.flatMap((d) =>
+      [...d.prose.replace(/\s+/g, ' ').matchAll(/`--algorithm join`[^.]*\bsplit[^.]*\bjoin instead/g)].map((m) => `${d.path}: ${m[0]}`),
+    );
+    expect(claims).toEqual([]);
+  });
+
   it("no document says 'auto' is the search for slices or shards: they run count()'s method", () => {
     const claims = documents.flatMap((d) =>
       [...d.prose.replace(/\s+/g, ' ').matchAll(/`auto` is the search[^.)]*/g)].map((m) => `${d.path}: ${m[0]}`),
