@@ -20,7 +20,7 @@
 //   NQUEENS_PEER_Q27_BIN      the q27 project's coronal2 counter (q27.mjs)
 //   NQUEENS_PEER_TAKAKEN_BIN  Takaken's C program (takaken.mjs)
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { machine, machineLine } from './machine.mjs';
 import { planJoin, joinCounter } from '../../dist/join/join-module.js';
@@ -166,6 +166,28 @@ if (whole) {
     appendFileSync(file, JSON.stringify(record) + '\n');
   }
   console.log(`recorded in ${file.pathname}`);
+}
+
+// The whole counts recorded so far (--whole), the latest per n and machine: too long to run in every round.
+{
+  const file = new URL('../results/peers-whole.jsonl', import.meta.url);
+  const latest = new Map();
+  if (existsSync(file)) {
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      if (!line.trim()) continue;
+      const r = JSON.parse(line);
+      latest.set(`${r.n} ${r.machine.cpu} ${r.machine.family}/${r.machine.model}`, r);
+    }
+  }
+  if (latest.size > 0) console.log('\nwhole counts recorded (bench/results/peers-whole.jsonl, --whole N), one thread each:');
+  for (const r of latest.values()) {
+    const times = Object.entries(r.seconds).map(([name, s]) => `${name} ${median(s).toFixed(1)} s`);
+    const mine = r.seconds['join wasm'];
+    const ratios = Object.entries(r.seconds)
+      .filter(([name]) => name !== 'join wasm' && mine)
+      .map(([name, s]) => `${(median(mine) / median(s)).toFixed(2)}x ${name}`);
+    console.log(`n = ${r.n}  ${times.join(', ')}${ratios.length ? `  (${ratios.join(', ')})` : ''}  on ${machineLine(r.machine)}`);
+  }
 }
 
 /** Peak RSS in MB of a command run once under GNU time (`/usr/bin/time -f %M`), or undefined without it. */
