@@ -108,6 +108,13 @@ describe('suggestions', () => {
     expect(usageError(...args)).toMatch(new RegExp(`; did you mean ${value}\\? \\(see`));
   });
 
+  it.each([
+    ['--s', '--shard, --subtotals or --seed'],
+    ['--ver', '--verify or --version'],
+  ])('a prefix of several (%s) names them all', (prefix, options) => {
+    expect(usageError('count', '8', prefix)).toBe(`nqueens: unknown option ${prefix}; did you mean ${options}? (see nqueens --help)`);
+  });
+
   it('nothing near gets no guess', () => {
     expect(usageError('count', '8', '--frobnicate')).toBe('nqueens: unknown option --frobnicate (see nqueens --help)');
   });

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { ALGORITHMS, ENGINES, MAX_N, MAX_THREADS, MIN_N, type AlgorithmChoice, type EngineChoice } from '../index.js';
 import { queensConflict } from '../shared/board.js';
 import { ERROR_CODES } from '../shared/errors.js';
-import { didYouMean, suggest } from './suggest.js';
+import { didYouMean, oneOf } from './suggest.js';
 
 /** Bad input on the command line: exit status 2. */
 export class UsageError extends Error {
@@ -91,8 +91,8 @@ function checkKnownOptions(argv: readonly string[]): void {
     const known = Object.entries(OPTIONS).some(([option, o]) => option === name || ('short' in o && o.short === name));
     if (known) continue;
     // A single dash is a short option (-h, -v): guessing a long one from one letter would mislead.
-    const nearest = token.startsWith('--') ? suggest(name, Object.keys(OPTIONS)) : undefined;
-    throw new UsageError(`unknown option ${token.split('=', 1)[0]}${nearest ? `; did you mean --${nearest}?` : ''}`);
+    const guess = token.startsWith('--') ? didYouMean(name, Object.keys(OPTIONS), (o) => `--${o}`) : '';
+    throw new UsageError(`unknown option ${token.split('=', 1)[0]}${guess}`);
   }
 }
 
@@ -128,9 +128,6 @@ export function parseInteger(text: string, what: string, min: number, max: numbe
   if (!(value >= min && value <= max)) throw new UsageError(`${what} must be ${allowed}; got ${Number.isNaN(value) ? quote(text) : text}`);
   return value;
 }
-
-/** `a, b or c`. */
-export const oneOf = (words: readonly string[]): string => `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
 
 /** One of `choices`, with a suggestion for a typo or a prefix. */
 function parseChoice<T extends string>(text: string, what: string, choices: readonly T[]): T {

@@ -4,14 +4,14 @@
 // status 0 done, 1 failed, 2 usage error, 130 interrupted.
 import { AUTO_THREADS_MIN_N, MAX_N, MAX_THREADS, MIN_N } from '../index.js';
 import { VERSION } from '../shared/version.js';
-import { checkCommandOptions, oneOf, parseCommandLine, quote, UsageError, type Command } from './args.js';
+import { checkCommandOptions, parseCommandLine, quote, UsageError, type Command } from './args.js';
 import { runCount } from './count.js';
 import { OutputClosed, println, stdoutClosedAtStart, writeOut } from './files.js';
 import { ERROR_CODES, failure } from '../shared/errors.js';
 import { installInterrupts, Interrupted } from './interrupt.js';
 import { runMerge } from './merge.js';
 import { runSolve } from './solve.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean, oneOf } from './suggest.js';
 
 const HELP = `nqueens: count and list N-Queens solutions (WebAssembly kernel, TypeScript fallback)
 

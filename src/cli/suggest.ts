@@ -2,30 +2,35 @@
 // options, commands and option values alike.
 
 /**
- * The candidate `word` most likely stands for: the only one it begins
- * (`--algo` for `--algorithm`), else the nearest within two edits
- * (`--threds`, `cont`); undefined when nothing is close or a prefix fits
- * several. One- and two-letter words are near too much to suggest anything,
- * unless they begin exactly one candidate.
+ * The candidates `word` most likely stands for: those it begins, when at
+ * most three do (`--algo`: `--algorithm`; `--s`: `--shard`, `--seed`,
+ * `--subtotals`), else the nearest within two edits (`--threds`, `cont`);
+ * none when nothing is close. Words of one or two letters are near too much
+ * for edits, so only their prefixes count.
  */
-export function suggest(word: string, candidates: readonly string[]): string | undefined {
-  if (word === '') return undefined;
+export function suggestions(word: string, candidates: readonly string[]): string[] {
+  if (word === '') return [];
   const prefixed = candidates.filter((c) => c.startsWith(word));
-  if (prefixed.length === 1) return prefixed[0];
-  if (prefixed.length > 1 || word.length < 3) return undefined;
-  let best: string | undefined;
+  if (prefixed.length > 0) return prefixed.length <= 3 ? prefixed : [];
+  if (word.length < 3) return [];
+  let best: string[] = [];
   let bestDistance = 3;
   for (const candidate of candidates) {
     const d = editDistance(word, candidate);
-    if (d < bestDistance) [best, bestDistance] = [candidate, d];
+    if (d < bestDistance) [best, bestDistance] = [[candidate], d];
   }
   return best;
 }
 
-/** `; did you mean X?` for a message, or nothing. */
+/** `a, b or c`. */
+export const oneOf = (words: readonly string[]): string =>
+  words.length === 1 ? words[0] : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+
+/** `; did you mean X?` (or `X, Y or Z?`) for a message, or nothing. */
 export function didYouMean(word: string, candidates: readonly string[], show = (c: string) => c): string {
-  const best = suggest(word, candidates);
-  return best === undefined ? '' : `; did you mean ${show(best)}?`;
+  const found = suggestions(word, candidates).map(show);
+  if (found.length === 0) return '';
+  return `; did you mean ${oneOf(found)}?`;
 }
 
 function editDistance(a: string, b: string): number {
