@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { OPTIONS } from '../dist/cli/args.js';
+import { inFlags, OPTIONS } from '../dist/cli/args.js';
 
 const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -36,6 +36,14 @@ describe('messages name the flag', () => {
     [['solve', '8', '--unique', '--placed', '0:0'], /^nqueens: --unique does not go with --placed: /],
     [['count', '16', '--algorithm', 'join', '--engine', 'reference'], /^nqueens: --algorithm join needs --engine auto, wasm or js; /],
     [['count', '25', '--algorithm', 'join'], /^nqueens: --algorithm join counts n up to 24 .*use --algorithm search/],
+    [
+      ['count', '8', '--engine', 'webgpu', '--threads', '2'],
+      'nqueens: --threads must be 1 with --engine webgpu (the GPU runs the whole count); got 2',
+    ],
+    [
+      ['count', '8', '--placed', '0:0', '--engine', 'reference', '--threads', '3'],
+      'nqueens: --threads must be 1 with --engine reference (it has no subproblems to share); got 3',
+    ],
   ])('%j', (args, message) => {
     const line = usageError(...args).replace(' (see nqueens --help)', '');
     if (typeof message === 'string') expect(line).toBe(message);
@@ -58,6 +66,13 @@ describe('messages name the flag', () => {
     expect(line).toMatch(/"[^"]+"/);
     expect(line).not.toContain('(a string)');
   });
+});
+
+it('a library message that reaches the command line anyway is put in its terms', () => {
+  expect(inFlags('solutions(): options.unique and options.placed cannot be combined')).toBe('--unique and --placed cannot be combined');
+  expect(inFlags("options.engine must be one of 'auto', 'wasm'; got \"gpu\" (a string)")).toBe(
+    "--engine must be one of 'auto', 'wasm'; got \"gpu\"",
+  );
 });
 
 describe('suggestions', () => {

@@ -118,6 +118,18 @@ export function checkCommandOptions(command: Command, values: OptionValues): voi
   }
 }
 
+/**
+ * A library message about an argument in the command line's terms, for the
+ * paths the CLI does not check first: `options.threads` is `--threads`, and
+ * neither `solutions(): ` nor `(a string)` means anything here.
+ */
+export function inFlags(message: string): string {
+  return message
+    .replace(/^\w+\(\): /, '')
+    .replace(/\boptions\.(\w+)/g, (_, name: string) => `--${name}`)
+    .replace(/ \(a string\)/g, '');
+}
+
 /** What was typed, quoted: on a command line every value is a string. */
 export const quote = (text: string): string => JSON.stringify(text);
 

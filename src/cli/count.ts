@@ -76,15 +76,16 @@ export async function runCount(positionals: string[], values: OptionValues): Pro
   if (slice && (engine === 'reference' || engine === 'webgpu')) {
     throw new UsageError('--checkpoint, --shard, --subtotals and --depth need engine auto, wasm or js (they count plan units on the CPU)');
   }
+  if ((engine === 'reference' || engine === 'webgpu') && threads !== undefined && threads > 1) {
+    const why = engine === 'webgpu' ? 'the GPU runs the whole count' : 'it has no subproblems to share';
+    throw new UsageError(`--threads must be 1 with --engine ${engine} (${why}); got ${threads}`);
+  }
   if (values.placed !== undefined) {
     await runCompletionsCount(sizes, values);
     return;
   }
   checkJoinRequest(sizes, engine, algorithm);
   noteAlgorithmChange(sizes, engine, algorithm, depth);
-  if (engine === 'reference' && threads !== undefined && threads > 1) {
-    throw new UsageError('--threads must be 1 with --engine reference (it has no subproblems to share)');
-  }
   if (slice) {
     // The method of a slice depends on n and the options only, never on the
     // machine, so every shard of a count runs the same plan.

@@ -4,7 +4,7 @@
 // status 0 done, 1 failed, 2 usage error, 130 interrupted.
 import { AUTO_THREADS_MIN_N, MAX_N, MAX_THREADS, MIN_N } from '../index.js';
 import { VERSION } from '../shared/version.js';
-import { checkCommandOptions, parseCommandLine, quote, UsageError, type Command } from './args.js';
+import { checkCommandOptions, inFlags, parseCommandLine, quote, UsageError, type Command } from './args.js';
 import { runCount } from './count.js';
 import { OutputClosed, println, stdoutClosedAtStart, writeOut } from './files.js';
 import { ERROR_CODES, failure } from '../shared/errors.js';
@@ -145,7 +145,8 @@ export async function main(argv: string[]): Promise<number> {
     const label =
       (typeof code === 'string' ? code : ((error as Error)?.name ?? 'Error')) +
       (typeof causeCode === 'string' ? `, cause ${causeCode}` : '');
-    console.error(`nqueens: ${(error as Error)?.message ?? String(error)}${usage ? ' (see nqueens --help)' : ` [${label}]`}`);
+    const message = (error as Error)?.message ?? String(error);
+    console.error(`nqueens: ${usage ? `${inFlags(message)} (see nqueens --help)` : `${message} [${label}]`}`);
     return usage ? 2 : 1;
   }
 }
