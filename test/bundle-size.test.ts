@@ -31,9 +31,11 @@ import { installPacked, ROOT } from './pack.js';
 // The worker chunk to 10.6 KB when the join came to count a unit in pieces
 // (its progress inside a unit: the stepped counter on both engines).
 // The main chunk down to 28.1 KB (29.0 with the stepped join) when the WebGPU host (3.2 KB gzipped) moved
-// to a chunk of its own, loaded by the first count that asks for the GPU.
+// to a chunk of its own, loaded by the first count that asks for the GPU;
+// then up to 29.7 KB when the pool and the runner's bookkeeping became
+// classes (their private names are not minified).
 const BUDGET = {
-  main: { raw: 74_000, gzip: 30_000 },
+  main: { raw: 76_000, gzip: 30_500 },
   worker: { raw: 28_500, gzip: 11_000 },
   loader: { raw: 6_000, gzip: 2_800 },
 };

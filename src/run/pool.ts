@@ -158,177 +158,195 @@ export function prestartWorkers(threads: number): void {
   }
 }
 
+/** Runs a job's units on a pool of workers; resolves once every unit is counted. */
 export function runOnWorkers<U extends AnyUnit = AnyUnit>(job: PoolJob<U>): Promise<void> {
-  const { n, signal } = job;
-  if (signal?.aborted) return Promise.reject(abortError(signal));
+  if (job.signal?.aborted) return Promise.reject(abortError(job.signal));
   if (job.count === 0) return Promise.resolve();
+  return new Promise<void>((resolve, reject) => new JobRun(job, resolve, reject).start());
+}
+
+/** One job on the pool: its workers, the units handed out, and how it settles. */
+class JobRun<U extends AnyUnit> {
   /** Units handed out and not yet finished. */
-  const byId = new Map<number, U>();
-  const workers: Pooled[] = [];
+  readonly #byId = new Map<number, U>();
+  readonly #workers: Pooled[] = [];
   /** One per worker being started; each settles once its worker is listening or terminated. */
-  const starting: Promise<void>[] = [];
-  let next = 0;
-  let finished = 0;
-  let settled = false;
-  let failed = false;
+  readonly #starting: Promise<void>[] = [];
+  readonly #key: InitKey;
+  #next = 0;
+  #finished = 0;
+  #settled = false;
+  #failed = false;
   /** Units the helper took, whether it has counted them all, and whether any worker is ready. */
-  let taken = 0;
-  let helperDone = !job.helper;
-  let anyReady = false;
+  #taken = 0;
+  #helperDone: boolean;
+  #anyReady = false;
+  /** Slots of the shared memory handed out, one per worker. */
+  #slots = 0;
+  readonly #onAbort = (): void => this.#settle(abortError(this.job.signal));
 
-  running++;
-  restartIdleTimer(); // no idle worker is timed out while a count runs
-  return new Promise<void>((resolve, reject) => {
-    const settle = (error?: unknown): void => {
-      if (settled) return;
-      settled = true;
-      failed = error !== undefined;
-      running--;
-      signal?.removeEventListener('abort', onAbort);
-      restartIdleTimer(); // the other idle workers' time starts when the last count ends
-      if (error === undefined) {
-        // Every unit is counted, so every worker is idle: keep them for the next count (late ones as they come up, below).
-        for (const w of workers) park(w);
-        resolve();
-        return;
-      }
-      // Workers still starting terminate themselves as they come up (below): wait for those too.
-      void Promise.all(starting)
-        .then(() => Promise.all(workers.map((w) => w.handle.terminate().catch(() => undefined))))
-        .then(() => reject(error));
-    };
-    const onAbort = (): void => settle(abortError(signal));
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const allDone = (): boolean => helperDone && finished + taken === job.count;
+  constructor(
+    readonly job: PoolJob<U>,
+    readonly resolve: () => void,
+    readonly reject: (error: unknown) => void,
+  ) {
+    this.#helperDone = !job.helper;
+    this.#key = { n: job.n, task: job.task, module: job.module, share: job.share, reportEveryMs: job.reportEveryMs };
+  }
 
-    const dispatch = (worker: Pooled): void => {
-      const left = job.count - next;
-      if (left === 0) return;
-      const size = Math.ceil(left / (BATCH_SHARE * job.threads));
-      const batch: U[] = [];
-      for (let i = 0; i < size; i++) {
-        const unit = job.units.next();
-        if (unit.done) break;
-        batch.push(unit.value);
-        byId.set(unit.value.id, unit.value);
-      }
-      worker.handle.post({ type: 'run', units: batch });
-      next += size;
-    };
-
-    const key: InitKey = { n, task: job.task, module: job.module, share: job.share, reportEveryMs: job.reportEveryMs };
-    let slots = 0; // of the shared memory, one per worker
-    const init = (worker: Pooled): void => {
-      worker.online = true;
-      if (sameInit(worker.init, key)) {
-        ready(worker); // already set up for this job: its tables too
-        return;
-      }
-      worker.init = key;
-      const { share, ...rest } = key;
-      const slot = share && { memory: share.memory, slot: slots++, tableBytes: share.tableBytes };
-      worker.handle.post({ type: 'init', ...rest, share: slot, warm: job.warm });
-    };
-    const ready = (worker: Pooled): void => {
-      anyReady = true;
-      for (let i = 0; i < IN_FLIGHT; i++) dispatch(worker);
-    };
-
-    const onMessage = (worker: Pooled, message: FromWorker): void => {
-      if (settled) return;
-      job.onMessage?.(message);
-      switch (message.type) {
-        case 'online':
-          init(worker);
-          return;
-        case 'ready':
-          ready(worker);
-          return;
-        case 'results': {
-          try {
-            for (const r of message.results) {
-              const unit = byId.get(r.id);
-              if (!unit) throw codedError(`a counting worker returned unit ${r.id}, which it was not given`, ERROR_CODES.INTERNAL);
-              byId.delete(r.id);
-              job.onResult(unit, r.count);
-            }
-            const inside = message.partial && byId.get(message.partial.id);
-            if (inside) job.onPartial?.(inside, message.partial!.share);
-          } catch (error) {
-            settle(error);
-            return;
-          }
-          finished += message.results.length;
-          if (allDone()) settle();
-          else if (message.batchDone) dispatch(worker);
-          return;
-        }
-        case 'error': {
-          // The worker's error, rebuilt on this side as the cause of a WORKER_FAILED.
-          const cause = new Error(message.message);
-          cause.name = message.name;
-          if (message.stack) cause.stack = message.stack;
-          if (message.code) Object.defineProperty(cause, 'code', { value: message.code, enumerable: true });
-          const error = codedError(`counting worker failed: ${message.message}`, ERROR_CODES.WORKER_FAILED, cause);
-          if (message.stack) error.stack = message.stack;
-          settle(error);
-        }
-      }
-    };
-
-    const adopt = (worker: Pooled): void => {
-      worker.handle.ref();
-      workers.push(worker);
-      worker.handle.listen(
-        (message) => onMessage(worker, message),
-        (error) => settle(error),
-      );
-      if (worker.online) init(worker);
-    };
-    const size = Math.min(job.threads, job.count);
+  start(): void {
+    running++;
+    restartIdleTimer(); // no idle worker is timed out while a count runs
+    this.job.signal?.addEventListener('abort', this.#onAbort, { once: true });
+    const size = Math.min(this.job.threads, this.job.count);
     for (let i = 0; i < size; i++) {
       // Idle workers first: those already set up for this job, then the others.
-      const at = idle.findIndex((w) => sameInit(w.init, key));
+      const at = idle.findIndex((w) => sameInit(w.init, this.#key));
       const reused = at >= 0 ? idle.splice(at, 1)[0] : idle.shift();
-      if (reused) {
-        adopt(reused);
-        continue;
-      }
-      const started = spawnWorker().then(
-        (handle) => {
-          const worker: Pooled = { handle, online: false };
-          // A worker that comes up after the count settled: kept if it succeeded, else terminated.
-          if (settled) return failed ? handle.terminate().catch(() => undefined) : park(worker);
-          adopt(worker);
-        },
-        (error) =>
-          settle(
-            codedError(`counting worker could not start: ${(error as Error)?.message ?? String(error)}`, ERROR_CODES.WORKER_FAILED, error),
-          ),
-      );
-      starting.push(started);
+      if (reused) this.#adopt(reused);
+      else this.#starting.push(this.#spawn());
     }
+    if (this.job.helper) this.#startHelper(this.job.helper);
+  }
 
-    if (job.helper) {
-      const take = (): U | undefined => {
-        if (settled || anyReady || next >= job.count) return undefined;
-        const unit = job.units.next();
-        if (unit.done) return undefined;
-        next++;
-        taken++;
-        return unit.value;
-      };
-      // Once every worker is spawned (their constructors run on this thread; they start on their own).
-      const helper = job.helper;
-      void Promise.all(starting)
-        .then(() => helper(take))
-        .then(
-          () => {
-            helperDone = true;
-            if (allDone()) settle();
-          },
-          (error) => settle(error),
-        );
+  #settle(error?: unknown): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#failed = error !== undefined;
+    running--;
+    this.job.signal?.removeEventListener('abort', this.#onAbort);
+    restartIdleTimer(); // the other idle workers' time starts when the last count ends
+    if (error === undefined) {
+      // Every unit is counted, so every worker is idle: keep them for the next count (late ones as they come up, in #spawn).
+      for (const w of this.#workers) park(w);
+      this.resolve();
+      return;
     }
-  });
+    // Workers still starting terminate themselves as they come up (#spawn): wait for those too.
+    void Promise.all(this.#starting)
+      .then(() => Promise.all(this.#workers.map((w) => w.handle.terminate().catch(() => undefined))))
+      .then(() => this.reject(error));
+  }
+
+  #allDone(): boolean {
+    return this.#helperDone && this.#finished + this.#taken === this.job.count;
+  }
+
+  /** Hands `worker` its next batch: 1 / (BATCH_SHARE * threads) of what is left. */
+  #dispatch(worker: Pooled): void {
+    const left = this.job.count - this.#next;
+    if (left === 0) return;
+    const size = Math.ceil(left / (BATCH_SHARE * this.job.threads));
+    const batch: U[] = [];
+    for (let i = 0; i < size; i++) {
+      const unit = this.job.units.next();
+      if (unit.done) break;
+      batch.push(unit.value);
+      this.#byId.set(unit.value.id, unit.value);
+    }
+    worker.handle.post({ type: 'run', units: batch });
+    this.#next += size;
+  }
+
+  #init(worker: Pooled): void {
+    worker.online = true;
+    if (sameInit(worker.init, this.#key)) {
+      this.#ready(worker); // already set up for this job: its tables too
+      return;
+    }
+    worker.init = this.#key;
+    const { share, ...rest } = this.#key;
+    const slot = share && { memory: share.memory, slot: this.#slots++, tableBytes: share.tableBytes };
+    worker.handle.post({ type: 'init', ...rest, share: slot, warm: this.job.warm });
+  }
+
+  #ready(worker: Pooled): void {
+    this.#anyReady = true;
+    for (let i = 0; i < IN_FLIGHT; i++) this.#dispatch(worker);
+  }
+
+  #message(worker: Pooled, message: FromWorker): void {
+    if (this.#settled) return;
+    this.job.onMessage?.(message);
+    if (message.type === 'online') this.#init(worker);
+    else if (message.type === 'ready') this.#ready(worker);
+    else if (message.type === 'results') this.#results(worker, message);
+    else this.#settle(workerFailure(message));
+  }
+
+  #results(worker: Pooled, message: Extract<FromWorker, { type: 'results' }>): void {
+    try {
+      for (const r of message.results) {
+        const unit = this.#byId.get(r.id);
+        if (!unit) throw codedError(`a counting worker returned unit ${r.id}, which it was not given`, ERROR_CODES.INTERNAL);
+        this.#byId.delete(r.id);
+        this.job.onResult(unit, r.count);
+      }
+      const inside = message.partial && this.#byId.get(message.partial.id);
+      if (inside) this.job.onPartial?.(inside, message.partial!.share);
+    } catch (error) {
+      this.#settle(error);
+      return;
+    }
+    this.#finished += message.results.length;
+    if (this.#allDone()) this.#settle();
+    else if (message.batchDone) this.#dispatch(worker);
+  }
+
+  #adopt(worker: Pooled): void {
+    worker.handle.ref();
+    this.#workers.push(worker);
+    worker.handle.listen(
+      (message) => this.#message(worker, message),
+      (error) => this.#settle(error),
+    );
+    if (worker.online) this.#init(worker);
+  }
+
+  #spawn(): Promise<void> {
+    return spawnWorker().then(
+      (handle) => {
+        const worker: Pooled = { handle, online: false };
+        // A worker that comes up after the count settled: kept if it succeeded, else terminated.
+        if (this.#settled) return this.#failed ? handle.terminate().catch(() => undefined) : park(worker);
+        this.#adopt(worker);
+      },
+      (error) =>
+        this.#settle(
+          codedError(`counting worker could not start: ${(error as Error)?.message ?? String(error)}`, ERROR_CODES.WORKER_FAILED, error),
+        ),
+    );
+  }
+
+  /** The helper counts units on the calling thread until a worker is ready, once every worker is spawned (their constructors run on this thread). */
+  #startHelper(helper: (take: () => U | undefined) => Promise<void>): void {
+    const take = (): U | undefined => {
+      if (this.#settled || this.#anyReady || this.#next >= this.job.count) return undefined;
+      const unit = this.job.units.next();
+      if (unit.done) return undefined;
+      this.#next++;
+      this.#taken++;
+      return unit.value;
+    };
+    void Promise.all(this.#starting)
+      .then(() => helper(take))
+      .then(
+        () => {
+          this.#helperDone = true;
+          if (this.#allDone()) this.#settle();
+        },
+        (error) => this.#settle(error),
+      );
+  }
+}
+
+/** A worker's error, rebuilt on this side as the cause of a WORKER_FAILED. */
+function workerFailure(message: Extract<FromWorker, { type: 'error' }>): Error {
+  const cause = new Error(message.message);
+  cause.name = message.name;
+  if (message.stack) cause.stack = message.stack;
+  if (message.code) Object.defineProperty(cause, 'code', { value: message.code, enumerable: true });
+  const error = codedError(`counting worker failed: ${message.message}`, ERROR_CODES.WORKER_FAILED, cause);
+  if (message.stack) error.stack = message.stack;
+  return error;
 }

@@ -8,6 +8,9 @@ import { AUTO_THREADS_MIN_N, availableCores, tableMemoryBudget } from '../contra
 export { AUTO_THREADS_MIN_N };
 import { countUnits, taker, type CpuEngine, type Method, type MethodName } from '../contract/method.js';
 import { runOnWorkers } from './pool.js';
+import { NOTHING_DONE, RunProgress, type Already } from './run-progress.js';
+
+export type { Already } from './run-progress.js';
 import type { Progress } from '../shared/progress.js';
 
 export type { Progress } from '../shared/progress.js';
@@ -31,15 +34,6 @@ export interface RunOptions {
   progressIntervalMs?: number;
   /** Called as each unit finishes (checkpoints record them). */
   onUnit?: ((id: number, count: bigint) => void) | undefined;
-}
-
-export interface Already {
-  finished: number;
-  total: bigint;
-  /** 8 x the unique count (see Method.contribution). */
-  unique8: bigint;
-  /** Estimated work of the finished units. */
-  work: number;
 }
 
 export interface PlanResult {
@@ -106,7 +100,7 @@ export async function runMethod<U extends { readonly id: number }>(plan: Method<
   } catch (error) {
     if (!hasCode(error, ERROR_CODES.OUT_OF_MEMORY)) throw error;
   }
-  const already: Already = { ...(run.already ?? { finished: 0, total: 0n, unique8: 0n, work: 0 }) };
+  const already: Already = { ...(run.already ?? NOTHING_DONE) };
   const before = already.total;
   for (const [id, count] of done) {
     const c = plan.contribution(id, count);
@@ -125,96 +119,31 @@ async function runUnits<U extends { readonly id: number }>(
   run: RunOptions,
   module: WebAssembly.Module | null,
 ): Promise<PlanResult> {
-  const { signal, onUnit } = run;
+  const { signal } = run;
   const n = plan.n;
   const engine = module ? 'wasm' : 'js';
-  const start = now();
+  const already = run.already ?? NOTHING_DONE;
   const from = run.from ?? 0;
   const to = run.to ?? plan.units;
-  const already = run.already ?? { finished: 0, total: 0n, unique8: 0n, work: 0 };
-  const all = to - from;
-  const left = all - already.finished;
-  let finished = already.finished;
-  let total = already.total;
-  let unique8 = already.unique8;
-  let workDone = already.work;
-  let countedTotal = 0n;
-  const workAll = plan.workIn(from, to);
-  const resumedFraction = workAll > 0 ? Math.min(1, already.work / workAll) : 0;
-  // Covering the whole plan (with what was resumed), the unique count follows from the parts.
-  const whole = from === 0 && to === plan.units;
-  const uniqueNow = (): bigint => (whole && finished === all ? plan.uniqueOf(total, unique8) : unique8 / 8n);
-  /** Units being counted: the estimated work done inside each. */
-  const partial = new Map<number, number>();
-  let partialWork = 0;
-  const interval = run.progressIntervalMs ?? 100;
-  let lastReport = -Infinity;
+  const left = to - from - already.finished;
+  const progress = new RunProgress(plan, {
+    from,
+    to,
+    already,
+    onProgress: run.onProgress,
+    onUnit: run.onUnit,
+    intervalMs: run.progressIntervalMs ?? 100,
+  });
+  const here = (next: () => U | undefined, sliceMs: number, pause: () => Promise<void>): Promise<void> =>
+    countHere(plan, module, signal, progress, next, { sliceMs, pause });
 
-  const report = (force: boolean): void => {
-    if (!run.onProgress) return;
-    const t = now();
-    if (!force && t - lastReport < interval) return;
-    lastReport = t;
-    const fraction = finished === all ? 1 : workAll > 0 ? Math.min(1, (workDone + partialWork) / workAll) : 0;
-    run.onProgress({
-      n,
-      phase: plan.bytesPerThread > 0 && finished === already.finished && partialWork === 0 ? 'tables' : 'counting',
-      finished,
-      units: all,
-      subproblems: all,
-      fraction,
-      resumedFraction,
-      total,
-      unique: uniqueNow(),
-      elapsedMs: t - start,
-    });
-  };
-  const onPartial = (unit: U, share: number): void => {
-    const work = plan.workOf(unit.id) * share;
-    partialWork += work - (partial.get(unit.id) ?? 0);
-    partial.set(unit.id, work);
-    report(false);
-  };
-  const record = (unit: U, count: bigint): void => {
-    const c = plan.contribution(unit.id, count);
-    total += c.total;
-    countedTotal += c.total;
-    unique8 += c.unique8;
-    finished++;
-    workDone += plan.workOf(unit.id);
-    partialWork -= partial.get(unit.id) ?? 0;
-    partial.delete(unit.id);
-    onUnit?.(unit.id, count);
-    report(finished === all);
-  };
-
-  /**
-   * Counts the units `next` gives on this thread, in slices of `sliceMs`
-   * that end with `pause`; stops when `next` gives none.
-   */
-  const countHere = async (next: () => U | undefined, sliceMs: number, pause: () => Promise<void>): Promise<void> => {
-    let sliceStart = now();
-    // Checked before each unit is recorded, so an abort (even from a progress callback) stops the count at the next unit boundary.
-    const recordHere = (unit: U, count: bigint): void => {
-      if (signal?.aborted) throw abortError(signal);
-      record(unit, count);
-    };
-    for (const { unit, share } of countUnits(() => plan.counter(module), next, recordHere)) {
-      if (now() - sliceStart <= sliceMs) continue;
-      onPartial(unit, share);
-      await pause();
-      if (signal?.aborted) throw abortError(signal);
-      sliceStart = now();
-    }
-  };
-
-  report(true);
+  progress.report(true);
   const cores = await availableCores();
   const wanted = run.threads ?? (n >= AUTO_THREADS_MIN_N ? cores : 0);
   let threads = workersFor(wanted, left, cores, plan.bytesPerThread);
   if (threads === 0) {
     threads = 1;
-    await countHere(taker(pending(plan, run)), SLICE_MS, yieldToEventLoop);
+    await here(taker(pending(plan, run)), SLICE_MS, yieldToEventLoop);
     if (signal?.aborted) throw abortError(signal);
   } else {
     // The workers instantiate the kernel; this thread hands out work, and
@@ -230,14 +159,50 @@ async function runUnits<U extends { readonly id: number }>(
       module: share?.module ?? module,
       share,
       signal,
-      onResult: record,
-      onPartial,
-      helper: plan.helps ? (take) => countHere(take, HELP_SLICE_MS, yieldNow) : undefined,
+      onResult: (unit, count) => progress.record(unit.id, count),
+      onPartial: (unit, share) => progress.partial(unit.id, share),
+      helper: plan.helps ? (take) => here(take, HELP_SLICE_MS, yieldNow) : undefined,
       warm: plan.warm(),
     });
   }
-  const unique = uniqueNow();
-  return { total, unique, unique8, engine, threads, method: plan.name, counted: finished - already.finished, countedTotal };
+  const { total, unique8, finished, countedTotal } = progress;
+  return {
+    total,
+    unique: progress.unique(),
+    unique8,
+    engine,
+    threads,
+    method: plan.name,
+    counted: finished - already.finished,
+    countedTotal,
+  };
+}
+
+/**
+ * Counts the units `next` gives on this thread, in slices of `sliceMs`
+ * that end with `pause`; stops when `next` gives none.
+ */
+async function countHere<U extends { readonly id: number }>(
+  plan: Method<U>,
+  module: WebAssembly.Module | null,
+  signal: AbortSignalLike | undefined,
+  progress: RunProgress,
+  next: () => U | undefined,
+  slices: { sliceMs: number; pause: () => Promise<void> },
+): Promise<void> {
+  let sliceStart = now();
+  // Checked before each unit is recorded, so an abort (even from a progress callback) stops the count at the next unit boundary.
+  const record = (unit: U, count: bigint): void => {
+    if (signal?.aborted) throw abortError(signal);
+    progress.record(unit.id, count);
+  };
+  for (const { unit, share } of countUnits(() => plan.counter(module), next, record)) {
+    if (now() - sliceStart <= slices.sliceMs) continue;
+    progress.partial(unit.id, share);
+    await slices.pause();
+    if (signal?.aborted) throw abortError(signal);
+    sliceStart = now();
+  }
 }
 
 /**
