@@ -109,7 +109,7 @@ describe('the platform', () => {
     const bad = { ...u, constellation: { ...u.constellation, a: 99 } };
     const error = await caught(() =>
       runOnWorkers({
-        task: 'search',
+        method: 'search',
         n: 8,
         units: [bad][Symbol.iterator](),
         count: 1,

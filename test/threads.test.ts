@@ -166,7 +166,7 @@ describe('the pool', () => {
     const seen: number[] = [];
     let total = 0n;
     await runOnWorkers({
-      task: 'search',
+      method: 'search',
       n: 12,
       units: plan.unitsIn(),
       count: plan.units,
@@ -193,7 +193,7 @@ describe('the pool', () => {
     let batches = 0;
     let received = 0;
     await runOnWorkers({
-      task: 'search',
+      method: 'search',
       n: 12,
       units: plan.unitsIn(),
       count: plan.units,
@@ -231,7 +231,7 @@ describe('workers never outlive the count', () => {
   const plan = constellationPlan(12, 0);
   const units = [...plan.unitsIn()];
   const job = (list = units) => ({
-    task: 'search' as const,
+    method: 'search' as const,
     n: 12,
     units: list[Symbol.iterator](),
     count: list.length,
@@ -299,7 +299,7 @@ describe('idle workers', () => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     const [unit] = constellationPlan(10, 0).unitsIn();
     const long = runOnWorkers({
-      task: 'search',
+      method: 'search',
       n: 10,
       units: [unit][Symbol.iterator](),
       count: 1,
@@ -324,7 +324,7 @@ describe('idle workers', () => {
     const [u] = constellationPlan(10, 0).unitsIn();
     const bad = { ...u, constellation: { ...u.constellation, a: 99 } };
     const failing = runOnWorkers({
-      task: 'search',
+      method: 'search',
       n: 10,
       units: [bad][Symbol.iterator](),
       count: 1,
@@ -357,7 +357,7 @@ describe('worker failures reject the count', () => {
     const bad = { ...u, constellation: { ...u.constellation, a: 99 } };
     await expect(
       runOnWorkers({
-        task: 'search',
+        method: 'search',
         n: 10,
         units: [bad][Symbol.iterator](),
         count: 1,
@@ -372,7 +372,7 @@ describe('worker failures reject the count', () => {
   it('a kernel that does not instantiate', async () => {
     await expect(
       runOnWorkers({
-        task: 'search',
+        method: 'search',
         n: 10,
         units: constellationPlan(10, 0).unitsIn(),
         count: constellationPlan(10, 0).units,
@@ -387,7 +387,7 @@ describe('worker failures reject the count', () => {
   it('an onResult that throws', async () => {
     await expect(
       runOnWorkers({
-        task: 'search',
+        method: 'search',
         n: 9,
         units: constellationPlan(9, 0).unitsIn(),
         count: constellationPlan(9, 0).units,

@@ -1,22 +1,20 @@
 // The messages between a count and its workers.
 import type { MethodName, SharedSlot } from '../contract/method.js';
 
-/** What a pool's workers run: a method's units, by the method's name (src/run/counters.ts). */
-export type Task = MethodName;
-
 /** A unit of any method: it travels as it is, and comes back as its id. */
 export type AnyUnit = { readonly id: number };
 
 export type ToWorker =
   /**
-   * First message: the board size, the task and its compiled kernel (null for
+   * First message: the board size, the method and its compiled kernel (null for
    * the TS kernel): the search kernel, the join module, or the open-rows
    * module for 'completions'.
    */
   | {
       type: 'init';
       n: number;
-      task: Task;
+      /** Whose units: the method's name, by which the worker builds its counter (src/run/counters.ts). */
+      method: MethodName;
       module: WebAssembly.Module | null;
       /** With a shared build (Method.share): the memory every worker's instance shares, and this worker's slot in it. */
       share?: SharedSlot | undefined;

@@ -15,8 +15,8 @@ import { abortError, type AbortSignalLike } from '../shared/abort.js';
 import { codedError, ERROR_CODES } from '../shared/errors.js';
 import { isNode } from '../contract/environment.js';
 import { spawnWorker, spawnWorkerNow, type WorkerHandle } from './spawn.js';
-import type { AnyUnit, FromWorker, Task } from './messages.js';
-import type { WorkerShare } from '../contract/method.js';
+import type { AnyUnit, FromWorker } from './messages.js';
+import type { MethodName, WorkerShare } from '../contract/method.js';
 
 /** Batches each worker holds: one in hand, one queued. */
 const IN_FLIGHT = 2;
@@ -26,12 +26,12 @@ const BATCH_SHARE = 8;
 export interface PoolJob<U extends AnyUnit = AnyUnit> {
   n: number;
   /** Whose units they are: the method's name, by which workers build its counter (src/run/counters.ts). */
-  task: Task;
+  method: MethodName;
   /** The units to run, pulled as they are handed out, and how many there are. */
   units: Iterator<U>;
   count: number;
   threads: number;
-  /** The task's compiled kernel, sent to each worker once; null runs the TypeScript kernel. */
+  /** The method's compiled kernel, sent to each worker once; null runs the TypeScript kernel. */
   module: WebAssembly.Module | null;
   /** With `module` its shared build: one memory for every worker's instance (Method.share), each in its own slot. */
   share?: WorkerShare | undefined;
@@ -62,7 +62,7 @@ export const IDLE_MS = 1000;
 /** What a worker was last initialised with: a worker initialised alike needs no 'init'. */
 interface InitKey {
   n: number;
-  task: Task;
+  method: MethodName;
   module: WebAssembly.Module | null;
   share: WorkerShare | undefined;
   reportEveryMs: number | undefined;
@@ -95,7 +95,7 @@ function sameInit(a: InitKey | undefined, b: InitKey): boolean {
   return (
     a !== undefined &&
     a.n === b.n &&
-    a.task === b.task &&
+    a.method === b.method &&
     a.module === b.module &&
     a.share === b.share &&
     a.reportEveryMs === b.reportEveryMs
@@ -191,7 +191,7 @@ class JobRun<U extends AnyUnit> {
     readonly reject: (error: unknown) => void,
   ) {
     this.#helperDone = !job.helper;
-    this.#key = { n: job.n, task: job.task, module: job.module, share: job.share, reportEveryMs: job.reportEveryMs };
+    this.#key = { n: job.n, method: job.method, module: job.module, share: job.share, reportEveryMs: job.reportEveryMs };
   }
 
   start(): void {

@@ -152,7 +152,7 @@ async function runUnits<U extends { readonly id: number }>(
     if (signal?.aborted) throw abortError(signal);
     await runOnWorkers<U>({
       n,
-      task: plan.name,
+      method: plan.name,
       units: pending(plan, run),
       count: left,
       threads,

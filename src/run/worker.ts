@@ -1,4 +1,4 @@
-// A counting worker: announces itself, receives the board size, its task and
+// A counting worker: announces itself, receives the board size, its method and
 // the compiled kernel once, then counts the batch of units in each 'run'
 // message. Runs as a Node worker thread or a module Web Worker.
 import { codedError, ERROR_CODES } from '../shared/errors.js';
@@ -38,7 +38,7 @@ function handle(port: Port, message: ToWorker): void {
     if (message.type === 'init') {
       n = message.n;
       reportEveryMs = message.reportEveryMs ?? REPORT_EVERY_MS;
-      counter = counterFor(message.task, n, message.module, message.share);
+      counter = counterFor(message.method, n, message.module, message.share);
       if (message.warm) countWhole(counter, message.warm);
       port.post({ type: 'ready' });
       return;
