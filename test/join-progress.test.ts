@@ -7,6 +7,7 @@ import { count, type Progress } from '../dist/index.js';
 import { compileJoinModule, joinCounter } from '../dist/join/join-module.js';
 import { joinCounterFrom } from '../dist/join/join-counter.js';
 import { planJoin } from '../dist/join/join-plan.js';
+import { batchSize, MAX_BATCH } from '../dist/run/pool.js';
 import { TOTAL } from './oeis.js';
 
 const engines = {
@@ -85,6 +86,18 @@ describe('progress inside join units', () => {
     expect(p).toMatchObject({ n: 24, phase: 'counting', finished: 0, units: 677294, total: 0n });
     expect(p.fraction).toBeLessThan(1 / 677294);
     expect(seen[0]).toMatchObject({ phase: 'tables', fraction: 0 });
+  });
+});
+
+describe('batches of units for workers', () => {
+  it('hold at most MAX_BATCH units, so that a worker starts counting at once at n = 23', () => {
+    expect(MAX_BATCH).toBe(4096);
+    // n = 23 has 4,056,746 units: its first batch on 2 workers was a sixteenth of them (253,547).
+    expect(batchSize(4056746, 2)).toBe(4096);
+    expect(batchSize(677294, 1)).toBe(4096);
+    // Smaller plans keep a share of what is left: n = 16's join (3,299 units) on 2 workers.
+    expect(batchSize(3299, 2)).toBe(207);
+    expect(batchSize(5, 4)).toBe(1);
   });
 });
 

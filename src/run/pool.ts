@@ -22,6 +22,17 @@ import type { MethodName, WorkerShare } from '../contract/method.js';
 const IN_FLIGHT = 2;
 /** A batch is at most 1 / (BATCH_SHARE * threads) of what is left to hand out. */
 const BATCH_SHARE = 8;
+/**
+ * And at most this many units: n = 23's first batch on 2 workers was 253,000
+ * units, which took 4 s to build, send and receive before either counted
+ * (progress froze); a batch of n = 23's units is still minutes of work.
+ */
+export const MAX_BATCH = 4096;
+
+/** Units in the next batch, with `left` still to hand out to `threads` workers. */
+export function batchSize(left: number, threads: number): number {
+  return Math.min(MAX_BATCH, Math.ceil(left / (BATCH_SHARE * threads)));
+}
 
 export interface PoolJob<U extends AnyUnit = AnyUnit> {
   n: number;
@@ -232,11 +243,11 @@ class JobRun<U extends AnyUnit> {
     return this.#helperDone && this.#finished + this.#taken === this.job.count;
   }
 
-  /** Hands `worker` its next batch: 1 / (BATCH_SHARE * threads) of what is left. */
+  /** Hands `worker` its next batch (batchSize). */
   #dispatch(worker: Pooled): void {
     const left = this.job.count - this.#next;
     if (left === 0) return;
-    const size = Math.ceil(left / (BATCH_SHARE * this.job.threads));
+    const size = batchSize(left, this.job.threads);
     const batch: U[] = [];
     for (let i = 0; i < size; i++) {
       const unit = this.job.units.next();
