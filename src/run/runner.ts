@@ -119,9 +119,6 @@ async function runUnits<U extends { readonly id: number }>(
   run: RunOptions,
   module: WebAssembly.Module | null,
 ): Promise<PlanResult> {
-  const { signal } = run;
-  const n = plan.n;
-  const engine = module ? 'wasm' : 'js';
   const already = run.already ?? NOTHING_DONE;
   const from = run.from ?? 0;
   const to = run.to ?? plan.units;
@@ -134,10 +131,34 @@ async function runUnits<U extends { readonly id: number }>(
     onUnit: run.onUnit,
     intervalMs: run.progressIntervalMs ?? 100,
   });
-  const here = (next: () => U | undefined, sliceMs: number, pause: () => Promise<void>): Promise<void> =>
-    countHere(plan, module, signal, progress, next, { sliceMs, pause });
 
   progress.report(true);
+  // Reports come with units and pieces of them; between (workers starting, tables being built) a beat keeps them coming.
+  const beat = setInterval(() => progress.report(false), HEARTBEAT_MS);
+  try {
+    return await runReporting(plan, run, module, progress, left);
+  } finally {
+    clearInterval(beat);
+  }
+}
+
+/** Least often a count reports while it runs, whatever its units do. */
+export const HEARTBEAT_MS = 500;
+
+/** runUnits' count once its progress is set up: on this thread or on workers. */
+async function runReporting<U extends { readonly id: number }>(
+  plan: Method<U>,
+  run: RunOptions,
+  module: WebAssembly.Module | null,
+  progress: RunProgress,
+  left: number,
+): Promise<PlanResult> {
+  const { signal } = run;
+  const n = plan.n;
+  const engine = module ? 'wasm' : 'js';
+  const already = run.already ?? NOTHING_DONE;
+  const here = (next: () => U | undefined, sliceMs: number, pause: () => Promise<void>): Promise<void> =>
+    countHere(plan, module, signal, progress, next, { sliceMs, pause });
   const cores = await availableCores();
   const wanted = run.threads ?? (n >= AUTO_THREADS_MIN_N ? cores : 0);
   let threads = workersFor(wanted, left, cores, plan.bytesPerThread);
