@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planUnits } from '../dist/index.js';
-import { methodForCount, resolveAlgorithm } from '../dist/run/methods.js';
+import { makesPlan, methodForCount, planLabel, recordedPlan, resolveAlgorithm } from '../dist/run/methods.js';
 import { cliInTempDir } from './cli-in-dir.js';
 import { range } from './oeis.js';
 
@@ -33,5 +33,23 @@ describe('planUnits', () => {
     const header = JSON.parse(readFileSync(join(dir, 'c.ckpt'), 'utf8').split('\n', 1)[0]);
     const plan = planUnits(n);
     expect(header.plan).toEqual({ method: plan.method, depth: plan.depth, units: plan.units, digest: plan.digest });
+  });
+});
+
+describe('plans as files record them', () => {
+  it("reads each algorithm's label, the search's old 'constellations' among them, and refuses what no plan is", () => {
+    expect(recordedPlan({ method: 'constellations', depth: 3 })).toEqual({ algorithm: 'search', depth: 3 });
+    expect(recordedPlan({ method: 'join', depth: 0 })).toEqual({ algorithm: 'join', depth: 0 });
+    for (const bad of [
+      { method: 'join', depth: 1 },
+      { method: 'constellations', depth: 5 },
+      { method: 'search', depth: 1 },
+      { method: 'toString', depth: 0 },
+      {},
+      undefined,
+    ])
+      expect(recordedPlan(bad)).toBeUndefined();
+    expect([makesPlan('join', 24), makesPlan('join', 25), makesPlan('search', 30)]).toEqual([true, false, true]);
+    expect([planLabel(planUnits(16)), planLabel(planUnits(12))]).toEqual(['join', `depth ${planUnits(12).depth}`]);
   });
 });

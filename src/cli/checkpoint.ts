@@ -9,7 +9,7 @@
 import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { shortCheck } from '../shared/digest.js';
 import { ERROR_CODES, failure } from '../shared/errors.js';
-import { implausibleCount, type PlannedMethod } from '../run/methods.js';
+import { hasDepth, implausibleCount, recordedPlan, type PlannedMethod } from '../run/methods.js';
 import type { Already } from '../run/runner.js';
 import { VERSION } from '../shared/version.js';
 import { describeError } from './files.js';
@@ -59,10 +59,10 @@ function lineCheck(planDigest: string, unit: number, count: string): string {
 
 /** Which option resumes a checkpoint made with another plan, if this version makes that plan. */
 function resumeHint(plan: { method?: unknown; depth?: unknown } | undefined): string {
-  if (plan?.method === 'join') return '; to resume it, add --algorithm join';
-  if (plan?.method === 'constellations' && Number.isInteger(plan.depth))
-    return `; to resume it, add --algorithm search (it runs at depth ${plan.depth})`;
-  return '';
+  const recorded = recordedPlan(plan);
+  if (!recorded) return '';
+  const { algorithm, depth } = recorded;
+  return `; to resume it, add --algorithm ${algorithm}${hasDepth(algorithm) ? ` (it runs at depth ${depth})` : ''}`;
 }
 
 function refuse(message: string): never {
@@ -98,7 +98,8 @@ export class Checkpoint {
     try {
       const first = readText(file).split('\n', 1)[0];
       const plan = (JSON.parse(first) as Header)?.plan;
-      return plan?.method === 'constellations' && Number.isInteger(plan.depth) ? plan.depth : undefined;
+      const recorded = recordedPlan(plan);
+      return recorded && hasDepth(recorded.algorithm) ? recorded.depth : undefined;
     } catch {
       return undefined;
     }

@@ -5,8 +5,17 @@
 // units it covers, the count of each, and a digest over all of that.
 import { digest } from '../shared/digest.js';
 import { ERROR_CODES, failure, rangeError } from '../shared/errors.js';
-import { JOIN_MAX_N, MAX_DEPTH, MAX_N, MIN_N } from '../index.js';
-import { implausibleCount, PLAN_FORMAT_VERSION, plannedMethod, type PlanMethod, type PlannedMethod } from '../run/methods.js';
+import { MAX_N, MIN_N } from '../index.js';
+import {
+  hasDepth,
+  implausibleCount,
+  makesPlan,
+  PLAN_FORMAT_VERSION,
+  plannedMethod,
+  recordedPlan,
+  type PlanMethod,
+  type PlannedMethod,
+} from '../run/methods.js';
 import { VERSION } from '../shared/version.js';
 
 export const SHARD_FORMAT = 'nqueens-shard';
@@ -143,7 +152,8 @@ export interface MergedShards {
 
 /** A plan as named in messages: the search's by its depth, the join's by its method. */
 function planName(p: { method: string; depth: number }): string {
-  return p.method === 'join' ? 'the join' : `depth ${p.depth}`;
+  const recorded = recordedPlan(p);
+  return recorded && !hasDepth(recorded.algorithm) ? `the ${recorded.algorithm}` : `depth ${p.depth}`;
 }
 
 function refuse(message: string): never {
@@ -168,9 +178,8 @@ function parseShardFile(name: string, text: string): { name: string; r: ShardRes
   }
   if (!isInt(r.n, MIN_N, MAX_N)) refuse(`${name}: n = ${JSON.stringify(r.n)} is not a board size (${MIN_N} to ${MAX_N})`);
   const p = r.plan;
-  const known =
-    (p?.method === 'constellations' && isInt(p.depth, 0, MAX_DEPTH)) ||
-    (p?.method === 'join' && p.depth === 0 && isInt(r.n, 1, JOIN_MAX_N));
+  const recorded = recordedPlan(p);
+  const known = recorded !== undefined && makesPlan(recorded.algorithm, r.n);
   if (!known || p.formatVersion !== PLAN_FORMAT_VERSION || typeof p.digest !== 'string') {
     refuse(`${name}: its plan (${JSON.stringify(p)}) is not one this version makes`);
   }

@@ -3,7 +3,8 @@
 // that chooses; everything after takes a Method (src/contract/method.ts).
 import { joinMethod } from '../join/join-method.js';
 import { searchMethod } from '../search/search-method.js';
-import { defaultDepth } from '../search/search-plan.js';
+import { defaultDepth, MAX_DEPTH } from '../search/search-plan.js';
+import { JOIN_MAX_N } from '../join/join-plan.js';
 import type { EngineChoice } from '../engines/engine-names.js';
 import { resolveAlgorithm, type AlgorithmChoice, type AlgorithmName } from './algorithm.js';
 import type { PlanIdentity, PlanMethod, PlannedMethod } from '../contract/method.js';
@@ -31,6 +32,30 @@ export function hasDepth(algorithm: AlgorithmName): boolean {
 /** A plan's name in messages: "join", or the search's "depth d". */
 export function planLabel(plan: PlanIdentity): string {
   return plan.method === 'join' ? 'join' : `depth ${plan.depth}`;
+}
+
+/** The label each algorithm's plans have in files ('constellations', the search's, from before the word was settled). */
+const PLAN_LABELS: Readonly<Record<PlanMethod, AlgorithmName>> = { constellations: 'search', join: 'join' };
+
+/**
+ * The algorithm and depth of a plan as a file records it (`method`,
+ * `depth`), or undefined where it names no algorithm's plan or a depth its
+ * plans cannot have: a file's header is input, and this reads it.
+ */
+export function recordedPlan(
+  plan: { method?: unknown; depth?: unknown } | undefined,
+): { algorithm: AlgorithmName; depth: number } | undefined {
+  const algorithm =
+    typeof plan?.method === 'string' && Object.hasOwn(PLAN_LABELS, plan.method) ? PLAN_LABELS[plan.method as PlanMethod] : undefined;
+  const depth = plan?.depth;
+  if (algorithm === undefined || typeof depth !== 'number' || !Number.isInteger(depth)) return undefined;
+  const deepest = hasDepth(algorithm) ? MAX_DEPTH : 0;
+  return depth >= 0 && depth <= deepest ? { algorithm, depth } : undefined;
+}
+
+/** Whether this version makes a plan of n with that algorithm (the join's tables fit up to JOIN_MAX_N). */
+export function makesPlan(algorithm: AlgorithmName, n: number): boolean {
+  return algorithm !== 'join' || n <= JOIN_MAX_N;
 }
 
 /** The method of a plan recorded in a file: the search's constellations at `depth`, or the join (depth 0). */
