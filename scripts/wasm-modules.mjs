@@ -71,8 +71,8 @@ export const WASM_MODULES = [
     entry: 'assembly/completions/open-rows.ts',
     target: 'speed',
     simd: false,
-    file: 'search.wasm',
-    constant: 'WASM_SEARCH_BASE64',
+    file: 'open-rows.wasm',
+    constant: 'WASM_OPEN_ROWS_BASE64',
     budget: MODULE_BUDGET,
   },
   // The benchmark's build: the search kernel plus the plain bitmask DFS (never shipped).

@@ -19,7 +19,7 @@ import {
 import { runCompletions } from './run/completions-run.js';
 import type { CompletionsProgress, Queen } from './completions/completion-types.js';
 import { ENGINES, type EngineChoice, type EngineName } from './engines/engine-names.js';
-import { resolveSearch } from './completions/open-rows-kernel.js';
+import { resolveOpenRows } from './completions/open-rows-kernel.js';
 import { countReference, referenceSolutions, runReference } from './engines/reference.js';
 import { MAX_DEPTH, type Unit } from './search/search-plan.js';
 import type { PlanIdentity } from './contract/plan-identity.js';
@@ -318,7 +318,7 @@ export function solutions(n: number, options?: SolutionsOptions): IterableIterat
   if (engine === 'reference') {
     source = unique || rows || after ? referenceFiltered(n, rows, unique, after) : referenceSolutions(n);
   } else {
-    const kernel = resolveSearch(engine);
+    const kernel = resolveOpenRows(engine);
     source = unique ? fundamentalSolutions(kernel, n, after) : kernel.solutions(n, rows ? placedForbid(n, rows) : new Int32Array(n), after);
   }
   return take(source, limit);
@@ -374,7 +374,7 @@ export function countCompletionsSync(n: number, placed: readonly Queen[], option
   if (placed.length === 0) return withoutUnique(countSync(n, { engine }));
   const start = now();
   if (engine === 'reference') return { n, total: referenceCompletions(n, rows), engine, threads: 1, elapsedMs: now() - start };
-  const kernel = resolveSearch(engine);
+  const kernel = resolveOpenRows(engine);
   const open = openRows(n, rows);
   return { n, total: kernel.countOpenRows(open.rows, open.allow), engine: kernel.name, threads: 1, elapsedMs: now() - start };
 }

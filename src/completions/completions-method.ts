@@ -4,12 +4,12 @@
 // shards or checks of saved counts (MethodFiles).
 import { onePiece, type CpuEngine, type Method, type UnitCounter, type UnitCounting } from '../contract/method.js';
 import type { CompletionUnit } from './completion-types.js';
-import { jsSearch, resolveSearchModule, wasmSearchFrom } from './open-rows-kernel.js';
+import { jsOpenRows, resolveOpenRowsModule, wasmOpenRowsFrom } from './open-rows-kernel.js';
 
-/** A completion unit counted on this thread from `module` (null: the TypeScript search), in one piece. */
+/** A completion unit counted on this thread from `module` (null: the TypeScript open-rows kernel), in one piece. */
 export function completionsCounter(module: WebAssembly.Module | null): UnitCounter<CompletionUnit> {
-  const search = module ? wasmSearchFrom(module) : jsSearch;
-  return (unit) => onePiece(search.countOpenRows(unit.rows, unit.allow));
+  const kernel = module ? wasmOpenRowsFrom(module) : jsOpenRows;
+  return (unit) => onePiece(kernel.countOpenRows(unit.rows, unit.allow));
 }
 
 /** How a thread counts completion units (they carry their rows: n is not needed). */
@@ -29,7 +29,7 @@ export function completionsMethod(n: number, units: readonly CompletionUnit[]): 
     workIn: (from: number, to: number) => Math.max(0, to - from),
     contribution: (_id: number, count: bigint) => ({ total: count, unique8: 0n }),
     uniqueOf: () => 0n,
-    module: (engine: CpuEngine) => resolveSearchModule(engine),
+    module: (engine: CpuEngine) => resolveOpenRowsModule(engine),
     counter: completionsCounter,
     // A unit is counted in one piece and may take minutes (n = 24 with one queen): on this thread it would hold off abort.
     bytesPerThread: 0,

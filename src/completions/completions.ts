@@ -3,7 +3,7 @@
 // restrictions handed to the search kernels (src/completions/open-rows.ts,
 // assembly/completions/open-rows.ts), and the split of a completion count
 // into units (src/run/completions-run.ts runs them).
-import type { SearchKernel } from './open-rows-kernel.js';
+import type { OpenRowsKernel } from './open-rows-kernel.js';
 import { ERROR_CODES, rangeError, typeError } from '../shared/errors.js';
 import { isCanonical, ReferenceSearch } from '../engines/reference.js';
 import { boardMask } from '../shared/board-mask.js';
@@ -107,7 +107,7 @@ export function openRows(n: number, rows: Rows): { rows: number[]; allow: number
  * border squares at least a from every corner, then tests each solution
  * against its 7 images.
  */
-export function* fundamentalSolutions(kernel: SearchKernel, n: number, after?: readonly number[]): Generator<number[], void, undefined> {
+export function* fundamentalSolutions(kernel: OpenRowsKernel, n: number, after?: readonly number[]): Generator<number[], void, undefined> {
   const mask = boardMask(n);
   const image = new Int32Array(n);
   for (let a = after ? after[0] : 0; a <= (n - 1) >> 1; a++) {

@@ -2,10 +2,10 @@
 // of completions (countCompletions()), as the wasm module
 // assembly/completions/open-rows.ts or its TypeScript twin ./open-rows.ts.
 import { countOpenRows, searchSolutions } from './open-rows.js';
-import { instantiate, resolveWasm, u64, type WasmSearch } from '../engines/wasm-loader.js';
+import { instantiate, resolveWasm, u64, type WasmOpenRows } from '../engines/wasm-loader.js';
 
-/** The search kernels : enumeration and completions. */
-export interface SearchKernel {
+/** The open-rows kernels: enumeration and completions. */
+export interface OpenRowsKernel {
   readonly name: 'wasm' | 'js';
   /** Placements in lexicographic order; row r avoids the columns in forbid[r]; only those after `after`, if given. */
   solutions(n: number, forbid: ArrayLike<number>, after?: ArrayLike<number>): Iterator<number[]>;
@@ -13,7 +13,7 @@ export interface SearchKernel {
   countOpenRows(rows: ArrayLike<number>, allow: ArrayLike<number>): bigint;
 }
 
-export const jsSearch: SearchKernel = { name: 'js', solutions: searchSolutions, countOpenRows };
+export const jsOpenRows: OpenRowsKernel = { name: 'js', solutions: searchSolutions, countOpenRows };
 
 function* wasmSolutions(
   module: WebAssembly.Module,
@@ -22,7 +22,7 @@ function* wasmSolutions(
   after?: ArrayLike<number>,
 ): Generator<number[], void, undefined> {
   // Each enumeration keeps its state in its own instance, so several can interleave.
-  const s = instantiate<WasmSearch>(module);
+  const s = instantiate<WasmOpenRows>(module);
   new Uint32Array(s.memory.buffer, s.forbidPointer(), n).set(Array.from(forbid, (m) => m >>> 0));
   if (after) new Uint8Array(s.memory.buffer, s.afterPointer(), n).set(Array.from(after));
   s.solutionsStart(n, after ? 1 : 0);
@@ -32,8 +32,8 @@ function* wasmSolutions(
 }
 
 /** Wraps the search module: enumerations get an instance each, completions share one. */
-export function wasmSearchFrom(module: WebAssembly.Module): SearchKernel {
-  const s = instantiate<WasmSearch>(module);
+export function wasmOpenRowsFrom(module: WebAssembly.Module): OpenRowsKernel {
+  const s = instantiate<WasmOpenRows>(module);
   return {
     name: 'wasm',
     solutions: (n, forbid, after) => wasmSolutions(module, n, forbid, after),
@@ -46,17 +46,17 @@ export function wasmSearchFrom(module: WebAssembly.Module): SearchKernel {
   };
 }
 
-let wasmSearch: SearchKernel | undefined;
+let wasmOpenRows: OpenRowsKernel | undefined;
 
 /** The search kernel for a choice, on this thread: as resolveKernel, for the search module. */
-export function resolveSearch(engine: 'auto' | 'wasm' | 'js'): SearchKernel {
-  const module = resolveSearchModule(engine);
-  if (!module) return jsSearch;
-  wasmSearch ??= wasmSearchFrom(module);
-  return wasmSearch;
+export function resolveOpenRows(engine: 'auto' | 'wasm' | 'js'): OpenRowsKernel {
+  const module = resolveOpenRowsModule(engine);
+  if (!module) return jsOpenRows;
+  wasmOpenRows ??= wasmOpenRowsFrom(module);
+  return wasmOpenRows;
 }
 
 /** The compiled open-rows module for a choice, or null for the TypeScript search ('wasm' throws where it is unavailable). */
-export function resolveSearchModule(engine: 'auto' | 'wasm' | 'js'): WebAssembly.Module | null {
+export function resolveOpenRowsModule(engine: 'auto' | 'wasm' | 'js'): WebAssembly.Module | null {
   return resolveWasm('open-rows', engine);
 }

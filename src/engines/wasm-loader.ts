@@ -7,7 +7,7 @@
 // scripts/vendor-loader.mjs), so the package names no bare specifier.
 import { instantiateSync } from '@assemblyscript/loader';
 import { codedError, ERROR_CODES, hasCode, rangeError } from '../shared/errors.js';
-import { JOIN_WASM_BASE64, JOIN_WASM_SIMD_BASE64, WASM_BASE64, WASM_SEARCH_BASE64, WASM_SIMD_BASE64 } from './wasm-bytes.generated.js';
+import { JOIN_WASM_BASE64, JOIN_WASM_SIMD_BASE64, WASM_BASE64, WASM_OPEN_ROWS_BASE64, WASM_SIMD_BASE64 } from './wasm-bytes.generated.js';
 
 /** The shipped kernel's exports (assembly/search/search-entry.ts). i64 results arrive as (signed) bigint. */
 export interface WasmKernel {
@@ -22,8 +22,8 @@ export interface WasmKernel {
   memory: WebAssembly.Memory;
 }
 
-/** The search module's exports (assembly/completions/open-rows.ts): enumeration and completions. */
-export interface WasmSearch {
+/** The open-rows module's exports (assembly/completions/open-rows.ts): enumeration and completions. */
+export interface WasmOpenRows {
   forbidPointer(): number;
   afterPointer(): number;
   placementPointer(): number;
@@ -70,7 +70,7 @@ export type Build = 'simd' | 'baseline';
 const BUILDS: Readonly<Record<ModuleKind, Readonly<Partial<Record<Build, string>>>>> = {
   search: { simd: WASM_SIMD_BASE64, baseline: WASM_BASE64 },
   join: { simd: JOIN_WASM_SIMD_BASE64, baseline: JOIN_WASM_BASE64 },
-  'open-rows': { baseline: WASM_SEARCH_BASE64 },
+  'open-rows': { baseline: WASM_OPEN_ROWS_BASE64 },
 };
 
 /** Compiles one build of a module; throws where WebAssembly cannot. */
