@@ -5,11 +5,8 @@
 // (src/completions/completions-method.ts) each implement it.
 import { rangeError } from '../shared/errors.js';
 
-export { PLAN_FORMAT_VERSION, type PlanIdentity, type PlanMethod } from './plan-identity.js';
-import type { PlanIdentity } from './plan-identity.js';
-
-/** The task name workers know a method by. */
-export type MethodName = 'search' | 'join' | 'completions';
+export { PLAN_FORMAT_VERSION, type MethodName, type PlanIdentity, type PlanMethod } from './plan-identity.js';
+import type { MethodName, PlanIdentity } from './plan-identity.js';
 
 /** Engines that count units on CPU threads. */
 export type CpuEngine = 'auto' | 'wasm' | 'js';

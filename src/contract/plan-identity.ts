@@ -1,10 +1,22 @@
-// What identifies a plan in files, apart from Method so that the public
-// types (index.d.ts) reach no WebAssembly type.
+// The names of the methods, and what identifies a plan in files: apart from
+// Method so that the public types (index.d.ts) reach no WebAssembly type.
 
 /** Bumped whenever the numbering of units changes. */
 export const PLAN_FORMAT_VERSION = 1;
 
-/** The methods whose plans go into files (completions are never sharded). */
+/** The algorithms a count may ask for: 'auto' chooses by n (src/run/algorithm.ts). */
+export const ALGORITHMS = ['auto', 'join', 'search'] as const;
+export type AlgorithmChoice = (typeof ALGORITHMS)[number];
+/** The counting methods: each a folder of src/ (search, join) with a Method. */
+export type AlgorithmName = Exclude<AlgorithmChoice, 'auto'>;
+/** Every Method's name: the algorithms, and completions (which count from placed queens). */
+export type MethodName = AlgorithmName | 'completions';
+
+/**
+ * How files label each algorithm's plans: the search's are
+ * 'constellations', the label of the files written since 0.1.0 (plan
+ * digests cover it, so it stays); src/run/methods.ts reads it.
+ */
 export type PlanMethod = 'constellations' | 'join';
 
 /** What identifies a plan: two files with the same identity number their units alike. */

@@ -5,10 +5,9 @@ import type { EngineChoice } from '../engines/engine-names.js';
 import { checkJoinSize, JOIN_MAX_N } from '../join/join-plan.js';
 import { ERROR_CODES, rangeError } from '../shared/errors.js';
 import { checkChoice } from '../shared/validate.js';
+import { ALGORITHMS, type AlgorithmChoice, type AlgorithmName } from '../contract/plan-identity.js';
 
-export const ALGORITHMS = ['auto', 'join', 'search'] as const;
-export type AlgorithmChoice = (typeof ALGORITHMS)[number];
-export type AlgorithmName = Exclude<AlgorithmChoice, 'auto'>;
+export { ALGORITHMS, type AlgorithmChoice, type AlgorithmName };
 
 /**
  * 'auto' runs the join from this n: measured on one thread against the
