@@ -192,21 +192,25 @@ describe('the pool', () => {
     const parts: number[] = [];
     let batches = 0;
     let received = 0;
-    await runOnWorkers({
-      method: 'search',
-      n: 12,
-      units: plan.unitsIn(),
-      count: plan.units,
-      threads: 1,
-      module: null,
-      reportEveryMs,
-      onResult: () => received++,
-      onMessage: (m) => {
-        if (m.type !== 'results') return;
-        parts.push(m.results.length);
-        if (m.batchDone) batches++;
+    await runOnWorkers(
+      {
+        method: 'search',
+        n: 12,
+        units: plan.unitsIn(),
+        count: plan.units,
+        threads: 1,
+        module: null,
+        onResult: () => received++,
       },
-    });
+      {
+        reportEveryMs,
+        onMessage: (m) => {
+          if (m.type !== 'results') return;
+          parts.push(m.results.length);
+          if (m.batchDone) batches++;
+        },
+      },
+    );
     expect(received).toBe(plan.units);
     expect(parts.reduce((a, b) => a + b, 0)).toBe(plan.units);
     // Batches shrink from 1/8 of the list to single subproblems.
@@ -249,14 +253,14 @@ describe('workers never outlive the count', () => {
 
   it('aborted as the first worker comes online, with the second still starting', async () => {
     const controller = new AbortController();
-    const running = runOnWorkers({
-      ...job(),
-      threads: 2,
-      signal: controller.signal,
-      onMessage: (m) => {
-        if (m.type === 'online') controller.abort();
+    const running = runOnWorkers(
+      { ...job(), threads: 2, signal: controller.signal },
+      {
+        onMessage: (m) => {
+          if (m.type === 'online') controller.abort();
+        },
       },
-    });
+    );
     await expect(running).rejects.toMatchObject({ name: 'AbortError' });
     expect(workersAlive()).toBe(0);
   });

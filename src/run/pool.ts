@@ -50,10 +50,6 @@ export interface PoolJob<U extends AnyUnit = AnyUnit> {
   onResult(unit: U, count: bigint): void;
   /** A unit being counted: the share of it done so far. */
   onPartial?(unit: U, share: number): void;
-  /** Test hook: how often workers report within a batch (default: every 50 ms and at its end). */
-  reportEveryMs?: number | undefined;
-  /** Test hook: sees every message from a worker before the pool handles it. */
-  onMessage?(message: FromWorker): void;
   /**
    * Counts units on the calling thread while the workers start. Called once,
    * as they are spawned, with `take`: the next unit (handed out, so no worker
@@ -65,6 +61,14 @@ export interface PoolJob<U extends AnyUnit = AnyUnit> {
   helper?: ((take: () => U | undefined) => Promise<void>) | undefined;
   /** A unit each worker counts once, result unused, before it says it is ready: it builds the worker's tables. */
   warm?: U | undefined;
+}
+
+/** What tests watch and tune of a job, apart from the job a count hands the pool. */
+export interface PoolProbe {
+  /** How often workers report within a batch (default: every 50 ms and at its end). */
+  reportEveryMs?: number | undefined;
+  /** Sees every message from a worker before the pool handles it. */
+  onMessage?(message: FromWorker): void;
 }
 
 /** Idle workers are terminated this long after the last count that used them (milliseconds). */
@@ -170,10 +174,10 @@ export function prestartWorkers(threads: number): void {
 }
 
 /** Runs a job's units on a pool of workers; resolves once every unit is counted. */
-export function runOnWorkers<U extends AnyUnit = AnyUnit>(job: PoolJob<U>): Promise<void> {
+export function runOnWorkers<U extends AnyUnit = AnyUnit>(job: PoolJob<U>, probe: PoolProbe = {}): Promise<void> {
   if (job.signal?.aborted) return Promise.reject(abortError(job.signal));
   if (job.count === 0) return Promise.resolve();
-  return new Promise<void>((resolve, reject) => new JobRun(job, resolve, reject).start());
+  return new Promise<void>((resolve, reject) => new JobRun(job, probe, resolve, reject).start());
 }
 
 /** One job on the pool: its workers, the units handed out, and how it settles. */
@@ -198,11 +202,12 @@ class JobRun<U extends AnyUnit> {
 
   constructor(
     readonly job: PoolJob<U>,
+    readonly probe: PoolProbe,
     readonly resolve: () => void,
     readonly reject: (error: unknown) => void,
   ) {
     this.#helperDone = !job.helper;
-    this.#key = { n: job.n, method: job.method, module: job.module, share: job.share, reportEveryMs: job.reportEveryMs };
+    this.#key = { n: job.n, method: job.method, module: job.module, share: job.share, reportEveryMs: probe.reportEveryMs };
   }
 
   start(): void {
@@ -278,7 +283,7 @@ class JobRun<U extends AnyUnit> {
 
   #message(worker: Pooled, message: FromWorker): void {
     if (this.#settled) return;
-    this.job.onMessage?.(message);
+    this.probe.onMessage?.(message);
     if (message.type === 'online') this.#init(worker);
     else if (message.type === 'ready') this.#ready(worker);
     else if (message.type === 'results') this.#results(worker, message);
