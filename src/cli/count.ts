@@ -87,42 +87,7 @@ export async function runCount(positionals: string[], values: OptionValues): Pro
   checkJoinRequest(sizes, engine, algorithm);
   noteAlgorithmChange(sizes, engine, algorithm, depth);
   if (slice) {
-    // The method of a slice depends on n and the options only, never on the
-    // machine, so every shard of a count runs the same plan.
-    // --depth refines the search's plan, so 'auto' with --depth means the search.
-    const method = planAlgorithm(sizes[0], engine, algorithm, depth);
-    if (!hasDepth(method) && depth !== undefined)
-      throw new UsageError(
-        "--depth refines the search's plan; the join's units are row splits, with no depth: drop --depth or --algorithm join",
-      );
-    let spec: ShardSpec | undefined;
-    try {
-      spec = shardText === undefined ? undefined : parseShard(shardText);
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
-    if (spec && !out) throw new UsageError('--shard writes a JSON result for merge: give --out FILE (or --out - to print it on stdout)');
-    // Every output path is checked (and reserved) before any counting starts.
-    const inputs = checkpointFile ? [{ file: checkpointFile, role: 'the checkpoint' }] : [];
-    const outFile = out && out !== '-' ? reserveOutput('--out', out, 'the shard result', inputs) : undefined;
-    const subtotalsFile = subtotals ? reserveOutput('--subtotals', subtotals, 'the subtotals', inputs) : undefined;
-    try {
-      await runSlice({
-        n: sizes[0],
-        algorithm: method,
-        engine: engine as SliceRun['engine'],
-        threads,
-        json,
-        depth,
-        checkpointFile,
-        spec,
-        out: out === '-' ? 'stdout' : outFile,
-        subtotals: subtotalsFile,
-      });
-    } finally {
-      outFile?.discard();
-      subtotalsFile?.discard();
-    }
+    await countSlice(sizes[0], { engine, algorithm, threads, json, depth }, values);
     return;
   }
   const countOne = (n: number): Promise<CountResult> =>
@@ -142,6 +107,52 @@ export async function runCount(positionals: string[], values: OptionValues): Pro
   for (const n of sizes) {
     const r = await countOne(n);
     println(json ? asJson(r) : tableRow(r));
+  }
+}
+
+/** `count <n>` with --checkpoint, --shard, --subtotals or --depth: a slice of one count's plan. */
+async function countSlice(
+  n: number,
+  options: { engine: EngineChoice; algorithm: AlgorithmChoice; threads: number | undefined; json: boolean; depth: number | undefined },
+  values: OptionValues,
+): Promise<void> {
+  const { engine, algorithm, threads, json, depth } = options;
+  const { checkpoint: checkpointFile, shard: shardText, out, subtotals } = values;
+  // The method of a slice depends on n and the options only, never on the
+  // machine, so every shard of a count runs the same plan.
+  // --depth refines the search's plan, so 'auto' with --depth means the search.
+  const method = planAlgorithm(n, engine, algorithm, depth);
+  if (!hasDepth(method) && depth !== undefined)
+    throw new UsageError(
+      "--depth refines the search's plan; the join's units are row splits, with no depth: drop --depth or --algorithm join",
+    );
+  let spec: ShardSpec | undefined;
+  try {
+    spec = shardText === undefined ? undefined : parseShard(shardText);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (spec && !out) throw new UsageError('--shard writes a JSON result for merge: give --out FILE (or --out - to print it on stdout)');
+  // Every output path is checked (and reserved) before any counting starts.
+  const inputs = checkpointFile ? [{ file: checkpointFile, role: 'the checkpoint' }] : [];
+  const outFile = out && out !== '-' ? reserveOutput('--out', out, 'the shard result', inputs) : undefined;
+  const subtotalsFile = subtotals ? reserveOutput('--subtotals', subtotals, 'the subtotals', inputs) : undefined;
+  try {
+    await runSlice({
+      n,
+      algorithm: method,
+      engine: engine as SliceRun['engine'],
+      threads,
+      json,
+      depth,
+      checkpointFile,
+      spec,
+      out: out === '-' ? 'stdout' : outFile,
+      subtotals: subtotalsFile,
+    });
+  } finally {
+    outFile?.discard();
+    subtotalsFile?.discard();
   }
 }
 
@@ -245,6 +256,12 @@ async function runSlice(run: SliceRun): Promise<void> {
     return;
   }
   const shard = shardResult(plan, spec, { from, to }, counts, { engine: r.engine, threads: r.threads, elapsedMs: roundMs(elapsedMs) });
+  writeShard(run, shard, `units ${from}..${to - 1} of ${plan.units} (${planLabel(plan.identity)}), total ${r.total}`);
+  if (resumed) console.error(resumed);
+}
+
+/** A shard's result to its file (saying so, with `summary`) or to stdout. */
+function writeShard(run: SliceRun, shard: ReturnType<typeof shardResult>, summary: string): void {
   // Readable fields, then the counts on one line (a shard may hold millions).
   const { counts: unitCounts, ...fields } = shard;
   const text = JSON.stringify(fields, null, 2).replace(/\n}$/, `,\n  "counts": ${JSON.stringify(unitCounts)}\n}\n`);
@@ -252,12 +269,8 @@ async function runSlice(run: SliceRun): Promise<void> {
     println(text.trimEnd());
   } else if (run.out) {
     run.out.commit(text);
-    if (!json)
-      println(
-        `shard ${spec.index}/${spec.count} of n = ${n}: units ${from}..${to - 1} of ${plan.units} (${planLabel(plan.identity)}), total ${r.total}, written to ${run.out.file}`,
-      );
+    if (!run.json) println(`shard ${shard.shard}/${shard.of} of n = ${run.n}: ${summary}, written to ${run.out.file}`);
   }
-  if (resumed) console.error(resumed);
 }
 
 /** The join's limits in the command line's words, before the API would refuse them in its own. */

@@ -163,7 +163,14 @@ function refuse(message: string): never {
 const isInt = (v: unknown, min: number, max: number): v is number => Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
 
 /** Parses one shard file and checks everything it can check alone (except its plan's identity). */
-function parseShardFile(name: string, text: string): { name: string; r: ShardResult; counts: bigint[] } {
+/** A shard file as read: its name, its result, and its counts as bigints. */
+interface ParsedShard {
+  name: string;
+  r: ShardResult;
+  counts: bigint[];
+}
+
+function parseShardFile(name: string, text: string): ParsedShard {
   let r: ShardResult;
   try {
     r = JSON.parse(text) as ShardResult;
@@ -252,30 +259,7 @@ export function mergeShards(files: { name: string; text: string }[]): MergedShar
       refuse(`${name}: its total ${r.total} and unique8 ${r.unique8} are not what its counts add up to (${sum.total}, ${sum.unique8})`);
     }
   }
-  // Coverage: the ranges must tile 0..units-1 exactly.
-  const ordered = shards.filter((s) => s.r.to > s.r.from).sort((p, q) => p.r.from - q.r.from);
-  let next = 0;
-  let previous = '(the start)';
-  for (const { name, r } of ordered) {
-    if (r.from > next) refuse(`units ${next}..${r.from - 1} are missing: no shard between ${previous} and ${name}`);
-    if (r.from < next) refuse(`units ${r.from}..${Math.min(next, r.to) - 1} are counted twice: in ${previous} and ${name}`);
-    next = r.to;
-    previous = name;
-  }
-  if (next < plan.units)
-    refuse(`units ${next}..${plan.units - 1} are missing: no shard after ${previous} (the plan has ${plan.units} units)`);
-
-  const countOf = (id: number): { name: string; count: bigint } => {
-    let lo = 0;
-    let hi = ordered.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (ordered[mid].r.from <= id) lo = mid;
-      else hi = mid - 1;
-    }
-    const s = ordered[lo];
-    return { name: s.name, count: s.counts[id - s.r.from] };
-  };
+  const countOf = coveredUnits(shards, plan.units);
   let total = 0n;
   let unique8 = 0n;
   for (const s of shards) {
@@ -296,4 +280,31 @@ export function mergeShards(files: { name: string; text: string }[]): MergedShar
     elapsedMs: shards.reduce((sum, { r }) => sum + (Number.isFinite(r.elapsedMs) ? r.elapsedMs : 0), 0),
     countOf,
   };
+}
+
+/** Each unit's shard and count, once the shards' ranges are checked to tile 0..units-1 exactly. */
+function coveredUnits(shards: ParsedShard[], units: number): (id: number) => { name: string; count: bigint } {
+  const ordered = shards.filter((s) => s.r.to > s.r.from).sort((p, q) => p.r.from - q.r.from);
+  let next = 0;
+  let previous = '(the start)';
+  for (const { name, r } of ordered) {
+    if (r.from > next) refuse(`units ${next}..${r.from - 1} are missing: no shard between ${previous} and ${name}`);
+    if (r.from < next) refuse(`units ${r.from}..${Math.min(next, r.to) - 1} are counted twice: in ${previous} and ${name}`);
+    next = r.to;
+    previous = name;
+  }
+  if (next < units) refuse(`units ${next}..${units - 1} are missing: no shard after ${previous} (the plan has ${units} units)`);
+
+  const countOf = (id: number): { name: string; count: bigint } => {
+    let lo = 0;
+    let hi = ordered.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (ordered[mid].r.from <= id) lo = mid;
+      else hi = mid - 1;
+    }
+    const s = ordered[lo];
+    return { name: s.name, count: s.counts[id - s.r.from] };
+  };
+  return countOf;
 }
