@@ -401,8 +401,15 @@ export function* countUnit(kernel: UnitKernel, n: number, unit: Unit): Generator
   const layout = layoutOf(n, s);
   const start = placedRowsOf(layout, unit.prefix);
   if (!start) throw rangeError(`unit ${unit.id}: the prefix ${JSON.stringify(unit.prefix)} is not a placement of this constellation`);
+  const depth = layout.inner - pieceRows(n);
+  // A unit of one piece (every unit at n <= 16 without a prefix): no walk to make.
+  if (depth <= unit.prefix.length) {
+    const whole = kernel.countPlaced(n, s, start);
+    yield 1;
+    return whole;
+  }
   let count = 0n;
-  for (const step of walk(layout, start, unit.prefix, layout.inner - pieceRows(n))) {
+  for (const step of walk(layout, start, unit.prefix, depth)) {
     count += kernel.countPlaced(n, s, step.placed);
     yield step.before + step.share;
   }
