@@ -33,7 +33,7 @@ describe.each(Object.keys(engines) as (keyof typeof engines)[])('join units in p
       total += BigInt(unit.weight) * step.value;
     }
     expect(total).toBe(TOTAL[n]);
-    // Units with more than one piece's probes (the first piece is 256 or 1024) yield inside the unit (n = 15: 15 of them at least).
+    // Units with more than one piece's probes (at least 64) yield inside the unit (n = 15: 15 of them at least).
     expect(split).toBeGreaterThan(n === 15 ? 10 : 0);
   });
 

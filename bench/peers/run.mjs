@@ -15,7 +15,7 @@
 //
 // Peers (each skipped when its variable is unset; build steps in README.md here):
 //   NQUEENS_PEER_KLUEV_DIR    folder of Kluev's N-Queens-Count-Sol binaries, one per N, named by N ("16", "17", ...)
-//   NQUEENS_PEER_KLUEV_TUNED_DIR  the same, built with its per-size tuning table (README.md here)
+//   NQUEENS_PEER_KLUEV_BUILDS label=dir,...  the same program built otherwise (tuned, avx2: README.md here)
 //   NQUEENS_PEER_FAF_JAR      NQueensFAF's CPU solver (faf.mjs)
 //   NQUEENS_PEER_Q27_BIN      the q27 project's coronal2 counter (q27.mjs)
 //   NQUEENS_PEER_TAKAKEN_BIN  Takaken's C program (takaken.mjs)
@@ -90,9 +90,12 @@ if (process.env.NQUEENS_PEER_KLUEV_DIR) {
 } else {
   console.log('NQUEENS_PEER_KLUEV_DIR unset: skipping Kluev N-Queens-Count-Sol');
 }
-// The same program built with its own per-size tuning table (README.md here), where a size has binaries there.
-if (process.env.NQUEENS_PEER_KLUEV_TUNED_DIR)
-  contestants.push({ name: 'Kluev tuned', run: kluev(process.env.NQUEENS_PEER_KLUEV_TUNED_DIR) });
+// The same program built otherwise (README.md here: with its own per-size tuning table, or without AVX-512), where
+// a size has a binary there: `label=dir` pairs, comma-separated.
+for (const build of (process.env.NQUEENS_PEER_KLUEV_BUILDS ?? '').split(',').filter(Boolean)) {
+  const [label, dir] = build.split('=');
+  contestants.push({ name: `Kluev ${label}`, run: kluev(dir) });
+}
 for (const [variable, name, make] of /** @type {const} */ ([
   ['NQUEENS_PEER_FAF_JAR', 'NQueensFAF CPU', faf],
   ['NQUEENS_PEER_Q27_BIN', 'q27 coronal2', q27],

@@ -154,9 +154,16 @@ let lastOwner = 0;
  * halves with the roles swapped.
  */
 export function countJoinUnit(n: number, unit: JoinUnit): bigint {
-  const steps = countJoinUnitSteps(n, unit, Infinity);
-  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+  setN(n);
+  checkJoinUnit(unit, n);
+  const me = ++lastOwner;
+  let total = 0;
+  for (let pass = 0; pass < (unit.mirrorWeight === 2 ? 2 : 1); pass++) total += countProbes(0, prepareUnit(n, unit, pass, me));
+  return BigInt(total);
 }
+
+/** Probes per piece (at least 64), kept from unit to unit: small units then take one piece a pass. */
+let step = 256;
 
 /**
  * countJoinUnit in pieces of about `pieceMs` milliseconds of probes: yields
@@ -172,7 +179,6 @@ export function* countJoinUnitSteps(n: number, unit: JoinUnit, pieceMs = 20): Ge
   let total = 0;
   for (let pass = 0; pass < passes; pass++) {
     let probes = prepareUnit(n, unit, pass, me);
-    let step = 256;
     for (let i = 0; i < probes;) {
       if (owner !== me) probes = prepareUnit(n, unit, pass, me);
       const started = performance.now();
@@ -181,8 +187,8 @@ export function* countJoinUnitSteps(n: number, unit: JoinUnit, pieceMs = 20): Ge
       i = to;
       const took = performance.now() - started;
       // Pieces of about pieceMs: the next one as long, within a factor of 4 of this one.
-      if (took < pieceMs / 2) step *= 2;
-      else if (took > pieceMs * 2 && step > 1) step >>>= 1;
+      if (took < pieceMs / 2) step = Math.min(2 * step, 2 ** 30);
+      else if (took > pieceMs * 2 && step > 64) step >>>= 1;
       if (i < probes || pass < passes - 1) yield (pass + i / probes) / passes;
     }
   }
