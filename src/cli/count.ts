@@ -1,13 +1,20 @@
 // `nqueens count`: one size, a table of sizes, or a slice of one count
 // (a shard, a resumable checkpoint, and/or per-constellation subtotals).
-import { hasDepth, methodForCount, planAlgorithm, planLabel, resolveAlgorithm, type AlgorithmName } from '../run/methods.js';
+import {
+  algorithmLimits,
+  hasDepth,
+  methodForCount,
+  planAlgorithm,
+  planLabel,
+  resolveAlgorithm,
+  type AlgorithmName,
+} from '../run/methods.js';
 import { runMethod } from '../run/runner.js';
 import {
   count,
   countCompletions,
   JOIN_AUTO_MAX_N,
   JOIN_AUTO_MIN_N,
-  JOIN_MAX_N,
   MAX_DEPTH,
   type AlgorithmChoice,
   type CountResult,
@@ -84,7 +91,7 @@ export async function runCount(positionals: string[], values: OptionValues): Pro
     await runCompletionsCount(sizes, values);
     return;
   }
-  checkJoinRequest(sizes, engine, algorithm);
+  checkAlgorithmRequest(sizes, engine, algorithm);
   noteAlgorithmChange(sizes, engine, algorithm, depth);
   if (slice) {
     await countSlice(sizes[0], { engine, algorithm, threads, json, depth }, values);
@@ -273,15 +280,17 @@ function writeShard(run: SliceRun, shard: ReturnType<typeof shardResult>, summar
   }
 }
 
-/** The join's limits in the command line's words, before the API would refuse them in its own. */
-function checkJoinRequest(sizes: number[], engine: EngineChoice, algorithm: AlgorithmChoice): void {
-  if (algorithm !== 'join') return;
-  if (engine === 'reference' || engine === 'webgpu')
-    throw new UsageError(`--algorithm join needs --engine auto, wasm or js; --engine ${engine} runs the search only`);
-  const over = sizes.find((n) => n > JOIN_MAX_N);
+/** An algorithm's limits (the join's) in the command line's words, before the API would refuse them in its own. */
+function checkAlgorithmRequest(sizes: number[], engine: EngineChoice, algorithm: AlgorithmChoice): void {
+  const { engines, maxN } = algorithmLimits(algorithm);
+  if (engines && !engines.includes(engine))
+    throw new UsageError(
+      `--algorithm ${algorithm} needs --engine ${engines.slice(0, -1).join(', ')} or ${engines.at(-1)}; --engine ${engine} runs the search only`,
+    );
+  const over = sizes.find((n) => n > maxN);
   if (over !== undefined)
     throw new UsageError(
-      `--algorithm join counts n up to ${JOIN_MAX_N} (its tables would not fit); for n = ${over} use --algorithm search`,
+      `--algorithm ${algorithm} counts n up to ${maxN} (its tables would not fit); for n = ${over} use --algorithm search`,
     );
 }
 
@@ -292,9 +301,9 @@ function checkJoinRequest(sizes: number[], engine: EngineChoice, algorithm: Algo
  */
 function noteAlgorithmChange(sizes: number[], engine: EngineChoice, algorithm: AlgorithmChoice, depth: number | undefined): void {
   if (algorithm !== 'auto') return;
-  const joinSizes = sizes.filter((n) => resolveAlgorithm(n, 'auto', 'auto') === 'join');
-  if (joinSizes.length === 0) return;
-  const where = joinSizes.length === 1 ? `n = ${joinSizes[0]}` : `n = ${joinSizes[0]} to ${joinSizes.at(-1)}`;
+  const changed = sizes.filter((n) => planAlgorithm(n, engine, 'auto', depth) !== resolveAlgorithm(n, 'auto', 'auto'));
+  if (changed.length === 0) return;
+  const where = changed.length === 1 ? `n = ${changed[0]}` : `n = ${changed[0]} to ${changed.at(-1)}`;
   const join = `the join by default from n = ${JOIN_AUTO_MIN_N} to ${JOIN_AUTO_MAX_N}`;
   if (engine === 'reference' || engine === 'webgpu')
     console.error(`nqueens: note: --engine ${engine} runs the search only, so ${where} counts with the search (${join})`);

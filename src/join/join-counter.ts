@@ -70,80 +70,96 @@ export function joinCounterFrom(
       countUnit: countJoinUnitJs,
     };
   }
-  const exports = instantiate<JoinExports>(module, share?.memory);
-  let configured = -1;
-  let lastOwner = 0;
-  let owner = 0; // the stepped count whose unit the instance holds (0: none)
-  // Probes per piece (at least 64), kept from unit to unit: small units then take one piece a pass (a piece costs two
-  // clock reads).
-  let step = 1024;
-  const configure = (n: number): void => {
-    if (configured === n) return;
-    configured = -1;
-    exports.configure(n, halves(n), quarterHalfBytes(n, tableBytes), share?.slot ?? 0);
-    configured = n;
-  };
+  return new WasmJoinCounter(instantiate<JoinExports>(module, share?.memory), tableBytes, halves, share);
+}
+
+/** One instance of the wasm join and what it holds between calls. */
+class WasmJoinCounter implements JoinCounter {
+  readonly engine = 'wasm';
+  #configured = -1;
+  #lastOwner = 0;
+  /** The stepped count whose unit the instance holds (0: none). */
+  #owner = 0;
+  /** Probes per piece (at least 64), kept from unit to unit: small units then take one piece a pass (a piece costs two clock reads). */
+  #step = 1024;
+
+  constructor(
+    private readonly exports: JoinExports,
+    private readonly tableBytes: number,
+    private readonly halves: (n: number) => number,
+    private readonly share: JoinShare | undefined,
+  ) {}
+
+  #configure(n: number): void {
+    if (this.#configured === n) return;
+    this.#configured = -1;
+    this.exports.configure(n, this.halves(n), quarterHalfBytes(n, this.tableBytes), this.share?.slot ?? 0);
+    this.#configured = n;
+  }
+
   /** Makes the instance hold `unit`'s pass (listing its halves unless `me` holds them already); returns its probes. */
-  const prepare = (n: number, unit: JoinUnit, pass: number, me: number): number => {
-    configure(n);
-    if (owner !== me) {
-      owner = me;
-      if (exports.beginUnit(n, unit.eastRows, unit.centreRow, unit.mirrorWeight) === 0) return 0;
+  #prepare(n: number, unit: JoinUnit, pass: number, me: number): number {
+    this.#configure(n);
+    if (this.#owner !== me) {
+      this.#owner = me;
+      if (this.exports.beginUnit(n, unit.eastRows, unit.centreRow, unit.mirrorWeight) === 0) return 0;
     }
-    return exports.beginPass(pass);
-  };
-  /** A trap of the module is its only `unreachable`: memory it cannot grow (assembly/join/join-kernel.ts: grow, configure). */
-  const outOfMemory = (error: unknown, n: number): unknown => {
-    if (!(error instanceof WebAssembly.RuntimeError) || !/unreachable/i.test(error.message)) return error;
-    configured = -1; // its memory may hold half-built tables: lay it out again
-    owner = 0;
-    return rangeError(
+    return this.exports.beginPass(pass);
+  }
+
+  /** Rethrows `error`; a trap of the module (its only `unreachable`: memory it cannot grow, see assembly/join/join-kernel.ts) coded. */
+  #rethrow(error: unknown, n: number): never {
+    if (!(error instanceof WebAssembly.RuntimeError) || !/unreachable/i.test(error.message)) throw error;
+    this.#configured = -1; // its memory may hold half-built tables: lay it out again
+    this.#owner = 0;
+    throw rangeError(
       `join: n = ${n} ran out of memory: the wasm instance could not grow (it needs up to ${joinMemoryBytes(n)} bytes a thread)`,
       ERROR_CODES.OUT_OF_MEMORY,
       error,
     );
-  };
-  function* countUnitSteps(n: number, unit: JoinUnit, pieceMs = JOIN_PIECE_MS): Generator<number, bigint, undefined> {
+  }
+
+  *countUnitSteps(n: number, unit: JoinUnit, pieceMs = JOIN_PIECE_MS): Generator<number, bigint, undefined> {
     checkJoinSize(n);
     checkJoinUnit(unit, n);
-    const me = ++lastOwner;
+    const me = ++this.#lastOwner;
     const passes = unit.mirrorWeight === 2 ? 2 : 1;
     let total = 0n;
     try {
       for (let pass = 0; pass < passes; pass++) {
-        let probes = prepare(n, unit, pass, me);
+        let probes = this.#prepare(n, unit, pass, me);
         for (let i = 0; i < probes;) {
           // Another count used the instance while this one was suspended: its pass again.
-          if (owner !== me) probes = prepare(n, unit, pass, me);
+          if (this.#owner !== me) probes = this.#prepare(n, unit, pass, me);
           const started = performance.now();
-          const to = Math.min(probes, i + step);
-          total += BigInt.asUintN(64, exports.countProbes(i, to));
+          const to = Math.min(probes, i + this.#step);
+          total += BigInt.asUintN(64, this.exports.countProbes(i, to));
           i = to;
           const took = performance.now() - started;
-          if (took < pieceMs / 2) step = Math.min(2 * step, 2 ** 30);
-          else if (took > pieceMs * 2 && step > 64) step >>>= 1;
+          if (took < pieceMs / 2) this.#step = Math.min(2 * this.#step, 2 ** 30);
+          else if (took > pieceMs * 2 && this.#step > 64) this.#step >>>= 1;
           if (i < probes || pass < passes - 1) yield (pass + i / probes) / passes;
         }
       }
     } catch (error) {
-      throw outOfMemory(error, n);
+      return this.#rethrow(error, n);
     }
     yield 1;
     return total;
   }
+
   /** A whole unit in one call: no clock, no generator (a unit of n = 17 takes 27 microseconds). */
-  const countUnit = (n: number, unit: JoinUnit): bigint => {
+  countUnit(n: number, unit: JoinUnit): bigint {
     checkJoinSize(n);
     checkJoinUnit(unit, n);
     try {
-      configure(n);
-      owner = 0; // a suspended stepped count prepares its pass again
-      return BigInt.asUintN(64, exports.countJoinSplit(n, unit.eastRows, unit.centreRow, unit.mirrorWeight));
+      this.#configure(n);
+      this.#owner = 0; // a suspended stepped count prepares its pass again
+      return BigInt.asUintN(64, this.exports.countJoinSplit(n, unit.eastRows, unit.centreRow, unit.mirrorWeight));
     } catch (error) {
-      throw outOfMemory(error, n);
+      return this.#rethrow(error, n);
     }
-  };
-  return { engine, countUnitSteps, countUnit };
+  }
 }
 
 /**

@@ -53,9 +53,18 @@ export function recordedPlan(
   return depth >= 0 && depth <= deepest ? { algorithm, depth } : undefined;
 }
 
+/**
+ * What an algorithm asks of a count: the engines that run it (undefined:
+ * every one) and the largest n it counts (the join's tables fit up to
+ * JOIN_MAX_N), so that callers can word a refusal without naming methods.
+ */
+export function algorithmLimits(algorithm: AlgorithmChoice): { readonly engines?: readonly EngineChoice[]; readonly maxN: number } {
+  return algorithm === 'join' ? { engines: ['auto', 'wasm', 'js'], maxN: JOIN_MAX_N } : { maxN: Infinity };
+}
+
 /** Whether this version makes a plan of n with that algorithm (the join's tables fit up to JOIN_MAX_N). */
 export function makesPlan(algorithm: AlgorithmName, n: number): boolean {
-  return algorithm !== 'join' || n <= JOIN_MAX_N;
+  return n <= algorithmLimits(algorithm).maxN;
 }
 
 /** The method of a plan recorded in a file: the search's constellations at `depth`, or the join (depth 0). */
