@@ -186,6 +186,8 @@ export interface PlanInfo<U = Unit | JoinUnit> extends PlanIdentity {
   readonly algorithm: AlgorithmName;
   /** The estimated share of the whole work in the largest unit. */
   readonly largestUnitShare: number;
+  /** Whether a count's unique count comes only with its last unit (the join derives it from the whole total). */
+  readonly uniqueWithLastUnit: boolean;
   /** The units from..to-1 (default: all), in order, built as they are iterated. */
   unitsIn(from?: number, to?: number): IterableIterator<U>;
   /** The units of shard `index` of `count` (contiguous, balanced by estimated work). */
@@ -231,6 +233,7 @@ function planInfo<U extends { readonly id: number }>(m: PlannedMethod<U>, algori
     ...m.identity,
     algorithm,
     largestUnitShare: m.largestUnitShare,
+    uniqueWithLastUnit: m.uniqueWithLastUnit,
     unitsIn: (from = 0, to = m.units) => iterate(m.unitsIn(checkInteger(from, 'from', 0, m.units), checkInteger(to, 'to', 0, m.units))),
     shard: (index: number, count: number) => {
       checkInteger(count, 'count', 1, Number.MAX_SAFE_INTEGER);

@@ -19,6 +19,15 @@ describe('planUnits', () => {
       methodForCount(n, algorithm, 2).identity.digest,
     ]);
     expect(algorithm).toBe(n >= 16 && n <= 24 ? 'join' : 'search');
+    // The join's unique count follows from the whole total (Burnside): it comes with the last unit.
+    expect(plan.uniqueWithLastUnit).toBe(n >= 16 && n <= 24);
+  });
+
+  it("uniqueWithLastUnit says which plans' unique count comes only at the end", () => {
+    expect([planUnits(16, { algorithm: 'search' }).uniqueWithLastUnit, planUnits(12, { algorithm: 'join' }).uniqueWithLastUnit]).toEqual([
+      false,
+      true,
+    ]);
   });
 
   it('a depth means the search; the join has none', () => {

@@ -57,10 +57,15 @@ function showCounts(total: bigint, unique: bigint | undefined): void {
   fields.unique.textContent = unique === undefined ? AFTER_LAST_UNIT : integer.format(unique);
 }
 
-/** The algorithm a count will run: what count() resolves 'auto' to (the GPU and the reference run the search). */
-function algorithmFor(n: number, engine: EngineChoice, choice: AlgorithmChoice): AlgorithmName {
-  if (engine === 'webgpu' || engine === 'reference') return 'search';
-  return nqueens.planUnits(n, { algorithm: choice }).algorithm;
+/**
+ * The plan a count will run: what count() resolves 'auto' to (the GPU and
+ * the reference run the search), and whether its unique count comes only
+ * with the last unit.
+ */
+function planFor(n: number, engine: EngineChoice, choice: AlgorithmChoice): { algorithm: AlgorithmName; uniqueWithLastUnit: boolean } {
+  if (engine === 'webgpu' || engine === 'reference') return { algorithm: 'search', uniqueWithLastUnit: false };
+  const plan = nqueens.planUnits(n, { algorithm: choice });
+  return { algorithm: plan.algorithm, uniqueWithLastUnit: plan.uniqueWithLastUnit };
 }
 
 const { MIN_N, MAX_N } = nqueens;
@@ -120,8 +125,9 @@ form.addEventListener('submit', async (event) => {
   const engine = engineSelect.value as EngineChoice;
   const choice = algorithmSelect.value as AlgorithmChoice;
   let algorithm: AlgorithmName;
+  let uniqueWithLastUnit: boolean;
   try {
-    algorithm = algorithmFor(n, engine, choice);
+    ({ algorithm, uniqueWithLastUnit } = planFor(n, engine, choice));
   } catch (error) {
     status.textContent = `${(error as Error).name}: ${(error as Error).message}`;
     return;
@@ -133,7 +139,7 @@ form.addEventListener('submit', async (event) => {
     onProgress: (p: Progress) => {
       progressBar.value = p.fraction;
       const done = p.finished === p.units;
-      showCounts(p.total, algorithm === 'join' && !done ? undefined : p.unique);
+      showCounts(p.total, uniqueWithLastUnit && !done ? undefined : p.unique);
       status.textContent = `Counting N = ${n} (${algorithm}): ${p.finished} of ${p.units} units…`;
     },
   };
@@ -144,7 +150,7 @@ form.addEventListener('submit', async (event) => {
   cancelButton.disabled = false;
   progressBar.value = 0;
   for (const field of Object.values(fields)) field.textContent = '–';
-  if (algorithm === 'join') fields.unique.textContent = AFTER_LAST_UNIT;
+  if (uniqueWithLastUnit) fields.unique.textContent = AFTER_LAST_UNIT;
   status.textContent = `Counting N = ${n} (${algorithm})…`;
   try {
     drawBoards(n, engine === 'webgpu' ? 'auto' : engine); // the GPU only counts

@@ -29,6 +29,7 @@ export function completionsMethod(n: number, units: readonly CompletionUnit[]): 
     workIn: (from: number, to: number) => Math.max(0, to - from),
     contribution: (_id: number, count: bigint) => ({ total: count, unique8: 0n }),
     uniqueOf: () => 0n,
+    uniqueWithLastUnit: false,
     module: (engine: CpuEngine) => resolveOpenRowsModule(engine),
     counter: completionsCounter,
     // A unit is counted in one piece and may take minutes (n = 24 with one queen): on this thread it would hold off abort.

@@ -47,6 +47,8 @@ export interface MethodTally {
   contribution(id: number, count: bigint): Contribution;
   /** The unique count of the whole from its total and 8 x unique (exact once every unit is in). */
   uniqueOf(total: bigint, unique8: bigint): bigint;
+  /** Whether the unique count is known only once every unit is in (the join's follows from the whole total). */
+  readonly uniqueWithLastUnit: boolean;
 }
 
 /** How a method's units are counted: its kernel, on this thread or on workers. */

@@ -151,6 +151,7 @@ const methodOf = oncePerPlan((plan: JoinPlan): PlannedMethod<JoinUnit> => {
     ...planMembers(plan),
     contribution: (id: number, count: bigint) => plan.contribution(id, count),
     uniqueOf: (total: bigint) => plan.unique(total),
+    uniqueWithLastUnit: true,
     checkParts(total: bigint) {
       // Burnside: total + S180 + 2 x S90 is 8 x the number of classes.
       const { s180, s90 } = plan.symmetric();

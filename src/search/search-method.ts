@@ -54,6 +54,7 @@ const methodOf = oncePerPlan((plan: ConstellationPlan): PlannedMethod<Unit> => {
       return { total: plan.span(i).fixesUnit === id ? 0n : weighted, unique8: weighted };
     },
     uniqueOf: (_total: bigint, unique8: bigint) => unique8 / 8n,
+    uniqueWithLastUnit: false,
     checkParts: (_total: bigint, unique8: bigint, source: CountSource) => checkParts(plan, unique8, source),
     // A solutions unit leaves at most n - 2 - (its placed rows) rows open, each a column of its own: at most r! ways;
     // a fixes unit counts (solution, symmetry) pairs: at most 7 a solution of the constellation.
