@@ -3,6 +3,7 @@
 // (which receives the module compiled) does not carry the wasm bytes.
 import { instantiate } from '../engines/wasm-loader.js';
 import type { UnitCounter, UnitCounting } from '../contract/method.js';
+import { inPieces, PieceSize } from './pieces.js';
 import { countJoinUnit as countJoinUnitJs, countJoinUnitSteps as countJoinUnitStepsJs } from './join-kernel.js';
 import { ERROR_CODES, rangeError } from '../shared/errors.js';
 import {
@@ -80,8 +81,8 @@ class WasmJoinCounter implements JoinCounter {
   #lastOwner = 0;
   /** The stepped count whose unit the instance holds (0: none). */
   #owner = 0;
-  /** Probes per piece (at least 64), kept from unit to unit: small units then take one piece a pass (a piece costs two clock reads). */
-  #step = 1024;
+  /** Probes per piece, kept from unit to unit (a piece costs two clock reads). */
+  readonly #pieces = new PieceSize(1024);
 
   constructor(
     private readonly exports: JoinExports,
@@ -123,29 +124,21 @@ class WasmJoinCounter implements JoinCounter {
     checkJoinSize(n);
     checkJoinUnit(unit, n);
     const me = ++this.#lastOwner;
-    const passes = unit.mirrorWeight === 2 ? 2 : 1;
-    let total = 0n;
     try {
-      for (let pass = 0; pass < passes; pass++) {
-        let probes = this.#prepare(n, unit, pass, me);
-        for (let i = 0; i < probes;) {
+      return yield* inPieces(
+        {
+          passes: unit.mirrorWeight === 2 ? 2 : 1,
+          prepare: (pass) => this.#prepare(n, unit, pass, me),
           // Another count used the instance while this one was suspended: its pass again.
-          if (this.#owner !== me) probes = this.#prepare(n, unit, pass, me);
-          const started = performance.now();
-          const to = Math.min(probes, i + this.#step);
-          total += BigInt.asUintN(64, this.exports.countProbes(i, to));
-          i = to;
-          const took = performance.now() - started;
-          if (took < pieceMs / 2) this.#step = Math.min(2 * this.#step, 2 ** 30);
-          else if (took > pieceMs * 2 && this.#step > 64) this.#step >>>= 1;
-          if (i < probes || pass < passes - 1) yield (pass + i / probes) / passes;
-        }
-      }
+          stale: () => this.#owner !== me,
+          count: (from, to) => BigInt.asUintN(64, this.exports.countProbes(from, to)),
+        },
+        this.#pieces,
+        pieceMs,
+      );
     } catch (error) {
       return this.#rethrow(error, n);
     }
-    yield 1;
-    return total;
   }
 
   /** A whole unit in one call: no clock, no generator (a unit of n = 17 takes 27 microseconds). */

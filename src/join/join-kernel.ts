@@ -17,6 +17,7 @@ import { CHUNK_BITS, CHUNKS, groupBits, MAX_GROUP_BITS, windowBits } from './joi
 import { checkJoinSize, checkJoinUnit, maxHalves, QUARTER_CACHE_BYTES, type JoinUnit } from './join-plan.js';
 import { popcount } from '../shared/bits.js';
 import { QuarterCache } from './quarter-tables.js';
+import { inPieces, PieceSize } from './pieces.js';
 
 const TABLE_WORDS = CHUNKS << CHUNK_BITS; // words per 32-half block
 const CHUNK_MASK = (1 << CHUNK_BITS) - 1;
@@ -162,8 +163,8 @@ export function countJoinUnit(n: number, unit: JoinUnit): bigint {
   return BigInt(total);
 }
 
-/** Probes per piece (at least 64), kept from unit to unit: small units then take one piece a pass. */
-let step = 256;
+/** Probes per piece, kept from unit to unit. */
+const pieces = new PieceSize(256);
 
 /**
  * countJoinUnit in pieces of about `pieceMs` milliseconds of probes: yields
@@ -176,24 +177,16 @@ export function* countJoinUnitSteps(n: number, unit: JoinUnit, pieceMs = 20): Ge
   checkJoinUnit(unit, n);
   const me = ++lastOwner;
   const passes = unit.mirrorWeight === 2 ? 2 : 1;
-  let total = 0;
-  for (let pass = 0; pass < passes; pass++) {
-    let probes = prepareUnit(n, unit, pass, me);
-    for (let i = 0; i < probes;) {
-      if (owner !== me) probes = prepareUnit(n, unit, pass, me);
-      const started = performance.now();
-      const to = Math.min(probes, i + step);
-      total += countProbes(i, to);
-      i = to;
-      const took = performance.now() - started;
-      // Pieces of about pieceMs: the next one as long, within a factor of 4 of this one.
-      if (took < pieceMs / 2) step = Math.min(2 * step, 2 ** 30);
-      else if (took > pieceMs * 2 && step > 64) step >>>= 1;
-      if (i < probes || pass < passes - 1) yield (pass + i / probes) / passes;
-    }
-  }
-  yield 1;
-  return BigInt(total);
+  return yield* inPieces(
+    {
+      passes,
+      prepare: (pass) => prepareUnit(n, unit, pass, me),
+      stale: () => owner !== me,
+      count: (from, to) => BigInt(countProbes(from, to)),
+    },
+    pieces,
+    pieceMs,
+  );
 }
 
 /**
