@@ -1,5 +1,5 @@
 // The join's tables shared by the workers of a count (src/join/join-share.ts
-// and the shared build of assembly/join/join-kernel.ts): one memory, each
+// and the shared build of assembly/join/quarter-tables.ts): one memory, each
 // table built once for all, a generation reused only when no instance reads
 // it. Every count here is checked against OEIS A000170 or the unshared kernel.
 import { afterEach, describe, expect, it } from 'vitest';

@@ -109,13 +109,13 @@ describe('join memory limit', () => {
       const instance = new WebAssembly.Instance(compileJoinModule(build), {});
       const exports = instance.exports as unknown as {
         configure(n: number, halves: number, tableBytes: number): void;
-        countJoinSplit(...args: number[]): bigint;
+        countJoinUnit(...args: number[]): bigint;
         memory: WebAssembly.Memory;
       };
       exports.configure(n, maxHalves(n), quarterHalfBytes(n));
       let total = 0n;
       for (const unit of planJoin(n))
-        total += BigInt(unit.weight) * exports.countJoinSplit(n, unit.eastRows, unit.centreRow, unit.mirrorWeight);
+        total += BigInt(unit.weight) * exports.countJoinUnit(n, unit.eastRows, unit.centreRow, unit.mirrorWeight);
       expect(total).toBe(TOTAL[n]);
       expect(exports.memory.buffer.byteLength).toBeLessThanOrEqual(joinMemoryBytes(n));
     }

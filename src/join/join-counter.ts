@@ -23,7 +23,7 @@ interface JoinExports {
   beginUnit(n: number, eastRows: number, centreRow: number, mirrorWeight: number): number;
   beginPass(pass: number): number;
   countProbes(from: number, to: number): bigint;
-  countJoinSplit(n: number, eastRows: number, centreRow: number, mirrorWeight: number): bigint;
+  countJoinUnit(n: number, eastRows: number, centreRow: number, mirrorWeight: number): bigint;
 }
 
 /** Milliseconds of probes between the pieces a unit is counted in (progress and abort come between them). */
@@ -40,7 +40,7 @@ export interface JoinCounter {
 
 /**
  * One memory for the instances of a count's workers (the join's shared
- * build, assembly/join/join-kernel.ts): its quarter tables are held once,
+ * build, assembly/join/quarter-tables.ts): its quarter tables are held once,
  * and each instance has its own slot (0, 1, ...) for the rest.
  */
 export interface JoinShare {
@@ -108,7 +108,7 @@ class WasmJoinCounter implements JoinCounter {
     return this.exports.beginPass(pass);
   }
 
-  /** Rethrows `error`; a trap of the module (its only `unreachable`: memory it cannot grow, see assembly/join/join-kernel.ts) coded. */
+  /** Rethrows `error`; a trap of the module (its only `unreachable`: memory it cannot grow, see assembly/join/join-memory.ts) coded. */
   #rethrow(error: unknown, n: number): never {
     if (!(error instanceof WebAssembly.RuntimeError) || !/unreachable/i.test(error.message)) throw error;
     this.#configured = -1; // its memory may hold half-built tables: lay it out again
@@ -148,7 +148,7 @@ class WasmJoinCounter implements JoinCounter {
     try {
       this.#configure(n);
       this.#owner = 0; // a suspended stepped count prepares its pass again
-      return BigInt.asUintN(64, this.exports.countJoinSplit(n, unit.eastRows, unit.centreRow, unit.mirrorWeight));
+      return BigInt.asUintN(64, this.exports.countJoinUnit(n, unit.eastRows, unit.centreRow, unit.mirrorWeight));
     } catch (error) {
       return this.#rethrow(error, n);
     }

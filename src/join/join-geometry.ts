@@ -1,6 +1,6 @@
 // Where a half-board's queens land on the diagonals that both halves cross,
 // and how the join groups and slices those diagonals. Shared by the TS
-// kernel (src/join/join-kernel.ts) and mirrored by assembly/join/join-kernel.ts. Bit h - 1
+// kernel (src/join/join-kernel.ts) and mirrored by assembly/join/join-geometry.ts. Bit h - 1
 // of each family is a long diagonal of the board; the long-diagonal filter
 // (join-plan.ts) keeps it empty on the table side and squeezes it out, so
 // 2h - 2 bits per family are matched.
@@ -27,7 +27,7 @@ export function windowBits(n: number): number {
  * unit takes as many as leave about `fill` east halves per group (one
  * block's worth), at most 4 (256 groups), at least what leaves a residue
  * of three 5-bit chunks. `width`: bits per family to match. Mirrored by
- * assembly/join/join-kernel.ts.
+ * assembly/join/join-tables.ts.
  */
 export function groupBits(width: number, eastCount: number, fill: number): number {
   // width - 15 is at most MAX_GROUP_BITS up to JOIN_MAX_N (n = 22 and 23: 20 bits to match, 5 taken out; n = 24: 22, 7).

@@ -31,7 +31,8 @@ let found = 0;
 let geometryN = -1;
 let h = 0;
 
-function setN(n: number): void {
+/** Readies the per-n state for board size n (twin of assembly/join/join-memory.ts's configure). */
+function configure(n: number): void {
   if (geometryN === n) return;
   checkJoinSize(n);
   h = n >> 1;
@@ -155,7 +156,7 @@ let lastOwner = 0;
  * halves with the roles swapped.
  */
 export function countJoinUnit(n: number, unit: JoinUnit): bigint {
-  setN(n);
+  configure(n);
   checkJoinUnit(unit, n);
   const me = ++lastOwner;
   let total = 0;
@@ -173,7 +174,7 @@ const pieces = new PieceSize(256);
  * while this one was suspended, its pass is prepared again before it goes on.
  */
 export function* countJoinUnitSteps(n: number, unit: JoinUnit, pieceMs = 20): Generator<number, bigint, undefined> {
-  setN(n);
+  configure(n);
   checkJoinUnit(unit, n);
   const me = ++lastOwner;
   const passes = unit.mirrorWeight === 2 ? 2 : 1;

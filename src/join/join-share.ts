@@ -1,7 +1,7 @@
 // One memory for the join's tables in all the workers of a count: the join
 // module's shared build (threads feature) imports it, so each quarter table
 // is built once per count and held once per process, not once per worker
-// (assembly/join/join-kernel.ts). Where memory cannot be shared with workers
+// (assembly/join/quarter-tables.ts). Where memory cannot be shared with workers
 // (browsers without cross-origin isolation, Deno, Bun, no SIMD), each
 // worker keeps its own tables, as on one thread.
 import { isNode } from '../contract/environment.js';

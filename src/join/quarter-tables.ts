@@ -15,7 +15,7 @@
 // generations of at most half the budget each: a table found in either is
 // used where it is, a new one goes into the current one, and when that is
 // full the older is dropped. Up to n = 19 every table fits, so each is
-// built once. assembly/join/join-kernel.ts keeps the same two generations.
+// built once. assembly/join/quarter-tables.ts keeps the same two generations.
 import { popcount } from '../shared/bits.js';
 import { QUARTER_CACHE_BYTES, quarterHalfBytes } from './join-plan.js';
 

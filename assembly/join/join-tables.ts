@@ -1,0 +1,152 @@
+// A pass's preparation: the table side's halves keyed, packed and
+// bit-sliced into blocks, and the probe side's halves sorted by key.
+
+import { at, band, BLOCK_BYTES, D2, h, KEY_FILL, LANE_SHIFT, LANES, squeeze, WORD_SHIFT } from "./join-geometry";
+import { firstSlot, keys_, nextSlot, probeA, resA, resB, tables } from "./join-memory";
+import { listKey, passGroups } from "./join-probes";
+
+/**
+ * Prepares a pass: pairs of table-side halves (as east) and probe-side
+ * halves (mirrored into the west) with disjoint diagonals. The long-
+ * diagonal filter: only table halves clear of both long diagonals (window
+ * bit h - 1) count, that bit is squeezed out, and a probe half counts 2 per
+ * long diagonal it holds, or mirrorWeight times if neither.
+ *
+ * Both sides are keyed by the middle diagonals of each family (the busiest).
+ * Table halves are packed in key order, LANES to a block, with no padding;
+ * each key has one list, built once per pass, of the blocks holding a group
+ * clear of it, each with a mask of those groups' halves. Returns the
+ * probes, sorted by key, which countProbes counts.
+ */
+export function preparePass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirrorWeight: i32): i32 {
+  // Globals read in loops are copied to locals: V8 loads a global again on every use.
+  const hh = h;
+  const window = (1 << (2 * hh - 1)) - 1;
+  const bandShift = <u64>band;
+  const long = (1 << (hh - 1)) & window; // 0 when n = 1 (h = 0)
+  const below = long - 1;
+  const residuesA = resA;
+  const residuesB = resB;
+  const keys = keys_;
+  const clear = probeA; // the table halves clear of both long diagonals, until the probes need the room
+  let count = 0;
+  for (let i = 0; i < tCount; i++) {
+    const d = load<u64>(tD + (<usize>i << 3));
+    store<u64>(clear + (<usize>count << 3), d);
+    count += <i32>((<i32>((d >> bandShift) | (d >> D2)) & long) == 0);
+  }
+  listKey = -1;
+  if (count == 0) return 0;
+  // Key bits per family: as many as leave about KEY_FILL halves per group, within what the residue allows.
+  const width = max(0, 2 * hh - 2); // bits a squeezed window has (n = 1: none)
+  let gBits = max(0, width - 15);
+  while (gBits < 4 && 2 * (gBits + 1) <= width && count >> (2 * gBits + 2) >= KEY_FILL) gBits++;
+  const shift = (width - gBits) >> 1;
+  const gMask = (1 << gBits) - 1;
+  const lowMask = (1 << shift) - 1;
+  const groups = 1 << (2 * gBits);
+  const starts = firstSlot;
+  // Group g's halves take slots firstSlot[g] .. firstSlot[g + 1].
+  memory.fill(starts, 0, <usize>(groups + 1) << 2);
+  for (let i = 0; i < count; i++) {
+    const d = load<u64>(clear + (<usize>i << 3));
+    const a = squeeze(<i32>(d >> bandShift) & window, below);
+    const b = squeeze(<i32>(d >> D2) & window, below);
+    const key = ((a >>> shift) & gMask) | (((b >>> shift) & gMask) << gBits);
+    store<i32>(at(keys, i), key);
+    store<i32>(at(residuesA, i), (a & lowMask) | ((a >>> (shift + gBits)) << shift));
+    store<i32>(at(residuesB, i), (b & lowMask) | ((b >>> (shift + gBits)) << shift));
+    store<i32>(at(starts, key + 1), load<i32>(at(starts, key + 1)) + 1);
+  }
+  for (let g = 0; g < groups; g++) store<i32>(at(starts, g + 1), load<i32>(at(starts, g + 1)) + load<i32>(at(starts, g)));
+  buildTables(count, (count + LANES - 1) >>> LANE_SHIFT, groups, width - gBits);
+
+  // Probes are sorted by key and each key's list of blocks is built when
+  // its probes come, so that one list stays in cache and its loop's trip
+  // count repeats (2-core EPYC, n = 16..18). Each probe is first stored as
+  // one u64 (ra low; rb, then the key from bit 47) in keys_ and resA, which
+  // the tables no longer need; every half is stored, and kept only if its
+  // weight is not 0 (a branch there mispredicts).
+  const next = nextSlot;
+  memory.fill(next, 0, <usize>(groups + 1) << 2);
+  let probes = 0;
+  for (let i = 0; i < wCount; i++) {
+    const d = load<u64>(wD + (<usize>i << 3));
+    const fa = <i32>(d >> bandShift) & window;
+    const fb = <i32>(d >> D2) & window;
+    const weight = (fa & long ? 2 : 1) * (fb & long ? 2 : 1);
+    const a = squeeze(fb, below); // the mirror swaps the families
+    const b = squeeze(fa, below);
+    const key = ((a >>> shift) & gMask) | (((b >>> shift) & gMask) << gBits);
+    const ra = (a & lowMask) | ((a >>> (shift + gBits)) << shift) | (select(mirrorWeight, weight, weight == 1) << 16);
+    const rb = (b & lowMask) | ((b >>> (shift + gBits)) << shift);
+    store<u64>(keys + (<usize>probes << 3), (<u64>(rb | (key << 15)) << 32) | <u64>(<u32>ra));
+    const kept = <i32>(ra >>> 16 != 0);
+    store<i32>(at(next, key + 1), load<i32>(at(next, key + 1)) + kept);
+    probes += kept;
+  }
+  // Sorted by key (a counting sort), then each key's list built when its probes come.
+  for (let k = 0; k < groups; k++) store<i32>(at(next, k + 1), load<i32>(at(next, k + 1)) + load<i32>(at(next, k)));
+  const sorted = probeA;
+  for (let i = 0; i < probes; i++) {
+    const v = load<u64>(keys + (<usize>i << 3));
+    const key = <i32>(v >>> 47);
+    const slot = load<i32>(at(next, key));
+    store<i32>(at(next, key), slot + 1);
+    store<u64>(sorted + (<usize>slot << 3), v);
+  }
+  passGroups = groups;
+  return probes;
+}
+
+/**
+ * Bit-sliced tables: the half in slot j (in key order) is bit j % LANES of
+ * each word of block j / LANES; word v of a chunk says "clear of the
+ * diagonals in v". Each half sets its bit in the word of the chunk values
+ * it is clear of at most (the complement of its own), and a superset-OR
+ * transform over the 5 bits spreads it to every subset. Empty slots set
+ * nothing, so they never match.
+ */
+function buildTables(count: i32, blocks: i32, groups: i32, bits: i32): void {
+  const base = tables;
+  const next = nextSlot;
+  const keys = keys_;
+  const residuesA = resA;
+  const residuesB = resB;
+  memory.fill(base, 0, <usize>blocks * BLOCK_BYTES);
+  memory.copy(next, firstSlot, <usize>(groups + 1) << 2);
+  const used = (1 << bits) - 1; // residue bits: a half sets none above them, so chunk values there are never read
+  for (let i = 0; i < count; i++) {
+    const g = load<i32>(at(keys, i));
+    const slot = load<i32>(at(next, g));
+    store<i32>(at(next, g), slot + 1);
+    // The 64-bit lane of the slot within its word.
+    const p = base + <usize>(slot >>> LANE_SHIFT) * BLOCK_BYTES + (<usize>((slot >>> 6) & (LANES / 64 - 1)) << 3);
+    const bit: u64 = <u64>1 << <u64>(slot & 63);
+    const ra = ~load<i32>(at(residuesA, i)) & used;
+    const rb = ~load<i32>(at(residuesB, i)) & used;
+    for (let c = 0; c < 3; c++) {
+      const qa = p + (<usize>((c << 5) + ((ra >>> (5 * c)) & 31)) << WORD_SHIFT);
+      store<u64>(qa, load<u64>(qa) | bit);
+      const qb = p + (<usize>(96 + (c << 5) + ((rb >>> (5 * c)) & 31)) << WORD_SHIFT);
+      store<u64>(qb, load<u64>(qb) | bit);
+    }
+  }
+  // The transform, over the values a chunk's residue bits can take.
+  const end = base + <usize>blocks * BLOCK_BYTES;
+  let c = 0;
+  for (let row = base; row < end; row += <usize>32 << WORD_SHIFT) {
+    const values = 1 << min(5, max(0, bits - 5 * c));
+    c = c == 2 ? 0 : c + 1;
+    for (let b = 1; b < values; b <<= 1) {
+      for (let low = 0; low < values; low += b << 1) {
+        for (let v = low; v < low + b; v++) {
+          const q = row + (<usize>v << WORD_SHIFT);
+          const r = q + (<usize>b << WORD_SHIFT);
+          if (ASC_FEATURE_SIMD) v128.store(q, v128.or(v128.load(q), v128.load(r)));
+          else store<u64>(q, load<u64>(q) | load<u64>(r));
+        }
+      }
+    }
+  }
+}
