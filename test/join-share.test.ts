@@ -6,11 +6,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { count } from '../dist/index.js';
 import { compileJoinModule, joinCounter } from '../dist/join/join-module.js';
 import { joinCounterFrom } from '../dist/join/join-counter.js';
-import { planJoin, QUARTER_CACHE_BYTES } from '../dist/join/join-plan.js';
+import { planJoin, QUARTER_CACHE_BYTES, quarterHalfBytes, type JoinUnit } from '../dist/join/join-plan.js';
 import { canShareJoinTables, JOIN_SHARE_MAX_WORKERS, setJoinSharing, shareJoinTables } from '../dist/join/join-share.js';
 import { joinMethod } from '../dist/join/join-method.js';
 import { sharedJoinModule, wasmModuleOf } from '../dist/engines/wasm-loader.js';
-import { runMethod } from '../dist/run/runner.js';
+import { runOnWorkers } from '../dist/run/pool.js';
+import type { WorkerHooks } from '../dist/run/counters.js';
 import { maxHalves } from '../dist/join/join-plan.js';
 import { range, TOTAL } from './oeis.js';
 
@@ -18,6 +19,32 @@ import { range, TOTAL } from './oeis.js';
 const SMALL_TABLES = 4096;
 
 afterEach(() => setJoinSharing(true));
+
+/**
+ * n counted on `threads` workers whose join instances share one memory,
+ * every unit on the workers, with `hooks` (the tables' budget); the total
+ * and the bytes the memory grew to.
+ */
+async function countOnSharedWorkers(n: number, threads: number, hooks?: WorkerHooks): Promise<{ total: bigint; bytes: number }> {
+  const memory = new WebAssembly.Memory({ initial: 2, maximum: 65536, shared: true });
+  const module = (await sharedJoinModule())!;
+  const plan = joinMethod(n);
+  let total = 0n;
+  await runOnWorkers<JoinUnit>(
+    {
+      n,
+      method: plan.name,
+      units: plan.unitsIn(0, plan.units)[Symbol.iterator](),
+      count: plan.units,
+      threads,
+      module,
+      share: { module, memory },
+      onResult: (unit, count) => (total += BigInt(unit.weight) * count),
+    },
+    { workerHooks: hooks },
+  );
+  return { total, bytes: memory.buffer.byteLength };
+}
 
 describe('shared join tables', () => {
   it('in Node a wasm join on workers shares one memory; TypeScript and other builds do not', async () => {
@@ -68,14 +95,20 @@ describe('shared join tables', () => {
     [15, 2],
     [16, 3],
   ])('n = %i on %i workers, tables shared and dropped and rebuilt under the workers, is exact', async (n, threads) => {
-    const memory = new WebAssembly.Memory({ initial: 2, maximum: 65536, shared: true });
-    const module = (await sharedJoinModule())!;
-    // Every unit on the workers (the calling thread helps only with a module of its own).
-    const method = { ...joinMethod(n), helps: false, share: async () => ({ module, memory, tableBytes: SMALL_TABLES }) };
-    const r = await runMethod(method, { engine: 'wasm', threads });
-    expect([r.threads, r.total]).toEqual([threads, TOTAL[n]]);
+    const { total, bytes } = await countOnSharedWorkers(n, threads, { joinTableBytes: SMALL_TABLES });
+    expect(total).toBe(TOTAL[n]);
     // The workers laid out their slots in it: it grew past its first page.
-    expect(memory.buffer.byteLength).toBeGreaterThan(QUARTER_CACHE_BYTES / 1024);
+    expect(bytes).toBeGreaterThan(QUARTER_CACHE_BYTES / 1024);
+  });
+
+  it("workers take the tables' budget from the pool (workerHooks), and go back to the default without it", async () => {
+    // The memory holds two generations of tables before the slots: at n = 14 five pages fewer with the small budget.
+    const whole = (await countOnSharedWorkers(14, 1)).bytes;
+    const small = await countOnSharedWorkers(14, 1, { joinTableBytes: SMALL_TABLES });
+    const again = await countOnSharedWorkers(14, 1);
+    expect(small.total).toBe(TOTAL[14]);
+    expect(whole - small.bytes).toBeGreaterThanOrEqual(2 * (quarterHalfBytes(14) - quarterHalfBytes(14, SMALL_TABLES)) - 65536);
+    expect(again.bytes).toBe(whole);
   });
 
   it.each([16, 17, 18])('n = %i: count on 2 workers agrees with and without sharing', async (n) => {

@@ -108,8 +108,6 @@ export interface MethodFiles {
 export interface SharedSlot {
   readonly memory: WebAssembly.Memory;
   readonly slot: number;
-  /** Test hook: the shared tables' budget (see WorkerShare.tableBytes). */
-  readonly tableBytes?: number | undefined;
 }
 
 /**
@@ -126,8 +124,6 @@ export interface UnitCounting<U> {
 export interface WorkerShare {
   readonly module: WebAssembly.Module;
   readonly memory: WebAssembly.Memory;
-  /** Test hook: the shared tables' budget (default QUARTER_CACHE_BYTES; tests make it small). */
-  readonly tableBytes?: number | undefined;
 }
 
 /** What a plan class already has of a Method. */

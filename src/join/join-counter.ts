@@ -2,7 +2,7 @@
 // from the compiled module's source (./join-module.ts), so that a worker
 // (which receives the module compiled) does not carry the wasm bytes.
 import { instantiate } from '../engines/wasm-loader.js';
-import type { UnitCounter, UnitCounting } from '../contract/method.js';
+import type { SharedSlot, UnitCounter, UnitCounting } from '../contract/method.js';
 import { inPieces, PieceSize } from './pieces.js';
 import { countJoinUnit as countJoinUnitJs, countJoinUnitSteps as countJoinUnitStepsJs } from './join-kernel.js';
 import { ERROR_CODES, rangeError } from '../shared/errors.js';
@@ -39,18 +39,6 @@ export interface JoinCounter {
 }
 
 /**
- * One memory for the instances of a count's workers (the join's shared
- * build, assembly/join/quarter-tables.ts): its quarter tables are held once,
- * and each instance has its own slot (0, 1, ...) for the rest.
- */
-export interface JoinShare {
-  readonly memory: WebAssembly.Memory;
-  readonly slot: number;
-  /** Test hook: the tables' budget (default QUARTER_CACHE_BYTES); every instance on the memory must agree. */
-  readonly tableBytes?: number | undefined;
-}
-
-/**
  * A counter on `engine`: the TypeScript join, or an instance of the compiled
  * join `module`, whose quarter tables take at most `tableBytes` (tests make
  * it small so that tables are dropped and built again), with room for
@@ -62,7 +50,7 @@ export function joinCounterFrom(
   module: WebAssembly.Module | null,
   tableBytes = QUARTER_CACHE_BYTES,
   halves: (n: number) => number = maxHalves,
-  share?: JoinShare,
+  share?: SharedSlot,
 ): JoinCounter {
   if (engine === 'js' || !module) {
     return {
@@ -88,7 +76,7 @@ class WasmJoinCounter implements JoinCounter {
     private readonly exports: JoinExports,
     private readonly tableBytes: number,
     private readonly halves: (n: number) => number,
-    private readonly share: JoinShare | undefined,
+    private readonly share: SharedSlot | undefined,
   ) {}
 
   #configure(n: number): void {
@@ -158,11 +146,25 @@ class WasmJoinCounter implements JoinCounter {
 /**
  * A join unit counted on this thread from `module` (null: the TypeScript
  * join), in pieces of JOIN_PIECE_MS, so that progress moves inside a unit
- * (at n = 24 one takes seconds); `share`: see JoinShare.
+ * (at n = 24 one takes seconds); `share`: one memory for the instances
+ * of a count's workers (the shared build, assembly/join/quarter-tables.ts),
+ * whose quarter tables are held once, and this instance's slot in it.
  */
-export function joinUnitCounter(n: number, module: WebAssembly.Module | null, share?: JoinShare): UnitCounter<JoinUnit> {
-  const counter = joinCounterFrom(module ? 'wasm' : 'js', module, share?.tableBytes ?? QUARTER_CACHE_BYTES, maxHalves, share);
+export function joinUnitCounter(n: number, module: WebAssembly.Module | null, share?: SharedSlot): UnitCounter<JoinUnit> {
+  const counter = joinCounterFrom(module ? 'wasm' : 'js', module, unitCounterTableBytes, maxHalves, share);
   return (unit) => counter.countUnitSteps(n, unit);
+}
+
+/** The quarter tables' budget of joinUnitCounter's counters; every instance on a shared memory must agree. */
+let unitCounterTableBytes = QUARTER_CACHE_BYTES;
+
+/**
+ * Test hook: that budget on this thread (undefined: QUARTER_CACHE_BYTES).
+ * Tests make it small so that tables are dropped and rebuilt; workers take
+ * it from PoolProbe.workerHooks (src/run/counters.ts).
+ */
+export function setJoinTableBytes(bytes: number | undefined): void {
+  unitCounterTableBytes = bytes ?? QUARTER_CACHE_BYTES;
 }
 
 /** How a thread counts the join's units. */

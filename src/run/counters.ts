@@ -3,7 +3,7 @@
 // method folder says how its units are counted (UnitCounting); this is only
 // the list of them, so the worker carries the counters and not the plans.
 import { completionsCounting } from '../completions/completions-method.js';
-import { joinCounting } from '../join/join-counter.js';
+import { joinCounting, setJoinTableBytes } from '../join/join-counter.js';
 import { searchCounting } from '../search/search-method.js';
 import { codedError, ERROR_CODES } from '../shared/errors.js';
 import type { AnyUnit } from './messages.js';
@@ -15,4 +15,15 @@ export function counterFor(name: MethodName, n: number, module: WebAssembly.Modu
   const counting = COUNTINGS.find((c) => c.name === name);
   if (!counting) throw codedError(`no method is named ${String(name)}`, ERROR_CODES.INTERNAL);
   return counting.counter(n, module, share) as UnitCounter<AnyUnit>;
+}
+
+/** Test knobs of the methods' counters that a worker sets on 'init' (PoolProbe.workerHooks). */
+export interface WorkerHooks {
+  /** The join's quarter-table budget (default QUARTER_CACHE_BYTES): small, tables are dropped and rebuilt under the workers. */
+  readonly joinTableBytes?: number | undefined;
+}
+
+/** Sets the knobs of `hooks`, and the others back to their defaults (a worker passes from count to count). */
+export function setWorkerHooks(hooks: WorkerHooks | undefined): void {
+  setJoinTableBytes(hooks?.joinTableBytes);
 }

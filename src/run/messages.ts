@@ -1,5 +1,6 @@
 // The messages between a count and its workers.
 import type { MethodName, SharedSlot } from '../contract/method.js';
+import type { WorkerHooks } from './counters.js';
 
 /** A unit of any method: it travels as it is, and comes back as its id. */
 export type AnyUnit = { readonly id: number };
@@ -19,6 +20,8 @@ export type ToWorker =
       /** With a shared build (Method.share): the memory every worker's instance shares, and this worker's slot in it. */
       share?: SharedSlot | undefined;
       reportEveryMs?: number | undefined;
+      /** Test knobs to set before the counter is built (PoolProbe.workerHooks); unset ones go back to their defaults. */
+      workerHooks?: WorkerHooks | undefined;
       /** A unit to count once before 'ready', result unused: builds the worker's tables while the calling thread counts. */
       warm?: AnyUnit | undefined;
     }

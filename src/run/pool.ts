@@ -16,6 +16,7 @@ import { codedError, ERROR_CODES } from '../shared/errors.js';
 import { isNode } from '../contract/environment.js';
 import { spawnWorker, spawnWorkerNow, type WorkerHandle } from './spawn.js';
 import type { AnyUnit, FromWorker } from './messages.js';
+import type { WorkerHooks } from './counters.js';
 import type { MethodName, WorkerShare } from '../contract/method.js';
 
 /** Batches each worker holds: one in hand, one queued. */
@@ -67,6 +68,8 @@ export interface PoolJob<U extends AnyUnit = AnyUnit> {
 export interface PoolProbe {
   /** How often workers report within a batch (default: every 50 ms and at its end). */
   reportEveryMs?: number | undefined;
+  /** Test knobs each worker sets before it builds its counter (src/run/counters.ts). */
+  workerHooks?: WorkerHooks | undefined;
   /** Sees every message from a worker before the pool handles it. */
   onMessage?(message: FromWorker): void;
 }
@@ -81,6 +84,7 @@ interface InitKey {
   module: WebAssembly.Module | null;
   share: WorkerShare | undefined;
   reportEveryMs: number | undefined;
+  workerHooks: WorkerHooks | undefined;
 }
 
 /** A worker between counts, or being handed to one. */
@@ -113,7 +117,8 @@ function sameInit(a: InitKey | undefined, b: InitKey): boolean {
     a.method === b.method &&
     a.module === b.module &&
     a.share === b.share &&
-    a.reportEveryMs === b.reportEveryMs
+    a.reportEveryMs === b.reportEveryMs &&
+    a.workerHooks === b.workerHooks
   );
 }
 
@@ -207,7 +212,8 @@ class JobRun<U extends AnyUnit> {
     readonly reject: (error: unknown) => void,
   ) {
     this.#helperDone = !job.helper;
-    this.#key = { n: job.n, method: job.method, module: job.module, share: job.share, reportEveryMs: probe.reportEveryMs };
+    const { reportEveryMs, workerHooks } = probe;
+    this.#key = { n: job.n, method: job.method, module: job.module, share: job.share, reportEveryMs, workerHooks };
   }
 
   start(): void {
@@ -272,7 +278,7 @@ class JobRun<U extends AnyUnit> {
     }
     worker.init = this.#key;
     const { share, ...rest } = this.#key;
-    const slot = share && { memory: share.memory, slot: this.#slots++, tableBytes: share.tableBytes };
+    const slot = share && { memory: share.memory, slot: this.#slots++ };
     worker.handle.post({ type: 'init', ...rest, share: slot, warm: this.job.warm });
   }
 

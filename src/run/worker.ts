@@ -2,7 +2,7 @@
 // the compiled kernel once, then counts the batch of units in each 'run'
 // message. Runs as a Node worker thread or a module Web Worker.
 import { codedError, ERROR_CODES } from '../shared/errors.js';
-import { counterFor } from './counters.js';
+import { counterFor, setWorkerHooks } from './counters.js';
 import { importNodeBuiltin, isNode } from '../contract/environment.js';
 import type { AnyUnit, FromWorker, ToWorker, UnitResult } from './messages.js';
 import { countUnits, countWhole, taker, type UnitCounter } from '../contract/method.js';
@@ -38,6 +38,7 @@ function handle(port: Port, message: ToWorker): void {
     if (message.type === 'init') {
       n = message.n;
       reportEveryMs = message.reportEveryMs ?? REPORT_EVERY_MS;
+      setWorkerHooks(message.workerHooks);
       counter = counterFor(message.method, n, message.module, message.share);
       if (message.warm) countWhole(counter, message.warm);
       port.post({ type: 'ready' });
