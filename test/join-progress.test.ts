@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { count, type Progress } from '../dist/index.js';
 import { compileJoinModule, joinCounter } from '../dist/join/join-module.js';
 import { joinCounterFrom } from '../dist/join/join-counter.js';
-import { planJoin } from '../dist/join/join-plan.js';
+import { JoinPlan } from '../dist/join/join-method.js';
+import { joinUnitWork, planJoin } from '../dist/join/join-plan.js';
 import { batchSize, MAX_BATCH } from '../dist/run/pool.js';
 import { TOTAL } from './oeis.js';
 
@@ -84,8 +85,31 @@ describe('progress inside join units', () => {
     controller.abort();
     // n = 24's largest units take seconds: the first report inside one comes long before it ends.
     expect(p).toMatchObject({ n: 24, phase: 'counting', finished: 0, units: 677294, total: 0n });
-    expect(p.fraction).toBeLessThan(1 / 677294);
+    expect(p.fraction).toBeGreaterThan(0);
+    expect(p.fraction).toBeLessThan(new JoinPlan(24).largestUnitShare);
     expect(seen[0]).toMatchObject({ phase: 'tables', fraction: 0 });
+  });
+
+  it.each([12, 16, 20])('n = %i: units weigh by passes and spread, largest first, adding up to workIn', (n) => {
+    const plan = new JoinPlan(n);
+    const { cost, mirrorWeight } = plan.compact;
+    let sum = 0;
+    for (let id = 0; id < plan.units; id++) {
+      const work = plan.workOf(id);
+      expect(work).toBeCloseTo(joinUnitWork(n, cost[id], mirrorWeight[id]), 9);
+      if (id > 0) expect(cost[id]).toBeLessThanOrEqual(cost[id - 1]);
+      sum += work;
+    }
+    expect(plan.workIn(0, plan.units)).toBeCloseTo(sum, 3);
+    expect(plan.workIn(5, 3)).toBe(0);
+    expect(plan.largestUnitShare).toBeCloseTo(plan.workOf(0) / sum, 12);
+    // The first unit outweighs the last (spread 36 against 23 at n = 20, both of two passes).
+    expect(plan.workOf(0)).toBeGreaterThan(2 * plan.workOf(plan.units - 1));
+  });
+
+  it('a unit of two passes and spread 30 at n = 20 weighs 2 x 1.155^30', () => {
+    expect(joinUnitWork(20, 30, 2)).toBeCloseTo(2 * Math.exp(0.1448 * 30), 9);
+    expect(joinUnitWork(20, 30, 1) * 2).toBeCloseTo(joinUnitWork(20, 30, 2), 9);
   });
 });
 

@@ -24,7 +24,7 @@ import { rangeError } from '../shared/errors.js';
 import { VERSION } from '../shared/version.js';
 import { joinCounting, joinUnitCounter } from './join-counter.js';
 import { shareJoinTables } from './join-share.js';
-import { joinMemoryBytes, joinUnitAt, planJoinCompact, type CompactJoinPlan, type JoinUnit } from './join-plan.js';
+import { joinMemoryBytes, joinUnitAt, joinUnitWork, planJoinCompact, type CompactJoinPlan, type JoinUnit } from './join-plan.js';
 import { countSymmetricSolutions, uniqueFromTotal } from './symmetric-solutions.js';
 
 export class JoinPlan implements PlanIdentity {
@@ -36,17 +36,20 @@ export class JoinPlan implements PlanIdentity {
   readonly compact: CompactJoinPlan;
   /** The digest once made: only files need it, and at n = 23 it takes half a second. */
   private readonly made: { digest?: string } = {};
+  /** joinUnitWork of one pass, per cost. */
+  readonly #workOfCost: Float64Array;
 
   constructor(readonly n: number) {
     const plan = planJoinCompact(n);
     this.compact = plan;
     this.units = plan.units;
+    this.#workOfCost = Float64Array.from({ length: 256 }, (_, cost) => joinUnitWork(n, cost, 1));
     Object.freeze(this);
   }
 
-  /** Its units are the rows' splits, of one size class: each is taken as 1/units of the work. */
+  /** The first unit's estimated share (the plan is largest first). */
   get largestUnitShare(): number {
-    return 1 / this.units;
+    return this.units > 0 ? this.workOf(0) / this.workIn(0, this.units) : 0;
   }
 
   /** Over every unit's split, as `eastRows(base 36).centreRow.weight.mirrorWeight`, comma-separated. */
@@ -89,13 +92,16 @@ export class JoinPlan implements PlanIdentity {
     return joinUnitAt(this.compact, id);
   }
 
-  /** Units are of about equal work (one split each): work is their number. */
-  workOf(_id: number): number {
-    return 1;
+  /** A unit's estimated work (joinUnitWork: its passes and its split's spread). */
+  workOf(id: number): number {
+    return this.#workOfCost[this.compact.cost[id]] * this.compact.mirrorWeight[id];
   }
 
   workIn(from: number, to: number): number {
-    return Math.max(0, to - from);
+    const { cost, mirrorWeight } = this.compact;
+    let work = 0;
+    for (let id = Math.max(0, from); id < Math.min(to, this.units); id++) work += this.#workOfCost[cost[id]] * mirrorWeight[id];
+    return work;
   }
 
   /** Shard `index` of `count`: a contiguous run of units, balanced by number. */
