@@ -12,12 +12,16 @@
 // program runs beside it on one thread over shares of its own work:
 // `<binary> 1 <parts> <part>` counts one of every `parts` of its work items
 // (a round robin, so a part is spread over the whole work). A part costs
-// more than 1 / parts of the whole: set-up, and whatever every item costs
-// before the program skips it. So its time is fitted as T(P) = a + b / P
-// from parts of P = round(1 / share) and of P / 4, for `--kluev-parts`
-// part numbers spread over 0..P/4-1 (default 3), and the whole is a + b.
-// (Scaling one part by P, as before 2026-11-26, projected n = 20 at 2.2x
-// its measured whole.)
+// other than 1 / parts of the whole: set-up, work every item costs before
+// the program skips it, and what neighbouring items share (a part's time x
+// its parts, shipped build: 92, 84, 72.5 and 66.2 s at n = 19 in 100, 25,
+// 5 and 1 parts; 1,007, 1,022 and 1,071 s at n = 20 in 100, 25 and 1). So
+// for `--kluev-parts` part numbers spread over 0..P/4-1 (default 3; P =
+// round(1 / share)) it runs the part of P / 4 and the four parts of P that
+// hold the same items, and extrapolates the two wholes they scale to in
+// log(parts) to one part (projectKluev): -1% at 19 and 20. (Scaling one
+// part by P, before 2026-11-26, put n = 20 at 2.2x its whole; fitting
+// a + b / P to the two, +16% at 19.)
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -99,7 +103,7 @@ for (const n of sizes) {
   if (kluev) {
     const mid = [...kluev.projections].sort((a, b) => a - b)[kluev.projections.length >> 1];
     console.log(
-      `  C++ (Kluev), one thread, ${kluev.projections.length} part number(s), each in ${kluev.parts} and in ${kluev.parts / 4} parts: ` +
+      `  C++ (Kluev), one thread, ${kluev.projections.length} part number(s), each of ${kluev.parts / 4} parts and its four of ${kluev.parts}: ` +
         `projected ${kluev.projections.map(seconds).join(', ')}; ` +
         `ours / C++ ${(project(sampled) / mid).toFixed(2)}x (the median)`,
     );
@@ -122,8 +126,11 @@ function quarterTablesOf(n, ids, method) {
 
 /**
  * The C++ program's projection at n, or undefined without its binary: per
- * part number, its time in parts of P and of P / 4 fitted as a + b / P
- * (see the header); the whole is a + b.
+ * part number k of P / 4, the time of that part and of the four parts of P
+ * that hold the same items (k, k + P/4, k + P/2, k + 3P/4: the program deals
+ * its work items round robin). Each scaled to a whole (time x parts), the
+ * two differ by how parts are cut, not by the items: extrapolated linearly
+ * in log(parts) to one part.
  */
 function projectKluev(n) {
   const binary = kluevDir && join(kluevDir, String(n));
@@ -137,10 +144,11 @@ function projectKluev(n) {
   const projections = [];
   for (let i = 0; i < kluevRuns; i++) {
     const part = Math.floor((i * coarse) / kluevRuns);
-    const fine = elapsed(parts, part);
-    const thick = elapsed(coarse, part);
-    const b = ((thick - fine) * parts) / 3; // thick - fine = b (4 - 1) / parts
-    projections.push(Math.max(fine, fine - b / parts + b));
+    let fine = 0;
+    for (let j = 0; j < 4; j++) fine += elapsed(parts, part + j * coarse);
+    const fineWhole = (fine / 4) * parts;
+    const coarseWhole = elapsed(coarse, part) * coarse;
+    projections.push(coarseWhole + ((coarseWhole - fineWhole) * Math.log(coarse)) / Math.log(4));
   }
   return { parts, projections };
 }
