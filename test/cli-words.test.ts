@@ -174,7 +174,7 @@ describe('a note when an option changes the algorithm', () => {
     expect(r.stderr).toBe(
       "nqueens: note: --depth refines the search's plan, so n = 16 counts with the search (the join by default from n = 16 to 24; --algorithm join has no depth)\n",
     );
-    expect(JSON.parse(r.stdout).plan.method).toBe('constellations');
+    expect(JSON.parse(r.stdout).plan.method).toBe('search');
   });
 
   it('--engine webgpu at n = 16..17 runs the search, and says so before anything else', () => {

@@ -149,7 +149,7 @@ describe('the CLI’s errors', () => {
       for (const text of ['garbage\n', '{"format":"other"}\n']) {
         writeFileSync(file, text);
         const plan = constellationPlan(8, 0);
-        expect(() => Checkpoint.open(file, plannedMethod('constellations', 8, 0), '0/1', 0, plan.units)).toThrow(
+        expect(() => Checkpoint.open(file, plannedMethod('search', 8, 0), '0/1', 0, plan.units)).toThrow(
           expect.objectContaining({ code: ERROR_CODES.BAD_CHECKPOINT }),
         );
       }

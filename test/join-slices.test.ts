@@ -77,7 +77,7 @@ describe('join shards', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
       new RegExp(
-        `${search} is a shard of a constellations count \\(plan \\w+\\), ${files[0]} of a join count \\(plan \\w+\\): shards of different methods never mix`,
+        `${search} is a shard of a search count \\(plan \\w+\\), ${files[0]} of a join count \\(plan \\w+\\): shards of different methods never mix`,
       ),
     );
   });
@@ -191,6 +191,6 @@ describe('join checkpoints', () => {
     expect(nqueens('count', '12', '--checkpoint', search).code).toBe(0);
     const refused = nqueens('count', '12', '--algorithm', 'join', '--checkpoint', search);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/was made with another plan \(constellations, depth \d, digest \w+\); this count uses join, depth 0/);
+    expect(refused.stderr).toMatch(/was made with another plan \(search, depth \d, digest \w+\); this count uses join, depth 0/);
   });
 });

@@ -41,18 +41,21 @@ describe('planUnits', () => {
     expect(nqueens('count', String(n), '--checkpoint', 'c.ckpt').code).toBe(0);
     const header = JSON.parse(readFileSync(join(dir, 'c.ckpt'), 'utf8').split('\n', 1)[0]);
     const plan = planUnits(n);
-    expect(header.plan).toEqual({ method: plan.method, depth: plan.depth, units: plan.units, digest: plan.digest });
+    // Files label a plan with its algorithm; the identity (public PlanInfo.method) keeps the search's 'constellations'.
+    expect(header.plan).toEqual({ method: plan.algorithm, depth: plan.depth, units: plan.units, digest: plan.digest });
   });
 });
 
 describe('plans as files record them', () => {
   it("reads each algorithm's label, the search's old 'constellations' among them, and refuses what no plan is", () => {
+    expect(recordedPlan({ method: 'search', depth: 3 })).toEqual({ algorithm: 'search', depth: 3 });
     expect(recordedPlan({ method: 'constellations', depth: 3 })).toEqual({ algorithm: 'search', depth: 3 });
     expect(recordedPlan({ method: 'join', depth: 0 })).toEqual({ algorithm: 'join', depth: 0 });
     for (const bad of [
       { method: 'join', depth: 1 },
       { method: 'constellations', depth: 5 },
-      { method: 'search', depth: 1 },
+      { method: 'search', depth: 5 },
+      { method: 'completions', depth: 0 },
       { method: 'toString', depth: 0 },
       {},
       undefined,

@@ -108,7 +108,7 @@ describe('shards', () => {
     const spec = { index: s1.shard, count: s1.of };
     const run = { engine: 'wasm', threads: 1, elapsedMs: 1 };
     // A self-consistent forgery with a total that is not its counts' sum.
-    const forged = shardResult(plannedMethod('constellations', 13, s1.plan.depth), spec, s1, counts, run);
+    const forged = shardResult(plannedMethod('search', 13, s1.plan.depth), spec, s1, counts, run);
     const lying = tampered(files[1], 'lying-total.json', (s) => Object.assign(s, { ...forged, total: String(BigInt(forged.total) + 2n) }));
     // (its digest no longer matches either: edits are caught twice over)
     expect(nqueens('merge', files[0], lying, files[2], files[3]).code).toBe(1);
@@ -119,10 +119,7 @@ describe('shards', () => {
     const impossible = sk.counts.map(BigInt);
     impossible[fixes.id - sk.from] = 1_000_000n;
     const file = join(dir, 'impossible-fixes.json');
-    writeFileSync(
-      file,
-      JSON.stringify(shardResult(plannedMethod('constellations', 13, plan.depth), { index: k, count: 4 }, sk, impossible, run)),
-    );
+    writeFileSync(file, JSON.stringify(shardResult(plannedMethod('search', 13, plan.depth), { index: k, count: 4 }, sk, impossible, run)));
     const r = nqueens('merge', ...files.map((f, i) => (i === k ? file : f)));
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
@@ -147,7 +144,7 @@ describe('shards', () => {
     writeFileSync(
       forged,
       JSON.stringify(
-        shardResult(plannedMethod('constellations', plan.n, plan.depth), { index: 1, count: 4 }, s1, counts, {
+        shardResult(plannedMethod('search', plan.n, plan.depth), { index: 1, count: 4 }, s1, counts, {
           engine: 'wasm',
           threads: 1,
           elapsedMs: 1,
@@ -283,7 +280,7 @@ describe('checkpoints', () => {
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe(`nqueens: ${file} is a checkpoint for n = 11, not n = 12 [ERR_NQUEENS_BAD_CHECKPOINT]`);
     expect(nqueens('count', '11', '--checkpoint', file, '--depth', '3').stderr).toMatch(
-      /was made with another plan \(constellations, depth \d, digest \w+\); this count uses constellations, depth 3/,
+      /was made with another plan \(search, depth \d, digest \w+\); this count uses search, depth 3/,
     );
 
     const [header, ...rest] = readFileSync(file, 'utf8').split('\n');

@@ -39,13 +39,13 @@ interface Header {
 }
 
 function headerOf(plan: PlannedMethod, shard: string, from: number, to: number): Header {
-  const { method, depth, units, digest } = plan.identity;
+  const { depth, units, digest } = plan.identity;
   const body = {
     format: CHECKPOINT_FORMAT as typeof CHECKPOINT_FORMAT,
     formatVersion: CHECKPOINT_FORMAT_VERSION,
     version: VERSION,
     n: plan.n,
-    plan: { method, depth, units, digest },
+    plan: { method: plan.name, depth, units, digest },
     shard,
     from,
     to,

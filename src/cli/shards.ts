@@ -13,7 +13,7 @@ import {
   PLAN_FORMAT_VERSION,
   plannedMethod,
   recordedPlan,
-  type PlanMethod,
+  type AlgorithmName,
   type PlannedMethod,
 } from '../run/methods.js';
 import { VERSION } from '../shared/version.js';
@@ -121,13 +121,13 @@ export function shardResult(
 ): ShardResult {
   const sum = { total: 0n, unique8: 0n };
   addCounts(plan, range.from, counts, sum);
-  const { method, depth, formatVersion, units, digest: planDigest } = plan.identity;
+  const { depth, formatVersion, units, digest: planDigest } = plan.identity;
   const body = {
     format: SHARD_FORMAT,
     formatVersion: SHARD_FORMAT_VERSION,
     version: VERSION,
     n: plan.n,
-    plan: { method, depth, formatVersion, units, digest: planDigest },
+    plan: { method: plan.name, depth, formatVersion, units, digest: planDigest },
     shard: spec.index,
     of: spec.count,
     from: range.from,
@@ -170,7 +170,7 @@ interface ParsedShard {
   counts: bigint[];
 }
 
-function parseShardFile(name: string, text: string): ParsedShard {
+function parseShardFile(name: string, text: string): ParsedShard & { algorithm: AlgorithmName } {
   let r: ShardResult;
   try {
     r = JSON.parse(text) as ShardResult;
@@ -204,7 +204,7 @@ function parseShardFile(name: string, text: string): ParsedShard {
   const counts = r.counts.map(
     (c, k) => parseCount(c) ?? refuse(`${name}: the count of unit ${r.from + k} (${JSON.stringify(c)}) is not a count`),
   );
-  return { name, r, counts };
+  return { name, r, counts, algorithm: recorded!.algorithm };
 }
 
 /**
@@ -217,11 +217,12 @@ export function mergeShards(files: { name: string; text: string }[]): MergedShar
   if (files.length === 0) refuse('merge needs the shard files to add up');
   const shards = files.map(({ name, text }) => parseShardFile(name, text));
   const first = shards[0];
-  for (const { name, r } of shards) {
+  for (const { name, r, algorithm } of shards) {
     if (r.n !== first.r.n) refuse(`${name} is for n = ${r.n}, ${first.name} for n = ${first.r.n}`);
-    if (r.plan.method !== first.r.plan.method) {
+    // By algorithm, not label: a search shard labelled 'constellations' (written before) goes with one labelled 'search'.
+    if (algorithm !== first.algorithm) {
       refuse(
-        `${name} is a shard of a ${r.plan.method} count (plan ${r.plan.digest}), ${first.name} of a ${first.r.plan.method} count (plan ${first.r.plan.digest}): shards of different methods never mix`,
+        `${name} is a shard of a ${algorithm} count (plan ${r.plan.digest}), ${first.name} of a ${first.algorithm} count (plan ${first.r.plan.digest}): shards of different methods never mix`,
       );
     }
     if (r.plan.depth !== first.r.plan.depth || r.plan.digest !== first.r.plan.digest) {
@@ -230,7 +231,7 @@ export function mergeShards(files: { name: string; text: string }[]): MergedShar
       );
     }
   }
-  const plan = plannedMethod(first.r.plan.method as PlanMethod, first.r.n, first.r.plan.depth);
+  const plan = plannedMethod(first.algorithm, first.r.n, first.r.plan.depth);
   const { digest: planDigest } = plan.identity;
   if (first.r.plan.digest !== planDigest || first.r.plan.units !== plan.units) {
     refuse(

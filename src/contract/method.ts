@@ -248,9 +248,9 @@ export function countOnThread<U extends { readonly id: number }>(
   return { total, unique: method.uniqueOf(total, unique8) };
 }
 
-/** The first line of a subtotals file: the version and the plan it belongs to. */
-export function subtotalsHeader(plan: PlanIdentity, version: string): string {
-  return `# nqueens-subtotals: nqueens-wasm ${version}, n = ${plan.n}, plan ${plan.method} depth ${plan.depth} digest ${plan.digest}`;
+/** The first line of a subtotals file: the version and the plan it belongs to, labelled with its method's `name`, as files label plans. */
+export function subtotalsHeader(name: MethodName, plan: PlanIdentity, version: string): string {
+  return `# nqueens-subtotals: nqueens-wasm ${version}, n = ${plan.n}, plan ${name} depth ${plan.depth} digest ${plan.digest}`;
 }
 
 /** n! as a bigint (0! = 1). */

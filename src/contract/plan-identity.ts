@@ -13,9 +13,11 @@ export type AlgorithmName = Exclude<AlgorithmChoice, 'auto'>;
 export type MethodName = AlgorithmName | 'completions';
 
 /**
- * How files label each algorithm's plans: the search's are
- * 'constellations', the label of the files written since 0.1.0 (plan
- * digests cover it, so it stays); src/run/methods.ts reads it.
+ * A plan identity's `method`: the join's 'join', the search's
+ * 'constellations' (public as PlanInfo.method, and the word its plan digest
+ * is computed over, so digests stay what they were). Files label a plan with
+ * its method's name instead ('search' or 'join'; src/run/methods.ts reads
+ * both, and 'constellations' in files written before).
  */
 export type PlanMethod = 'constellations' | 'join';
 

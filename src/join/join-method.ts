@@ -181,7 +181,7 @@ const methodOf = oncePerPlan((plan: JoinPlan): PlannedMethod<JoinUnit> => {
 function subtotals(plan: JoinPlan, countOf: (id: number) => bigint): string {
   const { s180, s90 } = plan.symmetric();
   const lines = [
-    subtotalsHeader(plan, VERSION),
+    subtotalsHeader(joinCounting.name, plan, VERSION),
     '# One line per row split, one per class under the north-south and east-west mirrors: split (row 0 first: E, the',
     '# queen stands in the east half, columns 0..n/2-1; W, the west half; C, the centre column, odd n), weight (splits in',
     '# the class), solutions of the split.',

@@ -34,8 +34,16 @@ export function planLabel(plan: PlanIdentity): string {
   return plan.method === 'join' ? 'join' : `depth ${plan.depth}`;
 }
 
-/** The label each algorithm's plans have in files ('constellations', the search's, from before the word was settled). */
-const PLAN_LABELS: Readonly<Record<PlanMethod, AlgorithmName>> = { constellations: 'search', join: 'join' };
+/**
+ * The labels of plans in files: the method's name, and 'constellations', the
+ * search's in files written before the word was settled (still read; a
+ * file's own checks cover the label it was written with).
+ */
+const PLAN_LABELS: Readonly<Record<AlgorithmName | PlanMethod, AlgorithmName>> = {
+  search: 'search',
+  join: 'join',
+  constellations: 'search',
+};
 
 /**
  * The algorithm and depth of a plan as a file records it (`method`,
@@ -46,7 +54,9 @@ export function recordedPlan(
   plan: { method?: unknown; depth?: unknown } | undefined,
 ): { algorithm: AlgorithmName; depth: number } | undefined {
   const algorithm =
-    typeof plan?.method === 'string' && Object.hasOwn(PLAN_LABELS, plan.method) ? PLAN_LABELS[plan.method as PlanMethod] : undefined;
+    typeof plan?.method === 'string' && Object.hasOwn(PLAN_LABELS, plan.method)
+      ? PLAN_LABELS[plan.method as keyof typeof PLAN_LABELS]
+      : undefined;
   const depth = plan?.depth;
   if (algorithm === undefined || typeof depth !== 'number' || !Number.isInteger(depth)) return undefined;
   const deepest = hasDepth(algorithm) ? MAX_DEPTH : 0;
@@ -67,9 +77,9 @@ export function makesPlan(algorithm: AlgorithmName, n: number): boolean {
   return n <= algorithmLimits(algorithm).maxN;
 }
 
-/** The method of a plan recorded in a file: the search's constellations at `depth`, or the join (depth 0). */
-export function plannedMethod(method: PlanMethod, n: number, depth: number): PlannedMethod {
-  return method === 'join' ? joinMethod(n) : searchMethod(n, depth);
+/** The method of a plan recorded in a file (recordedPlan): the search's constellations at `depth`, or the join (depth 0). */
+export function plannedMethod(algorithm: AlgorithmName, n: number, depth: number): PlannedMethod {
+  return algorithm === 'join' ? joinMethod(n) : searchMethod(n, depth);
 }
 
 /**

@@ -97,7 +97,7 @@ function checkParts(plan: ConstellationPlan, unique8: bigint, source: CountSourc
 /** One line per constellation, whatever depth the plan refined it to. */
 function subtotals(plan: ConstellationPlan, countOf: (id: number) => bigint): string {
   const lines = [
-    subtotalsHeader(plan, VERSION),
+    subtotalsHeader(searchCounting.name, plan, VERSION),
     '# One line per border constellation, one per symmetry class: a (row 0 column), b (row n-1 column), c (column 0 row),',
     '# d (column n-1 row), weight (members of the class), solutions containing it, fixes (Burnside, symmetric ones only).',
     '# total = sum of weight x solutions; unique = sum of weight x (solutions + fixes) / 8.',

@@ -1,7 +1,7 @@
 // The plan of a count: its units of work, numbered, with an identity that
 // shards and checkpoints record so that results of different plans never mix.
 //
-// The 'constellations' plan refines the symmetry search's subproblems (one
+// The search's plan (its identity's method: 'constellations') refines the symmetry search's subproblems (one
 // border constellation per symmetry class, src/search/constellations.ts) to a
 // chosen depth: a unit is a constellation plus queens placed in its first
 // `depth` inner rows (top-down, the rows below row 0 that the border queens
@@ -172,6 +172,7 @@ function countPlacements(layout: Layout, depth: number): number {
 }
 
 export class ConstellationPlan implements PlanIdentity {
+  /** The identity's word (public in PlanInfo.method, and in the digest); files say 'search' (docs/plans-and-shards.md). */
   readonly method = 'constellations' as const;
   readonly formatVersion = PLAN_FORMAT_VERSION;
   readonly units: number;

@@ -89,7 +89,7 @@ describe('sealed but impossible shards', () => {
 
 describe('the bound on a unit count', () => {
   it.each(range(4, 11))('n = %i: no real unit count is above it (search at depths 0..2, and the join)', (n) => {
-    const methods = [0, 1, 2].map((depth) => plannedMethod('constellations', n, depth)).concat([methodForCount(n, 'join', 1)]);
+    const methods = [0, 1, 2].map((depth) => plannedMethod('search', n, depth)).concat([methodForCount(n, 'join', 1)]);
     for (const method of methods) {
       const recount = recounter(method, 'wasm');
       const over = range(0, method.units - 1).filter((id) => recount(id) > method.maxCount(id));
