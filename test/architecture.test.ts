@@ -44,6 +44,13 @@ describe('docs/ARCHITECTURE.md', () => {
     expect(methodImports).toEqual([]);
     expect(readFileSync(join(ROOT, 'src/index.ts'), 'utf8')).not.toMatch(/from '\.\/cli\//);
   });
+
+  it('the peers benchmark counts ours through the public API or the registry, never a method folder', () => {
+    const peers = filesUnder('bench/peers').filter((f) => f.endsWith('.mjs'));
+    const text = peers.map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\n');
+    expect(text.match(/dist\/(search|join|completions)\//g) ?? []).toEqual([]);
+    expect(readFileSync(join(ROOT, 'bench/peers/run.mjs'), 'utf8')).toMatch(/import \{ countSync \} from '\.\.\/\.\.\/dist\/index\.js'/);
+  });
 });
 
 /**

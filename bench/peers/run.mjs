@@ -23,7 +23,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { machine, machineLine } from './machine.mjs';
-import { planJoin, joinCounter } from '../../dist/join/join-module.js';
+import { countSync } from '../../dist/index.js';
 import { contestant as faf } from './faf.mjs';
 import { contestant as q27 } from './q27.mjs';
 import { contestant as takaken } from './takaken.mjs';
@@ -58,14 +58,9 @@ const whole = option('whole', undefined);
 const sizes = (whole ?? option('sizes', '16,17,18')).split(',').map(Number);
 const rounds = Number(option('rounds', whole ? '1' : '3'));
 
-/** Our join on one thread, in this process: plan and every unit. */
+/** Our join on one thread, in this process, as a user runs it: plan, every unit and the unique count. */
 function ours(engine) {
-  const counter = joinCounter(engine);
-  return (n) => {
-    let total = 0n;
-    for (const unit of planJoin(n)) total += BigInt(unit.weight) * counter.countUnit(n, unit);
-    return total;
-  };
+  return (n) => countSync(n, { algorithm: 'join', engine }).total;
 }
 
 /** Kluev's program: one binary per N, run with one thread; it prints its own time. */
@@ -202,7 +197,7 @@ function peakMegabytes(command, commandArgs) {
 }
 
 if (!args.includes('--no-memory') && !whole) {
-  const module = new URL('../../dist/join/join-module.js', import.meta.url).href;
+  const module = new URL('../../dist/index.js', import.meta.url).href;
   // Node's own memory, idle and once V8's optimizing compiler has run (any hot loop: ours do).
   const hotLoop = 'let s = 0; for (let i = 0; i < 1e8; i++) s += i % 7;';
   console.log(
@@ -213,7 +208,7 @@ if (!args.includes('--no-memory') && !whole) {
   for (const n of sizes) {
     const line = [`n = ${n}`];
     for (const engine of ['wasm', 'js']) {
-      const script = `import(${JSON.stringify(module)}).then((m) => m.countJoin(${n}, '${engine}'))`;
+      const script = `import(${JSON.stringify(module)}).then((m) => m.countSync(${n}, { algorithm: 'join', engine: '${engine}' }))`;
       line.push(`join ${engine === 'js' ? 'TS' : engine} ${peakMegabytes(process.execPath, ['-e', script])?.toFixed(0)} MB`);
     }
     const dir = process.env.NQUEENS_PEER_KLUEV_DIR;
