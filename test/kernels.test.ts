@@ -2,7 +2,7 @@
 // subproblem, and the symmetry search against the plain bitmask DFS.
 import { describe, expect, it } from 'vitest';
 import { planSubproblems, contribution } from '../dist/search/constellations.js';
-import { getWasmKernel, jsKernel, wasmKernelFrom } from '../dist/search/search-kernel.js';
+import { getWasmKernel, jsKernel, kernelOf, resolveModule, wasmKernelFrom } from '../dist/search/search-kernel.js';
 import { compileKernel, u64, wasmUsesSimd } from '../dist/engines/wasm-loader.js';
 import { countFirstRow } from '../dist/baseline/bitmask.js';
 import { countReference } from '../dist/engines/reference.js';
@@ -22,6 +22,15 @@ describe('kernels agree', () => {
   it('wasm is available in this test run, as the SIMD build', () => {
     expect(wasm.name).toBe('wasm');
     expect(wasmUsesSimd()).toBe(true);
+  });
+
+  it('a thread holds one kernel per module, instantiated and warmed once (countSync makes a counter per call)', () => {
+    const module = resolveModule('auto')!;
+    expect(kernelOf(module)).toBe(kernelOf(module));
+    expect(kernelOf(module)).toBe(wasm);
+    const other = compileKernel('baseline');
+    expect(kernelOf(other)).toBe(kernelOf(other));
+    expect(kernelOf(other)).not.toBe(wasm);
   });
 
   it.each(['simd', 'baseline'] as const)(

@@ -14,12 +14,12 @@ import {
 } from '../contract/method.js';
 import { VERSION } from '../shared/version.js';
 import { rangeError } from '../shared/errors.js';
-import { resolveModule, jsKernel, wasmKernelFrom } from './search-kernel.js';
+import { kernelOf, jsKernel, resolveModule } from './search-kernel.js';
 import { constellationPlan, ConstellationPlan, countUnit, type Unit } from './search-plan.js';
 
 /** A search unit counted on this thread from `module` (null: the TypeScript kernel), in pieces. */
 export function searchCounter(n: number, module: WebAssembly.Module | null): UnitCounter<Unit> {
-  const kernel = module ? wasmKernelFrom(module) : jsKernel;
+  const kernel = module ? kernelOf(module) : jsKernel;
   return (unit) => {
     checkConstellation(n, unit);
     return countUnit(kernel, n, unit);

@@ -44,14 +44,15 @@ const FIXES_WORK_SHARE = 1e-3;
 /** A constellation's inner rows: board rows, the border queens' attacks on each, and the columns they take. */
 export interface Layout {
   readonly inner: number;
-  readonly rows: Int32Array;
-  readonly attacks: Int32Array;
+  readonly rows: readonly number[];
+  readonly attacks: readonly number[];
   readonly used: number;
 }
 
 export function layoutOf(n: number, s: Subproblem): Layout {
-  const rows = new Int32Array(32);
-  const attacks = new Int32Array(32);
+  // Plain arrays: made for every unit counted, and two typed arrays took a quarter of countSync(12).
+  const rows: number[] = [];
+  const attacks: number[] = [];
   let inner = 0;
   for (let row = 1; row < n - 1; row++) {
     if (row === s.c || row === s.d) continue;
@@ -70,6 +71,7 @@ export const NOTHING_PLACED: PlacedRows = Object.freeze({ rows: 0, cols: 0, ld: 
 
 /** The search state after placing `prefix` in the first inner rows; null if the prefix is not a valid placement. */
 export function placedRowsOf(layout: Layout, prefix: readonly number[]): PlacedRows | null {
+  if (prefix.length === 0) return NOTHING_PLACED; // every unit of a depth-0 plan: nothing to allocate
   let cols = 0;
   let ld = 0;
   let rd = 0;
@@ -251,10 +253,11 @@ export class ConstellationPlan implements PlanIdentity {
       if (id + this.#placements[i] > from) {
         const layout = layoutOf(this.n, s);
         const work = this.#unitWork(i, 'solutions');
+        // Each step's prefix is an array of its own (walk copies its path; [] here): frozen as it is.
         for (const step of walk(layout, NOTHING_PLACED, [], this.depth)) {
           if (id >= to) return;
           if (id >= from)
-            yield Object.freeze({ id, kind: 'solutions' as const, constellation: s, prefix: Object.freeze(step.prefix.slice()), work });
+            yield Object.freeze({ id, kind: 'solutions' as const, constellation: s, prefix: Object.freeze(step.prefix), work });
           id++;
         }
       } else {
