@@ -2,13 +2,14 @@
 // n = 24 one takes seconds): each piece yields the share done, the pieces add
 // up to the unit's count, and two counts suspended in turn on one thread's
 // state stay exact.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { count, type Progress } from '../dist/index.js';
 import { compileJoinModule, joinCounter } from '../dist/join/join-module.js';
 import { joinCounterFrom } from '../dist/join/join-counter.js';
 import { JoinPlan } from '../dist/join/join-method.js';
 import { joinUnitWork, planJoin } from '../dist/join/join-plan.js';
 import { batchSize, MAX_BATCH } from '../dist/run/pool.js';
+import { HEARTBEAT_MS } from '../dist/run/runner.js';
 import { TOTAL } from './oeis.js';
 
 const engines = {
@@ -88,6 +89,29 @@ describe('progress inside join units', () => {
     expect(p.fraction).toBeGreaterThan(0);
     expect(p.fraction).toBeLessThan(new JoinPlan(24).largestUnitShare);
     expect(seen[0]).toMatchObject({ phase: 'tables', fraction: 0 });
+  });
+
+  it('a count reports every HEARTBEAT_MS while nothing else moves it (a fake clock: no report but the beat can pass its interval)', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'performance'] });
+    const controller = new AbortController();
+    try {
+      const seen: Progress[] = [];
+      const running = count(24, { threads: 1, signal: controller.signal, onProgress: (p) => seen.push(p) });
+      running.catch(() => undefined);
+      // The first report comes once the plan is made (real time passes; the fake clock stands still).
+      while (seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(seen.map((p) => p.elapsedMs)).toEqual([0]);
+      vi.advanceTimersByTime(HEARTBEAT_MS - 1);
+      expect(seen).toHaveLength(1);
+      vi.advanceTimersByTime(1);
+      vi.advanceTimersByTime(HEARTBEAT_MS);
+      expect(seen.map((p) => p.elapsedMs)).toEqual([0, HEARTBEAT_MS, 2 * HEARTBEAT_MS]);
+      expect(seen.every((p) => p.n === 24 && p.units === 677294)).toBe(true);
+    } finally {
+      controller.abort();
+      vi.useRealTimers();
+    }
   });
 
   it.each([12, 16, 20])('n = %i: units weigh by passes and spread, largest first, adding up to workIn', (n) => {
