@@ -76,11 +76,20 @@ describe('the plan', () => {
     expect(Object.isFrozen(unit)).toBe(true);
   });
 
-  it('the default depth keeps the largest unit a small share of a part', () => {
+  it("the search's default depth keeps the largest unit a small share of a part", () => {
     for (const parts of [1, 2, 64, 100_000]) {
-      const p = planUnits(21, { parts });
+      const p = planUnits(21, { parts, algorithm: 'search' });
       if (p.depth < 4) expect(p.largestUnitShare).toBeLessThanOrEqual(1 / (8 * parts));
     }
+  });
+
+  it("the join's units are its row splits whatever the parts: the largest is its first unit's estimated share", () => {
+    const p = planUnits(21, { parts: 100_000 });
+    expect(p.method).toBe('join');
+    expect(p.units).toBe(970288);
+    // Larger than one unit in 970,288 (its largest, by passes and spread), far below a part of 8.
+    expect(p.largestUnitShare).toBeGreaterThan(1 / 970288);
+    expect(p.largestUnitShare).toBeLessThan(1 / (8 * 1000));
   });
 });
 
