@@ -11,7 +11,7 @@ import { canShareJoinTables, JOIN_SHARE_MAX_WORKERS, setJoinSharing, shareJoinTa
 import { joinMethod } from '../dist/join/join-method.js';
 import { sharedJoinModule, wasmModuleOf } from '../dist/engines/wasm-loader.js';
 import { runOnWorkers } from '../dist/run/pool.js';
-import type { WorkerHooks } from '../dist/run/counters.js';
+import type { WorkerHooks } from '../dist/run/messages.js';
 import { maxHalves } from '../dist/join/join-plan.js';
 import { range, TOTAL } from './oeis.js';
 

@@ -6,7 +6,7 @@ import { completionsCounting } from '../completions/completions-method.js';
 import { joinCounting, setJoinTableBytes } from '../join/join-counter.js';
 import { searchCounting } from '../search/search-method.js';
 import { codedError, ERROR_CODES } from '../shared/errors.js';
-import type { AnyUnit } from './messages.js';
+import type { AnyUnit, WorkerHooks } from './messages.js';
 import type { MethodName, SharedSlot, UnitCounter, UnitCounting } from '../contract/method.js';
 
 const COUNTINGS: readonly UnitCounting<never>[] = [searchCounting, joinCounting, completionsCounting];
@@ -15,12 +15,6 @@ export function counterFor(name: MethodName, n: number, module: WebAssembly.Modu
   const counting = COUNTINGS.find((c) => c.name === name);
   if (!counting) throw codedError(`no method is named ${String(name)}`, ERROR_CODES.INTERNAL);
   return counting.counter(n, module, share) as UnitCounter<AnyUnit>;
-}
-
-/** Test knobs of the methods' counters that a worker sets on 'init' (PoolProbe.workerHooks). */
-export interface WorkerHooks {
-  /** The join's quarter-table budget (default QUARTER_CACHE_BYTES): small, tables are dropped and rebuilt under the workers. */
-  readonly joinTableBytes?: number | undefined;
 }
 
 /** Sets the knobs of `hooks`, and the others back to their defaults (a worker passes from count to count). */

@@ -1,6 +1,5 @@
 // The messages between a count and its workers.
 import type { MethodName, SharedSlot } from '../contract/method.js';
-import type { WorkerHooks } from './counters.js';
 
 /** A unit of any method: it travels as it is, and comes back as its id. */
 export type AnyUnit = { readonly id: number };
@@ -40,3 +39,9 @@ export type FromWorker =
    */
   | { type: 'results'; results: UnitResult[]; batchDone: boolean; partial?: { id: number; share: number } }
   | { type: 'error'; message: string; name: string; stack?: string | undefined; code?: string | undefined };
+
+/** Test knobs of the methods' counters that a worker sets on 'init' (PoolProbe.workerHooks). */
+export interface WorkerHooks {
+  /** The join's quarter-table budget (default QUARTER_CACHE_BYTES): small, tables are dropped and rebuilt under the workers. */
+  readonly joinTableBytes?: number | undefined;
+}

@@ -15,8 +15,7 @@ import { abortError, type AbortSignalLike } from '../shared/abort.js';
 import { codedError, ERROR_CODES } from '../shared/errors.js';
 import { isNode } from '../contract/environment.js';
 import { spawnWorker, spawnWorkerNow, type WorkerHandle } from './spawn.js';
-import type { AnyUnit, FromWorker } from './messages.js';
-import type { WorkerHooks } from './counters.js';
+import type { AnyUnit, FromWorker, WorkerHooks } from './messages.js';
 import type { MethodName, WorkerShare } from '../contract/method.js';
 
 /** Batches each worker holds: one in hand, one queued. */
