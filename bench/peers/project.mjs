@@ -18,10 +18,11 @@
 // 5 and 1 parts; 1,007, 1,022 and 1,071 s at n = 20 in 100, 25 and 1). So
 // for `--kluev-parts` part numbers spread over 0..P/4-1 (default 3; P =
 // round(1 / share)) it runs the part of P / 4 and the four parts of P that
-// hold the same items, and extrapolates the two wholes they scale to in
-// log(parts) to one part (projectKluev): -1% at 19 and 20. (Scaling one
-// part by P, before 2026-11-26, put n = 20 at 2.2x its whole; fitting
-// a + b / P to the two, +16% at 19.)
+// hold the same items, each `--kluev-repeat` times (default 2, the least
+// kept), and fits a fixed cost per run (projectKluev): +12% to +23% at 19
+// by part number, -5% at 20. (Scaling one part by P, before 2026-11-26, put
+// n = 20 at 2.2x its whole; extrapolating the two scaled wholes in
+// log(parts) was right for part 0 at 19 and 20 but 23-26% low for others.)
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,6 +42,9 @@ const choice = option('algorithm', 'auto');
 const BATCHES = 20;
 const kluevDir = process.env.NQUEENS_PEER_KLUEV_DIR;
 const kluevRuns = Number(option('kluev-parts', '3'));
+// Each part run this many times, its least time kept: on a shared host interference only adds time, and the
+// fit below rests on a difference of two times.
+const kluevRepeat = Number(option('kluev-repeat', '2'));
 
 /** mulberry32: a seeded generator, so a projection can be repeated unit for unit. */
 function random(state) {
@@ -128,17 +132,18 @@ function quarterTablesOf(n, ids, method) {
  * The C++ program's projection at n, or undefined without its binary: per
  * part number k of P / 4, the time of that part and of the four parts of P
  * that hold the same items (k, k + P/4, k + P/2, k + 3P/4: the program deals
- * its work items round robin). Each scaled to a whole (time x parts), the
- * two differ by how parts are cut, not by the items: extrapolated linearly
- * in log(parts) to one part.
+ * its work items round robin). A run costs a + (its items' work): the four
+ * fine parts pay a four times over the same work as the coarse one, so
+ * a = (fine - coarse) / 3, and the whole is (P / 4) (coarse - a) + a.
  */
 function projectKluev(n) {
   const binary = kluevDir && join(kluevDir, String(n));
   if (!binary || !existsSync(binary)) return undefined;
-  const elapsed = (parts, part) => {
+  const once = (parts, part) => {
     const out = execFileSync(binary, ['1', String(parts), String(part)], { encoding: 'utf8', maxBuffer: 1 << 20 });
     return Number(/Elapsed time: ([\d.e+-]+) s/.exec(out)[1]);
   };
+  const elapsed = (parts, part) => Math.min(...Array.from({ length: kluevRepeat }, () => once(parts, part)));
   const parts = Math.max(4, 4 * Math.round(1 / share / 4));
   const coarse = parts / 4;
   const projections = [];
@@ -146,9 +151,9 @@ function projectKluev(n) {
     const part = Math.floor((i * coarse) / kluevRuns);
     let fine = 0;
     for (let j = 0; j < 4; j++) fine += elapsed(parts, part + j * coarse);
-    const fineWhole = (fine / 4) * parts;
-    const coarseWhole = elapsed(coarse, part) * coarse;
-    projections.push(coarseWhole + ((coarseWhole - fineWhole) * Math.log(coarse)) / Math.log(4));
+    const thick = elapsed(coarse, part);
+    const a = Math.max(0, (fine - thick) / 3);
+    projections.push(coarse * (thick - a) + a);
   }
   return { parts, projections };
 }
