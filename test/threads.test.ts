@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AUTO_THREADS_MIN_N, count, planUnits, type Progress } from '../dist/index.js';
 import { constellationPlan, unitContribution } from '../dist/search/search-plan.js';
-import { runMethod } from '../dist/run/runner.js';
+import { BESIDE_MAX_N, besideOneWorker, runMethod } from '../dist/run/runner.js';
 import { searchMethod } from '../dist/search/search-method.js';
 import { closeIdleWorkers, IDLE_MS, idleWorkers, runOnWorkers } from '../dist/run/pool.js';
 import { workersAlive, workersStarted } from '../dist/run/spawn.js';
@@ -157,6 +157,61 @@ describe("a worker's counter, by the method's name", () => {
     for (const unit of constellationPlan(8, 0).unitsIn()) total += unitContribution(unit, countWhole(counter, unit)).total;
     expect(total).toBe(TOTAL[8]);
     expect(() => counterFor('sorting' as never, 8, null)).toThrow(/no method is named sorting/);
+  });
+});
+
+describe('this thread beside one worker, on two cores', () => {
+  it.each([
+    [16, undefined, 2, true],
+    [AUTO_THREADS_MIN_N, undefined, 2, true],
+    [BESIDE_MAX_N, undefined, 2, true],
+    [BESIDE_MAX_N + 1, undefined, 2, false],
+    [AUTO_THREADS_MIN_N - 1, undefined, 2, false],
+    [16, 2, 2, false],
+    [16, 1, 2, false],
+    [16, undefined, 1, false],
+    [16, undefined, 4, false],
+  ] as const)('n = %i, threads %s, %i cores: %s', (n, threads, cores, beside) => {
+    expect(besideOneWorker(n, threads, cores)).toBe(beside);
+    expect(besideOneWorker(n, threads, cores, false)).toBe(false); // a browser's calling thread is the page's
+  });
+
+  it('a helper that stays takes units after the worker has counted some (one that does not, none)', async () => {
+    const plan = constellationPlan(12, 1);
+    for (const stays of [true, false]) {
+      let results = 0;
+      let afterFirst: number | undefined;
+      let total = 0n;
+      let mine = 0;
+      await runOnWorkers({
+        method: 'search',
+        n: 12,
+        units: plan.unitsIn(),
+        count: plan.units,
+        threads: 1,
+        module: wasmModule()!,
+        onResult: (u, c) => {
+          results++;
+          total += unitContribution(u, c).total;
+        },
+        helperStays: stays,
+        helper: async (take) => {
+          // Wait until the worker has sent a result (so it is ready), then take what is left to take.
+          while (results === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+          afterFirst = 0;
+          const counter = counterFor('search', 12, null);
+          for (let u = take(); u; u = take()) {
+            afterFirst++;
+            mine++;
+            total += unitContribution(u, countWhole(counter, u)).total;
+          }
+        },
+      });
+      expect(total).toBe(TOTAL[12]);
+      expect(results + mine).toBe(plan.units);
+      if (stays) expect(afterFirst).toBeGreaterThan(0);
+      else expect(afterFirst).toBe(0);
+    }
   });
 });
 

@@ -59,6 +59,8 @@ export interface PoolJob<U extends AnyUnit = AnyUnit> {
    * which fails the job). Ready workers then get the rest.
    */
   helper?: ((take: () => U | undefined) => Promise<void>) | undefined;
+  /** The helper takes units for the whole job, beside the workers, not only until one is ready. */
+  helperStays?: boolean | undefined;
   /** A unit each worker counts once, result unused, before it says it is ready: it builds the worker's tables. */
   warm?: U | undefined;
 }
@@ -342,7 +344,7 @@ class JobRun<U extends AnyUnit> {
   /** The helper counts units on the calling thread until a worker is ready, once every worker is spawned (their constructors run on this thread). */
   #startHelper(helper: (take: () => U | undefined) => Promise<void>): void {
     const take = (): U | undefined => {
-      if (this.#settled || this.#anyReady || this.#next >= this.job.count) return undefined;
+      if (this.#settled || (this.#anyReady && !this.job.helperStays) || this.#next >= this.job.count) return undefined;
       const unit = this.job.units.next();
       if (unit.done) return undefined;
       this.#next++;
