@@ -134,7 +134,6 @@ describe('the commands the prose names', () => {
   const PROSE_COMMANDS: Record<string, { run: string; code: number } | string> = {
     'npx nqueens-wasm count 16': "README's quick start, above",
     'npx nqueens-wasm count 8': 'test/package.test.ts runs it from an installed tarball',
-    'nqueens count 16': 'docs/threads.md quotes its time; the quick start above runs it',
     'nqueens merge': 'a command named in a sentence; its refusals are test/shards-and-checkpoints.test.ts',
     'nqueens version': { run: 'nqueens version', code: 0 },
     'nqueens count 10 > /dev/full': { run: 'nqueens count 10 > /dev/full', code: 1 },
