@@ -24,7 +24,7 @@ import { countReference, referenceSolutions, runReference } from './engines/refe
 import { MAX_DEPTH, type Unit } from './search/search-plan.js';
 import type { PlanIdentity } from './contract/plan-identity.js';
 import type { JoinUnit } from './join/join-plan.js';
-import { besideOneWorker, runMethod, workerCap } from './run/runner.js';
+import { runMethod, workerCap, workersWanted } from './run/runner.js';
 import type { Progress } from './shared/progress.js';
 import { AUTO_THREADS_MIN_N, availableCoresNow } from './contract/environment.js';
 import { prestartWorkers } from './run/pool.js';
@@ -282,10 +282,8 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
   // Workers take tens of milliseconds to start: from here, they start while this thread plans.
   // Never more of them than the runner will use (workersFor caps them at the cores).
   const cores = availableCoresNow();
-  // (Counts up to BESIDE_MAX_N are of methods that help, so on two cores they want one worker: besideOneWorker.)
-  if (n >= AUTO_THREADS_MIN_N && cores !== undefined) {
-    prestartWorkers(Math.min(threads ?? cores - (besideOneWorker(n, threads, cores) ? 1 : 0), workerCap(cores)));
-  }
+  // (Counts up to BESIDE_MAX_N are of methods that help: the runner asks the same of workersWanted.)
+  if (n >= AUTO_THREADS_MIN_N && cores !== undefined) prestartWorkers(Math.min(workersWanted(n, threads, cores, true), workerCap(cores)));
   // The plan is cut for the threads that will count.
   const parts = Math.min(threads ?? 2, workerCap(cores ?? 2));
   const r = await runMethod(methodForCount(n, algorithm, parts), { engine, threads, onProgress, signal });

@@ -98,9 +98,8 @@ export class JoinPlan implements PlanIdentity {
   }
 
   workIn(from: number, to: number): number {
-    const { cost, mirrorWeight } = this.compact;
     let work = 0;
-    for (let id = Math.max(0, from); id < Math.min(to, this.units); id++) work += this.#workOfCost[cost[id]] * mirrorWeight[id];
+    for (let id = Math.max(0, from); id < Math.min(to, this.units); id++) work += this.workOf(id);
     return work;
   }
 

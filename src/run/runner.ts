@@ -154,6 +154,13 @@ export function besideOneWorker(n: number, threads: number | undefined, cores: n
   return node && threads === undefined && cores === 2 && n >= AUTO_THREADS_MIN_N && n <= BESIDE_MAX_N;
 }
 
+/** The workers a count asks for: `threads`, else one a core from AUTO_THREADS_MIN_N (less this thread's, besideOneWorker), else none. */
+export function workersWanted(n: number, threads: number | undefined, cores: number, helps: boolean): number {
+  if (threads !== undefined) return threads;
+  if (n < AUTO_THREADS_MIN_N) return 0;
+  return helps && besideOneWorker(n, threads, cores) ? cores - 1 : cores;
+}
+
 /** The largest n counted beside one worker on two cores (besideOneWorker): the join's up to 17 take 2 s. */
 export const BESIDE_MAX_N = 17;
 
@@ -176,7 +183,7 @@ async function runReporting<U extends { readonly id: number }>(
     countHere(plan, module, signal, progress, next, { sliceMs, pause });
   const cores = await availableCores();
   const beside = plan.helps && besideOneWorker(n, run.threads, cores);
-  const wanted = run.threads ?? (n >= AUTO_THREADS_MIN_N ? cores - (beside ? 1 : 0) : 0);
+  const wanted = workersWanted(n, run.threads, cores, plan.helps);
   let threads = workersFor(wanted, left, cores, plan.bytesPerThread);
   if (threads === 0) {
     threads = 1;
