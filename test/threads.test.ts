@@ -176,6 +176,11 @@ describe('this thread beside one worker, on two cores', () => {
     expect(besideOneWorker(n, threads, cores, false)).toBe(false); // a browser's calling thread is the page's
   });
 
+  it.each([15, 16, 17])('count(%i) with no threads: OEIS, with a thread a core counting (beside one worker on two)', async (n) => {
+    const r = await count(n);
+    expect(r).toMatchObject({ total: TOTAL[n], unique: UNIQUE[n], threads: availableParallelism() });
+  });
+
   it('a helper that stays takes units after the worker has counted some (one that does not, none)', async () => {
     const plan = constellationPlan(12, 1);
     for (const stays of [true, false]) {
