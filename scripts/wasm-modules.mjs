@@ -8,6 +8,14 @@
 export const MODULE_BUDGET = 4096;
 
 /**
+ * Bytes of the join's SIMD build. Chrome before 114 (2023) refuses synchronous
+ * compiles of more than 4 KB on a page's main thread (Chromium 150 allows 8 MiB;
+ * Firefox and Safari never limited them): there the loader falls back to the
+ * build without SIMD, which keeps MODULE_BUDGET (src/engines/wasm-loader.ts).
+ */
+export const JOIN_SIMD_BUDGET = 5120;
+
+/**
  * @typedef {object} WasmModule
  * @property {string} entry       AssemblyScript entry file
  * @property {string} target      asconfig.json target (its `enable` says SIMD)
@@ -53,7 +61,7 @@ export const WASM_MODULES = [
     simd: true,
     file: 'nqueens-join-simd.wasm',
     constant: 'JOIN_WASM_SIMD_BASE64',
-    budget: MODULE_BUDGET,
+    budget: JOIN_SIMD_BUDGET,
   },
   // The join's shared build: one memory for every worker of a count (threads feature), compiled
   // asynchronously for workers only, so it is not held to the synchronous-compile budget.

@@ -108,7 +108,7 @@ export function wasmModuleOf(kind: ModuleKind): WebAssembly.Module | undefined {
     if (typeof WebAssembly !== 'object' || WebAssembly === null)
       throw codedError('WebAssembly is not available', ERROR_CODES.WASM_UNAVAILABLE);
     if (kind !== 'search' && !wasmModuleOf('search')) return undefined;
-    const module = compileBuild(kind, simdHere() ? 'simd' : 'baseline');
+    const module = compileHere(kind);
     compiled.set(kind, module);
     return module;
   } catch (error) {
@@ -117,12 +117,28 @@ export function wasmModuleOf(kind: ModuleKind): WebAssembly.Module | undefined {
   }
 }
 
+/**
+ * The SIMD build where it validates, else the one without. The join's SIMD
+ * build is over 4 KB, which Chrome before 114 refuses to compile
+ * synchronously on a page's main thread (a RangeError): there the build
+ * without SIMD, within 4 KB, counts instead.
+ */
+function compileHere(kind: ModuleKind): WebAssembly.Module {
+  if (!simdHere()) return compileBuild(kind, 'baseline');
+  try {
+    return compileBuild(kind, 'simd');
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return compileBuild(kind, 'baseline');
+  }
+}
+
 /** The search's counting kernel, compiled once (see wasmModuleOf). */
 export function wasmModule(): WebAssembly.Module | undefined {
   return wasmModuleOf('search');
 }
 
-/** True when the compiled modules are the SIMD builds. */
+/** True when the search kernel is its SIMD build (the join may fall back: compileHere). */
 export function wasmUsesSimd(): boolean {
   return wasmModule() !== undefined && simdHere();
 }

@@ -81,7 +81,7 @@ describe.skipIf(!HAVE_CHROMIUM)('in Chromium', () => {
       expect(await countIn(page, 11)).toMatchObject({ ...exact(11), engine: 'wasm', threads: 1 });
       const other = await page.evaluate(() => {
         const sync = nqueens.countSync(9, { engine: 'wasm' });
-        // The join's module (4096 bytes at most) compiles synchronously on the page's thread too.
+        // The join's SIMD build (over 4 KB) compiles synchronously on the page's thread too (Chrome 114+).
         const join = nqueens.countSync(12, { engine: 'wasm', algorithm: 'join' });
         return {
           sync: [String(sync.total), String(sync.unique), sync.engine],
