@@ -2,7 +2,7 @@
 // bit-sliced into blocks, and the probe side's halves sorted by key.
 
 import { at, band, BLOCK_BYTES, D2, h, KEY_FILL, LANE_SHIFT, LANES, squeeze, WORD_SHIFT } from "./join-geometry";
-import { firstSlot, keys_, nextSlot, probeA, resA, resB, tables } from "./join-memory";
+import { firstSlot, keyParts, keys_, nextSlot, probeA, resA, resB, tables } from "./join-memory";
 import { listKey, passGroups } from "./join-probes";
 
 /**
@@ -42,20 +42,28 @@ export function preparePass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirr
   let gBits = max(0, width - 15);
   while (gBits < 4 && 2 * (gBits + 1) <= width && count >> (2 * gBits + 2) >= KEY_FILL) gBits++;
   const shift = (width - gBits) >> 1;
-  const gMask = (1 << gBits) - 1;
   const lowMask = (1 << shift) - 1;
+  const high = shift + gBits + 1; // a window's residue: its bits under the key field, and those above it moved down
   const groups = 1 << (2 * gBits);
+  // The key field of a window, bits shift .. shift + gBits (the long diagonal among them), in one lookup: its
+  // key bits (the long diagonal squeezed out), and 256 if it holds the long diagonal.
+  const parts = keyParts;
+  const field = (2 << gBits) - 1;
+  for (let j = 0; j <= field; j++) {
+    const x = j << shift;
+    store<i32>(at(parts, j), ((squeeze(x, below) >>> shift) & ((1 << gBits) - 1)) | (<i32>((x & long) != 0) << 8));
+  }
   const starts = firstSlot;
   // Group g's halves take slots firstSlot[g] .. firstSlot[g + 1].
   memory.fill(starts, 0, <usize>(groups + 1) << 2);
   for (let i = 0; i < count; i++) {
     const d = load<u64>(clear + (<usize>i << 3));
-    const a = squeeze(<i32>(d >> bandShift) & window, below);
-    const b = squeeze(<i32>(d >> D2) & window, below);
-    const key = ((a >>> shift) & gMask) | (((b >>> shift) & gMask) << gBits);
+    const a = <i32>(d >> bandShift) & window;
+    const b = <i32>(d >> D2) & window;
+    const key = load<i32>(at(parts, (a >>> shift) & field)) | (load<i32>(at(parts, (b >>> shift) & field)) << gBits);
     store<i32>(at(keys, i), key);
-    store<i32>(at(residuesA, i), (a & lowMask) | ((a >>> (shift + gBits)) << shift));
-    store<i32>(at(residuesB, i), (b & lowMask) | ((b >>> (shift + gBits)) << shift));
+    store<i32>(at(residuesA, i), (a & lowMask) | ((a >>> high) << shift));
+    store<i32>(at(residuesB, i), (b & lowMask) | ((b >>> high) << shift));
     store<i32>(at(starts, key + 1), load<i32>(at(starts, key + 1)) + 1);
   }
   for (let g = 0; g < groups; g++) store<i32>(at(starts, g + 1), load<i32>(at(starts, g + 1)) + load<i32>(at(starts, g)));
@@ -74,12 +82,13 @@ export function preparePass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirr
     const d = load<u64>(wD + (<usize>i << 3));
     const fa = <i32>(d >> bandShift) & window;
     const fb = <i32>(d >> D2) & window;
-    const weight = (fa & long ? 2 : 1) * (fb & long ? 2 : 1);
-    const a = squeeze(fb, below); // the mirror swaps the families
-    const b = squeeze(fa, below);
-    const key = ((a >>> shift) & gMask) | (((b >>> shift) & gMask) << gBits);
-    const ra = (a & lowMask) | ((a >>> (shift + gBits)) << shift) | (select(mirrorWeight, weight, weight == 1) << 16);
-    const rb = (b & lowMask) | ((b >>> (shift + gBits)) << shift);
+    // The mirror swaps the families: fb meets the table's first, fa its second.
+    const pa = load<i32>(at(parts, (fb >>> shift) & field));
+    const pb = load<i32>(at(parts, (fa >>> shift) & field));
+    const key = (pa & 255) | ((pb & 255) << gBits);
+    const weight = 1 << ((pa + pb) >> 8); // 2 per long diagonal held
+    const ra = (fb & lowMask) | ((fb >>> high) << shift) | (select(mirrorWeight, weight, weight == 1) << 16);
+    const rb = (fa & lowMask) | ((fa >>> high) << shift);
     store<u64>(keys + (<usize>probes << 3), (<u64>(rb | (key << 15)) << 32) | <u64>(<u32>ra));
     const kept = <i32>(ra >>> 16 != 0);
     store<i32>(at(next, key + 1), load<i32>(at(next, key + 1)) + kept);
