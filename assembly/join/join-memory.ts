@@ -17,7 +17,8 @@ export let tables: usize = 0;
 export let blockList: usize = 0; // the blocks one key's probes visit, with which of their halves
 export let masks: usize = 0; // scratch: one word per block, the halves of the groups being listed
 export let probeA: usize = 0; // probe halves sorted by key, a u64 each
-export let keyParts: usize = 0; // a pass's key bits and long-diagonal flag per value of a family's key field (256 at most)
+export let keyParts: usize = 0; // a pass's key bits and long-diagonal flag per value of a family's key field
+const KEY_PARTS_BYTES: u64 = 256 * 4; // key fields of at most 8 bits (7 key bits at n = 24, and the long diagonal)
 
 // Pages up to `end`, which may lie past 32-bit memory: a trap then too (it cannot grow there).
 function grow(end: u64): void {
@@ -37,7 +38,7 @@ export function configure(n: i32, halves: i32, tableBytes: i32, slot: i32): void
   const cap = (<usize>halves + 19) & ~15; // room for one past the last, and every region 64-byte aligned
   const blocks = cap / <usize>LANES + 2;
   const lists = blocks * ENTRY_BYTES; // one key's list at a time
-  const own = <u64>cap * 40 + (blocks << 4) + lists + <u64>blocks * BLOCK_BYTES + <u64>(MAX_GROUPS + 4) * 8 + 1024; // this slot's bytes
+  const own = <u64>cap * 40 + (blocks << 4) + lists + <u64>blocks * BLOCK_BYTES + <u64>(MAX_GROUPS + 4) * 8 + KEY_PARTS_BYTES; // this slot's bytes
   arena = (__heap_base + 63) & ~63;
   arenaHalf = <usize>tableBytes;
   const start = <u64>arena + 2 * <u64>tableBytes + <u64>slot * own;

@@ -100,8 +100,7 @@ export function preparePass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirr
   for (let i = 0; i < probes; i++) {
     const v = load<u64>(keys + (<usize>i << 3));
     const key = <i32>(v >>> 47);
-    const slot = load<i32>(at(next, key));
-    store<i32>(at(next, key), slot + 1);
+    const slot = takeSlot(next, key);
     store<u64>(sorted + (<usize>slot << 3), v);
   }
   passGroups = groups;
@@ -137,8 +136,7 @@ function slicedFromPlanes(count: i32, blocks: i32): void {
   const slotted = probeA;
   for (let i = 0; i < count; i++) {
     const g = load<i32>(at(keys, i));
-    const slot = load<i32>(at(next, g));
-    store<i32>(at(next, g), slot + 1);
+    const slot = takeSlot(next, g);
     store<i32>(at(slotted, slot), load<i32>(at(residuesA, i)) | (load<i32>(at(residuesB, i)) << 15));
   }
   const planes = next; // 32 planes of 16 bytes: the slots are taken
@@ -197,8 +195,7 @@ function slicedByTransform(count: i32, blocks: i32, bits: i32): void {
   const used = (1 << bits) - 1; // residue bits: a half sets none above them, so chunk values there are never read
   for (let i = 0; i < count; i++) {
     const g = load<i32>(at(keys, i));
-    const slot = load<i32>(at(next, g));
-    store<i32>(at(next, g), slot + 1);
+    const slot = takeSlot(next, g);
     // The word of 64 lanes holding the slot.
     const p = base + <usize>(slot >>> LANE_SHIFT) * BLOCK_BYTES;
     const bit: u64 = <u64>1 << <u64>(slot & 63);
@@ -226,4 +223,12 @@ function slicedByTransform(count: i32, blocks: i32, bits: i32): void {
       }
     }
   }
+}
+
+/** The next free slot of key or group g (`next` holds one per key), taken. */
+// @ts-ignore: decorator
+@inline function takeSlot(next: usize, g: i32): i32 {
+  const slot = load<i32>(at(next, g));
+  store<i32>(at(next, g), slot + 1);
+  return slot;
 }
