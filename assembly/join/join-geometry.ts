@@ -27,6 +27,9 @@ export const MAX_GROUPS: i32 = 1 << 14;
 // no window or check reads (they need bits up to 2h - 2 and band + h - 2:
 // 22 at n = 24). The centre queen's (odd n) fall within both.
 export const D2: u64 = 40;
+// Bits 35 to 38, which no diagonal reaches, carry a half's two shares under
+// the transpose's test (half-boards.ts), read when it is a probe.
+export const SHARES: u64 = 35;
 
 // The board being counted (configure): h columns a half, band rows in the north band (n - h).
 export let h: i32 = 0;

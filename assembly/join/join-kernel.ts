@@ -54,11 +54,3 @@ export function beginUnit(n: i32, eastRows: i32, centreRow: i32, mirrorWeight: i
 export function beginPass(pass: i32): i32 {
   return pass == 0 ? preparePass(eastD, eastCount, westD, westCount, unitMirror) : preparePass(westD, westCount, eastD, eastCount, 0);
 }
-
-/** The solutions of the unit, in one call (tests, and hosts that need no progress). */
-export function countJoinUnit(n: i32, eastRows: i32, centreRow: i32, mirrorWeight: i32): u64 {
-  const passes = beginUnit(n, eastRows, centreRow, mirrorWeight);
-  let total: u64 = 0;
-  for (let p = 0; p < passes; p++) total += countProbes(0, beginPass(p));
-  return total;
-}

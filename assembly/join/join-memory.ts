@@ -30,7 +30,7 @@ function grow(end: u64): void {
  * Lays out memory for board size n: quarter tables in two halves of
  * `tableBytes` each, then room for `halves` half-boards a side (src/join/join-plan.ts
  * bounds them per n) in slot `slot` (0 unless the memory is shared).
- * Must come before countJoinUnit for n; a shared memory serves one n.
+ * Must come before beginUnit for n; a shared memory serves one n.
  */
 export function configure(n: i32, halves: i32, tableBytes: i32, slot: i32): void {
   h = n >> 1;

@@ -1,7 +1,7 @@
 // A pass's preparation: the table side's halves keyed, packed and
 // bit-sliced into blocks, and the probe side's halves sorted by key.
 
-import { at, band, BLOCK_BYTES, D2, h, KEY_FILL, LANE_SHIFT, LANES, squeeze, WORD_SHIFT } from "./join-geometry";
+import { at, band, BLOCK_BYTES, D2, h, KEY_FILL, LANE_SHIFT, LANES, SHARES, squeeze, WORD_SHIFT } from "./join-geometry";
 import { firstSlot, keyParts, keys_, nextSlot, probeA, resA, resB, tables } from "./join-memory";
 import { listKey, passGroups } from "./join-probes";
 
@@ -67,7 +67,7 @@ export function preparePass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirr
     store<i32>(at(starts, key + 1), load<i32>(at(starts, key + 1)) + 1);
   }
   for (let g = 0; g < groups; g++) store<i32>(at(starts, g + 1), load<i32>(at(starts, g + 1)) + load<i32>(at(starts, g)));
-  buildTables(count, (count + LANES - 1) >>> LANE_SHIFT, groups, width - gBits);
+  buildTables(count, (count + LANES - 1) >>> LANE_SHIFT, groups);
 
   // Probes are sorted by key and each key's list of blocks is built when
   // its probes come, so that one list stays in cache and its loop's trip
@@ -86,8 +86,11 @@ export function preparePass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirr
     const pa = load<i32>(at(parts, (fb >>> shift) & field));
     const pb = load<i32>(at(parts, (fa >>> shift) & field));
     const key = (pa & 255) | ((pb & 255) << gBits);
-    const weight = 1 << ((pa + pb) >> 8); // 2 per long diagonal held
-    const ra = (fb & lowMask) | ((fb >>> high) << shift) | (select(mirrorWeight, weight, weight == 1) << 16);
+    // Its weight by the long diagonals it holds: neither, the main one alone (its share), the other alone, both.
+    const shares = <i32>(d >> SHARES);
+    const weights = mirrorWeight | ((shares & 3) << 9) | ((shares & 12) << 15) | (4 << 24);
+    const weight = (weights >>> (((pb >> 8) | ((pa >> 8) << 1)) << 3)) & 255;
+    const ra = (fb & lowMask) | ((fb >>> high) << shift) | (weight << 16);
     const rb = (fa & lowMask) | ((fa >>> high) << shift);
     store<u64>(keys + (<usize>probes << 3), (<u64>(rb | (key << 15)) << 32) | <u64>(<u32>ra));
     const kept = <i32>(ra >>> 16 != 0);
@@ -113,11 +116,11 @@ export function preparePass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirr
  * diagonals in v". Lanes past the last half hold anything: no group covers
  * them, so a probe's list masks them out.
  */
-function buildTables(count: i32, blocks: i32, groups: i32, bits: i32): void {
+function buildTables(count: i32, blocks: i32, groups: i32): void {
   const next = nextSlot;
   memory.copy(next, firstSlot, <usize>(groups + 1) << 2);
   if (ASC_FEATURE_SIMD) slicedFromPlanes(count, blocks);
-  else slicedByTransform(count, blocks, bits);
+  else slicedByTransform(count, blocks);
 }
 
 /**
@@ -185,22 +188,21 @@ function slicedFromPlanes(count: i32, blocks: i32): void {
  * values it is clear of at most (the complement of its own), and a
  * superset-OR transform over the 5 bits spreads it to every subset.
  */
-function slicedByTransform(count: i32, blocks: i32, bits: i32): void {
+function slicedByTransform(count: i32, blocks: i32): void {
   const base = tables;
   const next = nextSlot;
   const keys = keys_;
   const residuesA = resA;
   const residuesB = resB;
   memory.fill(base, 0, <usize>blocks * BLOCK_BYTES);
-  const used = (1 << bits) - 1; // residue bits: a half sets none above them, so chunk values there are never read
   for (let i = 0; i < count; i++) {
     const g = load<i32>(at(keys, i));
     const slot = takeSlot(next, g);
     // The word of 64 lanes holding the slot.
     const p = base + <usize>(slot >>> LANE_SHIFT) * BLOCK_BYTES;
     const bit: u64 = <u64>1 << <u64>(slot & 63);
-    const ra = ~load<i32>(at(residuesA, i)) & used;
-    const rb = ~load<i32>(at(residuesB, i)) & used;
+    const ra = ~load<i32>(at(residuesA, i));
+    const rb = ~load<i32>(at(residuesB, i));
     for (let c = 0; c < 3; c++) {
       const qa = p + (<usize>((c << 5) + ((ra >>> (5 * c)) & 31)) << WORD_SHIFT);
       store<u64>(qa, load<u64>(qa) | bit);
@@ -208,14 +210,12 @@ function slicedByTransform(count: i32, blocks: i32, bits: i32): void {
       store<u64>(qb, load<u64>(qb) | bit);
     }
   }
-  // The transform, over the values a chunk's residue bits can take.
+  // The transform. A chunk's bits above the residue's are set in every half's
+  // word and clear in every probe's: the transform carries them down too.
   const end = base + <usize>blocks * BLOCK_BYTES;
-  let c = 0;
   for (let row = base; row < end; row += <usize>32 << WORD_SHIFT) {
-    const values = 1 << min(5, max(0, bits - 5 * c));
-    c = c == 2 ? 0 : c + 1;
-    for (let b = 1; b < values; b <<= 1) {
-      for (let low = 0; low < values; low += b << 1) {
+    for (let b = 1; b < 32; b <<= 1) {
+      for (let low = 0; low < 32; low += b << 1) {
         for (let v = low; v < low + b; v++) {
           const q = row + (<usize>v << WORD_SHIFT);
           store<u64>(q, load<u64>(q) | load<u64>(q + (<usize>b << WORD_SHIFT)));

@@ -23,7 +23,6 @@ interface JoinExports {
   beginUnit(n: number, eastRows: number, centreRow: number, mirrorWeight: number): number;
   beginPass(pass: number): number;
   countProbes(from: number, to: number): bigint;
-  countJoinUnit(n: number, eastRows: number, centreRow: number, mirrorWeight: number): bigint;
 }
 
 /** Milliseconds of probes between the pieces a unit is counted in (progress and abort come between them). */
@@ -136,7 +135,11 @@ class WasmJoinCounter implements JoinCounter {
     try {
       this.#configure(n);
       this.#owner = 0; // a suspended stepped count prepares its pass again
-      return BigInt.asUintN(64, this.exports.countJoinUnit(n, unit.eastRows, unit.centreRow, unit.mirrorWeight));
+      const { beginUnit, beginPass, countProbes } = this.exports;
+      const passes = beginUnit(n, unit.eastRows, unit.centreRow, unit.mirrorWeight);
+      let total = 0n;
+      for (let pass = 0; pass < passes; pass++) total += BigInt.asUintN(64, countProbes(0, beginPass(pass)));
+      return total;
     } catch (error) {
       return this.#rethrow(error, n);
     }

@@ -20,6 +20,7 @@ import { QuarterCache } from './quarter-tables.js';
 import { inPieces, PieceSize } from './pieces.js';
 
 const TABLE_WORDS = CHUNKS << CHUNK_BITS; // words per 32-half block
+const SHARES = 24; // family A's bits 24 to 27, above every window (23 bits at most), hold a half's shares
 const CHUNK_MASK = (1 << CHUNK_BITS) - 1;
 
 /** Grows on demand; reused across units. */
@@ -107,9 +108,19 @@ function enumerateHalves(n: number, rows: number, centreRow: number): number {
   const sq = south.d;
   const outA = famA;
   const outB = famB;
+  // The transpose's test (join-plan.ts), for when these halves are probes:
+  // the other side's rows in the south band (numbered from the board's last
+  // row) and in the north band. Even n only: odd n's shares are 1.
+  const other = ~rows & ((1 << (2 * h)) - 1);
+  let southRows = 0;
+  for (let r = 0; r < h; r++) southRows |= ((other >>> (2 * h - 1 - r)) & 1) << r;
+  const northRows = other & allCols;
   for (let s = first, sEnd = colSetStart[k + 1]; s < sEnd; s++) {
     const i = s - first;
-    const j = rank[allCols & ~colSets[s]];
+    const cols = colSets[s];
+    const j = rank[allCols & ~cols];
+    // This column set's shares, above the window of family A: the board's main diagonal (r = c), then the other.
+    const shares = (band === h ? share(southRows, cols) | (share(northRows, allCols & ~cols) << 2) : 5) << SHARES;
     const sFirst = 2 * south.start[j];
     const sLast = 2 * south.start[j + 1];
     if (sFirst === sLast) continue;
@@ -124,13 +135,18 @@ function enumerateHalves(n: number, rows: number, centreRow: number): number {
         const s1 = sq[y];
         const s2 = sq[y + 1] << band;
         // Branch-free: write every candidate, keep it only if it fits (room for one past the last).
-        outA[found] = n1 | s1;
+        outA[found] = n1 | s1 | shares;
         outB[found] = n2 | s2;
         found += ((m1 & s1) | (m2 & s2)) === 0 ? 1 : 0;
       }
     }
   }
   return found;
+}
+
+/** 2, 1 or 0 as the split's side of the transpose's test is below, equal to or above the probe's. */
+function share(split: number, probe: number): number {
+  return split < probe ? 2 : split === probe ? 1 : 0;
 }
 
 // East halves' group keys and residues, then their bit-sliced groups; reused across units.
@@ -300,8 +316,9 @@ function countProbes(from: number, to: number): number {
   for (let i = from; i < to; i++) {
     const fa = wA[i] & window;
     const fb = wB[i] & window;
-    let weight = (fa & long ? 2 : 1) * (fb & long ? 2 : 1);
-    if (weight === 1) weight = mirrorWeight;
+    // By the long diagonals the probe holds: the main one (r = c) is fa's, the other fb's.
+    const shares = wA[i] >>> SHARES;
+    const weight = fa & long ? (fb & long ? 4 : 2 * (shares & 3)) : fb & long ? 2 * (shares >>> 2) : mirrorWeight;
     if (weight === 0) continue;
     const a = (fb & below) | ((fb >>> 1) & ~below); // meets east family A
     const b = (fa & below) | ((fa >>> 1) & ~below); // meets east family B

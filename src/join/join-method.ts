@@ -60,8 +60,10 @@ export class JoinPlan implements PlanIdentity {
       for (let i = 0; i < plan.units; i++) {
         splits.update(`${i > 0 ? ',' : ''}${plan.eastRows[i].toString(36)}.${plan.centreRow[i]}.${plan.weight[i]}.${plan.mirrorWeight[i]}`);
       }
+      // Even n's units count with the transpose's test since 2026-11-26 (join-plan.ts): other counts, so another plan.
+      const shares = this.n % 2 === 0 ? '|shares transpose' : '';
       this.made.digest = digest(
-        `nqueens-plan|format ${PLAN_FORMAT_VERSION}|method ${this.method}|n ${this.n}|depth 0|units ${this.units}|splits ${splits.hex()}`,
+        `nqueens-plan|format ${PLAN_FORMAT_VERSION}|method ${this.method}|n ${this.n}|depth 0|units ${this.units}${shares}|splits ${splits.hex()}`,
       );
     }
     return this.made.digest;
