@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { joinPlan } from '../dist/join/join-method.js';
 import { joinCounter } from '../dist/join/join-module.js';
-import { joinUnitByRows } from './brute-force.js';
+import { bruteForce, joinUnitByRows, transposeShare } from './brute-force.js';
 import { range } from './oeis.js';
 
 /** Every unit of small plans; 40 spread over the larger ones, the first and last among them. */
@@ -22,5 +22,20 @@ describe.each(['wasm', 'js'] as const)('join units, engine %s', (engine) => {
       const unit = plan.unit(id);
       expect([n, id, counter.countUnit(n, unit)]).toEqual([n, id, joinUnitByRows(n, unit)]);
     }
+  });
+});
+
+describe("the transpose's test (join-plan.ts), as the row-by-row count applies it", () => {
+  it.each([4, 6, 8])('n = %i: a board and its transpose share 2 between them, a board its own transpose 1', (n) => {
+    const pairs = new Set<number>();
+    const seen = new Set<number>();
+    for (const board of bruteForce(n)) {
+      const transposed = board.map((_, c) => board.indexOf(c));
+      pairs.add(transposeShare(n, board) + transposeShare(n, transposed));
+      seen.add(transposeShare(n, board));
+      if (transposed.every((c, r) => c === board[r])) expect(transposeShare(n, board)).toBe(1);
+    }
+    expect([...pairs]).toEqual([2]);
+    if (n === 8) expect([...seen].sort()).toEqual([0, 1, 2]); // not all 1
   });
 });

@@ -9,8 +9,9 @@ import { listKey, passGroups } from "./join-probes";
  * Prepares a pass: pairs of table-side halves (as east) and probe-side
  * halves (mirrored into the west) with disjoint diagonals. The long-
  * diagonal filter: only table halves clear of both long diagonals (window
- * bit h - 1) count, that bit is squeezed out, and a probe half counts 2 per
- * long diagonal it holds, or mirrorWeight times if neither.
+ * bit h - 1) count, that bit is squeezed out, and a probe half counts 4 if
+ * it holds both long diagonals, 2 x its share under the transpose's test
+ * (half-boards.ts) if one, mirrorWeight times if neither; 0: no probe.
  *
  * Both sides are keyed by the middle diagonals of each family (the busiest).
  * Table halves are packed in key order, LANES to a block, with no padding;

@@ -243,8 +243,9 @@ const pass = { wA: famA, wB: famB, mirrorWeight: 0, shift: 0, gMask: 0, gBits: 0
  * and a probe side (east-style halves wA/wB, mirrored into the west) with
  * disjoint diagonals. The long-diagonal filter: only table halves clear of
  * both long diagonals (window bit h - 1 of either family) count, that bit
- * is squeezed out of both sides, and a probe half counts 2 per long
- * diagonal it holds, or mirrorWeight times if it holds neither. Returns the
+ * is squeezed out of both sides, and a probe half counts 4 if it holds
+ * both long diagonals, 2 x its share under the transpose's test
+ * (enumerateHalves) if one, mirrorWeight times if neither. Returns the
  * probes to count (0 when no table half is clear).
  */
 function preparePass(
