@@ -138,6 +138,12 @@ describe('the commands the prose names', () => {
     'nqueens version': { run: 'nqueens version', code: 0 },
     'nqueens count 10 > /dev/full': { run: 'nqueens count 10 > /dev/full', code: 1 },
     'nqueens count 15 --threads 256': { run: 'nqueens count 15 --threads 256', code: 0 },
+    // n = 22 took 69 min (docs/benchmarks.md); the same commands at n = 12.
+    'npx nqueens-wasm count 22 --threads 2': { run: 'nqueens count 12 --threads 2', code: 0 },
+    'nqueens count 22 --threads 2 --checkpoint <file> --json': {
+      run: 'd=$(mktemp -d) && nqueens count 12 --threads 2 --checkpoint "$d/c" --json && rm -r "$d"',
+      code: 0,
+    },
     'nqueens count 20 --placed 0:3,5:7': { run: 'nqueens count 10 --placed 0:3,5:7', code: 0 },
     'nqueens solve 20 --limit 1000000000 | head -3': { run: 'nqueens solve 20 --limit 1000000000 | head -3', code: 0 },
   };
