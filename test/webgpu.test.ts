@@ -1,82 +1,170 @@
-// The WebGPU engine in Node: its work units (the refinement and the shader's
-// search, replayed on the CPU) and its refusal to run without WebGPU. The
-// GPU itself is tested in Chromium (test/browser/webgpu.test.ts).
+// The WebGPU engine in Node, without a GPU: its units found by the shader's
+// loop run on the CPU (test/fixtures/webgpu/cpu-twin.mjs), its dispatch loop
+// on a stand-in device that runs dispatches with that loop
+// (test/fixtures/webgpu/fake-device.mjs), and its refusal to run without
+// WebGPU. The real shader runs in Chromium (test/browser/webgpu.test.ts).
 import { describe, expect, it } from 'vitest';
 import { contribution, planSubproblems } from '../dist/search/constellations.js';
-import { countSubproblem, countFixesOnly } from '../dist/search/symmetry.js';
-import { TABLE_ROWS, refineUnits, type WorkUnits } from '../dist/search/webgpu/webgpu-units.js';
+import { countFixesOnly, countSubproblem } from '../dist/search/symmetry.js';
+import { prepareSubproblems, UnitStream, UNIT_WORDS, type PreparedSubproblems } from '../dist/search/webgpu/webgpu-units.js';
 import { unitSearchShader } from '../dist/search/webgpu/webgpu-shader.js';
 import { countWebGpu } from '../dist/search/webgpu/webgpu.js';
+import { countOnDevice } from '../dist/search/webgpu/webgpu-run.js';
+import { DEFAULT_LIMITS, planGpuWork } from '../dist/search/webgpu/webgpu-plan.js';
+import type { GpuDeviceLike } from '../dist/search/webgpu/webgpu-types.js';
+import type { Progress } from '../dist/index.js';
+import { searchUnitLikeShader } from './fixtures/webgpu/cpu-twin.mjs';
+import { createFakeDevice } from './fixtures/webgpu/fake-device.mjs';
 import { range, TOTAL, UNIQUE } from './oeis.js';
 
-/** The shader's search over one unit, step for step, in TypeScript. */
-function searchUnit(work: WorkUnits, j: number): number {
-  const [unitCols, unitLd, unitRd, packed] = work.units.subarray(j * 4, j * 4 + 4);
-  const table = (packed >>> 10) * TABLE_ROWS;
-  const attacks = (row: number): number => work.rowTable[(table + row) * 2];
-  const shift = (row: number): number => work.rowTable[(table + row) * 2 + 1];
-  const lastRow = packed & 31;
-  const search = (row: number, cols: number, ld: number, rd: number): number => {
-    let free = ~(cols | ld | rd | attacks(row));
-    if (row === lastRow) return free !== 0 ? 1 : 0;
-    let count = 0;
-    while (free !== 0) {
-      const bit = free & -free;
-      free ^= bit;
-      count += search(row + 1, cols | bit, (ld | bit) << shift(row), (rd | bit) >>> shift(row));
+/** Per subproblem: the solutions its units find with the shader's loop, plus those found whole on the CPU. */
+function solutionsByUnits(prepared: PreparedSubproblems, rowsLeft: number, batch: number): bigint[] {
+  const solutions = Array.from(prepared.cpuSolutions, (count) => BigInt(count));
+  const stream = new UnitStream(prepared, rowsLeft);
+  const words = new Uint32Array(batch * UNIT_WORDS);
+  for (let count = stream.fill(words); count > 0; count = stream.fill(words)) {
+    for (let j = 0; j < count; j++) {
+      const { low, high } = searchUnitLikeShader(words, prepared.rowTable, j, Math.max(1, rowsLeft - 1));
+      solutions[words[j * UNIT_WORDS + 3] >>> 10] += BigInt(low) + (BigInt(high) << 32n);
     }
-    return count;
-  };
-  return search((packed >>> 5) & 31, unitCols, unitLd, unitRd);
-}
-
-/** Per subproblem: the solutions its units find, plus those found whole on the CPU. */
-function solutionsByUnits(work: WorkUnits): bigint[] {
-  const solutions = Array.from(work.cpuSolutions, (count) => BigInt(count));
-  for (let j = 0; j < work.unitCount; j++) solutions[work.units[j * 4 + 3] >>> 10] += BigInt(searchUnit(work, j));
+  }
   return solutions;
 }
 
-describe('WebGPU work units', () => {
-  it.each([...range(1, 12).map((n) => [n, 100]), [10, 1 << 16], [12, 5000], [13, 1 << 16]])(
-    'n = %i, at least %i units: the units of each subproblem find exactly its solutions',
-    (n, target) => {
-      const subproblems = planSubproblems(n);
-      const work = refineUnits(n, subproblems, target);
-      const found = solutionsByUnits(work);
-      subproblems.forEach((s, i) => expect(found[i], `subproblem ${i}`).toBe(countSubproblem(n, s).solutions));
-      let total = 0n;
-      let unique = 0n;
-      subproblems.forEach((s, i) => {
-        const c = contribution(s, { solutions: found[i], fixes: countFixesOnly(n, s) });
-        total += c.total;
-        unique += c.unique;
-      });
-      expect({ total, unique }).toEqual({ total: TOTAL[n], unique: UNIQUE[n] });
-    },
-  );
+function totals(n: number, found: readonly bigint[]): { total: bigint; unique: bigint } {
+  let total = 0n;
+  let unique = 0n;
+  planSubproblems(n).forEach((s, i) => {
+    const c = contribution(s, { solutions: found[i], fixes: countFixesOnly(n, s) });
+    total += c.total;
+    unique += c.unique;
+  });
+  return { total, unique };
+}
 
-  it('refines to the target, keeps each subproblem together and in plan order, and leaves every unit a row', () => {
+describe("WebGPU work units, searched with the shader's loop on the CPU", () => {
+  // [n, rows left per unit, units per batch]: from whole subproblems to units of one row, batches of 1 unit and more.
+  const cases = [
+    ...range(1, 12).map((n) => [n, 3, 64]),
+    [9, 1, 1],
+    [10, 2, 7],
+    [12, 5, 1000],
+    [13, 4, 4096],
+    [13, 11, 64],
+    [14, 8, 1 << 16],
+  ];
+  it.each(cases)('n = %i, units of at most %i rows, %i per batch: each subproblem gets exactly its solutions', (n, rowsLeft, batch) => {
+    const subproblems = planSubproblems(n);
+    const found = solutionsByUnits(prepareSubproblems(n, subproblems), rowsLeft, batch);
+    subproblems.forEach((s, i) => expect(found[i], `subproblem ${i}`).toBe(countSubproblem(n, s).solutions));
+    expect(totals(n, found)).toEqual({ total: TOTAL[n], unique: UNIQUE[n] });
+  });
+
+  it('n = 14 with the planned rows left: the exact totals', () => {
     const n = 14;
-    const work = refineUnits(n, planSubproblems(n));
-    expect(work.unitCount).toBeGreaterThanOrEqual(1 << 16);
-    const misplaced: number[] = []; // checked in plain code: an expect per unit would take seconds
-    let previous = 0;
-    for (let j = 0; j < work.unitCount; j++) {
-      const packed = work.units[j * 4 + 3];
-      const subproblem = packed >>> 10;
-      const rowsLeft = (packed & 31) - ((packed >>> 5) & 31) + 1;
-      const inOrder = subproblem >= previous && j < work.unitsEnd[subproblem];
-      if (!inOrder || rowsLeft < 1 || rowsLeft > work.maxRowsLeft) misplaced.push(j);
-      previous = subproblem;
-    }
-    expect(misplaced).toEqual([]);
-    expect(work.unitsEnd[work.unitsEnd.length - 1]).toBe(work.unitCount);
+    const found = solutionsByUnits(prepareSubproblems(n, planSubproblems(n)), planGpuWork(n).rowsLeft, 1 << 16);
+    expect(totals(n, found)).toEqual({ total: TOTAL[n], unique: UNIQUE[n] });
+  });
+
+  it('the twin refuses a unit deeper than the stack it is given, as the shader would overrun it', () => {
+    const prepared = prepareSubproblems(10, planSubproblems(10));
+    const words = new Uint32Array(64 * UNIT_WORDS);
+    expect(new UnitStream(prepared, 5).fill(words)).toBe(64);
+    expect(() => searchUnitLikeShader(words, prepared.rowTable, 0, 3)).toThrow(/needs 4 stacked rows, the shader has 3/);
   });
 
   it("sizes the shader's stack to the rows left", () => {
-    expect(unitSearchShader(9)).toContain('array<vec4<u32>, 8>');
-    expect(unitSearchShader(1)).toContain('array<vec4<u32>, 1>');
+    expect(unitSearchShader(9)).toContain('var stack: array<vec4<u32>, 8>');
+    expect(unitSearchShader(1)).toContain('var stack: array<vec4<u32>, 1>');
+  });
+});
+
+type FakeDevice = ReturnType<typeof createFakeDevice>;
+const onDevice = (device: FakeDevice): GpuDeviceLike => device as unknown as GpuDeviceLike;
+
+describe('the dispatch loop on a stand-in device (dispatches run with the CPU twin)', () => {
+  it.each(range(1, 12))('n = %i in dispatches of 64 units, 3 in flight: exact, in order, every dispatch full but the last', async (n) => {
+    const device = createFakeDevice();
+    const plan = { rowsLeft: 4, unitsPerDispatch: 64, inFlight: 3 };
+    const reported: number[] = [];
+    const r = await countOnDevice(n, onDevice(device), DEFAULT_LIMITS, { plan, onDispatch: (d) => reported.push(d.units) });
+    expect(r).toEqual({ total: TOTAL[n], unique: UNIQUE[n] });
+    const prepared = prepareSubproblems(n, planSubproblems(n));
+    const stream = new UnitStream(prepared, plan.rowsLeft);
+    const planned: number[] = [];
+    for (let count = stream.fill(new Uint32Array(64 * UNIT_WORDS)); count > 0; count = stream.fill(new Uint32Array(64 * UNIT_WORDS))) {
+      planned.push(count);
+    }
+    const ran = device.log.dispatches.map((d) => d.units);
+    expect(ran).toEqual(planned);
+    expect(reported).toEqual(planned);
+    expect(ran.slice(0, -1).every((units) => units === 64)).toBe(true);
+    expect(device.log.dispatches.every((d) => d.workgroups === Math.ceil(d.units / 64))).toBe(true);
+    expect(device.log.errors).toEqual([]);
+    // The stack holds the rows above the last of the deepest unit.
+    const deepest = Math.min(plan.rowsLeft, Math.max(1, ...prepared.innerRows));
+    expect(device.log.stackRows).toEqual([Math.max(1, deepest - 1)]);
+  });
+
+  it('keeps 3 dispatches queued while work remains, and reports progress in order, ending at 1 with the exact counts', async () => {
+    const n = 13;
+    const device = createFakeDevice();
+    const seen: Progress[] = [];
+    const r = await countOnDevice(n, onDevice(device), DEFAULT_LIMITS, {
+      plan: { rowsLeft: 5, unitsPerDispatch: 256, inFlight: 3 },
+      onProgress: (p) => seen.push(p),
+    });
+    expect(r).toEqual({ total: TOTAL[n], unique: UNIQUE[n] });
+    expect(device.log.dispatches.length).toBeGreaterThan(10);
+    expect(device.log.mostQueued).toBe(3);
+    // Every dispatch after the first two went in behind two others still queued.
+    expect(device.log.dispatches.slice(2, -2).every((d) => d.queuedBefore === 2)).toBe(true);
+    const fractions = seen.map((p) => p.fraction);
+    expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
+    const totalsSoFar = seen.map((p) => p.total);
+    expect(totalsSoFar).toEqual([...totalsSoFar].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    expect(seen.at(-1)).toMatchObject({ fraction: 1, finished: 1105, units: 1105, total: TOTAL[n], unique: UNIQUE[n] });
+  });
+
+  it('with the default plan, n = 12 runs in one dispatch of all its units', async () => {
+    const device = createFakeDevice();
+    expect(await countOnDevice(12, onDevice(device), DEFAULT_LIMITS)).toEqual({ total: TOTAL[12], unique: UNIQUE[12] });
+    expect(device.log.dispatches).toHaveLength(1);
+    expect(device.log.stackRows).toEqual([8]); // n = 12 has at most 9 inner rows, fewer than the plan's 11
+  });
+
+  it('rejects with the AbortError at once when aborted while a dispatch is still running, and submits nothing after', async () => {
+    const device = createFakeDevice({ hold: true }); // no dispatch ever finishes
+    const controller = new AbortController();
+    const counting = countOnDevice(12, onDevice(device), DEFAULT_LIMITS, {
+      signal: controller.signal,
+      plan: { rowsLeft: 4, unitsPerDispatch: 64, inFlight: 3 },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    controller.abort();
+    await expect(counting).rejects.toMatchObject({ name: 'AbortError' });
+    device.releaseHeld();
+    device.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(device.log.dispatches).toEqual([]); // the three queued ones were dropped with the device
+  });
+
+  it("rejects with the signal's reason when aborted between dispatches, and stops submitting", async () => {
+    const device = createFakeDevice();
+    const controller = new AbortController();
+    const reason = new Error('stop');
+    let dispatches = 0;
+    const outcome = await countOnDevice(12, onDevice(device), DEFAULT_LIMITS, {
+      signal: controller.signal,
+      plan: { rowsLeft: 4, unitsPerDispatch: 64, inFlight: 2 },
+      onDispatch: () => {
+        if (++dispatches === 3) controller.abort(reason);
+      },
+    }).catch((error: unknown) => error);
+    expect(outcome).toBe(reason);
+    device.destroy();
+    // Two dispatches queued behind the third when it returned; none after.
+    expect(device.log.dispatches.length).toBeLessThanOrEqual(4);
   });
 });
 

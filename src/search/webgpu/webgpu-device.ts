@@ -1,6 +1,13 @@
 // Finding a WebGPU device: the browser's (or Deno's) navigator.gpu, else in
 // Node the optional `webgpu` package (Dawn). Where there is none, the count
 // fails with an Error that says so: the engine never falls back to the CPU.
+//
+// Dawn's instance (what the package's `create` returns) must outlive every
+// device made from it: once it is collected, the instance dies under a live
+// device and Node crashes (SIGSEGV, or glibc's futex abort; issue 43). And
+// while it is referenced Node cannot exit. So one instance is shared by the
+// counts running at a time, held in this module while any of them holds a
+// lease, and dropped when the last lease ends, after its device is gone.
 import { codedError, ERROR_CODES } from '../../shared/errors.js';
 import { isNode } from '../../contract/environment.js';
 import type { GpuAdapterLike, GpuDeviceLike, GpuLike } from './webgpu-types.js';
@@ -10,7 +17,10 @@ interface DawnNode {
   create(flags: string[]): GpuLike;
 }
 
-async function nodeGpu(): Promise<GpuLike | undefined> {
+/** The shared Dawn instance and the leases on it; undefined when no count holds one. */
+let shared: { gpu: Promise<GpuLike | undefined>; leases: number } | undefined;
+
+async function createNodeGpu(): Promise<GpuLike | undefined> {
   const name = 'webgpu';
   try {
     // Hidden from bundlers, like the node:* imports: browser builds never run it.
@@ -21,6 +31,27 @@ async function nodeGpu(): Promise<GpuLike | undefined> {
   }
 }
 
+/** A hold on the shared Node instance: `end` once, after the device made from it is destroyed. */
+function leaseNodeGpu(): { gpu: Promise<GpuLike | undefined>; end(): void } {
+  shared ??= { gpu: createNodeGpu(), leases: 0 };
+  const held = shared;
+  held.leases++;
+  let ended = false;
+  return {
+    gpu: held.gpu,
+    end() {
+      if (ended) return;
+      ended = true;
+      if (--held.leases === 0 && shared === held) shared = undefined;
+    },
+  };
+}
+
+/** Whether this module holds a Dawn instance now (for tests and diagnostics). */
+export function holdsNodeGpu(): boolean {
+  return shared !== undefined;
+}
+
 function unavailable(why: string): Error {
   return codedError(
     `engine 'webgpu' is unavailable here: ${why}. Use engine 'wasm' or 'js' to count on the CPU.`,
@@ -28,17 +59,52 @@ function unavailable(why: string): Error {
   );
 }
 
-export async function requestGpuDevice(): Promise<{ adapter: GpuAdapterLike; device: GpuDeviceLike }> {
+/** How long a device may take to report itself lost after destroy() before its instance is let go anyway. */
+const LOST_WAIT_MS = 1000;
+
+export interface GpuSession {
+  readonly adapter: GpuAdapterLike;
+  readonly device: GpuDeviceLike;
+  /**
+   * Destroys the device; the instance it came from is held until the device
+   * reports itself lost (or LOST_WAIT_MS has passed), then released.
+   */
+  close(): void;
+}
+
+export async function requestGpuDevice(): Promise<GpuSession> {
   const navigatorGpu = (globalThis as { navigator?: { gpu?: GpuLike } }).navigator?.gpu;
-  const gpu = navigatorGpu ?? (isNode ? await nodeGpu() : undefined);
-  if (!gpu) {
-    throw unavailable(
-      isNode
-        ? "Node has no navigator.gpu, and the optional 'webgpu' package (Dawn) is not installed"
-        : 'navigator.gpu is missing (WebGPU needs a browser that supports it, and a secure context: https or localhost)',
-    );
+  const lease = navigatorGpu || !isNode ? undefined : leaseNodeGpu();
+  try {
+    const gpu = navigatorGpu ?? (await lease?.gpu);
+    if (!gpu) {
+      throw unavailable(
+        isNode
+          ? "Node has no navigator.gpu, and the optional 'webgpu' package (Dawn) is not installed"
+          : 'navigator.gpu is missing (WebGPU needs a browser that supports it, and a secure context: https or localhost)',
+      );
+    }
+    const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+    if (!adapter) throw unavailable('WebGPU is present but gives no adapter (no usable GPU or driver, or WebGPU is blocked)');
+    const device = await adapter.requestDevice();
+    return { adapter, device, close: () => closeDevice(device, lease?.end) };
+  } catch (error) {
+    lease?.end();
+    throw error;
   }
-  const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
-  if (!adapter) throw unavailable('WebGPU is present but gives no adapter (no usable GPU or driver, or WebGPU is blocked)');
-  return { adapter, device: await adapter.requestDevice() };
+}
+
+function closeDevice(device: GpuDeviceLike, endLease: (() => void) | undefined): void {
+  device.destroy();
+  if (!endLease) return;
+  // The timer is unref'd where it can be: it must not keep Node running by itself.
+  const timer = setTimeout(endLease, LOST_WAIT_MS) as unknown as { unref?: () => void };
+  timer.unref?.();
+  device.lost.then(
+    () => {
+      clearTimeout(timer as unknown as ReturnType<typeof setTimeout>);
+      endLease();
+    },
+    () => endLease(),
+  );
 }

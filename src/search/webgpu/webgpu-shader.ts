@@ -1,6 +1,7 @@
 // The WebGPU engine's compute shader (WGSL): one invocation searches one work
 // unit (src/search/webgpu/webgpu-units.ts) to the last row and writes how many
 // solutions it found, as two 32-bit words (WGSL has no 64-bit integers).
+// test/fixtures/webgpu/cpu-twin.mjs runs the same loop on the CPU: change both.
 //
 // Shaped after the published GPU solvers (NQueensFAF's OpenCL kernel,
 // Somers-style bitmask searches on GPUs):
@@ -22,15 +23,14 @@ export function unitSearchShader(maxRowsLeft: number): string {
   const stackRows = Math.max(1, maxRowsLeft - 1);
   return /* wgsl */ `
 struct Batch {
-  first: u32,
   count: u32,
 }
 
-// Four words per unit: taken columns, diagonals, (subproblem << 10) | (first row << 5) | last row.
+// This dispatch's units, four words each: taken columns, diagonals, (subproblem << 10) | (first row << 5) | last row.
 @group(0) @binding(0) var<storage, read> units: array<vec4<u32>>;
 // Per subproblem, 32 rows of (border queens' attacks, shift to the next inner row).
 @group(0) @binding(1) var<storage, read> rowTable: array<vec2<u32>>;
-// Per invocation of this batch: its solutions, low word then high word.
+// Per invocation (one per unit of this dispatch): its solutions, low word then high word.
 @group(0) @binding(2) var<storage, read_write> counts: array<vec2<u32>>;
 @group(0) @binding(3) var<uniform> batch: Batch;
 
@@ -40,7 +40,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
   if (index >= batch.count) {
     return;
   }
-  let unit = units[batch.first + index];
+  let unit = units[index];
   let table = (unit.w >> 10u) * 32u;
   let firstRow = (unit.w >> 5u) & 31u;
   let lastRow = unit.w & 31u;

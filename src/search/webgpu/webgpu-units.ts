@@ -1,10 +1,12 @@
 // The WebGPU engine's work units: each subproblem of the symmetry search (one
-// border constellation) split further on the CPU by placing queens in its
-// first inner rows, until there are enough units to fill a GPU. Every unit
-// of one refinement has the same number of rows left, give or take one, so
-// the invocations of a dispatch do about the same work (the GPU waits for
-// its slowest invocation); subproblems whose every branch dies during the
-// refinement cost the GPU nothing.
+// border constellation) split on the CPU by placing queens in its first inner
+// rows until a unit has at most `rowsLeft` rows to search (webgpu-plan.ts
+// picks it). Units are cut by the work they hold, not by how many there are:
+// a bigger board is refined deeper, so its longest unit stays as short as a
+// small board's. At n = 21 that is hundreds of millions of units, so they are
+// streamed: `UnitStream.fill` hands out the next batch, in plan order, while
+// the GPU searches the last ones. Branches that die while refining cost the
+// GPU nothing.
 import type { Subproblem } from '../constellations.js';
 import { rowAttacks, rowShift } from '../row-search.js';
 import { borderColumns, prepare } from '../symmetry.js';
@@ -12,10 +14,11 @@ import { borderColumns, prepare } from '../symmetry.js';
 /** Rows per subproblem in the row table: masks are 32 bits, so no board has more inner rows. */
 export const TABLE_ROWS = 32;
 
-/** Refine until there are at least this many units (or nothing is left to split). */
-export const TARGET_UNITS = 1 << 16;
+/** Words per unit: taken columns, the two diagonal masks on its first row, (subproblem << 10) | (first row << 5) | last row. */
+export const UNIT_WORDS = 4;
 
-export interface WorkUnits {
+/** The subproblems laid out for the GPU: what every unit refers to. */
+export interface PreparedSubproblems {
   readonly n: number;
   readonly subproblems: readonly Subproblem[];
   /**
@@ -24,35 +27,16 @@ export interface WorkUnits {
    * to the next inner row.
    */
   readonly rowTable: Uint32Array;
-  /**
-   * Four words per unit: the taken columns, the two diagonal masks on the
-   * unit's first row, and (subproblem << 10) | (first row << 5) | last row
-   * (inner rows, 0-based). Units of one subproblem are adjacent, in list order.
-   */
-  readonly units: Uint32Array;
-  readonly unitCount: number;
-  /** Per subproblem: one past its last unit (so its units end there). */
-  readonly unitsEnd: Uint32Array;
+  /** Per subproblem: its inner rows (rows without a border queen). */
+  readonly innerRows: Int32Array;
   /** Per subproblem: solutions found whole on the CPU (boards too small to leave a row). */
   readonly cpuSolutions: Uint32Array;
-  /** The most rows any unit has left to search: the GPU search's stack depth. */
-  readonly maxRowsLeft: number;
 }
 
-/** A unit while refining; `row` is its first unsearched inner row. */
-interface Unit {
-  subproblem: number;
-  row: number;
-  cols: number;
-  ld: number;
-  rd: number;
-}
-
-export function refineUnits(n: number, subproblems: readonly Subproblem[], targetUnits = TARGET_UNITS): WorkUnits {
+export function prepareSubproblems(n: number, subproblems: readonly Subproblem[]): PreparedSubproblems {
   const rowTable = new Uint32Array(subproblems.length * TABLE_ROWS * 2);
   const innerRows = new Int32Array(subproblems.length);
   const cpuSolutions = new Uint32Array(subproblems.length);
-  let units: Unit[] = [];
   subproblems.forEach((s, i) => {
     const inner = prepare(n, s.a, s.b, s.c, s.d);
     innerRows[i] = inner;
@@ -60,62 +44,120 @@ export function refineUnits(n: number, subproblems: readonly Subproblem[], targe
       rowTable[(i * TABLE_ROWS + k) * 2] = rowAttacks[k];
       if (k < inner - 1) rowTable[(i * TABLE_ROWS + k) * 2 + 1] = rowShift[k];
     }
-    const cols = borderColumns(n, s);
     if (inner === 0) cpuSolutions[i] = 1;
-    else if (~(cols | rowAttacks[0]) !== 0) units.push({ subproblem: i, row: 0, cols, ld: 0, rd: 0 });
   });
-  const rowsLeft = (u: Unit): number => innerRows[u.subproblem] - u.row;
-  let widest = units.reduce((most, u) => Math.max(most, rowsLeft(u)), 0);
-  // Split the units with the most rows left, one row at a time. Stop at one
-  // row left: the GPU needs something to search.
-  while (units.length < targetUnits && widest > 1) {
-    const next: Unit[] = [];
-    for (const u of units) {
-      if (rowsLeft(u) === widest) placeOneQueen(rowTable, u, next);
-      else next.push(u);
+  return { n, subproblems, rowTable, innerRows, cpuSolutions };
+}
+
+/**
+ * The units of every subproblem in plan order, handed out in batches. Each
+ * unit has between 1 and `rowsLeft` rows to search and a free square on its
+ * first row. A depth-first walk per subproblem, resumable between batches.
+ */
+export class UnitStream {
+  private subproblem = -1;
+  /** Depth of the walk (the inner row being split), or -1 between subproblems. */
+  private depth = -1;
+  private readonly free = new Int32Array(TABLE_ROWS);
+  private readonly cols = new Int32Array(TABLE_ROWS);
+  private readonly ld = new Int32Array(TABLE_ROWS);
+  private readonly rd = new Int32Array(TABLE_ROWS);
+  /** Units written by the current call of fill. */
+  private written = 0;
+  /** Units handed out by all calls so far. */
+  unitsOut = 0;
+
+  constructor(
+    readonly prepared: PreparedSubproblems,
+    readonly rowsLeft: number,
+  ) {
+    if (!Number.isInteger(rowsLeft) || rowsLeft < 1) throw new RangeError(`rowsLeft must be an integer >= 1, got ${rowsLeft}`);
+  }
+
+  /** Subproblems whose units have all been handed out (they come first in plan order). */
+  get subproblemsDone(): number {
+    return this.depth < 0 ? this.subproblem + 1 : this.subproblem;
+  }
+
+  get done(): boolean {
+    return this.depth < 0 && this.subproblem + 1 >= this.prepared.subproblems.length;
+  }
+
+  /** Writes the next units into `out` (UNIT_WORDS each), as many as fit; returns how many. 0 means done. */
+  fill(out: Uint32Array): number {
+    const capacity = Math.floor(out.length / UNIT_WORDS);
+    this.written = 0;
+    while (this.written < capacity) {
+      if (this.depth < 0) {
+        if (!this.startNext(out)) break;
+        continue;
+      }
+      this.step(out);
     }
-    units = next;
-    widest--;
+    this.unitsOut += this.written;
+    return this.written;
   }
-  return pack(n, subproblems, rowTable, innerRows, cpuSolutions, units, widest);
-}
 
-/** Pushes the children of `u`: one per free square of its first row whose next row still has a free square. */
-function placeOneQueen(rowTable: Uint32Array, u: Unit, into: Unit[]): void {
-  const at = (u.subproblem * TABLE_ROWS + u.row) * 2;
-  const shift = rowTable[at + 1];
-  const nextAttacks = rowTable[at + 2] | 0;
-  let free = ~(u.cols | u.ld | u.rd | rowTable[at]);
-  while (free !== 0) {
+  /** One step of the walk: splits the next free square of the current row, or climbs a row. */
+  private step(out: Uint32Array): void {
+    const { rowTable, innerRows } = this.prepared;
+    const d = this.depth;
+    const free = this.free[d];
+    if (free === 0) {
+      this.depth--; // the walk ends when it climbs above row 0
+      return;
+    }
     const bit = free & -free;
-    free ^= bit;
-    const cols = u.cols | bit;
-    const ld = (u.ld | bit) << shift;
-    const rd = (u.rd | bit) >>> shift;
-    if (~(cols | ld | rd | nextAttacks) !== 0) into.push({ subproblem: u.subproblem, row: u.row + 1, cols, ld, rd });
+    this.free[d] = free ^ bit;
+    const at = (this.subproblem * TABLE_ROWS + d) * 2;
+    const shift = rowTable[at + 1];
+    const cols = this.cols[d] | bit;
+    const ld = (this.ld[d] | bit) << shift;
+    const rd = (this.rd[d] | bit) >>> shift;
+    const childFree = ~(cols | ld | rd | rowTable[at + 2]);
+    if (childFree === 0) return; // a dead end costs the GPU nothing
+    if (innerRows[this.subproblem] - (d + 1) <= this.rowsLeft) {
+      this.emit(out, cols, ld, rd, d + 1);
+      return;
+    }
+    this.depth = d + 1;
+    this.free[d + 1] = childFree;
+    this.cols[d + 1] = cols;
+    this.ld[d + 1] = ld;
+    this.rd[d + 1] = rd;
   }
-}
 
-function pack(
-  n: number,
-  subproblems: readonly Subproblem[],
-  rowTable: Uint32Array,
-  innerRows: Int32Array,
-  cpuSolutions: Uint32Array,
-  list: readonly Unit[],
-  maxRowsLeft: number,
-): WorkUnits {
-  const units = new Uint32Array(list.length * 4);
-  const unitsEnd = new Uint32Array(subproblems.length);
-  list.forEach((u, j) => {
-    const lastRow = innerRows[u.subproblem] - 1;
-    units[j * 4] = u.cols;
-    units[j * 4 + 1] = u.ld;
-    units[j * 4 + 2] = u.rd;
-    units[j * 4 + 3] = (u.subproblem << 10) | (u.row << 5) | lastRow;
-    unitsEnd[u.subproblem] = j + 1;
-  });
-  // Subproblems without units end where the one before them ends.
-  for (let i = 1; i < unitsEnd.length; i++) unitsEnd[i] = Math.max(unitsEnd[i], unitsEnd[i - 1]);
-  return { n, subproblems, rowTable, units, unitCount: list.length, unitsEnd, cpuSolutions, maxRowsLeft };
+  /** Moves to the next subproblem with rows to search (a small one becomes one unit); false when none is left. */
+  private startNext(out: Uint32Array): boolean {
+    const { subproblems, rowTable, innerRows, n } = this.prepared;
+    while (this.subproblem + 1 < subproblems.length) {
+      const s = ++this.subproblem;
+      const inner = innerRows[s];
+      if (inner === 0) continue; // counted on the CPU
+      const cols = borderColumns(n, subproblems[s]);
+      const free = ~(cols | rowTable[s * TABLE_ROWS * 2]);
+      if (free === 0) continue;
+      if (inner <= this.rowsLeft) {
+        this.emit(out, cols, 0, 0, 0);
+        return true;
+      }
+      this.depth = 0;
+      this.free[0] = free;
+      this.cols[0] = cols;
+      this.ld[0] = 0;
+      this.rd[0] = 0;
+      return true;
+    }
+    return false;
+  }
+
+  private emit(out: Uint32Array, cols: number, ld: number, rd: number, row: number): void {
+    const s = this.subproblem;
+    const at = this.written * UNIT_WORDS;
+    out[at] = cols;
+    out[at + 1] = ld;
+    out[at + 2] = rd;
+    out[at + 3] = (s << 10) | (row << 5) | (this.prepared.innerRows[s] - 1);
+    this.written++;
+  }
 }

@@ -1,0 +1,83 @@
+// How the WebGPU engine cuts and sizes its work: a pure function of n and the
+// adapter's limits, so it is tested without a GPU (test/webgpu-plan.test.ts).
+//
+// Two rules, from the n = 18 cliff on an H100 (issue 43): a unit is cut by
+// the work it holds (its rows left), never by how many units there are, so a
+// bigger board is refined deeper and its longest unit stays short; and a
+// dispatch never holds fewer units than a GPU runs at once while work
+// remains, with several dispatches queued so the GPU never waits on the host.
+import { WORKGROUP_SIZE } from './webgpu-shader.js';
+
+/** The adapter limits the plan respects (GPUSupportedLimits). */
+export interface GpuPlanLimits {
+  readonly maxComputeWorkgroupsPerDimension: number;
+  readonly maxStorageBufferBindingSize: number;
+}
+
+/** The WebGPU defaults every adapter gives at least. */
+export const DEFAULT_LIMITS: GpuPlanLimits = { maxComputeWorkgroupsPerDimension: 65_535, maxStorageBufferBindingSize: 128 << 20 };
+
+/**
+ * Loop steps of one unit with this many rows left, measured with the
+ * shader's loop on the CPU (test/fixtures/webgpu/cpu-twin.mjs): mean and
+ * largest. 11 rows: every unit at n = 17; 12: one unit in 7 at n = 17;
+ * 13: every unit at n = 18.
+ */
+export const UNIT_STEPS: Readonly<Record<number, { readonly mean: number; readonly max: number }>> = {
+  11: { mean: 7_802, max: 34_113 },
+  12: { mean: 56_425, max: 189_847 },
+  13: { mean: 284_853, max: 1_111_145 },
+};
+
+/** Fewest and most rows a unit keeps (UNIT_STEPS has both ends and all between). */
+export const MIN_ROWS_LEFT = 11;
+export const MAX_ROWS_LEFT = 13;
+
+/**
+ * Invocations a GPU runs at once, at most, among today's largest: an H100
+ * holds 132 SMs x 2,048 = 270,336. A dispatch is never smaller while work remains.
+ */
+export const GPU_FILL = 1 << 18;
+/** Most units in one dispatch: its units buffer stays at 16 MiB. */
+export const MAX_UNITS_PER_DISPATCH = 1 << 20;
+/** Loop steps a dispatch aims at: about 17 ms at the 10^12 steps/s of a big GPU. */
+export const STEPS_PER_DISPATCH = 2 ** 34;
+/** Dispatches queued at once: one running, the next ones ready behind it. */
+export const IN_FLIGHT = 3;
+
+export interface GpuWorkPlan {
+  /** Most rows a unit has left to search: units are refined until they have no more. */
+  readonly rowsLeft: number;
+  /** Units per dispatch (a multiple of the workgroup size); only the last dispatch may be smaller. */
+  readonly unitsPerDispatch: number;
+  /** Dispatches submitted before the host waits for the oldest. */
+  readonly inFlight: number;
+}
+
+function checkLimit(value: number, name: string): void {
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`limits.${name} must be a positive integer, got ${String(value)}`);
+}
+
+/**
+ * The plan for n. Rows left grow with n, within [11, 13], so the units stay
+ * about 4 to 100 million (the host makes and sums every one) while the
+ * longest unit stays near a million loop steps. Dispatches aim at
+ * STEPS_PER_DISPATCH, never below GPU_FILL units, within the limits.
+ */
+export function planGpuWork(n: number, limits: GpuPlanLimits = DEFAULT_LIMITS): GpuWorkPlan {
+  checkLimit(limits.maxComputeWorkgroupsPerDimension, 'maxComputeWorkgroupsPerDimension');
+  checkLimit(limits.maxStorageBufferBindingSize, 'maxStorageBufferBindingSize');
+  const rowsLeft = Math.min(MAX_ROWS_LEFT, Math.max(MIN_ROWS_LEFT, n - 7));
+  const wanted = Math.floor(STEPS_PER_DISPATCH / UNIT_STEPS[rowsLeft].mean);
+  const allowed = Math.min(
+    MAX_UNITS_PER_DISPATCH,
+    limits.maxComputeWorkgroupsPerDimension * WORKGROUP_SIZE,
+    Math.floor(limits.maxStorageBufferBindingSize / 16), // 16 bytes per unit
+  );
+  const units = Math.min(allowed, Math.max(GPU_FILL, wanted));
+  return {
+    rowsLeft,
+    unitsPerDispatch: Math.max(WORKGROUP_SIZE, Math.floor(units / WORKGROUP_SIZE) * WORKGROUP_SIZE),
+    inFlight: IN_FLIGHT,
+  };
+}

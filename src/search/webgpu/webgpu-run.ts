@@ -1,0 +1,167 @@
+// The WebGPU engine's dispatch loop on a device: streams the units
+// (webgpu-units.ts) into a ring of `inFlight` slots, each with its own
+// buffers, so the GPU always has the next dispatches queued while the host
+// reads back the oldest and makes the next units. Counts come back in
+// submission order and are added as bigints (webgpu-counter.ts).
+//
+// Abort: no dispatch is submitted after the signal fires, and the wait for a
+// read-back ends at once, so a count rejects within one event-loop turn of
+// abort(), however long a dispatch runs; the caller then destroys the device,
+// which ends the work still queued.
+import { abortError, type AbortSignalLike } from '../../shared/abort.js';
+import type { Progress } from '../../shared/progress.js';
+import { SubproblemCounter } from './webgpu-counter.js';
+import { planGpuWork, type GpuPlanLimits, type GpuWorkPlan } from './webgpu-plan.js';
+import { unitSearchShader, WORKGROUP_SIZE } from './webgpu-shader.js';
+import { BufferUsage, MAP_READ, type GpuBufferLike, type GpuDeviceLike, type GpuPipelineLike } from './webgpu-types.js';
+import { prepareSubproblems, UnitStream, UNIT_WORDS, type PreparedSubproblems } from './webgpu-units.js';
+import { planSubproblems } from '../constellations.js';
+
+export interface WebGpuCountOptions {
+  signal?: AbortSignalLike | undefined;
+  /** Called between dispatches, at most every 100 ms, and once at the end. */
+  onProgress?: (progress: Progress) => void;
+  /** Called after each dispatch's read-back: how many units it searched, and the ms from its submission to its counts. */
+  onDispatch?: (dispatch: { units: number; ms: number }) => void;
+}
+
+export interface DeviceCountOptions extends WebGpuCountOptions {
+  /** Overrides planGpuWork (tests: many small dispatches at small n). */
+  plan?: GpuWorkPlan;
+}
+
+const PROGRESS_INTERVAL_MS = 100;
+
+/** One ring slot: a dispatch's units (here and on the GPU), its counts and their read-back copy. */
+interface Slot {
+  readonly words: Uint32Array;
+  readonly units: GpuBufferLike;
+  readonly counts: GpuBufferLike;
+  readonly readBack: GpuBufferLike;
+  readonly batch: GpuBufferLike;
+  readonly bindGroup: ReturnType<GpuDeviceLike['createBindGroup']>;
+  readonly pipeline: GpuPipelineLike;
+}
+
+/** A submitted dispatch, until its counts are added. */
+interface Submitted {
+  readonly slot: Slot;
+  readonly count: number;
+  /** Subproblems whose units were all handed out once this dispatch's were. */
+  readonly subproblemsDone: number;
+  readonly read: Promise<void>;
+  readonly began: number;
+}
+
+/** Total and unique count for n on `device`, whose adapter has `limits`. */
+export async function countOnDevice(
+  n: number,
+  device: GpuDeviceLike,
+  limits: GpuPlanLimits,
+  options: DeviceCountOptions = {},
+): Promise<{ total: bigint; unique: bigint }> {
+  const { signal, onProgress, onDispatch } = options;
+  const start = performance.now();
+  const plan = options.plan ?? planGpuWork(n, limits);
+  const prepared = prepareSubproblems(n, planSubproblems(n));
+  const stream = new UnitStream(prepared, plan.rowsLeft);
+  const counter = new SubproblemCounter(prepared);
+  const slots = await makeSlots(device, prepared, plan);
+  let lastReport = -Infinity;
+  const report = (final: boolean): void => {
+    const now = performance.now();
+    if (!onProgress || (!final && now - lastReport < PROGRESS_INTERVAL_MS)) return;
+    lastReport = now;
+    onProgress({ n, ...counter.progress(), elapsedMs: now - start });
+  };
+  const queued: Submitted[] = [];
+  let submitted = 0;
+  try {
+    for (;;) {
+      while (queued.length < plan.inFlight && !stream.done) {
+        if (signal?.aborted) throw abortError(signal);
+        const slot = slots[submitted % slots.length];
+        const count = stream.fill(slot.words);
+        if (count === 0) break;
+        queued.push(submit(device, slot, count, stream.subproblemsDone));
+        submitted++;
+      }
+      const oldest = queued.shift();
+      if (!oldest) break;
+      await untilAborted(oldest.read, signal);
+      const counts = new Uint32Array(oldest.slot.readBack.getMappedRange(0, oldest.count * 8));
+      counter.add(oldest.slot.words, counts, oldest.count);
+      oldest.slot.readBack.unmap();
+      counter.finishUpTo(oldest.subproblemsDone);
+      onDispatch?.({ units: oldest.count, ms: performance.now() - oldest.began });
+      report(false);
+    }
+  } finally {
+    for (const left of queued) left.read.catch(() => undefined); // rejected when the caller destroys the device
+  }
+  if (signal?.aborted) throw abortError(signal);
+  counter.finishUpTo(Infinity);
+  report(true);
+  return counter.result();
+}
+
+function submit(device: GpuDeviceLike, slot: Slot, count: number, subproblemsDone: number): Submitted {
+  const began = performance.now();
+  device.queue.writeBuffer(slot.units, 0, slot.words.subarray(0, count * UNIT_WORDS));
+  device.queue.writeBuffer(slot.batch, 0, new Uint32Array([count, 0, 0, 0]));
+  const encoder = device.createCommandEncoder();
+  const pass = encoder.beginComputePass();
+  pass.setPipeline(slot.pipeline);
+  pass.setBindGroup(0, slot.bindGroup);
+  pass.dispatchWorkgroups(Math.ceil(count / WORKGROUP_SIZE));
+  pass.end();
+  encoder.copyBufferToBuffer(slot.counts, 0, slot.readBack, 0, count * 8);
+  device.queue.submit([encoder.finish()]);
+  return { slot, count, subproblemsDone, read: slot.readBack.mapAsync(MAP_READ), began };
+}
+
+/** Waits for `read`, or rejects as soon as the signal fires. */
+function untilAborted(read: Promise<void>, signal: AbortSignalLike | undefined): Promise<void> {
+  if (!signal) return read;
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => reject(abortError(signal));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    read.then(
+      () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+async function makeSlots(device: GpuDeviceLike, prepared: PreparedSubproblems, plan: GpuWorkPlan): Promise<Slot[]> {
+  const buffer = (size: number, usage: number): GpuBufferLike => device.createBuffer({ size: Math.max(16, size), usage });
+  const rowTable = buffer(prepared.rowTable.byteLength, BufferUsage.STORAGE | BufferUsage.COPY_DST);
+  if (prepared.rowTable.byteLength > 0) device.queue.writeBuffer(rowTable, 0, prepared.rowTable);
+  const deepest = prepared.innerRows.reduce((most, rows) => Math.max(most, rows), 0);
+  const pipeline = await device.createComputePipelineAsync({
+    layout: 'auto',
+    compute: {
+      module: device.createShaderModule({ code: unitSearchShader(Math.min(plan.rowsLeft, Math.max(1, deepest))) }),
+      entryPoint: 'main',
+    },
+  });
+  const size = plan.unitsPerDispatch;
+  return Array.from({ length: plan.inFlight }, () => {
+    const units = buffer(size * UNIT_WORDS * 4, BufferUsage.STORAGE | BufferUsage.COPY_DST);
+    const counts = buffer(size * 8, BufferUsage.STORAGE | BufferUsage.COPY_SRC);
+    const batch = buffer(16, BufferUsage.UNIFORM | BufferUsage.COPY_DST);
+    const bindGroup = device.createBindGroup({
+      layout: pipeline.getBindGroupLayout(0),
+      entries: [units, rowTable, counts, batch].map((b, binding) => ({ binding, resource: { buffer: b } })),
+    });
+    const readBack = buffer(size * 8, BufferUsage.MAP_READ | BufferUsage.COPY_DST);
+    return { words: new Uint32Array(size * UNIT_WORDS), units, counts, readBack, batch, bindGroup, pipeline };
+  });
+}

@@ -1,0 +1,52 @@
+// The Dawn instance's lifetime (issue 43), without a GPU: a child Node
+// process counts with engine 'webgpu' against a stand-in `webgpu` package
+// (test/fixtures/webgpu/fake-webgpu.mjs) that, like Dawn, keeps Node running
+// while its instance is referenced and crashes when a device outlives it,
+// and that collects garbage before every GPU operation. The package must
+// hold the instance through each count and let it go after, so the child
+// exits by itself.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { CRASH_EXIT_CODE } from './fixtures/webgpu/fake-webgpu.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** Runs lifetime-child.mjs; a child that never exits is killed (and fails the test) after a minute. */
+function runChild(mode: string): { status: number | null; lines: Record<string, unknown>[]; stderr: string } {
+  const child = spawnSync(
+    process.execPath,
+    ['--expose-gc', '--import', './test/fixtures/webgpu/use-fake-webgpu.mjs', 'test/fixtures/webgpu/lifetime-child.mjs', mode],
+    { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
+  );
+  const lines = child.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  return { status: child.status, lines, stderr: child.stderr };
+}
+
+describe('the Dawn instance of the webgpu package', () => {
+  it('is held through every count while garbage is collected, shared by counts at once, then released so Node exits by itself', () => {
+    const { status, lines, stderr } = runChild('count');
+    expect(stderr).toBe('');
+    expect(lines).toEqual([
+      { n: 8, total: '92', unique: '12', engine: 'webgpu', heldDuring: true },
+      { n: 10, total: '724', unique: '92', engine: 'webgpu', heldDuring: true },
+      { n: 12, total: '14200', unique: '1787', engine: 'webgpu', heldDuring: true },
+      { together: ['352', '2680'] },
+      // Three counts one after another made three instances, the two at once one.
+      { heldAfter: false, created: 4 },
+      // Node exits only once every instance is collected (each keeps it running, as Dawn's does).
+      { exited: { created: 4, collected: 4 } },
+    ]);
+    expect(status).toBe(0);
+  });
+
+  it('the stand-in does crash when a device outlives its instance (the bug this guards against)', () => {
+    const { status, lines, stderr } = runChild('dropped');
+    expect(lines).toEqual([]);
+    expect(stderr).toMatch(/CRASH: the instance was collected while its device was in use/);
+    expect(status).toBe(CRASH_EXIT_CODE);
+  });
+});

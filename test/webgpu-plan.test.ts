@@ -1,0 +1,91 @@
+// The WebGPU engine's plan (src/search/webgpu/webgpu-plan.ts), without a GPU:
+// for n = 16..21, how deep units are cut and how many go in a dispatch, and
+// what that means for the longest unit and the longest dispatch on a big GPU
+// (a model with stated numbers: deterministic, no timing). For n = 16..18 the
+// units themselves are made and checked against the plan.
+import { describe, expect, it } from 'vitest';
+import { planSubproblems } from '../dist/search/constellations.js';
+import { DEFAULT_LIMITS, GPU_FILL, UNIT_STEPS, planGpuWork, type GpuWorkPlan } from '../dist/search/webgpu/webgpu-plan.js';
+import { prepareSubproblems, UnitStream, UNIT_WORDS } from '../dist/search/webgpu/webgpu-units.js';
+import { range } from './oeis.js';
+
+/**
+ * The model: a big GPU (an H100: 132 SMs x 2,048) runs GPU_FILL invocations
+ * at once, each at STEP_NS per loop step (the H100's n = 18 log fits 150 ns
+ * for a lone warp; a full SM is slower per invocation).
+ */
+const STEP_NS = 250;
+/** A quarter of the ~2 s watchdogs. */
+const DISPATCH_BUDGET_MS = 500;
+
+/** Estimated ms of one full dispatch: its waves of mean units, plus the longest unit in the last wave. */
+function dispatchMs(plan: GpuWorkPlan): number {
+  const { mean, max } = UNIT_STEPS[plan.rowsLeft];
+  const waves = Math.ceil(plan.unitsPerDispatch / GPU_FILL);
+  return ((waves * mean + max) * STEP_NS) / 1e6;
+}
+
+describe('the WebGPU plan for n = 16..21', () => {
+  const plans = range(16, 21).map((n) => [n, planGpuWork(n)] as const);
+
+  it('is the same for the same n and limits', () => {
+    for (const [n, plan] of plans) expect(planGpuWork(n, { ...DEFAULT_LIMITS })).toEqual(plan);
+  });
+
+  it('cuts bigger boards deeper: rows left grow with n, by at most one, and never past 13', () => {
+    expect(plans.map(([, p]) => p.rowsLeft)).toEqual([11, 11, 11, 12, 13, 13]);
+    // Refined rows: the deepest subproblem's inner rows minus the rows a unit keeps.
+    const refined = plans.map(([n, p]) => Math.max(...prepareSubproblems(n, planSubproblems(n)).innerRows) - p.rowsLeft);
+    expect(refined).toEqual([2, 3, 4, 4, 4, 5]);
+  });
+
+  it.each(plans)('n = %i: the longest unit is estimated well under 2 s, and so is a whole dispatch', (_n, plan) => {
+    const longestMs = (UNIT_STEPS[plan.rowsLeft].max * STEP_NS) / 1e6;
+    expect(longestMs).toBeLessThanOrEqual(300);
+    expect(dispatchMs(plan)).toBeLessThanOrEqual(DISPATCH_BUDGET_MS);
+  });
+
+  it('never dispatches fewer units than a big GPU runs at once, whole workgroups, 3 queued', () => {
+    for (const [, plan] of plans) {
+      expect(plan.unitsPerDispatch).toBeGreaterThanOrEqual(GPU_FILL);
+      expect(plan.unitsPerDispatch % 64).toBe(0);
+      expect(plan.inFlight).toBe(3);
+    }
+    expect(plans.map(([, p]) => p.unitsPerDispatch)).toEqual([1 << 20, 1 << 20, 1 << 20, 304_448, GPU_FILL, GPU_FILL]);
+  });
+
+  it("stays within the adapter's limits: workgroups per dispatch, and the storage binding of a dispatch's units", () => {
+    const small = { maxComputeWorkgroupsPerDimension: 1024, maxStorageBufferBindingSize: 128 << 20 };
+    expect(planGpuWork(21, small).unitsPerDispatch).toBe(1024 * 64);
+    const narrow = { maxComputeWorkgroupsPerDimension: 65_535, maxStorageBufferBindingSize: 1 << 20 };
+    expect(planGpuWork(18, narrow).unitsPerDispatch).toBe((1 << 20) / 16);
+    expect(() => planGpuWork(18, { ...small, maxComputeWorkgroupsPerDimension: 0 })).toThrow(
+      /limits\.maxComputeWorkgroupsPerDimension must be a positive integer, got 0/,
+    );
+    expect(() => planGpuWork(18, { ...small, maxStorageBufferBindingSize: Number.NaN })).toThrow(RangeError);
+  });
+
+  // The units themselves, where making them is quick (n = 18: 3.8 million).
+  it.each([
+    [16, 33_461],
+    [17, 357_689],
+    [18, 3_767_376],
+  ])('n = %i: %i units, none with more rows left than planned; dispatches all full but the last', (n, units) => {
+    const plan = planGpuWork(n);
+    const stream = new UnitStream(prepareSubproblems(n, planSubproblems(n)), plan.rowsLeft);
+    const words = new Uint32Array(plan.unitsPerDispatch * UNIT_WORDS);
+    const sizes: number[] = [];
+    let mostRows = 0;
+    for (let count = stream.fill(words); count > 0; count = stream.fill(words)) {
+      sizes.push(count);
+      for (let j = 0; j < count; j++) {
+        const packed = words[j * UNIT_WORDS + 3];
+        mostRows = Math.max(mostRows, (packed & 31) - ((packed >>> 5) & 31) + 1);
+      }
+    }
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(units);
+    expect(sizes.slice(0, -1).every((size) => size === plan.unitsPerDispatch)).toBe(true);
+    expect(mostRows).toBe(plan.rowsLeft);
+    expect(stream.done).toBe(true);
+  });
+});
