@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# One visit to a lent GPU machine (no Node, no network): everything issue 43 asks to measure, in one call.
+# Here first: npm run build && bash ../shared/gpu/make-kit.sh   (builds .device-kit/, ignored by git)
+# Then the device tool: command "bash bench/gpu-device.sh", carry [".device-kit", "dist"], timeout_s 560.
+# Writes to $OUT (the device tool brings it back): gpu.jsonl (bench:gpu's lines: append them to
+# bench/results/gpu.jsonl), bench.txt, dispatches.jsonl (the dispatch log, n = 16..20), nvidia-smi.csv.
+set -u
+out=${OUT:-bench/results/device}
+mkdir -p "$out"
+kit=.device-kit/on-device.sh # unpacks Node, Dawn and the Vulkan loader, then execs the command (so timeout reaches it)
+nvidia-smi --query-gpu=timestamp,utilization.gpu,memory.used --format=csv -l 1 >"$out/nvidia-smi.csv" 2>&1 &
+smi=$!
+# n = 8..20, then n = 21 alone, each bounded, so a slow GPU cannot eat the visit; the CPU join beside each n.
+timeout 200 bash $kit node bench/gpu.mjs --from 8 --to 20 --results "$out/gpu.jsonl" 2>&1 | tee "$out/bench.txt"
+timeout 200 bash $kit node bench/gpu.mjs --from 21 --to 21 --results "$out/gpu.jsonl" 2>&1 | tee -a "$out/bench.txt"
+timeout 90 bash $kit node bench/gpu-dispatches.mjs 16 20 >"$out/dispatches.jsonl" 2>>"$out/bench.txt"
+kill "$smi" 2>/dev/null
+tail -n 3 "$out/dispatches.jsonl" | cut -c1-200
