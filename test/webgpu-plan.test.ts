@@ -5,7 +5,7 @@
 // units themselves are made and checked against the plan.
 import { describe, expect, it } from 'vitest';
 import { planSubproblems } from '../dist/search/constellations.js';
-import { DEFAULT_LIMITS, GPU_FILL, UNIT_STEPS, planGpuWork, type GpuWorkPlan } from '../dist/search/webgpu/webgpu-plan.js';
+import { DEFAULT_LIMITS, GPU_FILL, deviceLimits, UNIT_STEPS, planGpuWork, type GpuWorkPlan } from '../dist/search/webgpu/webgpu-plan.js';
 import { prepareSubproblems, UnitStream, UNIT_WORDS } from '../dist/search/webgpu/webgpu-units.js';
 import { range } from './oeis.js';
 
@@ -63,6 +63,13 @@ describe('the WebGPU plan for n = 16..21', () => {
       /limits\.maxComputeWorkgroupsPerDimension must be a positive integer, got 0/,
     );
     expect(() => planGpuWork(18, { ...small, maxStorageBufferBindingSize: Number.NaN })).toThrow(RangeError);
+  });
+
+  it("plans with the device's limits: the defaults, or the adapter's where lower, never an adapter's larger ones", () => {
+    const big = { maxComputeWorkgroupsPerDimension: 1 << 20, maxStorageBufferBindingSize: 2 ** 31 };
+    expect(deviceLimits(big)).toEqual(DEFAULT_LIMITS);
+    const low = { maxComputeWorkgroupsPerDimension: 4096, maxStorageBufferBindingSize: 1 << 24 };
+    expect(deviceLimits(low)).toEqual(low);
   });
 
   // The units themselves, where making them is quick (n = 18: 3.8 million).

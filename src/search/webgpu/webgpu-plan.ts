@@ -45,6 +45,18 @@ export const STEPS_PER_DISPATCH = 2 ** 34;
 /** Dispatches queued at once: one running, the next ones ready behind it. */
 export const IN_FLIGHT = 3;
 
+/**
+ * The limits a device gets from requestDevice() without requiredLimits: the
+ * defaults, or the adapter's where they are lower (the adapter's larger
+ * limits are not the device's).
+ */
+export function deviceLimits(adapter: GpuPlanLimits): GpuPlanLimits {
+  return {
+    maxComputeWorkgroupsPerDimension: Math.min(adapter.maxComputeWorkgroupsPerDimension, DEFAULT_LIMITS.maxComputeWorkgroupsPerDimension),
+    maxStorageBufferBindingSize: Math.min(adapter.maxStorageBufferBindingSize, DEFAULT_LIMITS.maxStorageBufferBindingSize),
+  };
+}
+
 export interface GpuWorkPlan {
   /** Most rows a unit has left to search: units are refined until they have no more. */
   readonly rowsLeft: number;

@@ -100,6 +100,7 @@ export async function countOnDevice(
     for (const left of queued) left.read.catch(() => undefined); // rejected when the caller destroys the device
   }
   if (signal?.aborted) throw abortError(signal);
+  if (!stream.done) throw new Error('engine webgpu: the count stopped with units left to search'); // never a partial total
   counter.finishUpTo(Infinity);
   report(true);
   return counter.result();

@@ -86,6 +86,7 @@ export class UnitStream {
   /** Writes the next units into `out` (UNIT_WORDS each), as many as fit; returns how many. 0 means done. */
   fill(out: Uint32Array): number {
     const capacity = Math.floor(out.length / UNIT_WORDS);
+    if (capacity < 1) throw new RangeError(`fill needs room for a unit (${UNIT_WORDS} words), got ${out.length}`);
     this.written = 0;
     while (this.written < capacity) {
       if (this.depth < 0) {

@@ -8,6 +8,7 @@
 // can overflow.
 import { abortError } from '../../shared/abort.js';
 import { requestGpuDevice } from './webgpu-device.js';
+import { deviceLimits } from './webgpu-plan.js';
 import { countOnDevice, type WebGpuCountOptions } from './webgpu-run.js';
 
 export type { WebGpuCountOptions } from './webgpu-run.js';
@@ -18,7 +19,7 @@ export async function countWebGpu(n: number, options: WebGpuCountOptions = {}): 
   if (signal?.aborted) throw abortError(signal);
   const session = await requestGpuDevice();
   try {
-    return await countOnDevice(n, session.device, session.adapter.limits, options);
+    return await countOnDevice(n, session.device, deviceLimits(session.adapter.limits), options);
   } finally {
     session.close();
   }
