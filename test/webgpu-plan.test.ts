@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { planSubproblems } from '../dist/search/constellations.js';
 import { DEFAULT_LIMITS, GPU_FILL, deviceLimits, UNIT_STEPS, planGpuWork, type GpuWorkPlan } from '../dist/search/webgpu/webgpu-plan.js';
-import { prepareSubproblems, UnitStream, UNIT_WORDS } from '../dist/search/webgpu/webgpu-units.js';
+import { prepareSubproblems } from '../dist/search/webgpu/webgpu-units.js';
+import { unitsOfPlan } from './webgpu-plan-units.js';
 import { range } from './oeis.js';
 
 /**
@@ -51,7 +52,7 @@ describe('the WebGPU plan for n = 16..21', () => {
       expect(plan.unitsPerDispatch % 64).toBe(0);
       expect(plan.inFlight).toBe(3);
     }
-    expect(plans.map(([, p]) => p.unitsPerDispatch)).toEqual([1 << 20, 1 << 20, 1 << 20, 304_448, GPU_FILL, GPU_FILL]);
+    expect(plans.map(([, p]) => p.unitsPerDispatch)).toEqual([1 << 20, 1 << 20, 1 << 20, 304_640, GPU_FILL, GPU_FILL]);
   });
 
   it("stays within the adapter's limits: workgroups per dispatch, and the storage binding of a dispatch's units", () => {
@@ -72,27 +73,19 @@ describe('the WebGPU plan for n = 16..21', () => {
     expect(deviceLimits(low)).toEqual(low);
   });
 
-  // The units themselves, where making them is quick (n = 18: 3.8 million).
+  // The units themselves, where making them is quick (n = 20: 11 million; n = 21's 137 million are in test:long).
   it.each([
     [16, 33_461],
     [17, 357_689],
     [18, 3_767_376],
+    [19, 6_654_788],
+    [20, 11_331_538],
   ])('n = %i: %i units, none with more rows left than planned; dispatches all full but the last', (n, units) => {
     const plan = planGpuWork(n);
-    const stream = new UnitStream(prepareSubproblems(n, planSubproblems(n)), plan.rowsLeft);
-    const words = new Uint32Array(plan.unitsPerDispatch * UNIT_WORDS);
-    const sizes: number[] = [];
-    let mostRows = 0;
-    for (let count = stream.fill(words); count > 0; count = stream.fill(words)) {
-      sizes.push(count);
-      for (let j = 0; j < count; j++) {
-        const packed = words[j * UNIT_WORDS + 3];
-        mostRows = Math.max(mostRows, (packed & 31) - ((packed >>> 5) & 31) + 1);
-      }
-    }
+    const { sizes, mostRows, done } = unitsOfPlan(n);
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(units);
     expect(sizes.slice(0, -1).every((size) => size === plan.unitsPerDispatch)).toBe(true);
     expect(mostRows).toBe(plan.rowsLeft);
-    expect(stream.done).toBe(true);
+    expect(done).toBe(true);
   });
 });

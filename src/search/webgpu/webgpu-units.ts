@@ -3,7 +3,7 @@
 // rows until a unit has at most `rowsLeft` rows to search (webgpu-plan.ts
 // picks it). Units are cut by the work they hold, not by how many there are:
 // a bigger board is refined deeper, so its longest unit stays as short as a
-// small board's. At n = 21 that is hundreds of millions of units, so they are
+// small board's. At n = 21 that is 137 million units, so they are
 // streamed: `UnitStream.fill` hands out the next batch, in plan order, while
 // the GPU searches the last ones. Branches that die while refining cost the
 // GPU nothing.

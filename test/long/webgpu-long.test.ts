@@ -1,0 +1,54 @@
+// The WebGPU engine's long checks without a GPU (npm run test:long): the
+// default plan's dispatch loop on the stand-in device (dispatches run with
+// the shader's loop on the CPU) at n = 15..17, the loop-step figures the plan
+// is sized by, and the 137 million units of n = 21.
+import { describe, expect, it } from 'vitest';
+import { planSubproblems } from '../../dist/search/constellations.js';
+import { DEFAULT_LIMITS, UNIT_STEPS, planGpuWork } from '../../dist/search/webgpu/webgpu-plan.js';
+import { countOnDevice } from '../../dist/search/webgpu/webgpu-run.js';
+import type { GpuDeviceLike } from '../../dist/search/webgpu/webgpu-types.js';
+import { prepareSubproblems, UnitStream, UNIT_WORDS } from '../../dist/search/webgpu/webgpu-units.js';
+import { searchUnitLikeShader } from '../fixtures/webgpu/cpu-twin.mjs';
+import { createFakeDevice } from '../fixtures/webgpu/fake-device.mjs';
+import { TOTAL, UNIQUE } from '../oeis.js';
+import { unitsOfPlan } from '../webgpu-plan-units.js';
+
+describe('the WebGPU engine, long checks on the CPU', () => {
+  it.each([15, 16, 17])('n = %i with the default plan on the stand-in device: exact', async (n) => {
+    const device = createFakeDevice();
+    const r = await countOnDevice(n, device as unknown as GpuDeviceLike, DEFAULT_LIMITS);
+    expect(r).toEqual({ total: TOTAL[n], unique: UNIQUE[n] });
+    expect(device.log.errors).toEqual([]);
+  });
+
+  it.each([
+    [11, 7_838],
+    [12, 56_386],
+  ])('units of %i rows at n = 17 (mean %i): the largest and the mean loop steps are those the plan is sized by', (rowsLeft) => {
+    const n = 17;
+    const prepared = prepareSubproblems(n, planSubproblems(n));
+    const stream = new UnitStream(prepared, rowsLeft);
+    const words = new Uint32Array((1 << 16) * UNIT_WORDS);
+    let units = 0;
+    let steps = 0;
+    let most = 0;
+    for (let count = stream.fill(words); count > 0; count = stream.fill(words)) {
+      for (let j = 0; j < count; j++) {
+        const s = searchUnitLikeShader(words, prepared.rowTable, j, rowsLeft - 1).steps;
+        steps += s;
+        most = Math.max(most, s);
+      }
+      units += count;
+    }
+    expect({ mean: Math.round(steps / units), max: most }).toEqual(UNIT_STEPS[rowsLeft]);
+  });
+
+  it('n = 21: 137,474,721 units of at most 13 rows, in dispatches all full but the last', () => {
+    const plan = planGpuWork(21);
+    const { sizes, mostRows, done } = unitsOfPlan(21);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(137_474_721);
+    expect(sizes.slice(0, -1).every((size) => size === plan.unitsPerDispatch)).toBe(true);
+    expect(mostRows).toBe(13);
+    expect(done).toBe(true);
+  });
+});
