@@ -91,7 +91,7 @@ for (let n = from; n <= to; n++) {
   try {
     Object.assign(line, await timed(n, { engine: 'webgpu' }));
     if (!values['no-cpu']) {
-      const onCpu = await timed(n, { engine: 'wasm', threads: cores });
+      const onCpu = await timed(n, { engine: 'wasm', algorithm: 'join', threads: cores });
       if (!onCpu.exact) throw new Error(`the CPU count of n = ${n} is not exact`);
       line.cpuMs = onCpu.ms;
     }
