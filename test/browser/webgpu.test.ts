@@ -1,15 +1,26 @@
 // engine 'webgpu' in headless Chromium on the SwiftShader software adapter
 // (WebGPU needs a secure context, so the demo page is served from
-// http://127.0.0.1): exact counts, abort, progress, and the clear error where
+// http://127.0.0.1): exact counts, abort, progress, the dispatch loop with
+// many dispatches in flight (dist/ served as it is), and the clear error where
 // WebGPU is missing. SwiftShader runs on the CPU: these times say nothing
 // about GPU speed.
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { range, TOTAL, UNIQUE } from '../oeis.js';
-import { HAVE_CHROMIUM, WEBGPU_FLAGS, buildAndPreview, launchChromium, watchErrors, type PlainResult, type Served } from './harness.js';
+import {
+  HAVE_CHROMIUM,
+  WEBGPU_FLAGS,
+  buildAndPreview,
+  launchChromium,
+  serveStatic,
+  watchErrors,
+  type PlainResult,
+  type Served,
+} from './harness.js';
 
 const WEB = fileURLToPath(new URL('../../web', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 /** n = 15 takes 1.2 to 2.5 s on SwiftShader with two cores; the whole test about 7 s. */
 const LARGEST_N = 15;
 
@@ -129,6 +140,49 @@ describe.skipIf(!HAVE_CHROMIUM)("engine 'webgpu' in Chromium (SwiftShader)", () 
     });
     expect(outcome).toEqual({ during: 'AbortError', before: 'AbortError', after: '352' });
     expect(errors).toEqual([]);
+  });
+
+  // dist/ served as it is, so the page can drive the dispatch loop with a small plan: many dispatches at n = 12.
+  describe('the dispatch loop on the real shader, three dispatches in flight', () => {
+    let files: Served;
+    beforeAll(async () => {
+      files = await serveStatic(ROOT);
+    });
+    afterAll(() => files?.close());
+
+    it('is exact in dispatches of 256 units, every one full but the last, and aborts with dispatches still queued', async () => {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      pages.push(page);
+      errors = watchErrors(page);
+      await page.goto(new URL('dist/index.js', files.url).href); // any page of this origin (a secure context)
+      const outcome = await page.evaluate(async (runUrl) => {
+        // A plain import(), out of reach of vitest's rewriting of this file's imports.
+        const load = new Function('url', 'return import(url)') as (url: string) => Promise<unknown>;
+        const { countOnDevice } = (await load(runUrl)) as typeof import('../../dist/search/webgpu/webgpu-run.js');
+        const gpu = (navigator as unknown as { gpu: { requestAdapter(): Promise<{ requestDevice(): Promise<unknown> }> } }).gpu;
+        const plan = { rowsLeft: 5, unitsPerDispatch: 256, inFlight: 3 };
+        const limits = { maxComputeWorkgroupsPerDimension: 65_535, maxStorageBufferBindingSize: 128 << 20 };
+        const device = (await (await gpu.requestAdapter()).requestDevice()) as Parameters<typeof countOnDevice>[1];
+        const sizes: number[] = [];
+        const r = await countOnDevice(12, device, limits, { plan, onDispatch: (d) => sizes.push(d.units) });
+        const controller = new AbortController();
+        const aborted = await countOnDevice(12, device, limits, {
+          plan,
+          signal: controller.signal,
+          onDispatch: () => controller.abort(),
+        }).then(
+          () => 'resolved',
+          (e: Error) => e.name,
+        );
+        device.destroy();
+        return { total: String(r.total), unique: String(r.unique), sizes, aborted };
+      }, '/dist/search/webgpu/webgpu-run.js');
+      expect(outcome).toMatchObject({ total: String(TOTAL[12]), unique: String(UNIQUE[12]), aborted: 'AbortError' });
+      expect(outcome.sizes.length).toBeGreaterThan(10);
+      expect(outcome.sizes.slice(0, -1).every((units) => units === 256)).toBe(true);
+      expect(errors.filter((e) => !e.includes('/favicon.ico'))).toEqual([]); // the plain file server has no icon
+    });
   });
 
   it('rejects with a clear Error where navigator.gpu is missing, without falling back', async () => {
