@@ -30,16 +30,20 @@ describe('the Dawn instance of the webgpu package', () => {
   it('is held through every count while garbage is collected, shared by counts at once, then released so Node exits by itself', () => {
     const { status, lines, stderr } = runChild('count');
     expect(stderr).toBe('');
-    expect(lines).toEqual([
+    // A count may reuse the instance of the one before it while that one's device is being destroyed.
+    const { created, collected } = (lines.at(-1)?.exited ?? {}) as { created?: number; collected?: number };
+    expect(lines.slice(0, 3)).toEqual([
       { n: 8, total: '92', unique: '12', engine: 'webgpu', heldDuring: true },
       { n: 10, total: '724', unique: '92', engine: 'webgpu', heldDuring: true },
       { n: 12, total: '14200', unique: '1787', engine: 'webgpu', heldDuring: true },
-      { together: ['352', '2680'] },
-      // Three counts one after another made three instances, the two at once one.
-      { heldAfter: false, created: 4 },
-      // Node exits only once every instance is collected (each keeps it running, as Dawn's does).
-      { exited: { created: 4, collected: 4 } },
     ]);
+    expect(lines[3]).toMatchObject({ together: ['352', '2680'] });
+    expect(lines[3].newInstances).toBeLessThanOrEqual(1); // the two counts at once share one
+    expect(lines[4]).toEqual({ heldAfter: false });
+    // Node exits only once every instance is collected (each keeps it running, as Dawn's does).
+    expect(created).toBeGreaterThanOrEqual(1);
+    expect(collected).toBe(created);
+    expect(lines).toHaveLength(6);
     expect(status).toBe(0);
   });
 

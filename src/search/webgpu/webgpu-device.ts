@@ -66,8 +66,11 @@ export interface GpuSession {
   readonly adapter: GpuAdapterLike;
   readonly device: GpuDeviceLike;
   /**
-   * Destroys the device; the instance it came from is held until the device
-   * reports itself lost (or LOST_WAIT_MS has passed), then released.
+   * Destroys the device on the next turn of the event loop, after the
+   * count's result or rejection has reached its caller: Dawn's destroy()
+   * waits for the dispatches still queued, and an abort must not. The
+   * instance it came from is held until the device reports itself lost (or
+   * LOST_WAIT_MS has passed), then released.
    */
   close(): void;
 }
@@ -87,7 +90,7 @@ export async function requestGpuDevice(): Promise<GpuSession> {
     const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
     if (!adapter) throw unavailable('WebGPU is present but gives no adapter (no usable GPU or driver, or WebGPU is blocked)');
     const device = await adapter.requestDevice();
-    return { adapter, device, close: () => closeDevice(device, lease?.end) };
+    return { adapter, device, close: () => void setTimeout(() => closeDevice(device, lease?.end), 0) };
   } catch (error) {
     lease?.end();
     throw error;
