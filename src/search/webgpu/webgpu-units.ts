@@ -64,8 +64,6 @@ export class UnitStream {
   private readonly rd = new Int32Array(TABLE_ROWS);
   /** Units written by the current call of fill. */
   private written = 0;
-  /** Units handed out by all calls so far. */
-  unitsOut = 0;
 
   constructor(
     readonly prepared: PreparedSubproblems,
@@ -95,7 +93,6 @@ export class UnitStream {
       }
       this.step(out);
     }
-    this.unitsOut += this.written;
     return this.written;
   }
 
