@@ -39,6 +39,7 @@ import { reserveOutput } from './reserve-output.js';
 import { Interrupted, withProgress } from './interrupt.js';
 import { asJson, formatMs, printPairs, printResult, roundMs, tableHeader, tableRow } from './output.js';
 import { parseShard, shardResult, type ShardSpec } from './shards.js';
+import { UnitCounts } from './unit-counts.js';
 
 /**
  * The default plan of a slice is sized for its shard count, as if each
@@ -49,7 +50,7 @@ import { parseShard, shardResult, type ShardSpec } from './shards.js';
 const PARTS_PER_SHARD = 2;
 
 /** Ctrl-C on a count without a checkpoint: say what is lost, and how to keep it next time. */
-const WORK_LOST = 'interrupted; the work done is lost (with --checkpoint FILE a count keeps its finished units and resumes)';
+const WORK_LOST = 'the work done is lost (with --checkpoint FILE a count keeps its finished units and resumes)';
 
 /** A count restricted to a shard and/or recorded in a checkpoint and/or written as subtotals. */
 interface SliceRun {
@@ -142,8 +143,8 @@ async function countSlice(
   if (spec && !out) throw new UsageError('--shard writes a JSON result for merge: give --out FILE (or --out - to print it on stdout)');
   // Every output path is checked (and reserved) before any counting starts.
   const inputs = checkpointFile ? [{ file: checkpointFile, role: 'the checkpoint' }] : [];
-  const outFile = out && out !== '-' ? reserveOutput('--out', out, 'the shard result', inputs) : undefined;
-  const subtotalsFile = subtotals ? reserveOutput('--subtotals', subtotals, 'the subtotals', inputs) : undefined;
+  const outFile = out && out !== '-' ? reserveOutput('--out', out, 'the shard result', inputs, checkpointFile) : undefined;
+  const subtotalsFile = subtotals ? reserveOutput('--subtotals', subtotals, 'the subtotals', inputs, checkpointFile) : undefined;
   try {
     await runSlice({
       n,
@@ -211,9 +212,8 @@ async function runSlice(run: SliceRun): Promise<void> {
   const checkpoint = checkpointFile ? Checkpoint.open(checkpointFile, plan, shardName, from, to) : undefined;
   if (checkpoint?.tornLine)
     console.error(`${checkpointFile}: line ${checkpoint.tornLine} was torn (cut short by a crash); its unit runs again`);
-  const counts: bigint[] = new Array(to - from);
-  if (checkpoint) for (const [id, c] of checkpoint.done) counts[id - from] = c;
-  const already = checkpoint?.resume(from, to);
+  const counts = checkpoint?.counts ?? new UnitCounts(from, to);
+  const already = checkpoint?.resume();
   const start = performance.now();
   let r;
   try {
@@ -221,23 +221,21 @@ async function runSlice(run: SliceRun): Promise<void> {
       runMethod(plan, {
         from,
         to,
-        skip: checkpoint ? (id) => checkpoint.done.has(id) : undefined,
+        skip: checkpoint ? (id) => counts.has(id) : undefined,
         engine,
         threads,
         signal,
         already,
         onProgress: bar.update,
         onUnit: (id, c) => {
-          counts[id - from] = c;
+          counts.set(id, c);
           checkpoint?.record(id, c);
         },
       }),
     );
   } catch (error) {
     if (error instanceof Interrupted) {
-      throw new Interrupted(
-        checkpointFile ? `interrupted; finished units are in ${checkpointFile}, run the same command to resume` : WORK_LOST,
-      );
+      throw new Interrupted(checkpointFile ? `finished units are in ${checkpointFile}, run the same command to resume` : WORK_LOST);
     }
     throw error;
   } finally {
@@ -247,7 +245,7 @@ async function runSlice(run: SliceRun): Promise<void> {
   // A whole count's parts must be a count's parts (a resumed checkpoint's saved counts among them).
   const problem = spec
     ? undefined
-    : plan.checkParts(r.total, r.unique8, (id) => ({ name: checkpointFile ?? 'this count', count: counts[id] }));
+    : plan.checkParts(r.total, r.unique8, (id) => ({ name: checkpointFile ?? 'this count', count: counts.get(id) }));
   if (problem) throw failure(problem, checkpointFile ? ERROR_CODES.BAD_CHECKPOINT : ERROR_CODES.INTERNAL);
   const algorithm = run.algorithm;
   const result: CountResult = { n, total: r.total, unique: r.unique, engine: r.engine, algorithm, threads: r.threads, elapsedMs };
@@ -256,13 +254,17 @@ async function runSlice(run: SliceRun): Promise<void> {
       ? `resumed from ${checkpointFile}: ${already.finished} of ${to - from} units were already done`
       : undefined;
   if (!spec) {
-    run.subtotals?.commit(plan.subtotals((id) => counts[id]));
+    run.subtotals?.commit(plan.subtotals((id) => counts.get(id)));
     if (json) println(asJson(result));
     else printResult(result, r.countedTotal);
     if (resumed) console.error(resumed);
     return;
   }
-  const shard = shardResult(plan, spec, { from, to }, counts, { engine: r.engine, threads: r.threads, elapsedMs: roundMs(elapsedMs) });
+  const shard = shardResult(plan, spec, { from, to }, counts.counts, {
+    engine: r.engine,
+    threads: r.threads,
+    elapsedMs: roundMs(elapsedMs),
+  });
   writeShard(run, shard, `units ${from}..${to - 1} of ${plan.units} (${planLabel(plan.identity)}), total ${r.total}`);
   if (resumed) console.error(resumed);
 }
