@@ -265,11 +265,19 @@ async function runSlice(run: SliceRun): Promise<void> {
     threads: r.threads,
     elapsedMs: roundMs(elapsedMs),
   });
-  writeShard(run, shard, `units ${from}..${to - 1} of ${plan.units} (${planLabel(plan.identity)}), total ${r.total}`);
+  // An empty shard (more shards than the plan's work splits into) is still written, so merge sees every i of m.
+  const label = planLabel(plan.identity);
+  writeShard(
+    run,
+    shard,
+    from < to
+      ? `units ${from}..${to - 1} of ${plan.units} (${label}), total ${r.total}`
+      : `no units (this shard of the ${plan.units} units of the plan, ${label}, is empty), total 0`,
+  );
   if (resumed) console.error(resumed);
 }
 
-/** A shard's result to its file (saying so, with `summary`) or to stdout. */
+/** A shard's result to its file (saying so, with `summary`, or with --json a summary object) or to stdout. */
 function writeShard(run: SliceRun, shard: ReturnType<typeof shardResult>, summary: string): void {
   // Readable fields, then the counts on one line (a shard may hold millions).
   const { counts: unitCounts, ...fields } = shard;
@@ -279,6 +287,25 @@ function writeShard(run: SliceRun, shard: ReturnType<typeof shardResult>, summar
   } else if (run.out) {
     run.out.commit(text);
     if (!run.json) println(`shard ${shard.shard}/${shard.of} of n = ${run.n}: ${summary}, written to ${run.out.file}`);
+    else {
+      const { n, shard: index, of, from, to, total, unique8, plan, engine, threads, elapsedMs } = shard;
+      const units = { from, to, of: plan.units };
+      println(
+        JSON.stringify({
+          n,
+          shard: `${index}/${of}`,
+          units,
+          total,
+          unique8,
+          method: plan.method,
+          depth: plan.depth,
+          engine,
+          threads,
+          elapsedMs,
+          out: run.out.file,
+        }),
+      );
+    }
   }
 }
 

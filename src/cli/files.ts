@@ -3,7 +3,9 @@
 // full disk or an I/O error fails it with status 1), and output files
 // checked before any counting starts, then written whole or not at all.
 import {
+  accessSync,
   closeSync,
+  constants,
   fsyncSync,
   ftruncateSync,
   lstatSync,
@@ -126,7 +128,12 @@ export class PendingFile {
     pending.add(this);
   }
 
-  /** Refuses a target that exists and is not a regular file (a device, FIFO, directory, socket). */
+  /**
+   * Refuses a target that exists and is not a regular file (a device, FIFO,
+   * directory, socket), or that this user could not open for writing, as a
+   * shell's `>` would refuse it (replacing it by a rename needs only the
+   * directory's permission).
+   */
   private refuseSpecialFile(): void {
     let stat;
     try {
@@ -137,6 +144,11 @@ export class PendingFile {
     if (!stat.isFile())
       throw failure(
         `cannot write ${this.what} to ${this.file}: it is ${kindOf(stat)}, not a regular file (outputs are written to regular files only)`,
+        ERROR_CODES.WRITE_FAILED,
+      );
+    if (!writableByUs(this.target, stat))
+      throw failure(
+        `cannot write ${this.what} to ${this.file}: it is read-only for this user (mode ${(stat.mode & 0o7777).toString(8).padStart(4, '0')}); make it writable or name another file`,
         ERROR_CODES.WRITE_FAILED,
       );
   }
@@ -177,6 +189,29 @@ const pending = new Set<PendingFile>();
 /** Discards every output file not yet committed, so no FILE.partial is left behind. */
 export function discardPendingFiles(): void {
   for (const file of [...pending]) file.discard();
+}
+
+/**
+ * Whether a shell could open an existing file for writing. The kernel lets
+ * root write any file, but a file without a single write bit was made
+ * read-only on purpose (a finished result, say): root is refused it too.
+ * Others get the kernel's answer (ACLs included), after the permission bits
+ * that apply to them, so that a file they own but made read-only is refused
+ * however the check is run.
+ */
+function writableByUs(file: string, stat: { mode: number; uid: number; gid: number }): boolean {
+  const uid = process.getuid?.();
+  if (uid === undefined) return true; // Windows: no modes to go by
+  if (uid === 0) return (stat.mode & 0o222) !== 0;
+  const inGroup = stat.gid === process.getgid?.() || (process.getgroups?.() ?? []).includes(stat.gid);
+  const bits = stat.uid === uid ? 0o200 : inGroup ? 0o020 : 0o002;
+  if ((stat.mode & bits) === 0) return false;
+  try {
+    accessSync(file, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function unlinkQuietly(file: string): void {
