@@ -246,7 +246,7 @@ export function claim(path: string, checkpoint: string | null, refusal: (why: st
         if (found.problem === 'gone') continue;
         throw failure(
           refusal(
-            `${path} already exists and is ${found.problem === 'not a claim' ? 'no count’s claim' : found.problem}; remove it if no count is writing it`,
+            `${path} already exists and is ${found.problem === 'not a claim' ? "not a count's owner record" : found.problem}; remove it if no count is writing it`,
           ),
           ERROR_CODES.WRITE_FAILED,
         );
