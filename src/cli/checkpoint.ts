@@ -170,7 +170,12 @@ export class Checkpoint {
    */
   static open(file: string, plan: PlannedMethod, shard: string, from: number, to: number): Checkpoint {
     const checkpoint = new Checkpoint(file, plan, new UnitCounts(from, to));
-    checkpoint.lock = claim(`${file}.lock`, canonical(file), (why) => `cannot use the checkpoint ${file}: ${why}`);
+    try {
+      checkpoint.lock = claim(`${file}.lock`, canonical(file), (why) => `cannot use the checkpoint ${file}: ${why}`);
+    } catch (error) {
+      if ((error as { code?: string }).code === ERROR_CODES.WRITE_FAILED) throw error;
+      throw failure(`cannot write the checkpoint ${file}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
+    }
     try {
       checkpoint.start(headerOf(plan, shard, from, to));
     } catch (error) {
@@ -329,7 +334,8 @@ export class Checkpoint {
 
   record(unit: number, count: bigint): void {
     if (this.fd === undefined) return;
-    if (this.failed !== undefined) throw this.failed;
+    const error = this.failed;
+    if (error !== undefined) throw error;
     const text = count.toString();
     const line = JSON.stringify({ unit, count: text, check: lineCheck(this.plan.identity.digest, unit, text) }) + '\n';
     this.buffered.push(line);
@@ -372,7 +378,8 @@ export class Checkpoint {
       if (this.fd === undefined) return;
       try {
         this.sync();
-        if (this.failed !== undefined) throw this.failed;
+        const error = this.failed;
+        if (error !== undefined) throw error;
       } finally {
         closeSync(this.fd);
         this.fd = undefined;
