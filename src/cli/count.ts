@@ -34,7 +34,7 @@ import {
   type OptionValues,
 } from './args.js';
 import { Checkpoint } from './checkpoint.js';
-import { type PendingFile, println } from './files.js';
+import { type PendingFile, printErr, println } from './files.js';
 import { reserveOutput } from './reserve-output.js';
 import { Interrupted, withProgress } from './interrupt.js';
 import { asJson, formatMs, printPairs, printResult, roundMs, tableHeader, tableRow } from './output.js';
@@ -210,8 +210,7 @@ async function runSlice(run: SliceRun): Promise<void> {
   const { from, to } = spec ? plan.shardRange(spec.index, spec.count) : { from: 0, to: plan.units };
   const shardName = spec ? `${spec.index}/${spec.count}` : '0/1';
   const checkpoint = checkpointFile ? Checkpoint.open(checkpointFile, plan, shardName, from, to) : undefined;
-  if (checkpoint?.tornLine)
-    console.error(`${checkpointFile}: line ${checkpoint.tornLine} was torn (cut short by a crash); its unit runs again`);
+  if (checkpoint?.tornLine) printErr(`${checkpointFile}: line ${checkpoint.tornLine} was torn (cut short by a crash); its unit runs again`);
   const counts = checkpoint?.counts ?? new UnitCounts(from, to);
   const already = checkpoint?.resume();
   const start = performance.now();
@@ -257,7 +256,7 @@ async function runSlice(run: SliceRun): Promise<void> {
     run.subtotals?.commit(plan.subtotals((id) => counts.get(id)));
     if (json) println(asJson(result));
     else printResult(result, r.countedTotal);
-    if (resumed) console.error(resumed);
+    if (resumed) printErr(resumed);
     return;
   }
   const shard = shardResult(plan, spec, { from, to }, counts.counts, {
@@ -274,7 +273,7 @@ async function runSlice(run: SliceRun): Promise<void> {
       ? `units ${from}..${to - 1} of ${plan.units} (${label}), total ${r.total}`
       : `no units (this shard of the ${plan.units} units of the plan, ${label}, is empty), total 0`,
   );
-  if (resumed) console.error(resumed);
+  if (resumed) printErr(resumed);
 }
 
 /** A shard's result to its file (saying so, with `summary`, or with --json a summary object) or to stdout. */
@@ -335,9 +334,9 @@ function noteAlgorithmChange(sizes: number[], engine: EngineChoice, algorithm: A
   const where = changed.length === 1 ? `n = ${changed[0]}` : `n = ${changed[0]} to ${changed.at(-1)}`;
   const join = `the join by default from n = ${JOIN_AUTO_MIN_N} to ${JOIN_AUTO_MAX_N}`;
   if (engine === 'reference' || engine === 'webgpu')
-    console.error(`nqueens: note: --engine ${engine} runs the search only, so ${where} counts with the search (${join})`);
+    printErr(`nqueens: note: --engine ${engine} runs the search only, so ${where} counts with the search (${join})`);
   else if (depth !== undefined)
-    console.error(
+    printErr(
       `nqueens: note: --depth refines the search's plan, so ${where} counts with the search (${join}; --algorithm join has no depth)`,
     );
 }

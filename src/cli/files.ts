@@ -83,6 +83,20 @@ export function println(line = ''): void {
 }
 
 /**
+ * A line to stderr, where every message of the CLI goes (notes, resumes,
+ * errors): written at once and whole, in order with stdout's lines, even
+ * from a signal handler about to exit. A stderr that cannot be written
+ * fails nothing: the exit status still tells.
+ */
+export function printErr(line: string): void {
+  try {
+    writeAll(2, line + '\n');
+  } catch {
+    // Nowhere left to say it.
+  }
+}
+
+/**
  * An output file reserved before the count: its temporary sibling is
  * created at once (so a missing directory, no permission or a full disk
  * fails before any work), and commit() writes, flushes and renames it into

@@ -5,7 +5,7 @@
 // signal's number (130, 143, 129). A second signal, as terminals and
 // `timeout` often send, exits at once, still cleaning up.
 import { ERROR_CODES } from '../shared/errors.js';
-import { discardPendingFiles } from './files.js';
+import { discardPendingFiles, printErr } from './files.js';
 import { progressBar, type ProgressBar } from './progress-bar.js';
 
 /** The signals that stop a count cleanly, and the exit status of each (128 + its number). */
@@ -53,7 +53,7 @@ export function installInterrupts(): void {
       received ??= signal;
       if (controller.signal.aborted || !counting) {
         discardPendingFiles();
-        process.stderr.write(`nqueens: ${interruptedBy(signal)}${counting ? ' again: stopped at once' : ''}; output files not written\n`);
+        printErr(`nqueens: ${interruptedBy(signal)}${counting ? ' again: stopped at once' : ''}; output files not written`);
         process.exit(STOP_SIGNALS[signal]);
       }
       controller.abort();

@@ -7,7 +7,7 @@ import { AUTO_THREADS_MIN_N, MAX_N, MAX_THREADS, MIN_N } from '../index.js';
 import { VERSION } from '../shared/version.js';
 import { checkCommandOptions, inFlags, parseCommandLine, quote, UsageError, type Command } from './args.js';
 import { runCount } from './count.js';
-import { OutputClosed, println, stdoutClosedAtStart, writeOut } from './files.js';
+import { OutputClosed, printErr, println, stdoutClosedAtStart, writeOut } from './files.js';
 import { ERROR_CODES, failure } from '../shared/errors.js';
 import { installInterrupts, Interrupted } from './interrupt.js';
 import { runMerge } from './merge.js';
@@ -138,7 +138,7 @@ export async function main(argv: string[]): Promise<number> {
     // The reader of stdout has gone (`| head`): nothing failed, stop quietly.
     if (error instanceof OutputClosed) return 0;
     if (error instanceof Interrupted) {
-      console.error(`nqueens: ${error.message}`);
+      printErr(`nqueens: ${error.message}`);
       return error.status;
     }
     const code = (error as { code?: unknown })?.code;
@@ -148,7 +148,7 @@ export async function main(argv: string[]): Promise<number> {
       (typeof code === 'string' ? code : ((error as Error)?.name ?? 'Error')) +
       (typeof causeCode === 'string' ? `, cause ${causeCode}` : '');
     const message = (error as Error)?.message ?? String(error);
-    console.error(`nqueens: ${usage ? `${inFlags(message)} (see nqueens --help)` : `${message} [${label}]`}`);
+    printErr(`nqueens: ${usage ? `${inFlags(message)} (see nqueens --help)` : `${message} [${label}]`}`);
     return usage ? 2 : 1;
   }
 }
