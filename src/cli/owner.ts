@@ -1,13 +1,16 @@
 // Who is writing a file now. A count claims FILE.partial (an output's
 // temporary) and CHECKPOINT.lock by creating them exclusively with an owner
-// record: host, boot id, process id and the process's start time. A count
+// record: host, boot id, pid namespace, process id and the process's start
+// time. A count
 // that finds a claim made by a process that is gone (killed with SIGKILL,
 // by the OOM killer, or by a reboot) takes it over, so rerunning the same
 // command resumes with no manual step; a live owner's claim is refused, so
-// two counts never write one file. On this host liveness is exact (the
-// pid, and its start time against pid reuse); a claim from another host (a
-// shared file system) is a lease: the owner renews it (the file's mtime)
-// every HEARTBEAT_MS, and it is taken over once not renewed for LEASE_MS.
+// two counts never write one file. On this host (same host name, boot and
+// pid namespace) liveness is exact (the pid, and its start time against pid
+// reuse); a claim from anywhere else (another host on a shared file system,
+// another container, a boot before) is a lease: the owner renews it (the
+// file's mtime) every HEARTBEAT_MS, and it is taken over once not renewed
+// for LEASE_MS.
 import {
   closeSync,
   constants,
@@ -17,6 +20,7 @@ import {
   lstatSync,
   openSync,
   readFileSync,
+  readlinkSync,
   readSync,
   renameSync,
   unlinkSync,
@@ -38,6 +42,8 @@ export interface OwnerRecord {
   host: string;
   /** The kernel's boot id (Linux), so a reboot frees the pids of the boot before. */
   boot: string;
+  /** The pid namespace (Linux: another container's pids are not ours to check). */
+  pidns: string;
   pid: number;
   /** The process's start time in clock ticks since boot (Linux), so a reused pid is not taken for its owner. */
   start: string;
@@ -61,11 +67,20 @@ function startTimeOf(pid: number): string {
   return fields[19] ?? '';
 }
 
+function pidNamespace(): string {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return '';
+  }
+}
+
 export function ownerRecord(checkpoint: string | null): OwnerRecord {
   return {
     format: OWNER_FORMAT,
     host: hostname(),
     boot: readProc('/proc/sys/kernel/random/boot_id'),
+    pidns: pidNamespace(),
     pid: process.pid,
     start: startTimeOf(process.pid),
     checkpoint,
@@ -80,17 +95,17 @@ function isRecord(value: unknown): value is OwnerRecord {
 
 /** Whether the owner of a claim is gone, and if not, who it is (for the refusal). */
 export function ownerState(record: OwnerRecord, renewedMs: number, nowMs = Date.now()): { gone: true } | { gone: false; who: string } {
-  if (record.host !== hostname()) {
+  const here = record.host === hostname() && record.boot === readProc('/proc/sys/kernel/random/boot_id') && record.pidns === pidNamespace();
+  if (!here) {
     const age = Math.max(0, Math.round((nowMs - renewedMs) / 1000));
     if (nowMs - renewedMs > LEASE_MS) return { gone: true };
+    const where = record.host === hostname() ? `host ${record.host} (another boot or pid namespace)` : `host ${record.host}`;
     return {
       gone: false,
-      who: `pid ${record.pid} on host ${record.host}, renewed ${age} s ago; it is taken over once not renewed for ${LEASE_MS / 1000} s`,
+      who: `pid ${record.pid} on ${where}, renewed ${age} s ago; it is taken over once not renewed for ${LEASE_MS / 1000} s`,
     };
   }
   const who = { gone: false as const, who: `pid ${record.pid} on this host, since ${record.since}` };
-  const boot = readProc('/proc/sys/kernel/random/boot_id');
-  if (boot !== '' && record.boot !== boot) return { gone: true };
   try {
     process.kill(record.pid, 0);
   } catch (error) {

@@ -5,7 +5,7 @@
 // the first runs is refused. Claims from another host are leases. The waits
 // are on the checkpoint's lines, never on fixed times.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, readlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -96,6 +96,7 @@ describe('claims left behind', () => {
         format: 'nqueens-owner',
         host: hostname(),
         boot: readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(),
+        pidns: readlinkSync('/proc/self/ns/pid'),
         pid: 1,
         start: '0',
         checkpoint: null,
@@ -129,19 +130,28 @@ describe('claims left behind', () => {
     expect(existsSync(out)).toBe(false);
   });
 
-  it("another host's claim is a lease: refused while renewed, taken over once 120 s old", () => {
-    const out = join(dir, 'lease.json');
-    claim(`${out}.partial`, { host: 'elsewhere.example', pid: 4242 });
-    const held = nqueens('count', '10', '--shard', '0/1', '--out', out);
-    expect(held.code).toBe(1);
-    expect(held.stderr).toMatch(
-      /lease.json.partial is held by a count still running \(pid 4242 on host elsewhere.example, renewed \d+ s ago; it is taken over once not renewed for 120 s\)/,
-    );
-    const old = (Date.now() - 121_000) / 1000;
-    utimesSync(`${out}.partial`, old, old);
-    const taken = nqueens('count', '10', '--shard', '0/1', '--out', out);
-    expect(taken.code).toBe(0);
-    expect(readJson(out)).toMatchObject({ total: '724' });
+  it("another host's, container's or boot's claim is a lease: refused while renewed, taken over once 120 s old", () => {
+    for (const [what, fields, where] of [
+      ['host', { host: 'elsewhere.example' }, 'host elsewhere.example'],
+      ['container', { pidns: 'pid:[1]' }, `host ${hostname()} \\(another boot or pid namespace\\)`],
+      ['boot', { boot: 'an-earlier-boot' }, `host ${hostname()} \\(another boot or pid namespace\\)`],
+    ] as const) {
+      const out = join(dir, `lease-${what}.json`);
+      // pid 1 is alive here: only the lease decides.
+      claim(`${out}.partial`, { ...fields, pid: 1 });
+      const held = nqueens('count', '10', '--shard', '0/1', '--out', out);
+      expect([what, held.code]).toEqual([what, 1]);
+      expect(held.stderr).toMatch(
+        new RegExp(
+          `lease-${what}.json.partial is held by a count still running \\(pid 1 on ${where}, renewed \\d+ s ago; it is taken over once not renewed for 120 s\\)`,
+        ),
+      );
+      const old = (Date.now() - 121_000) / 1000;
+      utimesSync(`${out}.partial`, old, old);
+      const taken = nqueens('count', '10', '--shard', '0/1', '--out', out);
+      expect([what, taken.code]).toEqual([what, 0]);
+      expect(readJson(out)).toMatchObject({ total: '724' });
+    }
   });
 
   it('a FILE.partial that is no owner record is refused and left as it is', () => {
