@@ -50,7 +50,7 @@ cpus=$(nproc)
 mkdir -p "$work/state" "$work/spool" "$work/jobs"
 cat >"$work/slurm.conf" <<EOF
 ClusterName=nqueens-test
-SlurmctldHost=$host
+SlurmctldHost=$host(127.0.0.1)
 SlurmUser=root
 AuthType=auth/munge
 AuthInfo=socket=$work/munge.socket
