@@ -20,3 +20,22 @@ export function cliInTempDir(prefix: string) {
 
 /** A JSON file, parsed. */
 export const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
+
+/**
+ * Node's arguments that make a CLI run print its peak resident memory (all
+ * its threads: workers live in the same process) on stderr as it exits:
+ * `peak-rss-kb N`, read back with peakRssKb.
+ */
+export const REPORT_PEAK_RSS = [
+  '--import',
+  `data:text/javascript,${encodeURIComponent(
+    "import { isMainThread } from 'node:worker_threads'; if (isMainThread) process.on('exit', () => process.stderr.write('peak-rss-kb ' + process.resourceUsage().maxRSS + '\\n'));",
+  )}`,
+];
+
+/** The peak resident memory a REPORT_PEAK_RSS run printed, in KB. */
+export function peakRssKb(stderr: string): number {
+  const match = /^peak-rss-kb (\d+)$/m.exec(stderr);
+  if (!match) throw new Error(`no peak-rss-kb line in: ${stderr}`);
+  return Number(match[1]);
+}

@@ -199,6 +199,7 @@ describe('docs/plans-and-shards.md: a count on a cluster, at n = 12 in 2 shards,
   /** n = 21 in 64 shards as n = 12 in 2, in a folder of its own standing for /out. */
   const small = (command: string, out: string) =>
     command
+      .replace(/^n=21 m=64 /m, 'n=12 m=2 ')
       .replace(/count 21\b/g, 'count 12')
       .replace(/n21-/g, 'n12-')
       .replace(/\/64\b/g, '/2')

@@ -63,6 +63,17 @@ describe('shards', () => {
     );
   });
 
+  it('merge names every missing range and every duplicate, not only the first', () => {
+    const r = nqueens('merge', files[0], files[2], files[2], files[0]);
+    expect(r.code).toBe(1);
+    const [s1, s3] = [read(files[1]), read(files[3])];
+    expect(r.stderr.trim()).toBe(
+      `nqueens: shard 2/4 appears twice: ${files[2]} and ${files[2]}; shard 0/4 appears twice: ${files[0]} and ${files[0]}; ` +
+        `units ${s1.from}..${s1.to - 1} are missing: no shard between ${files[0]} and ${files[2]}; ` +
+        `units ${s3.from}..${s3.to - 1} are missing: no shard after ${files[2]} (the plan has ${s3.to} units) [ERR_NQUEENS_BAD_SHARD]`,
+    );
+  });
+
   it('merge refuses a duplicated shard', () => {
     const r = nqueens('merge', files[0], files[1], files[2], files[3], files[2]);
     expect(r.stderr.trim()).toBe(`nqueens: shard 2/4 appears twice: ${files[2]} and ${files[2]} [ERR_NQUEENS_BAD_SHARD]`);

@@ -2,28 +2,45 @@
 // interrupted count resumes without redoing any of them. JSON lines: a
 // header naming the count (n, version, plan identity, slice), then one line
 // per unit, each with a check over the plan digest, unit and count. On
-// resume every line is validated; a torn last line (a crash mid-write) is
-// dropped and its unit runs again; any other damage is refused with its
-// line number. Lines are flushed to disk (fsync) at least every
-// SYNC_LINES lines or SYNC_MS, so a power cut loses only the last few.
-import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+// resume the file is read once, streaming, in bounded memory whatever its
+// size (the counts go to a UnitCounts, 8 bytes a unit), and every line is
+// validated; a torn last line (a crash mid-write) is dropped and its unit
+// runs again; any other damage is refused with its line number. Lines are
+// flushed to disk (fsync) at least every SYNC_LINES lines or SYNC_MS, so a
+// power cut loses only the last few. While a count writes it, CHECKPOINT.lock
+// holds its owner (./owner.ts): a second count is refused, a killed one's
+// lock is taken over.
+import { closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
 import { shortCheck } from '../shared/digest.js';
 import { ERROR_CODES, failure } from '../shared/errors.js';
 import { hasDepth, implausibleCount, recordedPlan, type PlannedMethod } from '../run/methods.js';
 import type { Already } from '../run/runner.js';
 import { VERSION } from '../shared/version.js';
 import { describeError } from './files.js';
-import { readRegularFile } from './regular-file.js';
+import { claim, release, type Claim } from './owner.js';
+import { kindOf } from './regular-file.js';
+import { canonical } from './reserve-output.js';
 import { parseCount } from './shards.js';
+import { UnitCounts } from './unit-counts.js';
 
 export const CHECKPOINT_FORMAT = 'nqueens-checkpoint';
 export const CHECKPOINT_FORMAT_VERSION = 2;
 /** How every checkpoint begins (JSON.stringify keeps the header's key order): what a torn header must show. */
 const HEADER_START = `{"format":"${CHECKPOINT_FORMAT}",`;
-const SYNC_LINES = 16;
+/**
+ * Finished lines are written and flushed to disk (fsync) together, every
+ * SYNC_MS or SYNC_BYTES: a crash loses at most the last SYNC_MS of units,
+ * and a deep plan (millions of units a few milliseconds each) costs a few
+ * writes a second, not a write and an fsync every few lines.
+ */
+const SYNC_BYTES = 1 << 16;
 const SYNC_MS = 200;
-/** Larger files are refused before reading (about 20 million lines). */
-const MAX_BYTES = 1 << 30;
+/** No line of a checkpoint is longer (a header is about 300 bytes, a unit line about 60): a longer one is damage. */
+const MAX_LINE_BYTES = 4096;
+/** Bytes read at a time when resuming. */
+const CHUNK_BYTES = 1 << 20;
+/** A unit line as this program writes it (JSON.stringify's spelling); others are parsed as JSON. */
+const UNIT_LINE = /^\{"unit":(\d{1,16}),"count":"(\d{1,20})","check":"([0-9a-f]{8})"\}$/;
 
 interface Header {
   format: typeof CHECKPOINT_FORMAT;
@@ -69,24 +86,63 @@ function refuse(message: string): never {
   throw failure(message, ERROR_CODES.BAD_CHECKPOINT);
 }
 
-function readText(file: string): string {
-  const read = readRegularFile(file, MAX_BYTES);
-  if ('problem' in read) refuse(read.problem);
-  return read.text;
+/**
+ * The lines of a checkpoint, read once in chunks: each whole line (without
+ * its newline) with its number and the bytes up to its end, then the tail
+ * after the last newline (empty, or a line torn by a crash). Only a regular
+ * file is read (a device or FIFO is refused before reading); a line longer
+ * than MAX_LINE_BYTES is refused as damage.
+ */
+function* linesOf(file: string): Generator<{ line: string; number: number; end: number }, string, undefined> {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) refuse(`${file} is not a regular file (${kindOf(stat)}); refusing to read it`);
+    const buffer = Buffer.alloc(CHUNK_BYTES + MAX_LINE_BYTES);
+    let held = 0; // bytes of an unfinished line at the buffer's start
+    let offset = 0; // file offset of the buffer's start
+    let number = 0;
+    for (;;) {
+      const got = readSync(fd, buffer, held, CHUNK_BYTES, offset + held);
+      if (got === 0) break;
+      const end = held + got;
+      let start = 0;
+      for (let nl = buffer.indexOf(10, start); nl >= 0 && nl < end; nl = buffer.indexOf(10, start)) {
+        number++;
+        if (nl - start > MAX_LINE_BYTES) refuse(`${file}, line ${number}: damaged (longer than any checkpoint line)`);
+        yield { line: buffer.toString('utf8', start, nl), number, end: offset + nl + 1 };
+        start = nl + 1;
+      }
+      held = end - start;
+      if (held > MAX_LINE_BYTES) refuse(`${file}, line ${number + 1}: damaged (longer than any checkpoint line)`);
+      buffer.copy(buffer, 0, start, end);
+      offset += start;
+    }
+    return buffer.toString('utf8', 0, held);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export class Checkpoint {
-  /** Counts of the units finished before this run, by id. */
-  readonly done = new Map<number, bigint>();
   /** A torn last line was dropped (its unit runs again). */
   tornLine = 0;
   private fd: number | undefined;
-  private unsynced = 0;
+  private lock: Claim | undefined;
+  /** Lines finished and not yet written. */
+  private buffered: string[] = [];
+  private bufferedBytes = 0;
   private lastSync = 0;
+  /** Writes lines that wait (when no unit finishes for a while, as with big units). */
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  /** A write that failed in flushTimer, thrown at the next record or close. */
+  private failed: unknown;
 
   private constructor(
     readonly file: string,
     readonly plan: PlannedMethod,
+    /** The slice's counts: those finished before this run, then this run's. */
+    readonly counts: UnitCounts,
   ) {}
 
   /**
@@ -96,8 +152,9 @@ export class Checkpoint {
   static depthOf(file: string): number | undefined {
     if (!existsSync(file)) return undefined;
     try {
-      const first = readText(file).split('\n', 1)[0];
-      const plan = (JSON.parse(first) as Header)?.plan;
+      const first = linesOf(file).next();
+      if (first.done) return undefined;
+      const plan = (JSON.parse(first.value.line) as Header)?.plan;
       const recorded = recordedPlan(plan);
       return recorded && hasDepth(recorded.algorithm) ? recorded.depth : undefined;
     } catch {
@@ -108,24 +165,40 @@ export class Checkpoint {
   /**
    * Opens FILE for the units from..to-1 of `plan` (slice `shard`): resumes
    * it if it exists, validating every line, else starts it. Any refusal is
-   * an Error naming the file (and the line).
+   * an Error naming the file (and the line); a checkpoint another running
+   * count writes is refused (ERR_NQUEENS_WRITE_FAILED).
    */
   static open(file: string, plan: PlannedMethod, shard: string, from: number, to: number): Checkpoint {
-    const checkpoint = new Checkpoint(file, plan);
-    const header = headerOf(plan, shard, from, to);
-    let keep = 0; // bytes of whole, valid lines to keep
-    let text = '';
+    const checkpoint = new Checkpoint(file, plan, new UnitCounts(from, to));
     try {
-      if (existsSync(file)) text = readText(file);
+      checkpoint.lock = claim(`${file}.lock`, canonical(file), (why) => `cannot use the checkpoint ${file}: ${why}`);
+    } catch (error) {
+      if ((error as { code?: string }).code === ERROR_CODES.WRITE_FAILED) throw error;
+      throw failure(`cannot write the checkpoint ${file}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
+    }
+    try {
+      checkpoint.start(headerOf(plan, shard, from, to));
+    } catch (error) {
+      checkpoint.close();
+      throw error;
+    }
+    return checkpoint;
+  }
+
+  private start(header: Header): void {
+    const file = this.file;
+    let keep = 0; // bytes of whole, valid lines to keep
+    const exists = existsSync(file);
+    try {
+      if (exists) keep = this.validate(header);
     } catch (error) {
       if ((error as { code?: string }).code === ERROR_CODES.BAD_CHECKPOINT) throw error;
       refuse(`cannot read ${file}: ${describeError(error)}`);
     }
-    if (text.length > 0) keep = checkpoint.validate(text, header);
     try {
       // A new checkpoint is created exclusively (never through a link); an existing one must still be a regular file.
-      checkpoint.fd = openSync(file, text.length > 0 || existsSync(file) ? 'r+' : 'wx');
-      const fd = checkpoint.fd;
+      this.fd = openSync(file, exists ? 'r+' : 'wx');
+      const fd = this.fd;
       if (!fstatSync(fd).isFile()) refuse(`${file} is not a regular file; refusing to write it`);
       // Cut a torn last line, or write the header of a new file.
       if (keep === 0) {
@@ -136,32 +209,76 @@ export class Checkpoint {
       }
       fsyncSync(fd);
       closeSync(fd);
-      checkpoint.fd = openSync(file, 'a');
+      this.fd = openSync(file, 'a');
     } catch (error) {
-      checkpoint.close();
       if ((error as { code?: string }).code === ERROR_CODES.BAD_CHECKPOINT) throw error;
       throw failure(`cannot write the checkpoint ${file}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
     }
-    checkpoint.lastSync = performance.now();
-    return checkpoint;
+    this.lastSync = performance.now();
   }
 
-  /** Validates a checkpoint's text against the expected header; returns the bytes of valid whole lines. */
-  private validate(text: string, expected: Header): number {
+  /** Validates the checkpoint against the expected header, reading it once; returns the bytes of valid whole lines. */
+  private validate(expected: Header): number {
     const file = this.file;
-    const lines = text.split('\n');
-    // The part after the last newline: empty, or a line torn by a crash.
-    const tail = lines.pop()!;
-    if (lines.length === 0) {
+    const lines = linesOf(file);
+    let step = lines.next();
+    if (step.done) {
       // Only a torn header: nothing was recorded yet. Anything else is someone's file.
+      const tail = step.value;
       if (tail.length > 0 && !tail.startsWith(HEADER_START))
         refuse(`${file} is not a checkpoint (it does not begin with a checkpoint's header); refusing to overwrite it`);
       this.tornLine = tail.length > 0 ? 1 : 0;
       return 0;
     }
+    this.checkHeader(step.value.line, expected);
+    let bytes = step.value.end;
+    let wholeLines = 1;
+    const digest = expected.plan.digest;
+    for (step = lines.next(); !step.done; step = lines.next()) {
+      const { line, number, end } = step.value;
+      wholeLines = number;
+      const where = `${file}, line ${number}`;
+      let unit: number;
+      let count: string;
+      let lineSum: string;
+      const fast = UNIT_LINE.exec(line);
+      if (fast) {
+        [unit, count, lineSum] = [Number(fast[1]), fast[2], fast[3]];
+      } else {
+        let entry: { unit: number; count: string; check: string };
+        try {
+          entry = JSON.parse(line);
+        } catch {
+          return refuse(`${where}: damaged (not JSON); only a torn last line can be dropped`);
+        }
+        ({ unit, count, check: lineSum } = entry ?? {});
+        if (!Number.isInteger(unit) || typeof count !== 'string' || typeof lineSum !== 'string')
+          refuse(`${where}: damaged (not a unit line)`);
+      }
+      if (unit < expected.from || unit >= expected.to)
+        refuse(`${where}: unit ${unit} is not in this slice (units ${expected.from}..${expected.to - 1})`);
+      if (lineSum !== lineCheck(digest, unit, count)) refuse(`${where}: fails its check (edited or damaged)`);
+      const value = parseCount(count);
+      if (value === undefined) refuse(`${where}: ${JSON.stringify(count)} is not a count`);
+      const implausible = implausibleCount(this.plan, unit, value);
+      if (implausible) refuse(`${where}: ${implausible}`);
+      if (this.counts.has(unit)) {
+        const before = this.counts.get(unit);
+        if (before !== value) refuse(`${where}: unit ${unit} again with count ${value}; line ${this.firstLineOf(unit)} said ${before}`);
+      } else {
+        this.counts.set(unit, value);
+      }
+      bytes = end;
+    }
+    if (step.value.length > 0) this.tornLine = wholeLines + 1;
+    return bytes;
+  }
+
+  private checkHeader(line: string, expected: Header): void {
+    const file = this.file;
     let found: Header;
     try {
-      found = JSON.parse(lines[0]) as Header;
+      found = JSON.parse(line) as Header;
     } catch {
       return refuse(`${file} is not a checkpoint (line 1 is not JSON)`);
     }
@@ -184,46 +301,29 @@ export class Checkpoint {
         `${file} is a checkpoint for shard ${found.shard} (units ${found.from}..${found.to - 1}), not ${expected.shard} (units ${expected.from}..${expected.to - 1})`,
       );
     }
-    const firstLine = new Map<number, number>();
-    let bytes = Buffer.byteLength(lines[0]) + 1;
-    for (let i = 1; i < lines.length; i++) {
-      const where = `${file}, line ${i + 1}`;
-      let entry: { unit: number; count: string; check: string };
-      try {
-        entry = JSON.parse(lines[i]);
-      } catch {
-        return refuse(`${where}: damaged (not JSON); only a torn last line can be dropped`);
-      }
-      const { unit, count, check: lineSum } = entry ?? {};
-      if (!Number.isInteger(unit) || typeof count !== 'string' || typeof lineSum !== 'string')
-        refuse(`${where}: damaged (not a unit line)`);
-      if (unit < expected.from || unit >= expected.to)
-        refuse(`${where}: unit ${unit} is not in this slice (units ${expected.from}..${expected.to - 1})`);
-      if (lineSum !== lineCheck(expected.plan.digest, unit, count)) refuse(`${where}: fails its check (edited or damaged)`);
-      const value = parseCount(count);
-      if (value === undefined) refuse(`${where}: ${JSON.stringify(count)} is not a count`);
-      const implausible = implausibleCount(this.plan, unit, value);
-      if (implausible) refuse(`${where}: ${implausible}`);
-      const before = this.done.get(unit);
-      if (before !== undefined && before !== value) {
-        refuse(`${where}: unit ${unit} again with count ${value}; line ${firstLine.get(unit)} said ${before}`);
-      }
-      if (before === undefined) {
-        this.done.set(unit, value);
-        firstLine.set(unit, i + 1);
-      }
-      bytes += Buffer.byteLength(lines[i]) + 1;
-    }
-    if (tail.length > 0) this.tornLine = lines.length + 1;
-    return bytes;
   }
 
-  /** What a resumed count starts from: the finished units of from..to-1, summed. */
-  resume(from: number, to: number): Already {
+  /** The line that first recorded `unit` (read again: only a refusal asks). */
+  private firstLineOf(unit: number): number {
+    for (const { line, number } of linesOf(this.file)) {
+      if (number === 1) continue;
+      const fast = UNIT_LINE.exec(line);
+      let id: unknown;
+      try {
+        id = fast ? Number(fast[1]) : (JSON.parse(line) as { unit?: unknown })?.unit;
+      } catch {
+        continue;
+      }
+      if (id === unit) return number;
+    }
+    return 0;
+  }
+
+  /** What a resumed count starts from: the finished units, summed. */
+  resume(): Already {
     const already: Already = { finished: 0, total: 0n, unique8: 0n, work: 0 };
-    for (const [id, count] of this.done) {
-      if (id < from || id >= to) continue;
-      const c = this.plan.contribution(id, count);
+    for (const id of this.counts.ids()) {
+      const c = this.plan.contribution(id, this.counts.get(id));
       already.total += c.total;
       already.unique8 += c.unique8;
       already.finished++;
@@ -234,32 +334,59 @@ export class Checkpoint {
 
   record(unit: number, count: bigint): void {
     if (this.fd === undefined) return;
+    const error = this.failed;
+    if (error !== undefined) throw error;
     const text = count.toString();
-    try {
-      writeSync(this.fd, JSON.stringify({ unit, count: text, check: lineCheck(this.plan.identity.digest, unit, text) }) + '\n');
-      this.unsynced++;
-      const t = performance.now();
-      if (this.unsynced >= SYNC_LINES || t - this.lastSync >= SYNC_MS) this.sync(t);
-    } catch (error) {
-      throw failure(`cannot write the checkpoint ${this.file}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
+    const line = JSON.stringify({ unit, count: text, check: lineCheck(this.plan.identity.digest, unit, text) }) + '\n';
+    this.buffered.push(line);
+    this.bufferedBytes += line.length;
+    const t = performance.now();
+    if (this.bufferedBytes >= SYNC_BYTES || t - this.lastSync >= SYNC_MS) this.sync(t);
+    else if (this.flushTimer === undefined) {
+      this.flushTimer = setTimeout(() => {
+        this.flushTimer = undefined;
+        try {
+          this.sync();
+        } catch (error) {
+          this.failed = error;
+        }
+      }, SYNC_MS);
+      this.flushTimer.unref();
     }
   }
 
+  /** Writes the buffered lines and flushes them to disk. */
   private sync(t = performance.now()): void {
-    if (this.fd === undefined || this.unsynced === 0) return;
-    fsyncSync(this.fd);
-    this.unsynced = 0;
+    if (this.flushTimer !== undefined) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    if (this.fd === undefined || this.buffered.length === 0) return;
+    try {
+      const data = Buffer.from(this.buffered.join(''), 'utf8');
+      for (let at = 0; at < data.length;) at += writeSync(this.fd, data, at, data.length - at);
+      fsyncSync(this.fd);
+    } catch (error) {
+      throw failure(`cannot write the checkpoint ${this.file}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
+    }
+    this.buffered = [];
+    this.bufferedBytes = 0;
     this.lastSync = t;
   }
 
-  /** Flushes and closes (after the count, or when it fails). */
+  /** Flushes and closes (after the count, or when it fails), and gives up its lock. */
   close(): void {
-    if (this.fd === undefined) return;
     try {
-      this.sync();
+      if (this.fd === undefined) return;
+      try {
+        this.sync();
+        const error = this.failed;
+        if (error !== undefined) throw error;
+      } finally {
+        closeSync(this.fd);
+        this.fd = undefined;
+      }
     } finally {
-      closeSync(this.fd);
-      this.fd = undefined;
+      if (this.lock) release(this.lock, true);
+      this.lock = undefined;
     }
   }
 }

@@ -34,11 +34,12 @@ import {
   type OptionValues,
 } from './args.js';
 import { Checkpoint } from './checkpoint.js';
-import { type PendingFile, println } from './files.js';
+import { type PendingFile, printErr, println } from './files.js';
 import { reserveOutput } from './reserve-output.js';
 import { Interrupted, withProgress } from './interrupt.js';
 import { asJson, formatMs, printPairs, printResult, roundMs, tableHeader, tableRow } from './output.js';
 import { parseShard, shardResult, type ShardSpec } from './shards.js';
+import { UnitCounts } from './unit-counts.js';
 
 /**
  * The default plan of a slice is sized for its shard count, as if each
@@ -49,7 +50,7 @@ import { parseShard, shardResult, type ShardSpec } from './shards.js';
 const PARTS_PER_SHARD = 2;
 
 /** Ctrl-C on a count without a checkpoint: say what is lost, and how to keep it next time. */
-const WORK_LOST = 'interrupted; the work done is lost (with --checkpoint FILE a count keeps its finished units and resumes)';
+const WORK_LOST = 'the work done is lost (with --checkpoint FILE a count keeps its finished units and resumes)';
 
 /** A count restricted to a shard and/or recorded in a checkpoint and/or written as subtotals. */
 interface SliceRun {
@@ -142,8 +143,8 @@ async function countSlice(
   if (spec && !out) throw new UsageError('--shard writes a JSON result for merge: give --out FILE (or --out - to print it on stdout)');
   // Every output path is checked (and reserved) before any counting starts.
   const inputs = checkpointFile ? [{ file: checkpointFile, role: 'the checkpoint' }] : [];
-  const outFile = out && out !== '-' ? reserveOutput('--out', out, 'the shard result', inputs) : undefined;
-  const subtotalsFile = subtotals ? reserveOutput('--subtotals', subtotals, 'the subtotals', inputs) : undefined;
+  const outFile = out && out !== '-' ? reserveOutput('--out', out, 'the shard result', inputs, checkpointFile) : undefined;
+  const subtotalsFile = subtotals ? reserveOutput('--subtotals', subtotals, 'the subtotals', inputs, checkpointFile) : undefined;
   try {
     await runSlice({
       n,
@@ -209,11 +210,9 @@ async function runSlice(run: SliceRun): Promise<void> {
   const { from, to } = spec ? plan.shardRange(spec.index, spec.count) : { from: 0, to: plan.units };
   const shardName = spec ? `${spec.index}/${spec.count}` : '0/1';
   const checkpoint = checkpointFile ? Checkpoint.open(checkpointFile, plan, shardName, from, to) : undefined;
-  if (checkpoint?.tornLine)
-    console.error(`${checkpointFile}: line ${checkpoint.tornLine} was torn (cut short by a crash); its unit runs again`);
-  const counts: bigint[] = new Array(to - from);
-  if (checkpoint) for (const [id, c] of checkpoint.done) counts[id - from] = c;
-  const already = checkpoint?.resume(from, to);
+  if (checkpoint?.tornLine) printErr(`${checkpointFile}: line ${checkpoint.tornLine} was torn (cut short by a crash); its unit runs again`);
+  const counts = checkpoint?.counts ?? new UnitCounts(from, to);
+  const already = checkpoint?.resume();
   const start = performance.now();
   let r;
   try {
@@ -221,23 +220,21 @@ async function runSlice(run: SliceRun): Promise<void> {
       runMethod(plan, {
         from,
         to,
-        skip: checkpoint ? (id) => checkpoint.done.has(id) : undefined,
+        skip: checkpoint ? (id) => counts.has(id) : undefined,
         engine,
         threads,
         signal,
         already,
         onProgress: bar.update,
         onUnit: (id, c) => {
-          counts[id - from] = c;
+          counts.set(id, c);
           checkpoint?.record(id, c);
         },
       }),
     );
   } catch (error) {
     if (error instanceof Interrupted) {
-      throw new Interrupted(
-        checkpointFile ? `interrupted; finished units are in ${checkpointFile}, run the same command to resume` : WORK_LOST,
-      );
+      throw new Interrupted(checkpointFile ? `finished units are in ${checkpointFile}, run the same command to resume` : WORK_LOST);
     }
     throw error;
   } finally {
@@ -247,7 +244,7 @@ async function runSlice(run: SliceRun): Promise<void> {
   // A whole count's parts must be a count's parts (a resumed checkpoint's saved counts among them).
   const problem = spec
     ? undefined
-    : plan.checkParts(r.total, r.unique8, (id) => ({ name: checkpointFile ?? 'this count', count: counts[id] }));
+    : plan.checkParts(r.total, r.unique8, (id) => ({ name: checkpointFile ?? 'this count', count: counts.get(id) }));
   if (problem) throw failure(problem, checkpointFile ? ERROR_CODES.BAD_CHECKPOINT : ERROR_CODES.INTERNAL);
   const algorithm = run.algorithm;
   const result: CountResult = { n, total: r.total, unique: r.unique, engine: r.engine, algorithm, threads: r.threads, elapsedMs };
@@ -256,18 +253,30 @@ async function runSlice(run: SliceRun): Promise<void> {
       ? `resumed from ${checkpointFile}: ${already.finished} of ${to - from} units were already done`
       : undefined;
   if (!spec) {
-    run.subtotals?.commit(plan.subtotals((id) => counts[id]));
+    run.subtotals?.commit(plan.subtotals((id) => counts.get(id)));
     if (json) println(asJson(result));
     else printResult(result, r.countedTotal);
-    if (resumed) console.error(resumed);
+    if (resumed) printErr(resumed);
     return;
   }
-  const shard = shardResult(plan, spec, { from, to }, counts, { engine: r.engine, threads: r.threads, elapsedMs: roundMs(elapsedMs) });
-  writeShard(run, shard, `units ${from}..${to - 1} of ${plan.units} (${planLabel(plan.identity)}), total ${r.total}`);
-  if (resumed) console.error(resumed);
+  const shard = shardResult(plan, spec, { from, to }, counts.counts, {
+    engine: r.engine,
+    threads: r.threads,
+    elapsedMs: roundMs(elapsedMs),
+  });
+  // An empty shard (more shards than the plan's work splits into) is still written, so merge sees every i of m.
+  const label = planLabel(plan.identity);
+  writeShard(
+    run,
+    shard,
+    from < to
+      ? `units ${from}..${to - 1} of ${plan.units} (${label}), total ${r.total}`
+      : `no units (this shard of the ${plan.units} units of the plan, ${label}, is empty), total 0`,
+  );
+  if (resumed) printErr(resumed);
 }
 
-/** A shard's result to its file (saying so, with `summary`) or to stdout. */
+/** A shard's result to its file (saying so, with `summary`, or with --json a summary object) or to stdout. */
 function writeShard(run: SliceRun, shard: ReturnType<typeof shardResult>, summary: string): void {
   // Readable fields, then the counts on one line (a shard may hold millions).
   const { counts: unitCounts, ...fields } = shard;
@@ -277,6 +286,25 @@ function writeShard(run: SliceRun, shard: ReturnType<typeof shardResult>, summar
   } else if (run.out) {
     run.out.commit(text);
     if (!run.json) println(`shard ${shard.shard}/${shard.of} of n = ${run.n}: ${summary}, written to ${run.out.file}`);
+    else {
+      const { n, shard: index, of, from, to, total, unique8, plan, engine, threads, elapsedMs } = shard;
+      const units = { from, to, of: plan.units };
+      println(
+        JSON.stringify({
+          n,
+          shard: `${index}/${of}`,
+          units,
+          total,
+          unique8,
+          method: plan.method,
+          depth: plan.depth,
+          engine,
+          threads,
+          elapsedMs,
+          out: run.out.file,
+        }),
+      );
+    }
   }
 }
 
@@ -306,9 +334,9 @@ function noteAlgorithmChange(sizes: number[], engine: EngineChoice, algorithm: A
   const where = changed.length === 1 ? `n = ${changed[0]}` : `n = ${changed[0]} to ${changed.at(-1)}`;
   const join = `the join by default from n = ${JOIN_AUTO_MIN_N} to ${JOIN_AUTO_MAX_N}`;
   if (engine === 'reference' || engine === 'webgpu')
-    console.error(`nqueens: note: --engine ${engine} runs the search only, so ${where} counts with the search (${join})`);
+    printErr(`nqueens: note: --engine ${engine} runs the search only, so ${where} counts with the search (${join})`);
   else if (depth !== undefined)
-    console.error(
+    printErr(
       `nqueens: note: --depth refines the search's plan, so ${where} counts with the search (${join}; --algorithm join has no depth)`,
     );
 }

@@ -3,11 +3,12 @@
 // full disk or an I/O error fails it with status 1), and output files
 // checked before any counting starts, then written whole or not at all.
 import {
+  accessSync,
   closeSync,
   constants,
   fsyncSync,
+  ftruncateSync,
   lstatSync,
-  openSync,
   readFileSync,
   readlinkSync,
   realpathSync,
@@ -17,6 +18,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { codedError, ERROR_CODES, failure } from '../shared/errors.js';
+import { claim, forget, release, type Claim } from './owner.js';
 import { kindOf } from './regular-file.js';
 
 /** stdout was closed by its reader (`| head`): stop at once, exit status 0. */
@@ -29,13 +31,14 @@ function describeError(error: unknown): string {
   return e.code ? `${e.code} (${e.message.replace(/^[A-Z]+: /, '').replace(/, write$/, '')})` : String(e?.message ?? e);
 }
 
-/** Writes all of `text` to a file descriptor, waiting out a full non-blocking pipe. */
-function writeAll(fd: number, text: string): void {
+/** Writes all of `text` to a file descriptor (at `position`, else where it stands), waiting out a full non-blocking pipe. */
+function writeAll(fd: number, text: string, position?: number): void {
   let buffer = Buffer.from(text, 'utf8');
+  let at = position;
   while (buffer.length > 0) {
     let written: number;
     try {
-      written = writeSync(fd, buffer);
+      written = at === undefined ? writeSync(fd, buffer) : writeSync(fd, buffer, 0, buffer.length, at);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EAGAIN') {
         Atomics.wait(pause, 0, 0, 1);
@@ -44,6 +47,7 @@ function writeAll(fd: number, text: string): void {
       throw error;
     }
     buffer = buffer.subarray(written);
+    if (at !== undefined) at += written;
   }
 }
 
@@ -79,23 +83,42 @@ export function println(line = ''): void {
 }
 
 /**
+ * A line to stderr, where every message of the CLI goes (notes, resumes,
+ * errors): written at once and whole, in order with stdout's lines, even
+ * from a signal handler about to exit. A stderr that cannot be written
+ * fails nothing: the exit status still tells.
+ */
+export function printErr(line: string): void {
+  try {
+    writeAll(2, line + '\n');
+  } catch {
+    // Nowhere left to say it.
+  }
+}
+
+/**
  * An output file reserved before the count: its temporary sibling is
  * created at once (so a missing directory, no permission or a full disk
  * fails before any work), and commit() writes, flushes and renames it into
  * place, so FILE is either the whole result or untouched. Only a regular
  * file is ever replaced: a device, FIFO or directory is refused, and the
- * temporary is created exclusively, so a leftover FILE.partial (a symbolic
- * link to someone's file, another count's temporary) is refused, not followed.
+ * temporary is created exclusively with an owner record (./owner.ts), so a
+ * FILE.partial that is a symbolic link, someone's file or a running
+ * count's temporary is refused, not followed; one left by a count that is
+ * gone (killed outright) and that counted with the same checkpoint is
+ * taken over.
  */
 export class PendingFile {
   /** Where the result lands: FILE, or the file a symbolic link FILE points to (written through, the link kept). */
   private readonly target: string;
   private readonly temporary: string;
-  private fd: number | undefined;
+  private claim: Claim | undefined;
 
+  /** `checkpoint`: the one the count writing it uses (absolute), or null; a gone count's temporary is taken over only with the same one. */
   constructor(
     readonly file: string,
     readonly what: string,
+    checkpoint: string | null = null,
   ) {
     let target = file;
     try {
@@ -111,20 +134,20 @@ export class PendingFile {
     this.refuseSpecialFile();
     this.temporary = `${target}.partial`;
     try {
-      // O_EXCL: never through a link, never another's file.
-      this.fd = openSync(this.temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o666);
+      this.claim = claim(this.temporary, checkpoint, (why) => `cannot write ${what} to ${file}: ${why}`);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST')
-        throw failure(
-          `cannot write ${what} to ${file}: ${this.temporary} already exists (left by a count that was killed, or another count writing ${file} now); remove it if no count is writing ${file}`,
-          ERROR_CODES.WRITE_FAILED,
-        );
+      if ((error as { code?: unknown }).code === ERROR_CODES.WRITE_FAILED) throw error;
       throw failure(`cannot write ${what} to ${file}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
     }
     pending.add(this);
   }
 
-  /** Refuses a target that exists and is not a regular file (a device, FIFO, directory, socket). */
+  /**
+   * Refuses a target that exists and is not a regular file (a device, FIFO,
+   * directory, socket), or that this user could not open for writing, as a
+   * shell's `>` would refuse it (replacing it by a rename needs only the
+   * directory's permission).
+   */
   private refuseSpecialFile(): void {
     let stat;
     try {
@@ -137,15 +160,24 @@ export class PendingFile {
         `cannot write ${this.what} to ${this.file}: it is ${kindOf(stat)}, not a regular file (outputs are written to regular files only)`,
         ERROR_CODES.WRITE_FAILED,
       );
+    if (!writableByUs(this.target, stat))
+      throw failure(
+        `cannot write ${this.what} to ${this.file}: it is read-only for this user (mode ${(stat.mode & 0o7777).toString(8).padStart(4, '0')}); make it writable or name another file`,
+        ERROR_CODES.WRITE_FAILED,
+      );
   }
 
   commit(text: string): void {
-    if (this.fd === undefined) throw codedError(`${this.file} was already written`, ERROR_CODES.INTERNAL);
+    const claimed = this.claim;
+    if (claimed === undefined) throw codedError(`${this.file} was already written`, ERROR_CODES.INTERNAL);
     try {
-      writeAll(this.fd, text);
-      fsyncSync(this.fd);
-      closeSync(this.fd);
-      this.fd = undefined;
+      // The owner record gives way to the result.
+      ftruncateSync(claimed.fd, 0);
+      writeAll(claimed.fd, text, 0);
+      fsyncSync(claimed.fd);
+      forget(claimed);
+      this.claim = undefined;
+      closeSync(claimed.fd);
       this.refuseSpecialFile(); // made one while the count ran
       renameSync(this.temporary, this.target);
       pending.delete(this);
@@ -159,19 +191,9 @@ export class PendingFile {
   /** Removes the temporary file (a failed or interrupted count); after commit() it is gone already. */
   discard(): void {
     if (!pending.delete(this)) return; // committed or discarded: FILE.partial may be another's now
-    if (this.fd !== undefined) {
-      try {
-        closeSync(this.fd);
-      } catch {
-        // Already failing.
-      }
-      this.fd = undefined;
-    }
-    try {
-      unlinkSync(this.temporary);
-    } catch {
-      // Gone already.
-    }
+    if (this.claim !== undefined) release(this.claim, true);
+    else unlinkQuietly(this.temporary); // a commit that failed after closing it
+    this.claim = undefined;
   }
 }
 
@@ -181,6 +203,37 @@ const pending = new Set<PendingFile>();
 /** Discards every output file not yet committed, so no FILE.partial is left behind. */
 export function discardPendingFiles(): void {
   for (const file of [...pending]) file.discard();
+}
+
+/**
+ * Whether a shell could open an existing file for writing. The kernel lets
+ * root write any file, but a file without a single write bit was made
+ * read-only on purpose (a finished result, say): root is refused it too.
+ * Others get the kernel's answer (ACLs included), after the permission bits
+ * that apply to them, so that a file they own but made read-only is refused
+ * however the check is run.
+ */
+function writableByUs(file: string, stat: { mode: number; uid: number; gid: number }): boolean {
+  const uid = process.getuid?.();
+  if (uid === undefined) return true; // Windows: no modes to go by
+  if (uid === 0) return (stat.mode & 0o222) !== 0;
+  const inGroup = stat.gid === process.getgid?.() || (process.getgroups?.() ?? []).includes(stat.gid);
+  const bits = stat.uid === uid ? 0o200 : inGroup ? 0o020 : 0o002;
+  if ((stat.mode & bits) === 0) return false;
+  try {
+    accessSync(file, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function unlinkQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // Gone already.
+  }
 }
 
 function existsAsLink(file: string): boolean {

@@ -1,40 +1,67 @@
-// Long counts from the terminal: a progress bar, and Ctrl-C as an abort
-// (a second Ctrl-C, as terminals and `timeout` often send, exits at once,
-// still cleaning up: no FILE.partial left, a message, status 130).
+// Long counts from the terminal and from batch systems: a progress bar, and
+// SIGINT (Ctrl-C), SIGTERM (kill, scancel, a Slurm time limit, a Kubernetes
+// eviction) and SIGHUP (a closed terminal) as an abort: finished units stay
+// in the checkpoint, no FILE.partial is left, and the status is 128 + the
+// signal's number (130, 143, 129). A second signal, as terminals and
+// `timeout` often send, exits at once, still cleaning up.
 import { ERROR_CODES } from '../shared/errors.js';
-import { discardPendingFiles } from './files.js';
+import { discardPendingFiles, printErr } from './files.js';
 import { progressBar, type ProgressBar } from './progress-bar.js';
 
-/** The count was interrupted: exit status 130. */
+/** The signals that stop a count cleanly, and the exit status of each (128 + its number). */
+export const STOP_SIGNALS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+export type StopSignal = keyof typeof STOP_SIGNALS;
+
+/** "interrupted", naming the signal where it was not Ctrl-C's. */
+function interruptedBy(signal: StopSignal): string {
+  return signal === 'SIGINT' ? 'interrupted' : `interrupted (${signal})`;
+}
+
+/** The count was interrupted by a signal: exit status 128 + its number. The message says what was kept (`outcome`). */
 export class Interrupted extends Error {
   readonly code = ERROR_CODES.INTERRUPTED;
+  readonly signal: StopSignal;
+  constructor(outcome?: string) {
+    const signal = received ?? 'SIGINT';
+    super(outcome ? `${interruptedBy(signal)}; ${outcome}` : interruptedBy(signal));
+    this.signal = signal;
+  }
+  /** The exit status: 128 + the signal's number. */
+  get status(): number {
+    return STOP_SIGNALS[this.signal];
+  }
 }
 
 const controller = new AbortController();
 let installed = false;
-/** A count is running under withProgress: Ctrl-C aborts it (else the command stops at once). */
+/** A count is running under withProgress: a signal aborts it (else the command stops at once). */
 let counting = false;
+/** The first stop signal received. */
+let received: StopSignal | undefined;
 
 /**
- * Ctrl-C, from the start of the command: the first aborts the count (or the
- * count about to start), the second exits at once, after discarding output
- * files not yet written. Installed before any file is reserved, so no signal
- * finds the process without its handler.
+ * The stop signals, from the start of the command: the first aborts the
+ * count (or the count about to start), the second exits at once, after
+ * discarding output files not yet written. Installed before any file is
+ * reserved, so no signal finds the process without its handler.
  */
 export function installInterrupts(): void {
   if (installed) return;
   installed = true;
-  process.on('SIGINT', () => {
-    if (controller.signal.aborted || !counting) {
-      discardPendingFiles();
-      process.stderr.write(`nqueens: interrupted${counting ? ' again: stopped at once' : ''}; output files not written\n`);
-      process.exit(130);
-    }
-    controller.abort();
-  });
+  for (const signal of Object.keys(STOP_SIGNALS) as StopSignal[]) {
+    process.on(signal, () => {
+      received ??= signal;
+      if (controller.signal.aborted || !counting) {
+        discardPendingFiles();
+        printErr(`nqueens: ${interruptedBy(signal)}${counting ? ' again: stopped at once' : ''}; output files not written`);
+        process.exit(STOP_SIGNALS[signal]);
+      }
+      controller.abort();
+    });
+  }
 }
 
-/** Runs work with a progress bar on stderr and Ctrl-C wired to its signal. */
+/** Runs work with a progress bar on stderr and the stop signals wired to its signal. */
 export async function withProgress<T>(work: (bar: ProgressBar, signal: AbortSignal) => Promise<T>): Promise<T> {
   const bar = progressBar(process.stderr);
   installInterrupts();
@@ -42,7 +69,7 @@ export async function withProgress<T>(work: (bar: ProgressBar, signal: AbortSign
   try {
     return await work(bar, controller.signal);
   } catch (error) {
-    if ((error as Error)?.name === 'AbortError') throw new Interrupted('interrupted');
+    if ((error as Error)?.name === 'AbortError') throw new Interrupted();
     throw error;
   } finally {
     counting = false;

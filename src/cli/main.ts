@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // The nqueens command line: parses the command and hands it to its file
 // (count.ts, solve.ts, merge.ts). Errors are one line on stderr; exit
-// status 0 done, 1 failed, 2 usage error, 130 interrupted.
+// status 0 done, 1 failed, 2 usage error, 130 / 143 / 129 interrupted
+// (SIGINT, SIGTERM, SIGHUP).
 import { AUTO_THREADS_MIN_N, MAX_N, MAX_THREADS, MIN_N } from '../index.js';
 import { VERSION } from '../shared/version.js';
 import { checkCommandOptions, inFlags, parseCommandLine, quote, UsageError, type Command } from './args.js';
 import { runCount } from './count.js';
-import { OutputClosed, println, stdoutClosedAtStart, writeOut } from './files.js';
+import { OutputClosed, printErr, println, stdoutClosedAtStart, writeOut } from './files.js';
 import { ERROR_CODES, failure } from '../shared/errors.js';
 import { installInterrupts, Interrupted } from './interrupt.js';
 import { runMerge } from './merge.js';
@@ -56,13 +57,14 @@ Options:
 n is an integer from ${MIN_N} to ${MAX_N}. Counts are exact: total (OEIS A000170)
 and unique, one per class under rotations and reflections (OEIS A002562).
 
-A progress bar is drawn on stderr when it is a terminal. Ctrl-C stops a
-count cleanly (with --checkpoint its finished units are kept; a second
-Ctrl-C stops at once).
+A progress bar is drawn on stderr when it is a terminal. Ctrl-C, SIGTERM
+and SIGHUP stop a count cleanly (with --checkpoint its finished units are
+kept; a second signal stops at once).
 
 Exit status (count, solve, merge): 0 done, 1 failed (refused input included),
-2 usage error, 130 interrupted. A closed stdout (| head) ends with 0. A
-failure's message ends with its error code, e.g. [ERR_NQUEENS_BAD_SHARD].
+2 usage error, 130 interrupted (Ctrl-C; 143 SIGTERM, 129 SIGHUP). A closed
+stdout (| head) ends with 0. A failure's message ends with its error code,
+e.g. [ERR_NQUEENS_BAD_SHARD].
 
 Examples:
   nqueens count 16
@@ -136,8 +138,8 @@ export async function main(argv: string[]): Promise<number> {
     // The reader of stdout has gone (`| head`): nothing failed, stop quietly.
     if (error instanceof OutputClosed) return 0;
     if (error instanceof Interrupted) {
-      console.error(`nqueens: ${error.message}`);
-      return 130;
+      printErr(`nqueens: ${error.message}`);
+      return error.status;
     }
     const code = (error as { code?: unknown })?.code;
     const usage = typeof code === 'string' && USAGE_CODES.has(code);
@@ -146,7 +148,7 @@ export async function main(argv: string[]): Promise<number> {
       (typeof code === 'string' ? code : ((error as Error)?.name ?? 'Error')) +
       (typeof causeCode === 'string' ? `, cause ${causeCode}` : '');
     const message = (error as Error)?.message ?? String(error);
-    console.error(`nqueens: ${usage ? `${inFlags(message)} (see nqueens --help)` : `${message} [${label}]`}`);
+    printErr(`nqueens: ${usage ? `${inFlags(message)} (see nqueens --help)` : `${message} [${label}]`}`);
     return usage ? 2 : 1;
   }
 }

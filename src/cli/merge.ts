@@ -3,7 +3,7 @@
 import { planLabel, recounter } from '../run/methods.js';
 import { ERROR_CODES, failure } from '../shared/errors.js';
 import { parseInteger, parseEngine, UsageError, type OptionValues } from './args.js';
-import { describeError, println } from './files.js';
+import { describeError, printErr, println } from './files.js';
 import { reserveOutput } from './reserve-output.js';
 import { formatMs, printPairs, roundMs } from './output.js';
 import { readRegularFile } from './regular-file.js';
@@ -66,7 +66,7 @@ export function runMerge(files: string[], values: OptionValues): void {
     const m = mergeShards(files.map(readShard));
     let verified = 0;
     if (verifyCount > 0) {
-      console.error(
+      printErr(
         `verifying ${Math.min(verifyCount, m.plan.units)} random units (seed ${seed}; repeat with --verify ${verifyCount} --seed ${seed})`,
       );
       verified = verify(m, verifyCount, seed, engine);

@@ -15,7 +15,7 @@ export interface NamedInput {
 }
 
 /** The absolute path a name stands for: links in it resolved as far as they exist. */
-function canonical(file: string): string {
+export function canonical(file: string): string {
   try {
     return realpathSync(file);
   } catch {
@@ -40,9 +40,17 @@ export function sameFile(a: string, b: string): boolean {
 /**
  * Reserves `file` for `option` (its PendingFile) once it is known to be none
  * of `inputs`. `-` is not a file: `--out -` (stdout) never gets here, and
- * `--subtotals -` is refused (stdout has the result).
+ * `--subtotals -` is refused (stdout has the result). `checkpoint`: the
+ * count's checkpoint, if any (a gone count's FILE.partial is taken over only
+ * by a count with the same one).
  */
-export function reserveOutput(option: '--out' | '--subtotals', file: string, what: string, inputs: readonly NamedInput[]): PendingFile {
+export function reserveOutput(
+  option: '--out' | '--subtotals',
+  file: string,
+  what: string,
+  inputs: readonly NamedInput[],
+  checkpoint?: string,
+): PendingFile {
   if (file === '-') {
     throw new UsageError(
       option === '--out'
@@ -56,5 +64,5 @@ export function reserveOutput(option: '--out' | '--subtotals', file: string, wha
     if (sameFile(`${file}.partial`, input.file))
       throw new UsageError(`${file}.partial (where ${option} ${file} is written first) is ${input.role}; name another output file`);
   }
-  return new PendingFile(file, what);
+  return new PendingFile(file, what, checkpoint === undefined ? null : canonical(checkpoint));
 }

@@ -79,12 +79,12 @@ export function parseCount(text: unknown): bigint | undefined {
 }
 
 /** Adds the contributions of units from, from + 1, ... with these counts to `into`. */
-export function addCounts(plan: PlannedMethod, from: number, counts: readonly bigint[], into: { total: bigint; unique8: bigint }): void {
-  counts.forEach((count, k) => {
-    const c = plan.contribution(from + k, count);
+export function addCounts(plan: PlannedMethod, from: number, counts: ArrayLike<bigint>, into: { total: bigint; unique8: bigint }): void {
+  for (let k = 0; k < counts.length; k++) {
+    const c = plan.contribution(from + k, counts[k]);
     into.total += c.total;
     into.unique8 += c.unique8;
-  });
+  }
 }
 
 function digestOf(r: Omit<ShardResult, 'digest' | 'engine' | 'threads' | 'elapsedMs'>): string {
@@ -116,7 +116,7 @@ export function shardResult(
   plan: PlannedMethod,
   spec: ShardSpec,
   range: { from: number; to: number },
-  counts: readonly bigint[],
+  counts: ArrayLike<bigint>,
   run: { engine: string; threads: number; elapsedMs: number },
 ): ShardResult {
   const sum = { total: 0n, unique8: 0n };
@@ -134,7 +134,7 @@ export function shardResult(
     to: range.to,
     total: sum.total.toString(),
     unique8: sum.unique8.toString(),
-    counts: counts.map(String),
+    counts: Array.from(counts, String),
   } as const;
   return { ...body, ...run, digest: digestOf(body) };
 }
@@ -239,11 +239,19 @@ export function mergeShards(files: { name: string; text: string }[]): MergedShar
     );
   }
   const bySpec = new Map<string, string>();
-  for (const { name, r, counts } of shards) {
+  // Every shard given twice, every unit missing or counted twice, named together: a cluster's rerun needs the whole list.
+  const coverage: string[] = [];
+  const distinct: ParsedShard[] = [];
+  for (const shard of shards) {
+    const { name, r } = shard;
     const spec = `${r.shard}/${r.of}`;
     const other = bySpec.get(spec);
-    if (other) refuse(`shard ${spec} appears twice: ${other} and ${name}`);
-    bySpec.set(spec, name);
+    if (other) coverage.push(`shard ${spec} appears twice: ${other} and ${name}`);
+    else distinct.push(shard);
+    bySpec.set(spec, other ?? name);
+  }
+  for (const { name, r, counts } of distinct) {
+    const spec = `${r.shard}/${r.of}`;
     const range = plan.shardRange(r.shard, r.of);
     if (r.from !== range.from || r.to !== range.to) {
       refuse(
@@ -260,10 +268,10 @@ export function mergeShards(files: { name: string; text: string }[]): MergedShar
       refuse(`${name}: its total ${r.total} and unique8 ${r.unique8} are not what its counts add up to (${sum.total}, ${sum.unique8})`);
     }
   }
-  const countOf = coveredUnits(shards, plan.units);
+  const countOf = coveredUnits(distinct, plan.units, coverage);
   let total = 0n;
   let unique8 = 0n;
-  for (const s of shards) {
+  for (const s of distinct) {
     total += BigInt(s.r.total);
     unique8 += BigInt(s.r.unique8);
   }
@@ -275,26 +283,33 @@ export function mergeShards(files: { name: string; text: string }[]): MergedShar
   return {
     n: plan.n,
     plan,
-    files: shards.length,
+    files: distinct.length,
     total,
     unique: plan.uniqueOf(total, unique8),
-    elapsedMs: shards.reduce((sum, { r }) => sum + (Number.isFinite(r.elapsedMs) ? r.elapsedMs : 0), 0),
+    elapsedMs: distinct.reduce((sum, { r }) => sum + (Number.isFinite(r.elapsedMs) ? r.elapsedMs : 0), 0),
     countOf,
   };
 }
 
-/** Each unit's shard and count, once the shards' ranges are checked to tile 0..units-1 exactly. */
-function coveredUnits(shards: ParsedShard[], units: number): (id: number) => { name: string; count: bigint } {
+/**
+ * Each unit's shard and count, once the shards' ranges are checked to tile
+ * 0..units-1 exactly; refuses with every gap and overlap (after `problems`
+ * found before), not only the first.
+ */
+function coveredUnits(shards: ParsedShard[], units: number, problems: string[]): (id: number) => { name: string; count: bigint } {
   const ordered = shards.filter((s) => s.r.to > s.r.from).sort((p, q) => p.r.from - q.r.from);
   let next = 0;
   let previous = '(the start)';
   for (const { name, r } of ordered) {
-    if (r.from > next) refuse(`units ${next}..${r.from - 1} are missing: no shard between ${previous} and ${name}`);
-    if (r.from < next) refuse(`units ${r.from}..${Math.min(next, r.to) - 1} are counted twice: in ${previous} and ${name}`);
-    next = r.to;
-    previous = name;
+    if (r.from > next) problems.push(`units ${next}..${r.from - 1} are missing: no shard between ${previous} and ${name}`);
+    if (r.from < next) problems.push(`units ${r.from}..${Math.min(next, r.to) - 1} are counted twice: in ${previous} and ${name}`);
+    if (r.to >= next) {
+      next = r.to;
+      previous = name;
+    }
   }
-  if (next < units) refuse(`units ${next}..${units - 1} are missing: no shard after ${previous} (the plan has ${units} units)`);
+  if (next < units) problems.push(`units ${next}..${units - 1} are missing: no shard after ${previous} (the plan has ${units} units)`);
+  if (problems.length > 0) refuse(problems.join('; '));
 
   const countOf = (id: number): { name: string; count: bigint } => {
     let lo = 0;

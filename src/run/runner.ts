@@ -89,10 +89,20 @@ export async function runMethod<U extends { readonly id: number }>(plan: Method<
   const module = plan.module(run.engine); // throws now if 'wasm' is unavailable
   if (!module || run.engine !== 'auto') return runUnits(plan, run, module);
   // 'auto' on wasm: where an instance cannot have its memory (on a worker, or
-  // after the first), the rest runs in TypeScript, keeping what wasm finished.
-  const done = new Map<number, bigint>();
+  // after the first), the rest runs in TypeScript, keeping what wasm finished:
+  // a bit a unit and their sums, never an entry a unit (millions at depth 4).
+  const from = run.from ?? 0;
+  const done = new Uint8Array(((run.to ?? plan.units) - from + 7) >>> 3);
+  const isDone = (id: number): boolean => (done[(id - from) >>> 3] & (1 << ((id - from) & 7))) !== 0;
+  const already: Already = { ...(run.already ?? NOTHING_DONE) };
+  const before = already.total;
   const onUnit = (id: number, count: bigint): void => {
-    done.set(id, count);
+    done[(id - from) >>> 3] |= 1 << ((id - from) & 7);
+    const c = plan.contribution(id, count);
+    already.total += c.total;
+    already.unique8 += c.unique8;
+    already.finished++;
+    already.work += plan.workOf(id);
     run.onUnit?.(id, count);
   };
   try {
@@ -100,17 +110,9 @@ export async function runMethod<U extends { readonly id: number }>(plan: Method<
   } catch (error) {
     if (!hasCode(error, ERROR_CODES.OUT_OF_MEMORY)) throw error;
   }
-  const already: Already = { ...(run.already ?? NOTHING_DONE) };
-  const before = already.total;
-  for (const [id, count] of done) {
-    const c = plan.contribution(id, count);
-    already.total += c.total;
-    already.unique8 += c.unique8;
-    already.finished++;
-    already.work += plan.workOf(id);
-  }
-  const r = await runUnits(plan, { ...run, already, skip: (id) => done.has(id) || !!run.skip?.(id) }, null);
-  return { ...r, counted: r.counted + done.size, countedTotal: r.countedTotal + already.total - before };
+  const counted = already.finished - (run.already ?? NOTHING_DONE).finished;
+  const r = await runUnits(plan, { ...run, already, skip: (id) => isDone(id) || !!run.skip?.(id) }, null);
+  return { ...r, counted: r.counted + counted, countedTotal: r.countedTotal + already.total - before };
 }
 
 /** runMethod's count on `module` (null: TypeScript). */

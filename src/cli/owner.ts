@@ -1,0 +1,295 @@
+// Who is writing a file now. A count claims FILE.partial (an output's
+// temporary) and CHECKPOINT.lock by creating them exclusively with an owner
+// record: host, boot id, pid namespace, process id and the process's start
+// time. A count
+// that finds a claim made by a process that is gone (killed with SIGKILL,
+// by the OOM killer, or by a reboot) takes it over, so rerunning the same
+// command resumes with no manual step; a live owner's claim is refused, so
+// two counts never write one file. On this host (same host name, boot and
+// pid namespace) liveness is exact (the pid, and its start time against pid
+// reuse); a claim from anywhere else (another host on a shared file system,
+// another container, a boot before) is a lease: the owner renews it (the
+// file's mtime) every HEARTBEAT_MS, and it is taken over once not renewed
+// for LEASE_MS.
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  futimesSync,
+  linkSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  readSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { hostname } from 'node:os';
+import { ERROR_CODES, failure } from '../shared/errors.js';
+
+export const OWNER_FORMAT = 'nqueens-owner';
+/** A claim from another host not renewed for this long is taken over. */
+export const LEASE_MS = 120_000;
+/** How often a live owner renews its claims. */
+const HEARTBEAT_MS = 20_000;
+/** An owner record is one short line; a larger file is not one. */
+const MAX_RECORD_BYTES = 4096;
+
+export interface OwnerRecord {
+  format: typeof OWNER_FORMAT;
+  host: string;
+  /** The kernel's boot id (Linux), so a reboot frees the pids of the boot before. */
+  boot: string;
+  /** The pid namespace (Linux: another container's pids are not ours to check). */
+  pidns: string;
+  pid: number;
+  /** The process's start time in clock ticks since boot (Linux), so a reused pid is not taken for its owner. */
+  start: string;
+  /** The checkpoint the owner counts with (absolute), or null: a claim is taken over only by a count with the same one. */
+  checkpoint: string | null;
+  since: string;
+}
+
+function readProc(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
+
+/** Field 22 of /proc/PID/stat (after the command name, which may hold spaces and parentheses). */
+function startTimeOf(pid: number): string {
+  const stat = readProc(`/proc/${pid}/stat`);
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return fields[19] ?? '';
+}
+
+function pidNamespace(): string {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return '';
+  }
+}
+
+export function ownerRecord(checkpoint: string | null): OwnerRecord {
+  return {
+    format: OWNER_FORMAT,
+    host: hostname(),
+    boot: readProc('/proc/sys/kernel/random/boot_id'),
+    pidns: pidNamespace(),
+    pid: process.pid,
+    start: startTimeOf(process.pid),
+    checkpoint,
+    since: new Date().toISOString(),
+  };
+}
+
+function isRecord(value: unknown): value is OwnerRecord {
+  const r = value as OwnerRecord;
+  return r?.format === OWNER_FORMAT && typeof r.host === 'string' && Number.isInteger(r.pid) && typeof r.start === 'string';
+}
+
+/** Whether the owner of a claim is gone, and if not, who it is (for the refusal). */
+export function ownerState(record: OwnerRecord, renewedMs: number, nowMs = Date.now()): { gone: true } | { gone: false; who: string } {
+  const here = record.host === hostname() && record.boot === readProc('/proc/sys/kernel/random/boot_id') && record.pidns === pidNamespace();
+  if (!here) {
+    const age = Math.max(0, Math.round((nowMs - renewedMs) / 1000));
+    if (nowMs - renewedMs > LEASE_MS) return { gone: true };
+    const where = record.host === hostname() ? `host ${record.host} (another boot or pid namespace)` : `host ${record.host}`;
+    return {
+      gone: false,
+      who: `pid ${record.pid} on ${where}, renewed ${age} s ago; it is taken over once not renewed for ${LEASE_MS / 1000} s`,
+    };
+  }
+  const who = { gone: false as const, who: `pid ${record.pid} on this host, since ${record.since}` };
+  try {
+    process.kill(record.pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return { gone: true };
+    return who; // EPERM: alive, another user's
+  }
+  const start = startTimeOf(record.pid);
+  // The pid is alive, but a process started at another time: the owner's pid, reused (a container's restart, say).
+  if (start !== '' && record.start !== '' && start !== record.start) return { gone: true };
+  if (record.pid === process.pid && record.start === '') return { gone: true };
+  return who;
+}
+
+/** A claim this process holds: renewed while it holds it, removed when released (and at exit). */
+export interface Claim {
+  readonly path: string;
+  readonly fd: number;
+}
+
+const held = new Set<Claim>();
+let heartbeat: ReturnType<typeof setInterval> | undefined;
+let exitHookInstalled = false;
+
+function renewAll(): void {
+  const now = new Date();
+  for (const claim of held) {
+    try {
+      futimesSync(claim.fd, now, now);
+    } catch {
+      // A failed renewal shows as an old lease; the count's own writes report real failures.
+    }
+  }
+}
+
+function hold(claim: Claim): void {
+  held.add(claim);
+  if (heartbeat === undefined) {
+    heartbeat = setInterval(renewAll, HEARTBEAT_MS);
+    heartbeat.unref();
+  }
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    // However the process ends short of SIGKILL (a second signal's process.exit included), its claims go with it.
+    process.on('exit', () => {
+      for (const c of [...held]) release(c, true);
+    });
+  }
+}
+
+/**
+ * Gives up a claim: closes it, and removes its file if `remove` (a lock, a
+ * discarded output); an output committed by renaming it away is not removed.
+ */
+export function release(claim: Claim, remove: boolean): void {
+  if (!held.delete(claim)) return;
+  if (held.size === 0 && heartbeat !== undefined) {
+    clearInterval(heartbeat);
+    heartbeat = undefined;
+  }
+  try {
+    closeSync(claim.fd);
+  } catch {
+    // Closed already (committed).
+  }
+  if (remove) {
+    try {
+      unlinkSync(claim.path);
+    } catch {
+      // Gone already.
+    }
+  }
+}
+
+/** Stops renewing a claim whose fd the caller closes and whose file it renames away (a commit). */
+export function forget(claim: Claim): void {
+  held.delete(claim);
+}
+
+/** What is at `path` when a claim cannot be created: an owner record and its renewal time, or why it is not one. */
+function readClaim(path: string): { record: OwnerRecord; renewedMs: number; ino: number } | { problem: string } {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { problem: 'gone' };
+    return { problem: code === 'ELOOP' ? 'a symbolic link' : `unreadable (${code})` };
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > MAX_RECORD_BYTES) return { problem: 'not a claim' };
+    const buffer = Buffer.alloc(MAX_RECORD_BYTES);
+    const length = readSync(fd, buffer, 0, buffer.length, 0);
+    let record: unknown;
+    try {
+      record = JSON.parse(buffer.subarray(0, length).toString('utf8'));
+    } catch {
+      return { problem: 'not a claim' };
+    }
+    return isRecord(record) ? { record, renewedMs: stat.mtimeMs, ino: stat.ino } : { problem: 'not a claim' };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Moves a gone owner's claim aside and removes it, if it is still that one; false if another took it first. */
+function removeStale(path: string, ino: number): boolean {
+  const aside = `${path}.stale-${process.pid}-${Math.floor(Math.random() * 1e9)}`;
+  try {
+    renameSync(path, aside);
+  } catch {
+    return false;
+  }
+  let same = false;
+  try {
+    same = lstatSync(aside).ino === ino;
+  } catch {
+    // Vanished: not ours to judge.
+  }
+  if (!same) {
+    // A live claim made after ours was judged (a race): put it back, never over another.
+    try {
+      linkSync(aside, path);
+    } catch {
+      // Its owner's commit will fail and say so; nothing is counted wrong.
+    }
+  }
+  try {
+    unlinkSync(aside);
+  } catch {
+    // Gone already.
+  }
+  return same;
+}
+
+/**
+ * Claims `path` for this process: creates it exclusively (never through a
+ * link) with an owner record, or takes over a claim whose owner is gone and
+ * which names the same checkpoint. Refuses, as ERR_NQUEENS_WRITE_FAILED
+ * with `what` and `why`, a live owner's claim or a file that is no claim.
+ * The record stays in the file; the caller may overwrite it (an output's
+ * temporary) from position 0.
+ */
+export function claim(path: string, checkpoint: string | null, refusal: (why: string) => string): Claim {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    let fd: number;
+    try {
+      fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o666);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const found = readClaim(path);
+      if ('problem' in found) {
+        if (found.problem === 'gone') continue;
+        throw failure(
+          refusal(
+            `${path} already exists and is ${found.problem === 'not a claim' ? "not a count's owner record" : found.problem}; remove it if no count is writing it`,
+          ),
+          ERROR_CODES.WRITE_FAILED,
+        );
+      }
+      const state = ownerState(found.record, found.renewedMs);
+      if (!state.gone) throw failure(refusal(`${path} is held by a count still running (${state.who})`), ERROR_CODES.WRITE_FAILED);
+      if (found.record.checkpoint !== checkpoint) {
+        const theirs = found.record.checkpoint ?? 'no checkpoint';
+        throw failure(
+          refusal(
+            `${path} was left by a count that is gone, but it counted with ${theirs}, not ${checkpoint ?? 'no checkpoint'}; remove it to start afresh`,
+          ),
+          ERROR_CODES.WRITE_FAILED,
+        );
+      }
+      removeStale(path, found.ino);
+      continue;
+    }
+    const claimed: Claim = { path, fd };
+    try {
+      writeSync(fd, JSON.stringify(ownerRecord(checkpoint)) + '\n');
+    } catch (error) {
+      closeSync(fd);
+      unlinkSync(path);
+      throw error;
+    }
+    hold(claimed);
+    return claimed;
+  }
+  throw failure(refusal(`${path} is being claimed by other counts at the same time`), ERROR_CODES.WRITE_FAILED);
+}

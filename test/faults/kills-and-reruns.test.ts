@@ -1,0 +1,197 @@
+// A count stopped by a batch system, however it is stopped, resumes when the
+// same command is run again, with no manual step: SIGTERM and SIGHUP save
+// and exit 143 / 129 as Ctrl-C does (130); after SIGKILL the rerun takes
+// over the killed count's claims; a second count on the same files while
+// the first runs is refused. Claims from another host are leases. The waits
+// are on the checkpoint's lines, never on fixed times.
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, readFileSync, readlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, cliInTempDir, readJson } from '../cli-in-dir.js';
+
+const { dir, nqueens } = cliInTempDir('nqueens-kills-');
+const lineCount = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').length - 1 : 0);
+const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+/** The CLI started in `dir`; resolves once `file` has more than `lines` whole lines (or the child ended). */
+async function startUntil(args: string[], file: string, lines: number) {
+  const child = spawn(process.execPath, [cli, ...args], { cwd: dir });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  let code: number | null | undefined;
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (status, signal) => {
+      code = status ?? (signal ? -1 : null);
+      resolve(code);
+    }),
+  );
+  while (code === undefined && lineCount(file) <= lines) await pause();
+  return { child, exited, stderr: () => stderr, running: () => code === undefined };
+}
+
+describe('a count stopped and run again', () => {
+  it('SIGTERM, SIGHUP, SIGKILL, then a second count while the first runs: each rerun resumes, and the end is exact', async () => {
+    const ckpt = join(dir, 'n17.ckpt');
+    const out = join(dir, 'n17.json');
+    const args = ['count', '17', '--algorithm', 'search', '--threads', '1', '--shard', '0/1', '--checkpoint', ckpt, '--out', out];
+    let lines = 1; // the header
+
+    for (const [signal, status] of [
+      ['SIGTERM', 143],
+      ['SIGHUP', 129],
+    ] as const) {
+      const run = await startUntil(args, ckpt, lines + 2);
+      expect(run.running()).toBe(true);
+      run.child.kill(signal);
+      expect(await run.exited).toBe(status);
+      expect(run.stderr()).toMatch(
+        new RegExp(`interrupted \\(${signal}\\); finished units are in .*n17.ckpt, run the same command to resume`),
+      );
+      // Finished units kept; nothing else left behind.
+      expect(lineCount(ckpt)).toBeGreaterThan(lines);
+      lines = lineCount(ckpt);
+      expect([existsSync(`${out}.partial`), existsSync(`${ckpt}.lock`), existsSync(out)]).toEqual([false, false, false]);
+    }
+
+    const killed = await startUntil(args, ckpt, lines + 2);
+    killed.child.kill('SIGKILL');
+    await killed.exited;
+    // Its claims stay, naming a process that is gone.
+    expect(readJson(`${out}.partial`)).toMatchObject({ format: 'nqueens-owner', host: hostname(), pid: killed.child.pid });
+    expect(readJson(`${ckpt}.lock`)).toMatchObject({ format: 'nqueens-owner', pid: killed.child.pid });
+    lines = lineCount(ckpt);
+
+    // The rerun takes them over; a second count of the same command meanwhile is refused, before counting.
+    const rerun = await startUntil(args, ckpt, lines + 2);
+    expect(rerun.running()).toBe(true);
+    const second = nqueens(...args);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(
+      new RegExp(
+        `cannot write the shard result to .*n17.json: .*n17.json.partial is held by a count still running \\(pid ${rerun.child.pid} on this host, since [-0-9T:.Z]+\\) \\[ERR_NQUEENS_WRITE_FAILED\\]`,
+      ),
+    );
+    // The same checkpoint with another output: the checkpoint's lock refuses it.
+    const other = nqueens(...args.slice(0, -1), join(dir, 'other.json'));
+    expect(other.code).toBe(1);
+    expect(other.stderr).toMatch(
+      /cannot use the checkpoint .*n17.ckpt: .*n17.ckpt.lock is held by a count still running \(pid \d+ on this host/,
+    );
+    expect(existsSync(join(dir, 'other.json.partial'))).toBe(false);
+
+    expect(await rerun.exited).toBe(0);
+    expect(rerun.stderr()).toMatch(/resumed from .*n17.ckpt: \d+ of 4368 units were already done/);
+    expect(readJson(out)).toMatchObject({ n: 17, total: '95815104', unique8: String(11977939n * 8n) });
+    expect([existsSync(`${out}.partial`), existsSync(`${ckpt}.lock`)]).toEqual([false, false]);
+  }, 120_000);
+});
+
+describe('claims left behind', () => {
+  const claim = (file: string, fields: Record<string, unknown>) =>
+    writeFileSync(
+      file,
+      JSON.stringify({
+        format: 'nqueens-owner',
+        host: hostname(),
+        boot: readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(),
+        pidns: readlinkSync('/proc/self/ns/pid'),
+        pid: 1,
+        start: '0',
+        checkpoint: null,
+        since: '2026-01-01T00:00:00.000Z',
+        ...fields,
+      }) + '\n',
+    );
+  const goneProcess = () => spawnSync(process.execPath, ['-e', '0']).pid!;
+
+  it('a gone process on this host, or its pid reused by another, is taken over', () => {
+    for (const [what, fields] of [
+      ['gone', { pid: goneProcess() }],
+      ['reused pid', { pid: process.pid, start: '1' }],
+    ] as const) {
+      const out = join(dir, `taken-${what.replace(' ', '-')}.json`);
+      claim(`${out}.partial`, fields);
+      const r = nqueens('count', '10', '--shard', '0/1', '--out', out);
+      expect([what, r.code, r.stderr]).toEqual([what, 0, '']);
+      expect(readJson(out)).toMatchObject({ n: 10, total: '724' });
+    }
+  });
+
+  it('a gone count that used another checkpoint, or none, is not taken over', () => {
+    const out = join(dir, 'other-checkpoint.json');
+    claim(`${out}.partial`, { pid: goneProcess(), checkpoint: join(dir, 'theirs.ckpt') });
+    const r = nqueens('count', '10', '--shard', '0/1', '--out', out, '--checkpoint', join(dir, 'mine.ckpt'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /other-checkpoint.json.partial was left by a count that is gone, but it counted with .*theirs.ckpt, not .*mine.ckpt; remove it/,
+    );
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("another host's, container's or boot's claim is a lease: refused while renewed, taken over once 120 s old", () => {
+    for (const [what, fields, where] of [
+      ['host', { host: 'elsewhere.example' }, 'host elsewhere.example'],
+      ['container', { pidns: 'pid:[1]' }, `host ${hostname()} \\(another boot or pid namespace\\)`],
+      ['boot', { boot: 'an-earlier-boot' }, `host ${hostname()} \\(another boot or pid namespace\\)`],
+    ] as const) {
+      const out = join(dir, `lease-${what}.json`);
+      // pid 1 is alive here: only the lease decides.
+      claim(`${out}.partial`, { ...fields, pid: 1 });
+      const held = nqueens('count', '10', '--shard', '0/1', '--out', out);
+      expect([what, held.code]).toEqual([what, 1]);
+      expect(held.stderr).toMatch(
+        new RegExp(
+          `lease-${what}.json.partial is held by a count still running \\(pid 1 on ${where}, renewed \\d+ s ago; it is taken over once not renewed for 120 s\\)`,
+        ),
+      );
+      const old = (Date.now() - 121_000) / 1000;
+      utimesSync(`${out}.partial`, old, old);
+      const taken = nqueens('count', '10', '--shard', '0/1', '--out', out);
+      expect([what, taken.code]).toEqual([what, 0]);
+      expect(readJson(out)).toMatchObject({ total: '724' });
+    }
+  });
+
+  it('a FILE.partial that is no owner record is refused and left as it is', () => {
+    const out = join(dir, 'foreign.json');
+    writeFileSync(`${out}.partial`, 'someone else\n');
+    const r = nqueens('count', '10', '--shard', '0/1', '--out', out);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/foreign.json.partial already exists and is not a count's owner record; remove it if no count is writing it/);
+    expect(readFileSync(`${out}.partial`, 'utf8')).toBe('someone else\n');
+  });
+});
+
+describe('shard outputs', () => {
+  it('--json with --out prints the summary as JSON', () => {
+    const r = nqueens('count', '14', '--shard', '0/8', '--out', join(dir, 's14.json'), '--json');
+    expect(r.code).toBe(0);
+    const summary = JSON.parse(r.stdout);
+    const shard = readJson(join(dir, 's14.json'));
+    expect(summary).toMatchObject({ n: 14, shard: '0/8', units: { from: 0, to: shard.to, of: shard.plan.units }, total: shard.total });
+    expect(summary.out).toMatch(/s14.json$/);
+  });
+
+  it('an empty shard says it has no units, and is written for merge', () => {
+    const out = join(dir, 'empty.json');
+    const r = nqueens('count', '12', '--shard', '0/100000', '--out', out);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /^shard 0\/100000 of n = 12: no units \(this shard of the \d+ units of the plan, depth \d, is empty\), total 0, written to /,
+    );
+    expect(readJson(out)).toMatchObject({ from: 0, to: 0, total: '0', counts: [] });
+  });
+
+  it('--out onto a read-only file is refused, as a shell would, and the file is left unchanged', () => {
+    const out = join(dir, 'read-only.json');
+    writeFileSync(out, 'keep\n');
+    chmodSync(out, 0o444);
+    const r = nqueens('count', '10', '--shard', '0/1', '--out', out);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/cannot write the shard result to .*read-only.json: it is read-only for this user \(mode 0444\)/);
+    expect(readFileSync(out, 'utf8')).toBe('keep\n');
+    expect(existsSync(`${out}.partial`)).toBe(false);
+  });
+});
