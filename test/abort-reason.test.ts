@@ -3,11 +3,11 @@
 // when not; on the calling thread and on workers, for count and completions,
 // aborted before the call and during it.
 import { describe, expect, it } from 'vitest';
-import { count, countCompletions, type Progress } from '../dist/index.js';
+import { count, countCompletions } from '../dist/index.js';
 
 const reason = new Error('the user left');
 
-type OnProgress = (progress: Progress) => void;
+type OnProgress = (progress: { readonly fraction: number }) => void;
 const paths = [
   [
     'count, calling thread',

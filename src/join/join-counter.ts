@@ -26,7 +26,7 @@ interface JoinExports {
 }
 
 /** Milliseconds of probes between the pieces a unit is counted in (progress and abort come between them). */
-export const JOIN_PIECE_MS = 20;
+const JOIN_PIECE_MS = 20;
 
 /** Counts units of the join on one thread; each counter owns its tables (one wasm instance, or the shared TS state). */
 export interface JoinCounter {

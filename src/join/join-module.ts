@@ -16,16 +16,8 @@ export function compileJoinModule(build: 'simd' | 'baseline'): WebAssembly.Modul
 }
 
 /** The join module for this runtime: the SIMD build where it validates, else the baseline. */
-export function getJoinModule(): WebAssembly.Module {
+function getJoinModule(): WebAssembly.Module {
   return resolveWasm('join', 'wasm')!;
-}
-
-/**
- * The join module for an engine choice, or null for the TypeScript join:
- * 'auto' falls back where WebAssembly is unavailable, 'wasm' throws.
- */
-export function resolveJoinModule(engine: 'auto' | 'wasm' | 'js'): WebAssembly.Module | null {
-  return resolveWasm('join', engine);
 }
 
 /** A counter on `engine`; for wasm, from `module` (default: this runtime's join module). */
@@ -33,7 +25,7 @@ export function joinCounter(engine: JoinEngine, module?: WebAssembly.Module): Jo
   return joinCounterFrom(engine, engine === 'js' ? null : (module ?? wasmModuleOf('join') ?? getJoinModule()));
 }
 
-export interface JoinCount {
+interface JoinCount {
   readonly n: number;
   readonly total: bigint;
   readonly unique: bigint;

@@ -79,7 +79,7 @@ export function makesPlan(algorithm: AlgorithmName, n: number): boolean {
 
 /** The method of a plan recorded in a file (recordedPlan): the search's constellations at `depth`, or the join (depth 0). */
 export function plannedMethod(algorithm: AlgorithmName, n: number, depth: number): PlannedMethod {
-  return algorithm === 'join' ? joinMethod(n) : searchMethod(n, depth);
+  return methodForCount(n, algorithm, 1, depth);
 }
 
 /**
