@@ -1,7 +1,7 @@
 // The plan of a count: its units of work, numbered, with an identity that
 // shards and checkpoints record so that results of different plans never mix.
 //
-// The search's plan (its identity's method: 'constellations') refines the symmetry search's subproblems (one
+// The search's plan (its identity's method: 'search') refines the symmetry search's subproblems (one
 // border constellation per symmetry class, src/search/constellations.ts) to a
 // chosen depth: a unit is a constellation plus queens placed in its first
 // `depth` inner rows (top-down, the rows below row 0 that the border queens
@@ -173,9 +173,12 @@ function countPlacements(layout: Layout, depth: number): number {
   return visit(0, 0, 0, 0);
 }
 
+/** The word the search's plan digest is computed over: its method's name before it was 'search', so digests stay what they were. */
+const DIGEST_WORD = 'constellations';
+
 export class ConstellationPlan implements PlanIdentity {
-  /** The identity's word (public in PlanInfo.method, and in the digest); files say 'search' (docs/plans-and-shards.md). */
-  readonly method = 'constellations' as const;
+  /** The identity's method (public in PlanInfo.method), as files say it. */
+  readonly method = 'search' as const;
   readonly formatVersion = PLAN_FORMAT_VERSION;
   readonly units: number;
   readonly digest: string;
@@ -217,7 +220,7 @@ export class ConstellationPlan implements PlanIdentity {
     this.units = units;
     this.work = work;
     this.largestUnitWork = largest;
-    this.digest = digest(`nqueens-plan|format ${PLAN_FORMAT_VERSION}|method ${this.method}|n ${n}|depth ${depth}|units ${units}`);
+    this.digest = digest(`nqueens-plan|format ${PLAN_FORMAT_VERSION}|method ${DIGEST_WORD}|n ${n}|depth ${depth}|units ${units}`);
     Object.freeze(this);
   }
 
