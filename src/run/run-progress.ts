@@ -91,9 +91,9 @@ export class RunProgress {
     });
   }
 
-  /** Unit `id` is being counted, `share` of it done. */
-  partial(id: number, share: number): void {
-    const work = this.#plan.workOf(id) * share;
+  /** Unit `id` is being counted, the fraction `done` of it counted. */
+  partial(id: number, done: number): void {
+    const work = this.#plan.workOf(id) * done;
     this.#partialWork += work - (this.#partial.get(id) ?? 0);
     this.#partial.set(id, work);
     this.report(false);

@@ -148,7 +148,7 @@ async function runReporting<U extends { readonly id: number }>(
   } else {
     // The workers instantiate the kernel; this thread hands out work, and
     // counts the first units itself while they start (where that pays).
-    const share = await plan.share?.(module, threads.workers);
+    const sharedTables = await plan.share?.(module, threads.workers);
     if (signal?.aborted) throw abortError(signal);
     await runOnWorkers<U>({
       n,
@@ -156,11 +156,11 @@ async function runReporting<U extends { readonly id: number }>(
       units: pending(plan, run),
       count: left,
       threads: threads.workers,
-      module: share?.module ?? module,
-      share,
+      module: sharedTables?.module ?? module,
+      share: sharedTables,
       signal,
       onResult: (unit, count) => progress.record(unit.id, count),
-      onPartial: (unit, share) => progress.partial(unit.id, share),
+      onPartial: (unit, done) => progress.partial(unit.id, done),
       helper: plan.helps ? (take) => here(take, HELP_SLICE_MS, yieldToEventLoop) : undefined,
       helperStays: threads.callingThreadCounts,
       warm: plan.warm(),
@@ -197,9 +197,9 @@ async function countHere<U extends { readonly id: number }>(
     if (signal?.aborted) throw abortError(signal);
     progress.record(unit.id, count);
   };
-  for (const { unit, share } of countUnits(() => plan.counter(module), next, record)) {
+  for (const { unit, share: done } of countUnits(() => plan.counter(module), next, record)) {
     if (now() - sliceStart <= slices.sliceMs) continue;
-    progress.partial(unit.id, share);
+    progress.partial(unit.id, done);
     await slices.pause();
     if (signal?.aborted) throw abortError(signal);
     sliceStart = now();
