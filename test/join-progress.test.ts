@@ -4,7 +4,7 @@
 // state stay exact.
 import { describe, expect, it, vi } from 'vitest';
 import { count, type Progress } from '../dist/index.js';
-import { compileJoinModule, joinCounter } from '../dist/join/join-module.js';
+import { compileJoinModule, joinCounter } from './join-module.js';
 import { joinCounterFrom } from '../dist/join/join-counter.js';
 import { JoinPlan } from '../dist/join/join-method.js';
 import { joinUnitWork, planJoin } from '../dist/join/join-plan.js';
