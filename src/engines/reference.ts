@@ -4,7 +4,7 @@
 // an independent check of them, and it is the benchmark's "before" row.
 // Unique solutions are found by testing each solution against its seven
 // images under the symmetries of the square.
-import { ProgressReporter, type Progress } from '../shared/progress.js';
+import type { Progress } from '../shared/progress.js';
 import { abortError, type AbortSignalLike } from '../shared/abort.js';
 import { now, SLICE_MS, yieldToEventLoop } from '../shared/slices.js';
 
@@ -124,13 +124,28 @@ export async function runReference(
   options: { signal?: AbortSignalLike | undefined; onProgress?: ((p: Progress) => void) | undefined; progressIntervalMs?: number },
 ): Promise<{ total: bigint; unique: bigint }> {
   const { signal, onProgress } = options;
-  // Its units are the row-0 columns.
-  const reporter = new ProgressReporter(n, n, onProgress, options.progressIntervalMs);
+  const interval = options.progressIntervalMs ?? 100;
+  const start = now();
   let total = 0;
   let unique = 0;
+  let lastReport = -Infinity;
   const report = (finished: number, within: number, force: boolean): void => {
-    if (!reporter.due(force)) return;
-    reporter.report({ finished, fraction: (finished + within) / n, total: BigInt(total), unique: BigInt(unique) }, force);
+    const t = now();
+    if (!onProgress || (!force && t - lastReport < interval)) return;
+    lastReport = t;
+    const fraction = finished === n ? 1 : Math.min(1, (finished + within) / n);
+    onProgress({
+      n,
+      phase: 'counting',
+      finished,
+      units: n,
+      subproblems: n,
+      fraction,
+      resumedFraction: 0,
+      total: BigInt(total),
+      unique: BigInt(unique),
+      elapsedMs: t - start,
+    });
   };
   const image = new Int32Array(n);
   let sliceStart = now();

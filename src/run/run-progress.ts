@@ -2,7 +2,8 @@
 // inside units being counted, and progress reports at most every interval
 // (the last always). The runner (./runner.ts) feeds it units and pieces.
 import type { Method } from '../contract/method.js';
-import { ProgressReporter, type Progress } from '../shared/progress.js';
+import type { Progress } from '../shared/progress.js';
+import { now } from '../shared/slices.js';
 
 /** Counts done elsewhere (a resumed checkpoint), included in progress and result. */
 export interface Already {
@@ -29,7 +30,7 @@ interface RunProgressOptions {
 export class RunProgress {
   readonly #plan: Method<{ readonly id: number }>;
   readonly #options: RunProgressOptions;
-  readonly #reporter: ProgressReporter;
+  readonly #start = now();
   /** Units in the run (from..to-1), finished ones included. */
   readonly all: number;
   finished: number;
@@ -45,6 +46,7 @@ export class RunProgress {
   /** Units being counted: the estimated work done inside each. */
   readonly #partial = new Map<number, number>();
   #partialWork = 0;
+  #lastReport = -Infinity;
 
   constructor(plan: Method<{ readonly id: number }>, options: RunProgressOptions) {
     const { from, to, already } = options;
@@ -58,7 +60,6 @@ export class RunProgress {
     this.#workAll = plan.workIn(from, to);
     this.#resumedFraction = this.#workAll > 0 ? Math.min(1, already.work / this.#workAll) : 0;
     this.#whole = from === 0 && to === plan.units;
-    this.#reporter = new ProgressReporter(plan.n, this.all, options.onProgress, options.intervalMs);
   }
 
   /** Exact once the whole plan is in; else the partial unique8 / 8. */
@@ -68,12 +69,26 @@ export class RunProgress {
 
   /** Reports now if forced or if the interval has passed. */
   report(force: boolean): void {
-    if (!this.#reporter.due(force)) return;
-    const { already } = this.#options;
-    const fraction = this.#workAll > 0 ? (this.#workDone + this.#partialWork) / this.#workAll : 0;
+    const { onProgress, intervalMs, already } = this.#options;
+    if (!onProgress) return;
+    const t = now();
+    if (!force && t - this.#lastReport < intervalMs) return;
+    this.#lastReport = t;
+    const done = this.finished === this.all;
+    const fraction = done ? 1 : this.#workAll > 0 ? Math.min(1, (this.#workDone + this.#partialWork) / this.#workAll) : 0;
     const tables = this.#plan.bytesPerThread > 0 && this.finished === already.finished && this.#partialWork === 0;
-    const state = { finished: this.finished, fraction, total: this.total, unique: this.unique(), resumedFraction: this.#resumedFraction };
-    this.#reporter.report({ ...state, phase: tables ? 'tables' : 'counting' }, force);
+    onProgress({
+      n: this.#plan.n,
+      phase: tables ? 'tables' : 'counting',
+      finished: this.finished,
+      units: this.all,
+      subproblems: this.all,
+      fraction,
+      resumedFraction: this.#resumedFraction,
+      total: this.total,
+      unique: this.unique(),
+      elapsedMs: t - this.#start,
+    });
   }
 
   /** Unit `id` is being counted, the fraction `done` of it counted. */

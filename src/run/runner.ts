@@ -11,7 +11,7 @@ import { threadPlan } from './thread-plan.js';
 import { NOTHING_DONE, RunProgress, type Already } from './run-progress.js';
 
 export type { Already } from './run-progress.js';
-import { PROGRESS_INTERVAL_MS, type Progress } from '../shared/progress.js';
+import type { Progress } from '../shared/progress.js';
 
 export type { Progress } from '../shared/progress.js';
 
@@ -107,7 +107,7 @@ async function runUnits<U extends { readonly id: number }>(
     already,
     onProgress: run.onProgress,
     onUnit: run.onUnit,
-    intervalMs: run.progressIntervalMs ?? PROGRESS_INTERVAL_MS,
+    intervalMs: run.progressIntervalMs ?? 100,
   });
 
   progress.report(true);

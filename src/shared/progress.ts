@@ -1,7 +1,5 @@
 // The progress reports of a count, apart from the runner so that the public
-// types (index.d.ts) reach no WebAssembly type; and the one reporter that
-// turns what an engine counted into them.
-import { now } from './slices.js';
+// types (index.d.ts) reach no WebAssembly type.
 
 export interface Progress {
   readonly n: number;
@@ -36,60 +34,4 @@ export interface Progress {
    */
   readonly unique: bigint;
   readonly elapsedMs: number;
-}
-
-/** Where a count stands, as an engine sees it; the reporter adds n, the unit count, the time and the aliases. */
-interface ProgressState {
-  readonly finished: number;
-  /** The share of the work done, 0 to 1 (the reporter makes it exactly 1 once every unit is finished). */
-  readonly fraction: number;
-  readonly total: bigint;
-  readonly unique: bigint;
-  readonly phase?: Progress['phase'];
-  readonly resumedFraction?: number;
-}
-
-/** The least time between two progress reports unless a count says otherwise (the last always comes). */
-export const PROGRESS_INTERVAL_MS = 100;
-
-/**
- * The one progress reporter every engine feeds: at most one report every
- * `intervalMs` (forced ones always), each a full Progress with the time
- * since the reporter was made.
- */
-export class ProgressReporter {
-  readonly #start = now();
-  #lastReport = -Infinity;
-
-  constructor(
-    readonly n: number,
-    readonly units: number,
-    readonly onProgress: ((progress: Progress) => void) | undefined,
-    readonly intervalMs = PROGRESS_INTERVAL_MS,
-  ) {}
-
-  /** Whether a report now would go out (forced, or the interval has passed): lets a caller skip building its state. */
-  due(force: boolean): boolean {
-    return this.onProgress !== undefined && (force || now() - this.#lastReport >= this.intervalMs);
-  }
-
-  /** Reports `state` now if forced or if the interval has passed. */
-  report(state: ProgressState, force: boolean): void {
-    if (!this.due(force)) return;
-    const t = now();
-    this.#lastReport = t;
-    const { units } = this;
-    this.onProgress!({
-      n: this.n,
-      phase: state.phase ?? 'counting',
-      finished: state.finished,
-      units,
-      subproblems: units,
-      fraction: state.finished === units ? 1 : Math.min(1, state.fraction),
-      resumedFraction: state.resumedFraction ?? 0,
-      total: state.total,
-      unique: state.unique,
-      elapsedMs: t - this.#start,
-    });
-  }
 }
