@@ -2,32 +2,27 @@
 // a pure TypeScript fallback, and a plain reference for cross-checks.
 import { abortError, isAbortSignal, type AbortSignalLike } from './shared/abort.js';
 import { toBoard } from './shared/board.js';
-import { planSubproblems as plan, type Subproblem } from './search/constellations.js';
-import { ALGORITHMS, checkAlgorithm, resolveAlgorithm, type AlgorithmChoice, type AlgorithmName } from './run/algorithm.js';
+import { now } from './shared/slices.js';
+import { checkAfter, checkPlaced } from './shared/placements.js';
+import type { Subproblem } from './search/constellations.js';
+import { ALGORITHMS, checkAlgorithm, type AlgorithmChoice, type AlgorithmName } from './run/algorithm.js';
 import { hasDepth, methodForCount, planAlgorithm, type PlannedMethod } from './run/methods.js';
-import { countOnThread } from './contract/method.js';
 import {
-  checkAfter,
-  checkPlaced,
-  completionsProgress,
-  fundamentalSolutions,
-  openRows,
-  placedForbid,
-  referenceCompletions,
-  referenceFiltered,
-} from './completions/completions.js';
-import { runCompletions } from './run/completions-run.js';
+  completionsByEngine,
+  completionsOnCallingThread,
+  countByEngine,
+  countOnCallingThread,
+  searchSubproblems,
+  solutionSource,
+} from './run/dispatch.js';
+import { completionsProgress } from './run/completions-run.js';
 import type { CompletionsProgress, Queen } from './completions/completion-types.js';
+import { isCpuEngine, singleThreadReason, type CpuEngineChoice } from './run/engine-limits.js';
 import { ENGINES, type EngineChoice, type EngineName } from './engines/engine-names.js';
-import { resolveOpenRows } from './completions/open-rows-kernel.js';
-import { countReference, referenceSolutions, runReference } from './engines/reference.js';
 import { MAX_DEPTH, type Unit } from './search/search-plan.js';
 import type { PlanIdentity } from './contract/plan-identity.js';
 import type { JoinUnit } from './join/join-plan.js';
-import { runMethod, workerCap, workersWanted } from './run/runner.js';
 import type { Progress } from './shared/progress.js';
-import { AUTO_THREADS_MIN_N, availableCoresNow } from './contract/environment.js';
-import { prestartWorkers } from './run/pool.js';
 import { ERROR_CODES, rangeError, typeError } from './shared/errors.js';
 import { checkChoice, checkInteger, checkN, checkOptions, describe } from './shared/validate.js';
 
@@ -67,7 +62,7 @@ export interface CountResult {
 }
 
 /** The engines that run on the calling thread or CPU workers: all but 'webgpu', which only count() takes. */
-export type CpuEngineChoice = Exclude<EngineChoice, 'webgpu'>;
+export type { CpuEngineChoice } from './run/engine-limits.js';
 
 export interface CountSyncOptions {
   /** 'auto' (default): wasm where it instantiates, else 'js'; or 'reference'. (The GPU is count()'s only.) */
@@ -154,22 +149,6 @@ function checkEngine(engine: unknown): EngineChoice {
   return engine === undefined ? 'auto' : checkChoice(engine, 'options.engine', ENGINES);
 }
 
-function now(): number {
-  return globalThis.performance ? performance.now() : Date.now();
-}
-
-function countOnThisThread(n: number, engine: Exclude<EngineChoice, 'webgpu'>, algorithm: AlgorithmName): CountResult {
-  const start = now();
-  if (engine === 'reference') {
-    const { total, unique } = countReference(n);
-    return { n, total, unique, engine, algorithm, threads: 1, elapsedMs: now() - start };
-  }
-  const method = methodForCount(n, algorithm, 1);
-  const module = method.module(engine);
-  const { total, unique } = countOnThread(method, module);
-  return { n, total, unique, engine: module ? 'wasm' : 'js', algorithm, threads: 1, elapsedMs: now() - start };
-}
-
 /**
  * The symmetry search's independent subproblems for n, largest first: one
  * border constellation per symmetry class, with a deterministic `id` (its
@@ -177,7 +156,7 @@ function countOnThisThread(n: number, engine: Exclude<EngineChoice, 'webgpu'>, a
  * fresh frozen array of frozen objects: nothing in it can change a count.
  */
 export function planSubproblems(n: number): readonly Subproblem[] {
-  return Object.freeze(plan(checkN(n)).slice());
+  return Object.freeze(searchSubproblems(checkN(n)).slice());
 }
 
 /** A count's plan: its identity, estimates, and its units (built lazily). */
@@ -190,7 +169,7 @@ export interface PlanInfo<U = Unit | JoinUnit> extends PlanIdentity {
   readonly uniqueWithLastUnit: boolean;
   /** The units from..to-1 (default: all), in order, built as they are iterated. */
   unitsIn(from?: number, to?: number): IterableIterator<U>;
-  /** The units of shard `index` of `count` (contiguous, balanced by estimated work). */
+  /** The units of shard `index` of `count` (contiguous; the search's balanced by estimated work, the join's by unit count). */
   shard(index: number, count: number): { readonly from: number; readonly to: number };
 }
 
@@ -255,8 +234,10 @@ export function countSync(n: number, options?: CountSyncOptions): CountResult {
   const opts = checkOptions<CountSyncOptions>(options, 'countSync()', COUNT_SYNC_OPTIONS);
   const engine = checkEngine(opts.engine);
   const choice = checkAlgorithm(opts.algorithm);
-  if (engine === 'webgpu') throw typeError("countSync() cannot use engine 'webgpu': WebGPU is asynchronous; use count()");
-  return countOnThisThread(n, engine, resolveAlgorithm(n, engine, choice));
+  if (!isCpuEngine(engine)) throw typeError("countSync() cannot use engine 'webgpu': WebGPU is asynchronous; use count()");
+  const start = now();
+  const r = countOnCallingThread(n, engine, choice);
+  return { n, total: r.total, unique: r.unique, engine: r.engine, algorithm: r.algorithm, threads: r.threads, elapsedMs: now() - start };
 }
 
 /**
@@ -265,29 +246,10 @@ export function countSync(n: number, options?: CountSyncOptions): CountResult {
  */
 export async function count(n: number, options?: CountOptions): Promise<CountResult> {
   checkN(n);
-  const { engine, threads, onProgress, signal, algorithm: choice } = checkCountOptions<Progress>(options, 'count()', COUNT_OPTIONS);
-  const algorithm = resolveAlgorithm(n, engine, choice);
-  if (signal?.aborted) throw abortError(signal);
+  const { engine, threads, onProgress, signal, algorithm } = checkCountOptions<Progress>(options, 'count()', COUNT_OPTIONS);
   const start = now();
-  if (engine === 'reference') {
-    const { total, unique } = await runReference(n, { signal, onProgress });
-    return { n, total, unique, engine, algorithm, threads: 1, elapsedMs: now() - start };
-  }
-  if (engine === 'webgpu') {
-    // Loaded only here: an app that never asks for the GPU never downloads its host (a chunk of its own in a bundle).
-    const { countWebGpu } = await import('./search/webgpu/webgpu.js');
-    const { total, unique } = await countWebGpu(n, { signal, onProgress });
-    return { n, total, unique, engine, algorithm, threads: 1, elapsedMs: now() - start };
-  }
-  // Workers take tens of milliseconds to start: from here, they start while this thread plans.
-  // Never more of them than the runner will use (workersFor caps them at the cores).
-  const cores = availableCoresNow();
-  // (Counts up to BESIDE_MAX_N are of methods that help: the runner asks the same of workersWanted.)
-  if (n >= AUTO_THREADS_MIN_N && cores !== undefined) prestartWorkers(Math.min(workersWanted(n, threads, cores, true), workerCap(cores)));
-  // The plan is cut for the threads that will count.
-  const parts = Math.min(threads ?? 2, workerCap(cores ?? 2));
-  const r = await runMethod(methodForCount(n, algorithm, parts), { engine, threads, onProgress, signal });
-  return { n, total: r.total, unique: r.unique, engine: r.engine, algorithm, threads: r.threads, elapsedMs: now() - start };
+  const r = await countByEngine(n, { engine, algorithm, threads, onProgress, signal });
+  return { n, total: r.total, unique: r.unique, engine: r.engine, algorithm: r.algorithm, threads: r.threads, elapsedMs: now() - start };
 }
 
 /**
@@ -303,7 +265,7 @@ export function solutions(n: number, options?: SolutionsOptions): IterableIterat
   const opts = checkOptions<SolutionsOptions>(options, 'solutions()', SOLUTIONS_OPTIONS);
   const limit = opts.limit === undefined ? Infinity : checkInteger(opts.limit, 'options.limit', 0, Infinity);
   const engine = checkEngine(opts.engine);
-  if (engine === 'webgpu')
+  if (!isCpuEngine(engine))
     throw typeError("solutions() cannot use engine 'webgpu': it only counts; use 'auto', 'wasm', 'js' or 'reference'");
   if (opts.unique !== undefined && typeof opts.unique !== 'boolean') {
     throw typeError(`options.unique must be a boolean; got ${describe(opts.unique)}`);
@@ -318,19 +280,13 @@ export function solutions(n: number, options?: SolutionsOptions): IterableIterat
       ERROR_CODES.INCOMPATIBLE_OPTIONS,
     );
   }
-  let source: Iterator<number[]>;
-  if (engine === 'reference') {
-    source = unique || rows || after ? referenceFiltered(n, rows, unique, after) : referenceSolutions(n);
-  } else {
-    const kernel = resolveOpenRows(engine);
-    source = unique ? fundamentalSolutions(kernel, n, after) : kernel.solutions(n, rows ? placedForbid(n, rows) : new Int32Array(n), after);
-  }
+  const source = solutionSource(n, engine, { rows, unique, after });
   return take(source, limit);
 }
 
-/** count()'s options (countCompletions() takes the same): TypeError/RangeError for bad ones. */
 const WEBGPU_COUNTS_BOARDS_ONLY = "engine 'webgpu' counts whole boards only; count completions with 'auto', 'wasm', 'js' or 'reference'";
 
+/** count()'s options (countCompletions() takes the same): TypeError/RangeError for bad ones. */
 function checkCountOptions<P>(
   options: unknown,
   fn: string,
@@ -350,8 +306,8 @@ function checkCountOptions<P>(
   if (opts.signal !== undefined && !isAbortSignal(opts.signal)) {
     throw typeError(`options.signal must be an AbortSignal; got ${describe(opts.signal)}`);
   }
-  if ((engine === 'reference' || engine === 'webgpu') && threads !== undefined && threads > 1) {
-    const why = engine === 'reference' ? 'it has no subproblems to share' : 'the GPU runs the whole count';
+  const why = singleThreadReason(engine);
+  if (why !== undefined && threads !== undefined && threads > 1) {
     throw rangeError(`options.threads must be 1 with engine '${engine}' (${why}); got ${threads}`);
   }
   return {
@@ -374,13 +330,11 @@ export function countCompletionsSync(n: number, placed: readonly Queen[], option
   const rows = checkPlaced(n, placed);
   const opts = checkOptions<CountSyncOptions>(options, 'countCompletionsSync()', COMPLETIONS_SYNC_OPTIONS);
   const engine = checkEngine(opts.engine);
-  if (engine === 'webgpu') throw typeError(WEBGPU_COUNTS_BOARDS_ONLY);
+  if (!isCpuEngine(engine)) throw typeError(WEBGPU_COUNTS_BOARDS_ONLY);
   if (placed.length === 0) return withoutUnique(countSync(n, { engine }));
   const start = now();
-  if (engine === 'reference') return { n, total: referenceCompletions(n, rows), engine, threads: 1, elapsedMs: now() - start };
-  const kernel = resolveOpenRows(engine);
-  const open = openRows(n, rows);
-  return { n, total: kernel.countOpenRows(open.rows, open.allow), engine: kernel.name, threads: 1, elapsedMs: now() - start };
+  const r = completionsOnCallingThread(n, rows, engine);
+  return { n, total: r.total, engine: r.engine, threads: 1, elapsedMs: now() - start };
 }
 
 /**
@@ -396,19 +350,14 @@ export async function countCompletions(n: number, placed: readonly Queen[], opti
     'countCompletions()',
     COMPLETIONS_OPTIONS,
   );
-  if (engine === 'webgpu') throw typeError(WEBGPU_COUNTS_BOARDS_ONLY);
+  if (!isCpuEngine(engine)) throw typeError(WEBGPU_COUNTS_BOARDS_ONLY);
   if (signal?.aborted) throw abortError(signal);
   if (placed.length === 0) {
     const progress = onProgress && ((p: Progress) => onProgress(completionsProgress(p)));
     return withoutUnique(await count(n, { engine, threads, signal, onProgress: progress }));
   }
   const start = now();
-  if (engine === 'reference') {
-    const total = referenceCompletions(n, rows);
-    onProgress?.(completionsProgress({ n, finished: 1, units: 1, fraction: 1, total, elapsedMs: now() - start }));
-    return { n, total, engine, threads: 1, elapsedMs: now() - start };
-  }
-  const r = await runCompletions({ n, rows, engine, threads, signal, onProgress });
+  const r = await completionsByEngine(n, rows, { engine, threads, signal, onProgress });
   return { n, total: r.total, engine: r.engine, threads: r.threads, elapsedMs: now() - start };
 }
 

@@ -101,7 +101,70 @@ describe('layers', () => {
     const runner = importsOf('src/run/runner.ts');
     expect(runner).toContain('src/contract/method.ts');
     expect(runner).toContain('src/run/pool.ts');
-    expect(importsOf('src/index.ts')).toContain('src/search/webgpu/webgpu.ts'); // the lazy import() too
+    expect(importsOf('src/run/dispatch.ts')).toContain('src/search/webgpu/webgpu.ts'); // the lazy import() too
     expect(() => layerOf('src/elsewhere/x.ts')).toThrow(/no layer/);
+  });
+});
+
+/** The value names a file imports, by module: `import { a, type B }` gives a (type imports and re-exports left out). */
+function valueImportsOf(file: string): { target: string; names: string[] }[] {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  const found = [...text.matchAll(/^import (?!type )(?:\{([^}]*)\}|\* as \w+|\w+)[^']*'(\.{1,2}\/[^']+)'/gm)];
+  const dynamic = [...text.matchAll(/import\(\s*'(\.{1,2}\/[^']+)'/g)].map((m) => ({ list: '*', spec: m[1] }));
+  return [...found.map((m) => ({ list: m[1] ?? '*', spec: m[2] })), ...dynamic].map(({ list, spec }) => ({
+    target: join(dirname(file), spec).replace(/\.js$/, '.ts'),
+    names: list
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name !== '' && !name.startsWith('type ')),
+  }));
+}
+
+describe('the public API file', () => {
+  it('uses no method folder and no engine: only run/, contract/ and shared/ (constants and types aside)', () => {
+    const own = ['src/run/', 'src/contract/', 'src/shared/'];
+    const elsewhere = valueImportsOf('src/index.ts')
+      .filter(({ target }) => !own.some((place) => target.startsWith(place)))
+      .flatMap(({ target, names }) => names.filter((name) => !/^[A-Z][A-Z0-9_]*$/.test(name)).map((name) => `${name} from ${target}`));
+    expect(elsewhere).toEqual([]);
+  });
+
+  it('compares no engine name', () => {
+    const text = readFileSync(join(ROOT, 'src/index.ts'), 'utf8');
+    expect(text.match(/=== '(reference|webgpu|wasm|js)'|'(reference|webgpu|wasm|js)' ===/g) ?? []).toEqual([]);
+  });
+
+  it('the check sees value imports, and leaves out types and constants', () => {
+    const imports = valueImportsOf('src/index.ts');
+    expect(imports.find((i) => i.target === 'src/run/dispatch.ts')?.names).toContain('countByEngine');
+    expect(imports.find((i) => i.target === 'src/search/search-plan.ts')?.names).toEqual(['MAX_DEPTH']);
+  });
+});
+
+/** Files this check has not reached yet (each its own change in flight); their unused exports are listed, not refused. */
+const UNUSED_EXPORTS_LEFT: Readonly<Record<string, readonly string[]>> = {
+  'src/cli/checkpoint.ts': ['CHECKPOINT_FORMAT', 'CHECKPOINT_FORMAT_VERSION'],
+  'src/cli/reserve-output.ts': ['NamedInput', 'sameFile'],
+  'src/cli/shards.ts': ['SHARD_FORMAT', 'SHARD_FORMAT_VERSION', 'MAX_SHARDS', 'ShardResult', 'addCounts'],
+  'src/search/webgpu/webgpu-types.ts': ['GpuPipelineLike'],
+  'src/search/webgpu/webgpu-units.ts': ['TARGET_UNITS'],
+  'src/search/webgpu/webgpu.ts': ['WebGpuCountOptions'],
+};
+
+describe('exports', () => {
+  const usersOf = [...sources, ...['test', 'bench', 'web', 'scripts'].flatMap((dir) => filesUnder(dir))]
+    .filter((f) => /\.(ts|mts|mjs|js|html)$/.test(f) && !f.includes('/node_modules/') && !f.includes('/dist/'))
+    .map((f) => ({ file: f, text: readFileSync(join(ROOT, f), 'utf8') }));
+
+  it('every export of src/ is used outside its file (the public API, src/index.ts, aside)', () => {
+    const unused: string[] = [];
+    for (const file of sources.filter((f) => f !== 'src/index.ts')) {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      for (const [, name] of text.matchAll(/^export (?:async )?(?:function\*?|const|let|class|interface|type|enum) (\w+)/gm)) {
+        const used = usersOf.some((u) => u.file !== file && new RegExp(`\\b${name}\\b`).test(u.text));
+        if (!used && !UNUSED_EXPORTS_LEFT[file]?.includes(name)) unused.push(`${file}: ${name}`);
+      }
+    }
+    expect(unused).toEqual([]);
   });
 });

@@ -42,8 +42,10 @@ import { installPacked, ROOT } from './pack.js';
 // build grew past 4 KB (4,074 to 4,484 bytes: tables from bit planes, two
 // blocks a turn, key fields by lookup; 0.84x the time at n = 16): gzip found
 // less in common between the join's two builds' base64 than before (29.6 KB).
+// The main chunk to 77 KB raw (76.5 KB; 30.5 KB gzipped, +33 bytes) for
+// the run layer's thread plan and engine seam.
 const BUDGET = {
-  main: { raw: 76_500, gzip: 31_500 },
+  main: { raw: 77_000, gzip: 31_500 },
   worker: { raw: 28_500, gzip: 11_250 },
   loader: { raw: 6_000, gzip: 2_800 },
 };

@@ -4,7 +4,7 @@
 // state stay exact.
 import { describe, expect, it, vi } from 'vitest';
 import { count, type Progress } from '../dist/index.js';
-import { compileJoinModule, joinCounter } from '../dist/join/join-module.js';
+import { compileJoinModule, joinCounter } from './join-module.js';
 import { joinCounterFrom } from '../dist/join/join-counter.js';
 import { JoinPlan } from '../dist/join/join-method.js';
 import { joinUnitWork, planJoin } from '../dist/join/join-plan.js';
@@ -96,11 +96,16 @@ describe('progress inside join units', () => {
     const controller = new AbortController();
     try {
       const seen: Progress[] = [];
-      const running = count(24, { threads: 1, signal: controller.signal, onProgress: (p) => seen.push(p) });
+      let firstReport = (): void => undefined;
+      const reported = new Promise<void>((resolve) => (firstReport = resolve));
+      const onProgress = (p: Progress): void => {
+        seen.push(p);
+        firstReport();
+      };
+      const running = count(24, { threads: 1, signal: controller.signal, onProgress });
       running.catch(() => undefined);
-      // The first report comes once the plan is made (real time passes; the fake clock stands still).
-      while (seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // The first report comes once the plan is made; the fake clock stands still, so no other report can pass its interval.
+      await reported;
       expect(seen.map((p) => p.elapsedMs)).toEqual([0]);
       vi.advanceTimersByTime(HEARTBEAT_MS - 1);
       expect(seen).toHaveLength(1);

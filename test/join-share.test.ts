@@ -4,7 +4,7 @@
 // it. Every count here is checked against OEIS A000170 or the unshared kernel.
 import { afterEach, describe, expect, it } from 'vitest';
 import { count } from '../dist/index.js';
-import { compileJoinModule, joinCounter } from '../dist/join/join-module.js';
+import { compileJoinModule, joinCounter } from './join-module.js';
 import { joinCounterFrom } from '../dist/join/join-counter.js';
 import { planJoin, QUARTER_CACHE_BYTES, quarterHalfBytes, type JoinUnit } from '../dist/join/join-plan.js';
 import { canShareJoinTables, JOIN_SHARE_MAX_WORKERS, setJoinSharing, shareJoinTables } from '../dist/join/join-share.js';

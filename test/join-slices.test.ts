@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Checkpoint } from '../dist/cli/checkpoint.js';
 import { shardResult } from '../dist/cli/shards.js';
-import { joinCounter } from '../dist/join/join-module.js';
+import { joinCounter } from './join-module.js';
 import { joinPlan } from '../dist/join/join-method.js';
 import { constellationPlan } from '../dist/search/search-plan.js';
 import { cliInTempDir, readJson } from './cli-in-dir.js';

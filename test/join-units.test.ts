@@ -4,7 +4,7 @@
 // (test:long samples n = 23 and 24, past OEIS' reach of a quick count).
 import { describe, expect, it } from 'vitest';
 import { joinPlan } from '../dist/join/join-method.js';
-import { joinCounter } from '../dist/join/join-module.js';
+import { joinCounter } from './join-module.js';
 import { bruteForce, joinUnitByRows, transposeShare } from './brute-force.js';
 import { range } from './oeis.js';
 

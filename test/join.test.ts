@@ -14,7 +14,7 @@ import {
   planJoin,
   searchSymmetricSolutions,
   uniqueFromTotal,
-} from '../dist/join/join-module.js';
+} from './join-module.js';
 import { joinCounterFrom } from '../dist/join/join-counter.js';
 import { joinPlan } from '../dist/join/join-method.js';
 import { quarterTablesBuilt, setQuarterCacheBytes } from '../dist/join/join-kernel.js';

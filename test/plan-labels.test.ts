@@ -42,8 +42,12 @@ describe("the search's plan label in files", () => {
     const header = JSON.parse(readFileSync(join(dir, 'new.ckpt'), 'utf8').split('\n', 1)[0]);
     expect(header.plan).toEqual({ method: 'search', depth: 0, units: 87, digest: '7f99fb255e6ec4ea' });
     expect(readFileSync(join(dir, 'new.txt'), 'utf8')).toMatch(/^# nqueens-subtotals: .*, plan search depth 0 digest 7f99fb255e6ec4ea\n/);
-    // The public PlanInfo keeps its values: method 'constellations', the same digest.
-    expect(planUnits(8, { algorithm: 'search', depth: 0 })).toMatchObject({ method: 'constellations', digest: '7f99fb255e6ec4ea' });
+    // The public PlanInfo says 'search' too, with the digest of before (computed over the old word).
+    expect(planUnits(8, { algorithm: 'search', depth: 0 })).toMatchObject({
+      method: 'search',
+      algorithm: 'search',
+      digest: '7f99fb255e6ec4ea',
+    });
   });
 
   it("old shards labelled 'constellations' merge, alone and with new ones", () => {
@@ -51,6 +55,8 @@ describe("the search's plan label in files", () => {
     const merged = nqueens('merge', old0, old1, '--json');
     expect(merged.code).toBe(0);
     expect(JSON.parse(merged.stdout)).toMatchObject({ n: 8, total: '92', unique: '12', units: 87, plan: '7f99fb255e6ec4ea' });
+    // `merge --json` names the plan's method as everything else does: 'search', also for old shards.
+    expect(JSON.stringify(JSON.parse(merged.stdout))).not.toMatch(/constellations/);
     expect(nqueens('count', '8', '--algorithm', 'search', '--shard', '1/2', '--out', 'new-1.json').code).toBe(0);
     const mixed = nqueens('merge', old0, 'new-1.json');
     expect(mixed.stderr).toBe('');

@@ -13,11 +13,7 @@ describe('planUnits', () => {
   it.each(range(1, 25))('n = %i: the plan count(n) runs with its defaults', (n) => {
     const algorithm = resolveAlgorithm(n, 'auto', 'auto');
     const plan = planUnits(n);
-    expect([plan.algorithm, plan.method, plan.digest]).toEqual([
-      algorithm,
-      algorithm === 'join' ? 'join' : 'constellations',
-      methodForCount(n, algorithm, 2).identity.digest,
-    ]);
+    expect([plan.algorithm, plan.method, plan.digest]).toEqual([algorithm, algorithm, methodForCount(n, algorithm, 2).identity.digest]);
     expect(algorithm).toBe(n >= 16 && n <= 24 ? 'join' : 'search');
     // The join's unique count follows from the whole total (Burnside): it comes with the last unit.
     expect(plan.uniqueWithLastUnit).toBe(n >= 16 && n <= 24);
@@ -31,7 +27,7 @@ describe('planUnits', () => {
   });
 
   it('a depth means the search; the join has none', () => {
-    expect(planUnits(16, { depth: 1 })).toMatchObject({ algorithm: 'search', method: 'constellations', depth: 1 });
+    expect(planUnits(16, { depth: 1 })).toMatchObject({ algorithm: 'search', method: 'search', depth: 1 });
     expect(() => planUnits(16, { algorithm: 'join', depth: 1 })).toThrow(RangeError);
     expect(planUnits(16, { algorithm: 'search' }).algorithm).toBe('search');
   });
@@ -41,7 +37,7 @@ describe('planUnits', () => {
     expect(nqueens('count', String(n), '--checkpoint', 'c.ckpt').code).toBe(0);
     const header = JSON.parse(readFileSync(join(dir, 'c.ckpt'), 'utf8').split('\n', 1)[0]);
     const plan = planUnits(n);
-    // Files label a plan with its algorithm; the identity (public PlanInfo.method) keeps the search's 'constellations'.
+    // Files label a plan with its algorithm, as PlanInfo.method does.
     expect(header.plan).toEqual({ method: plan.algorithm, depth: plan.depth, units: plan.units, digest: plan.digest });
   });
 });

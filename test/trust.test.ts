@@ -63,7 +63,7 @@ describe('the plan', () => {
     const a = planUnits(12, { depth: 1 });
     const b = planUnits(12, { depth: 2 });
     expect(a).toMatchObject({
-      method: 'constellations',
+      method: 'search',
       n: 12,
       depth: 1,
       formatVersion: 1,

@@ -25,7 +25,6 @@
 import { eastD, westD } from "./join-memory";
 import { enumerateHalves } from "./half-boards";
 import { preparePass } from "./join-tables";
-import { countProbes } from "./join-probes";
 
 // The unit being counted, between calls: its halves' counts and mirror weight.
 let eastCount = 0;

@@ -3,7 +3,9 @@
 // a side of n can have and its scratch. configure also resets the quarter
 // tables (quarter-tables.ts) and sets n (join-geometry.ts).
 
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- configure assigns these globals (AssemblyScript lets a module assign what it imports)
 import { at, band, BLOCK_BYTES, ENTRY_BYTES, h, LANES, MAX_GROUPS } from "./join-geometry";
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- configure assigns these globals (AssemblyScript lets a module assign what it imports)
 import { arena, arenaHalf, arenaUsed, colRank, colSets, colSetStart, gen, GEN, pin, pins, tableGen } from "./quarter-tables";
 
 export let firstSlot: usize = 0; // per group: its first slot in key order

@@ -3,6 +3,7 @@
 
 import { at, band, BLOCK_BYTES, D2, h, KEY_FILL, LANE_SHIFT, LANES, SHARES, squeeze, WORD_SHIFT } from "./join-geometry";
 import { firstSlot, keyParts, keys_, nextSlot, probeA, resA, resB, tables } from "./join-memory";
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- preparePass assigns these globals (AssemblyScript lets a module assign what it imports)
 import { listKey, passGroups } from "./join-probes";
 
 /**

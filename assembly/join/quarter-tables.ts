@@ -3,7 +3,7 @@
 // in two generations of an arena (laid out by configure, join-memory.ts).
 // The shared build holds them once per process: see join-kernel.ts.
 
-import { align, at, band, D2, h } from "./join-geometry";
+import { align, at, D2, h } from "./join-geometry";
 
 // Fixed-size tables, for h and band up to 12 (n <= 24); the most used
 // first: an address under 8192 takes a byte less in the code.

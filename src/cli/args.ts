@@ -36,7 +36,7 @@ export const OPTIONS = {
 
 export type OptionValues = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'string' ? string : boolean };
 
-export const COMMAND_OPTIONS = {
+const COMMAND_OPTIONS = {
   count: ['engine', 'algorithm', 'threads', 'json', 'checkpoint', 'shard', 'out', 'depth', 'subtotals', 'placed'],
   solve: ['engine', 'limit', 'format', 'placed', 'unique', 'after'],
   merge: ['json', 'verify', 'seed', 'engine', 'subtotals'],

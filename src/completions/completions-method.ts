@@ -7,7 +7,7 @@ import type { CompletionUnit } from './completion-types.js';
 import { jsOpenRows, resolveOpenRowsModule, wasmOpenRowsFrom } from './open-rows-kernel.js';
 
 /** A completion unit counted on this thread from `module` (null: the TypeScript open-rows kernel), in one piece. */
-export function completionsCounter(module: WebAssembly.Module | null): UnitCounter<CompletionUnit> {
+function completionsCounter(module: WebAssembly.Module | null): UnitCounter<CompletionUnit> {
   const kernel = module ? wasmOpenRowsFrom(module) : jsOpenRows;
   return (unit) => onePiece(kernel.countOpenRows(unit.rows, unit.allow));
 }

@@ -1,67 +1,17 @@
 // Beyond counting: completions of a partly filled board, fundamental
-// solutions, and paging. The checks of `placed` and `after`, the row
+// solutions, and paging: the row
 // restrictions handed to the search kernels (src/completions/open-rows.ts,
 // assembly/completions/open-rows.ts), and the split of a completion count
 // into units (src/run/completions-run.ts runs them).
 import type { OpenRowsKernel } from './open-rows-kernel.js';
-import { ERROR_CODES, rangeError, typeError } from '../shared/errors.js';
 import { isCanonical, ReferenceSearch } from '../engines/reference.js';
 import { boardMask } from '../shared/board-mask.js';
-import { queensConflict } from '../shared/board.js';
-import { describe } from '../shared/validate.js';
+import { popcount } from '../shared/bits.js';
+import type { Rows } from '../shared/placements.js';
 import type { CompletionUnit, CompletionsProgress, Queen } from './completion-types.js';
 
 export type { CompletionsProgress, Queen };
-
-/** placed[] as a column per row, -1 for rows without a queen. */
-export type Rows = Int32Array;
-
-function coordinate(value: unknown, name: string, n: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value)) {
-    throw typeError(`${name} must be an integer from 0 to ${n - 1}; got ${describe(value)}`);
-  }
-  if (value < 0 || value >= n) throw rangeError(`${name} must be an integer from 0 to ${n - 1}; got ${value}`);
-  return value;
-}
-
-const show = (q: Queen): string => `[${q[0]}, ${q[1]}]`;
-
-/**
- * Checks `placed` (an array of [row, col] pairs, any order) for an n x n
- * board: TypeError for wrong shapes and non-integers, RangeError for
- * coordinates off the board, and RangeError (ATTACKING_QUEENS) naming both
- * queens when two share a square, a row, a column or a diagonal.
- */
-export function checkPlaced(n: number, placed: unknown, name = 'placed'): Rows {
-  if (!Array.isArray(placed)) throw typeError(`${name} must be an array of [row, col] pairs; got ${describe(placed)}`);
-  // Index by index, so a hole (`new Array(1)`, `[q, , q]`) is refused as the undefined it reads as, not skipped.
-  const queens: Queen[] = [];
-  for (let i = 0; i < placed.length; i++) {
-    const q: unknown = placed[i];
-    if (!Array.isArray(q) || q.length !== 2) throw typeError(`${name}[${i}] must be a [row, col] pair; got ${describe(q)}`);
-    queens.push([coordinate(q[0], `${name}[${i}][0] (a row)`, n), coordinate(q[1], `${name}[${i}][1] (a column)`, n)]);
-  }
-  for (let i = 0; i < queens.length; i++) {
-    for (let j = i + 1; j < queens.length; j++) {
-      const [a, b] = [queens[i], queens[j]];
-      const how = queensConflict(a, b);
-      if (how) throw rangeError(`${name}: the queens ${show(a)} and ${show(b)} ${how}`, ERROR_CODES.ATTACKING_QUEENS);
-    }
-  }
-  const rows = new Int32Array(n).fill(-1);
-  for (const [r, c] of queens) rows[r] = c;
-  return rows;
-}
-
-/** Checks `after`: an array of n integers in 0..n-1 (RangeError for the wrong length or values, TypeError for other types). */
-export function checkAfter(n: number, after: unknown, name = 'options.after'): number[] {
-  if (!Array.isArray(after) && !ArrayBuffer.isView(after)) {
-    throw typeError(`${name} must be an array of ${n} columns (integers from 0 to ${n - 1}); got ${describe(after)}`);
-  }
-  const list = Array.from(after as ArrayLike<unknown>);
-  if (list.length !== n) throw rangeError(`${name} must have ${n} entries, one column per row; got ${list.length}`);
-  return list.map((c, r) => coordinate(c, `${name}[${r}]`, n));
-}
+export type { Rows } from '../shared/placements.js';
 
 /** The squares of row r that the placed queens attack (their own rows: every square but the queen's). */
 function attacked(n: number, rows: Rows, r: number): number {
@@ -172,7 +122,7 @@ export function splitCompletions(open: { rows: number[]; allow: number[] }, targ
       }
       split = true;
       let best = 0;
-      for (let i = 1; i < u.rows.length; i++) if (bits(u.allow[i]) < bits(u.allow[best])) best = i;
+      for (let i = 1; i < u.rows.length; i++) if (popcount(u.allow[i]) < popcount(u.allow[best])) best = i;
       const r = u.rows[best];
       for (let avail = u.allow[best]; avail !== 0;) {
         const bit = avail & -avail;
@@ -195,15 +145,9 @@ export function splitCompletions(open: { rows: number[]; allow: number[] }, targ
     if (!split) break;
   }
   // Largest first (by the log of the naive tree size), as the pool hands work out in list order.
-  const size = (u: { allow: number[] }): number => u.allow.reduce((sum, a) => sum + Math.log2(bits(a)), 0);
+  const size = (u: { allow: number[] }): number => u.allow.reduce((sum, a) => sum + Math.log2(popcount(a)), 0);
   const sized = units.map((u) => ({ u, size: size(u) })).sort((a, b) => b.size - a.size);
   return sized.map(({ u }, id) => ({ id, rows: u.rows, allow: u.allow }));
-}
-
-function bits(x: number): number {
-  let c = 0;
-  for (; x !== 0; x &= x - 1) c++;
-  return c;
 }
 
 /** Counts completions with the reference backtracking: placed rows are fixed, the rest tried square by square. */
@@ -229,17 +173,4 @@ export function referenceCompletions(n: number, rows: Rows): bigint {
   };
   place(0);
   return BigInt(total);
-}
-
-/** A completions progress report from a count's (with `subproblems`, the old name of `units`). */
-export function completionsProgress(p: Omit<CompletionsProgress, 'subproblems'>): CompletionsProgress {
-  return {
-    n: p.n,
-    finished: p.finished,
-    units: p.units,
-    subproblems: p.units,
-    fraction: p.fraction,
-    total: p.total,
-    elapsedMs: p.elapsedMs,
-  };
 }

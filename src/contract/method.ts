@@ -12,7 +12,7 @@ import type { MethodName, PlanIdentity } from './plan-identity.js';
 export type CpuEngine = 'auto' | 'wasm' | 'js';
 
 /** What a unit's count adds: to the total, and to 8 x the unique count. */
-export interface Contribution {
+interface Contribution {
   readonly total: bigint;
   readonly unique8: bigint;
 }
@@ -29,7 +29,7 @@ export type UnitCounter<U> = { count(unit: U): Generator<number, bigint, undefin
 export type CountSource = (id: number) => { readonly name: string; readonly count: bigint };
 
 /** A method's plan as the runner needs it: its units in order and their estimated work. */
-export interface MethodPlan<U> {
+interface MethodPlan<U> {
   readonly n: number;
   readonly units: number;
   /** The units from..to-1, in plan order, built as they are iterated. */
@@ -42,7 +42,7 @@ export interface MethodPlan<U> {
 }
 
 /** The arithmetic of a method's counts: what each unit adds, and the whole's unique count. */
-export interface MethodTally {
+interface MethodTally {
   /** What unit `id`'s count adds. */
   contribution(id: number, count: bigint): Contribution;
   /** The unique count of the whole from its total and 8 x unique (exact once every unit is in). */
@@ -52,7 +52,7 @@ export interface MethodTally {
 }
 
 /** How a method's units are counted: its kernel, on this thread or on workers. */
-export interface MethodExecution<U> {
+interface MethodExecution<U> {
   /** The name workers know it by (its UnitCounting's). */
   readonly name: MethodName;
   /** The compiled wasm module for an engine choice, or null for TypeScript; throws if 'wasm' is unavailable. */
@@ -88,7 +88,7 @@ export interface Method<U extends { readonly id: number } = { readonly id: numbe
 export interface MethodFiles {
   /** Its plan's identity, which shards and checkpoints record. */
   readonly identity: PlanIdentity;
-  /** Shard `index` of `count`: a contiguous run of units, balanced by estimated work. */
+  /** Shard `index` of `count`: a contiguous run of units, balanced by estimated work (the search) or by number (the join). */
   shardRange(index: number, count: number): { from: number; to: number };
   /**
    * Why saved counts of every unit cannot be a count's parts (files are
@@ -127,7 +127,7 @@ export interface WorkerShare {
 }
 
 /** What a plan class already has of a Method. */
-export interface PlanLike<U> {
+interface PlanLike<U> {
   readonly n: number;
   readonly units: number;
   readonly largestUnitShare: number;
@@ -179,7 +179,7 @@ export function* onePiece(count: bigint): Generator<number, bigint, undefined> {
 }
 
 /** A unit in hand and the share of it done, between two of its pieces. */
-export interface UnitStep<U> {
+interface UnitStep<U> {
   readonly unit: U;
   readonly share: number;
 }

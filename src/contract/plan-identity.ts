@@ -13,13 +13,13 @@ export type AlgorithmName = Exclude<AlgorithmChoice, 'auto'>;
 export type MethodName = AlgorithmName | 'completions';
 
 /**
- * A plan identity's `method`: the join's 'join', the search's
- * 'constellations' (public as PlanInfo.method, and the word its plan digest
- * is computed over, so digests stay what they were). Files label a plan with
- * its method's name instead ('search' or 'join'; src/run/methods.ts reads
- * both, and 'constellations' in files written before).
+ * A plan identity's `method`: its algorithm's name, 'search' or 'join', as
+ * PlanInfo.algorithm, files and `merge --json` say. (Before 0.2 the search's
+ * was 'constellations': files that say so are still read, src/run/methods.ts,
+ * and its digest is still computed over that word, so digests stay what
+ * they were.)
  */
-export type PlanMethod = 'constellations' | 'join';
+export type PlanMethod = AlgorithmName;
 
 /** What identifies a plan: two files with the same identity number their units alike. */
 export interface PlanIdentity {

@@ -6,7 +6,7 @@
 // images under the symmetries of the square.
 import type { Progress } from '../shared/progress.js';
 import { abortError, type AbortSignalLike } from '../shared/abort.js';
-import { SLICE_MS, yieldToEventLoop } from '../shared/slices.js';
+import { now, SLICE_MS, yieldToEventLoop } from '../shared/slices.js';
 
 function isSafe(placement: Int32Array, row: number, col: number): boolean {
   for (let r = 0; r < row; r++) {
@@ -125,12 +125,12 @@ export async function runReference(
 ): Promise<{ total: bigint; unique: bigint }> {
   const { signal, onProgress } = options;
   const interval = options.progressIntervalMs ?? 100;
-  const start = performance.now();
+  const start = now();
   let total = 0;
   let unique = 0;
   let lastReport = -Infinity;
   const report = (finished: number, within: number, force: boolean): void => {
-    const t = performance.now();
+    const t = now();
     if (!onProgress || (!force && t - lastReport < interval)) return;
     lastReport = t;
     const fraction = finished === n ? 1 : Math.min(1, (finished + within) / n);
@@ -148,25 +148,25 @@ export async function runReference(
     });
   };
   const image = new Int32Array(n);
-  let sliceStart = performance.now();
+  let sliceStart = now();
   report(0, 0, true);
   for (let col = 0; col < n; col++) {
     const search = new ReferenceSearch(n, col);
     for (let found = 0; search.next(); found++) {
       total++;
       if (isCanonical(search.placement, image)) unique++;
-      if ((found & 255) === 255 && performance.now() - sliceStart > SLICE_MS) {
+      if ((found & 255) === 255 && now() - sliceStart > SLICE_MS) {
         // The share of this column done: how far its row-1 queen has moved.
         report(col, n > 1 ? search.placement[1] / n : 0, false);
         await yieldToEventLoop();
         if (signal?.aborted) throw abortError(signal);
-        sliceStart = performance.now();
+        sliceStart = now();
       }
     }
     report(col + 1, 0, col + 1 === n);
-    if (performance.now() - sliceStart > SLICE_MS) {
+    if (now() - sliceStart > SLICE_MS) {
       await yieldToEventLoop();
-      sliceStart = performance.now();
+      sliceStart = now();
     }
     if (signal?.aborted) throw abortError(signal);
   }

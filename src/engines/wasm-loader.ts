@@ -51,7 +51,7 @@ export function u64(value: bigint): bigint {
   return BigInt.asUintN(64, value);
 }
 
-export function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
+function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
   const binary = atob(text);
   const bytes = new Uint8Array(new ArrayBuffer(binary.length));
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
@@ -59,8 +59,8 @@ export function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
 }
 
 /** The package's wasm modules, by the method that uses them. */
-export type ModuleKind = 'search' | 'join' | 'open-rows';
-export type Build = 'simd' | 'baseline';
+type ModuleKind = 'search' | 'join' | 'open-rows';
+type Build = 'simd' | 'baseline';
 
 /**
  * Each build's bytes are named once, here: minifiers copy a string constant
@@ -144,7 +144,7 @@ export function wasmUsesSimd(): boolean {
 }
 
 /** Why wasm is unavailable, if it is. */
-export function wasmFailure(): unknown {
+function wasmFailure(): unknown {
   wasmModule();
   return failure;
 }

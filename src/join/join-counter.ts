@@ -1,6 +1,6 @@
-// Counts the half-board join's units on one thread, on either engine. Apart
-// from the compiled module's source (./join-module.ts), so that a worker
-// (which receives the module compiled) does not carry the wasm bytes.
+// Counts the half-board join's units on one thread, on either engine. It
+// takes the module compiled (resolveWasm, src/engines/wasm-loader.ts), so
+// that a worker, which receives it compiled, does not carry the wasm bytes.
 import { instantiate } from '../engines/wasm-loader.js';
 import type { SharedSlot, UnitCounter, UnitCounting } from '../contract/method.js';
 import { inPieces, PieceSize } from './pieces.js';
@@ -26,7 +26,7 @@ interface JoinExports {
 }
 
 /** Milliseconds of probes between the pieces a unit is counted in (progress and abort come between them). */
-export const JOIN_PIECE_MS = 20;
+const JOIN_PIECE_MS = 20;
 
 /** Counts units of the join on one thread; each counter owns its tables (one wasm instance, or the shared TS state). */
 export interface JoinCounter {

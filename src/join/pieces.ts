@@ -4,7 +4,7 @@
 // sized by the clock, and the share of the unit done is yielded after it.
 
 /** What a kernel gives the piece loop for one unit. */
-export interface PassCounter {
+interface PassCounter {
   readonly passes: number;
   /** Makes the kernel hold `pass` (again, if another count used it meanwhile); returns its probes. */
   prepare(pass: number): number;

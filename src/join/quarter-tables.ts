@@ -19,7 +19,7 @@
 import { popcount } from '../shared/bits.js';
 import { QUARTER_CACHE_BYTES, quarterHalfBytes } from './join-plan.js';
 
-export interface QuarterTable {
+interface QuarterTable {
   /** Entries on column set colSets[colSetStart[k] + i] (k rows): d[2 * start[i]] .. d[2 * start[i + 1]]. */
   readonly start: Int32Array;
   /** Entry e: at 2e, bit r + c of each queen; at 2e + 1, bit r - c + h - 1. */
@@ -27,7 +27,7 @@ export interface QuarterTable {
 }
 
 /** Column sets of h columns and where each stands among those of its size. */
-export interface ColumnSets {
+interface ColumnSets {
   readonly h: number;
   /** Grouped by size: colSets[colSetStart[k] .. colSetStart[k + 1]) have k columns. */
   readonly colSets: Int32Array;
@@ -36,7 +36,7 @@ export interface ColumnSets {
   readonly rank: Int32Array;
 }
 
-export function columnSets(h: number): ColumnSets {
+function columnSets(h: number): ColumnSets {
   const colSets = new Int32Array(1 << h);
   const colSetStart = new Int32Array(h + 2);
   const rank = new Int32Array(1 << h);
@@ -91,7 +91,7 @@ export class QuarterCache {
 }
 
 /** Every placement of one queen on each row of `rows` (band-local) in h columns, grouped by column set. */
-export function buildQuarterTable(sets: ColumnSets, rows: number): QuarterTable {
+function buildQuarterTable(sets: ColumnSets, rows: number): QuarterTable {
   const { h, rank } = sets;
   const k = popcount(rows);
   const start = new Int32Array(sets.colSetStart[k + 1] - sets.colSetStart[k] + 1);

@@ -3,11 +3,11 @@
 import type { AbortSignalLike } from '../shared/abort.js';
 import { availableCores } from '../contract/environment.js';
 import { completionsMethod } from '../completions/completions-method.js';
-import { completionsProgress, openRows, splitCompletions, type Rows } from '../completions/completions.js';
+import { openRows, splitCompletions, type Rows } from '../completions/completions.js';
 import { COMPLETIONS_THREADS_MIN_OPEN, type CompletionsProgress } from '../completions/completion-types.js';
 import { runMethod } from './runner.js';
 
-export interface CompletionsRun {
+interface CompletionsRun {
   n: number;
   rows: Rows;
   engine: 'auto' | 'wasm' | 'js';
@@ -31,4 +31,17 @@ export async function runCompletions(run: CompletionsRun): Promise<{ total: bigi
     onProgress: onProgress && ((p) => onProgress(completionsProgress(p))),
   });
   return { total: r.total, engine: r.engine, threads: r.threads };
+}
+
+/** A completions progress report from a count's (with `subproblems`, the old name of `units`). */
+export function completionsProgress(p: Omit<CompletionsProgress, 'subproblems'>): CompletionsProgress {
+  return {
+    n: p.n,
+    finished: p.finished,
+    units: p.units,
+    subproblems: p.units,
+    fraction: p.fraction,
+    total: p.total,
+    elapsedMs: p.elapsedMs,
+  };
 }

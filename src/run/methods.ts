@@ -7,7 +7,7 @@ import { defaultDepth, MAX_DEPTH } from '../search/search-plan.js';
 import { JOIN_MAX_N } from '../join/join-plan.js';
 import type { EngineChoice } from '../engines/engine-names.js';
 import { resolveAlgorithm, type AlgorithmChoice, type AlgorithmName } from './algorithm.js';
-import type { PlanIdentity, PlanMethod, PlannedMethod } from '../contract/method.js';
+import type { PlanIdentity, PlannedMethod } from '../contract/method.js';
 
 export type { CpuEngine, Method, PlanIdentity, PlanMethod, PlannedMethod } from '../contract/method.js';
 export { implausibleCount, PLAN_FORMAT_VERSION, recounter } from '../contract/method.js';
@@ -39,7 +39,7 @@ export function planLabel(plan: PlanIdentity): string {
  * search's in files written before the word was settled (still read; a
  * file's own checks cover the label it was written with).
  */
-const PLAN_LABELS: Readonly<Record<AlgorithmName | PlanMethod, AlgorithmName>> = {
+const PLAN_LABELS: Readonly<Record<AlgorithmName | 'constellations', AlgorithmName>> = {
   search: 'search',
   join: 'join',
   constellations: 'search',
@@ -79,7 +79,7 @@ export function makesPlan(algorithm: AlgorithmName, n: number): boolean {
 
 /** The method of a plan recorded in a file (recordedPlan): the search's constellations at `depth`, or the join (depth 0). */
 export function plannedMethod(algorithm: AlgorithmName, n: number, depth: number): PlannedMethod {
-  return algorithm === 'join' ? joinMethod(n) : searchMethod(n, depth);
+  return methodForCount(n, algorithm, 1, depth);
 }
 
 /**

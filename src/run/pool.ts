@@ -34,7 +34,7 @@ export function batchSize(left: number, threads: number): number {
   return Math.min(MAX_BATCH, Math.ceil(left / (BATCH_SHARE * threads)));
 }
 
-export interface PoolJob<U extends AnyUnit = AnyUnit> {
+interface PoolJob<U extends AnyUnit = AnyUnit> {
   n: number;
   /** Whose units they are: the method's name, by which workers build its counter (src/run/counters.ts). */
   method: MethodName;

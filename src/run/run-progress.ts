@@ -3,6 +3,7 @@
 // (the last always). The runner (./runner.ts) feeds it units and pieces.
 import type { Method } from '../contract/method.js';
 import type { Progress } from '../shared/progress.js';
+import { now } from '../shared/slices.js';
 
 /** Counts done elsewhere (a resumed checkpoint), included in progress and result. */
 export interface Already {
@@ -16,7 +17,7 @@ export interface Already {
 
 export const NOTHING_DONE: Already = Object.freeze({ finished: 0, total: 0n, unique8: 0n, work: 0 });
 
-export interface RunProgressOptions {
+interface RunProgressOptions {
   from: number;
   to: number;
   already: Already;
@@ -24,10 +25,6 @@ export interface RunProgressOptions {
   onUnit?: ((id: number, count: bigint) => void) | undefined;
   /** Least time between two reports (the last always comes). */
   intervalMs: number;
-}
-
-function now(): number {
-  return performance.now();
 }
 
 export class RunProgress {
@@ -94,9 +91,9 @@ export class RunProgress {
     });
   }
 
-  /** Unit `id` is being counted, `share` of it done. */
-  partial(id: number, share: number): void {
-    const work = this.#plan.workOf(id) * share;
+  /** Unit `id` is being counted, the fraction `done` of it counted. */
+  partial(id: number, done: number): void {
+    const work = this.#plan.workOf(id) * done;
     this.#partialWork += work - (this.#partial.get(id) ?? 0);
     this.#partial.set(id, work);
     this.report(false);

@@ -2,12 +2,12 @@
 // progress. count(), shards and checkpoints are all built on this.
 import { ERROR_CODES, hasCode } from '../shared/errors.js';
 import { abortError, type AbortSignalLike } from '../shared/abort.js';
-import { SLICE_MS, yieldToEventLoop } from '../shared/slices.js';
-import { AUTO_THREADS_MIN_N, availableCores, isNode, tableMemoryBudget } from '../contract/environment.js';
+import { now, SLICE_MS, yieldToEventLoop } from '../shared/slices.js';
+import { availableCores } from '../contract/environment.js';
 
-export { AUTO_THREADS_MIN_N };
 import { countUnits, taker, type CpuEngine, type Method, type MethodName } from '../contract/method.js';
 import { runOnWorkers } from './pool.js';
+import { threadPlan } from './thread-plan.js';
 import { NOTHING_DONE, RunProgress, type Already } from './run-progress.js';
 
 export type { Already } from './run-progress.js';
@@ -15,7 +15,7 @@ import type { Progress } from '../shared/progress.js';
 
 export type { Progress } from '../shared/progress.js';
 
-export interface RunOptions {
+interface RunOptions {
   /** The units from..to-1 (default: all), less those `skip` says are done. */
   from?: number;
   to?: number;
@@ -36,7 +36,7 @@ export interface RunOptions {
   onUnit?: ((id: number, count: bigint) => void) | undefined;
 }
 
-export interface PlanResult {
+interface PlanResult {
   total: bigint;
   /** Exact when the run covered the whole plan (with what `already` holds); else the search's partial unique8 / 8. */
   unique: bigint;
@@ -53,31 +53,9 @@ export interface PlanResult {
 /**
  * While workers start, the calling thread counts in slices this short, so
  * it sees a worker's 'online' and 'ready' messages at once (each slice ends
- * with a yield that lets them in, without setTimeout's delay).
+ * with a yield that lets them in).
  */
 const HELP_SLICE_MS = 2;
-
-function now(): number {
-  return performance.now();
-}
-
-/**
- * Yields to the event loop without a timer's delay (setTimeout waits 1 ms in
- * Node and 4 ms in nested browser timers): setImmediate where there is one,
- * else a message to itself.
- */
-function yieldNow(): Promise<void> {
-  const immediate = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate;
-  if (typeof immediate === 'function') return new Promise((resolve) => immediate(resolve));
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
-}
 
 /**
  * Counts a method's units from..to-1 (less the skipped), on this thread or
@@ -144,28 +122,6 @@ async function runUnits<U extends { readonly id: number }>(
   }
 }
 
-/**
- * Whether a count by default runs on this thread beside one worker, rather
- * than on a worker a core: on two cores, up to n = BESIDE_MAX_N, where a
- * second worker's start (tens of milliseconds, and its own tables) costs
- * more than it counts (n = 16 on a 2-core VM: 0.19 s this way, 0.25 s on
- * two workers, 0.20 s on this thread alone). Never when `threads` is given,
- * nor in a browser, whose calling thread is the page's.
- */
-export function besideOneWorker(n: number, threads: number | undefined, cores: number, node = isNode): boolean {
-  return node && threads === undefined && cores === 2 && n >= AUTO_THREADS_MIN_N && n <= BESIDE_MAX_N;
-}
-
-/** The workers a count asks for: `threads`, else one a core from AUTO_THREADS_MIN_N (less this thread's, besideOneWorker), else none. */
-export function workersWanted(n: number, threads: number | undefined, cores: number, helps: boolean): number {
-  if (threads !== undefined) return threads;
-  if (n < AUTO_THREADS_MIN_N) return 0;
-  return helps && besideOneWorker(n, threads, cores) ? cores - 1 : cores;
-}
-
-/** The largest n counted beside one worker on two cores (besideOneWorker): the join's up to 17 take 2 s. */
-export const BESIDE_MAX_N = 17;
-
 /** Least often a count reports while it runs, whatever its units do. */
 export const HEARTBEAT_MS = 500;
 
@@ -183,35 +139,34 @@ async function runReporting<U extends { readonly id: number }>(
   const already = run.already ?? NOTHING_DONE;
   const here = (next: () => U | undefined, sliceMs: number, pause: () => Promise<void>): Promise<void> =>
     countHere(plan, module, signal, progress, next, { sliceMs, pause });
-  const cores = await availableCores();
-  const beside = plan.helps && besideOneWorker(n, run.threads, cores);
-  const wanted = workersWanted(n, run.threads, cores, plan.helps);
-  let threads = workersFor(wanted, left, cores, plan.bytesPerThread);
-  if (threads === 0) {
-    threads = 1;
+  const threads = threadPlan(n, run.threads, await availableCores(), {
+    units: left,
+    helps: plan.helps,
+    bytesPerThread: plan.bytesPerThread,
+  });
+  if (threads.workers === 0) {
     await here(taker(pending(plan, run)), SLICE_MS, yieldToEventLoop);
     if (signal?.aborted) throw abortError(signal);
   } else {
     // The workers instantiate the kernel; this thread hands out work, and
     // counts the first units itself while they start (where that pays).
-    const share = await plan.share?.(module, threads);
+    const sharedTables = await plan.share?.(module, threads.workers);
     if (signal?.aborted) throw abortError(signal);
     await runOnWorkers<U>({
       n,
       method: plan.name,
       units: pending(plan, run),
       count: left,
-      threads,
-      module: share?.module ?? module,
-      share,
+      threads: threads.workers,
+      module: sharedTables?.module ?? module,
+      share: sharedTables,
       signal,
       onResult: (unit, count) => progress.record(unit.id, count),
-      onPartial: (unit, share) => progress.partial(unit.id, share),
-      helper: plan.helps ? (take) => here(take, HELP_SLICE_MS, yieldNow) : undefined,
-      helperStays: beside,
+      onPartial: (unit, done) => progress.partial(unit.id, done),
+      helper: plan.helps ? (take) => here(take, HELP_SLICE_MS, yieldToEventLoop) : undefined,
+      helperStays: threads.callingThreadCounts,
       warm: plan.warm(),
     });
-    if (beside) threads++; // this thread counted beside the worker throughout
   }
   const { total, unique8, finished, countedTotal } = progress;
   return {
@@ -219,7 +174,7 @@ async function runReporting<U extends { readonly id: number }>(
     unique: progress.unique(),
     unique8,
     engine,
-    threads,
+    threads: threads.countingThreads,
     method: plan.name,
     counted: finished - already.finished,
     countedTotal,
@@ -244,34 +199,14 @@ async function countHere<U extends { readonly id: number }>(
     if (signal?.aborted) throw abortError(signal);
     progress.record(unit.id, count);
   };
-  for (const { unit, share } of countUnits(() => plan.counter(module), next, record)) {
+  for (const { unit, share: done } of countUnits(() => plan.counter(module), next, record)) {
     if (now() - sliceStart <= slices.sliceMs) continue;
-    progress.partial(unit.id, share);
+    progress.partial(unit.id, done);
     await slices.pause();
     if (signal?.aborted) throw abortError(signal);
     sliceStart = now();
   }
 }
-
-/**
- * Workers for a count that asks for `wanted`, at every n: never more than
- * the units left to count, than workerCap(cores) (a worker beyond the cores
- * only adds its start-up and memory: `count(15, { threads: 256 })` took 39 s
- * and 2.4 GB on 2 cores, where 2 workers take 0.9 s), or than fit in memory
- * with tables of `bytesPerThread` each (at least one).
- */
-export function workersFor(wanted: number, units: number, cores: number, bytesPerThread = 0): number {
-  const byMemory = bytesPerThread > 0 ? Math.max(1, Math.floor(tableMemoryBudget() / bytesPerThread)) : Infinity;
-  return Math.min(wanted, units, workerCap(cores), byMemory);
-}
-
-/** The most workers a count starts on `cores` cores: one a core, or SMALL_COUNT_WORKERS where there are fewer. */
-export function workerCap(cores: number): number {
-  return Math.max(SMALL_COUNT_WORKERS, cores);
-}
-
-/** Workers a count may start whatever the cores (a few more than the cores cost little, and let small machines test a pool). */
-export const SMALL_COUNT_WORKERS = 4;
 
 /** The units still to run: from..to-1 without the skipped ones, lazily. */
 function* pending<U extends { readonly id: number }>(plan: Method<U>, run: RunOptions): Generator<U, void, undefined> {

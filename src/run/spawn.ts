@@ -29,7 +29,7 @@ export interface WorkerHandle {
  * or V8's, which the worker shares with the parent anyway). Undefined: the
  * parent's, as they are.
  */
-export function workerExecArgv(parent: readonly string[]): string[] | undefined {
+function workerExecArgv(parent: readonly string[]): string[] | undefined {
   const evaluates = parent.some((flag) => EVAL_FLAGS.includes(flag) || flag.startsWith('--input-type='));
   if (!evaluates) return undefined;
   const out: string[] = [];

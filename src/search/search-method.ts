@@ -18,7 +18,7 @@ import { kernelOf, jsKernel, resolveModule } from './search-kernel.js';
 import { constellationPlan, ConstellationPlan, countUnit, type Unit } from './search-plan.js';
 
 /** A search unit counted on this thread from `module` (null: the TypeScript kernel), in pieces. */
-export function searchCounter(n: number, module: WebAssembly.Module | null): UnitCounter<Unit> {
+function searchCounter(n: number, module: WebAssembly.Module | null): UnitCounter<Unit> {
   const kernel = module ? kernelOf(module) : jsKernel;
   return (unit) => {
     checkConstellation(n, unit);

@@ -1,7 +1,7 @@
 // The plan of a count: its units of work, numbered, with an identity that
 // shards and checkpoints record so that results of different plans never mix.
 //
-// The search's plan (its identity's method: 'constellations') refines the symmetry search's subproblems (one
+// The search's plan (its identity's method: 'search') refines the symmetry search's subproblems (one
 // border constellation per symmetry class, src/search/constellations.ts) to a
 // chosen depth: a unit is a constellation plus queens placed in its first
 // `depth` inner rows (top-down, the rows below row 0 that the border queens
@@ -49,7 +49,7 @@ export interface Layout {
   readonly used: number;
 }
 
-export function layoutOf(n: number, s: Subproblem): Layout {
+function layoutOf(n: number, s: Subproblem): Layout {
   // Plain arrays: made for every unit counted, and two typed arrays took a quarter of countSync(12).
   const rows: number[] = [];
   const attacks: number[] = [];
@@ -67,10 +67,10 @@ export function layoutOf(n: number, s: Subproblem): Layout {
   return { inner, rows, attacks, used: ~boardMask(n) | 1 | (1 << (n - 1)) | (1 << s.a) | (1 << s.b) };
 }
 
-export const NOTHING_PLACED: PlacedRows = Object.freeze({ rows: 0, cols: 0, ld: 0, rd: 0 });
+const NOTHING_PLACED: PlacedRows = Object.freeze({ rows: 0, cols: 0, ld: 0, rd: 0 });
 
 /** The search state after placing `prefix` in the first inner rows; null if the prefix is not a valid placement. */
-export function placedRowsOf(layout: Layout, prefix: readonly number[]): PlacedRows | null {
+function placedRowsOf(layout: Layout, prefix: readonly number[]): PlacedRows | null {
   if (prefix.length === 0) return NOTHING_PLACED; // every unit of a depth-0 plan: nothing to allocate
   let cols = 0;
   let ld = 0;
@@ -89,7 +89,7 @@ export function placedRowsOf(layout: Layout, prefix: readonly number[]): PlacedR
 }
 
 /** One placement reached by walk(): its state, the columns, and where it sits in the walked subtree. */
-export interface Step {
+interface Step {
   readonly placed: PlacedRows;
   readonly prefix: readonly number[];
   /** Share of the subtree's leaves before this one, weighting siblings alike (for progress). */
@@ -173,9 +173,12 @@ function countPlacements(layout: Layout, depth: number): number {
   return visit(0, 0, 0, 0);
 }
 
+/** The word the search's plan digest is computed over: its method's name before it was 'search', so digests stay what they were. */
+const DIGEST_WORD = 'constellations';
+
 export class ConstellationPlan implements PlanIdentity {
-  /** The identity's word (public in PlanInfo.method, and in the digest); files say 'search' (docs/plans-and-shards.md). */
-  readonly method = 'constellations' as const;
+  /** The identity's method (public in PlanInfo.method), as files say it. */
+  readonly method = 'search' as const;
   readonly formatVersion = PLAN_FORMAT_VERSION;
   readonly units: number;
   readonly digest: string;
@@ -217,7 +220,7 @@ export class ConstellationPlan implements PlanIdentity {
     this.units = units;
     this.work = work;
     this.largestUnitWork = largest;
-    this.digest = digest(`nqueens-plan|format ${PLAN_FORMAT_VERSION}|method ${this.method}|n ${n}|depth ${depth}|units ${units}`);
+    this.digest = digest(`nqueens-plan|format ${PLAN_FORMAT_VERSION}|method ${DIGEST_WORD}|n ${n}|depth ${depth}|units ${units}`);
     Object.freeze(this);
   }
 
@@ -356,7 +359,7 @@ export function unitContribution(unit: Unit, count: bigint): { total: bigint; un
  * take about 8-40 ms at n = 21 (15 rows), 6-30 ms at n = 24 (16), 4-18 ms
  * at n = 27 (17); splitting costs nothing measurable against whole calls.
  */
-export function pieceRows(n: number): number {
+function pieceRows(n: number): number {
   return 8 + Math.floor(n / 3);
 }
 
@@ -390,7 +393,7 @@ export function defaultDepth(n: number, parts: number): number {
 }
 
 /** The kernel calls a unit needs (the engines' Kernel has them). */
-export interface UnitKernel {
+interface UnitKernel {
   countPlaced(n: number, s: Subproblem, placed: PlacedRows): bigint;
   countFixes(n: number, s: Subproblem): bigint;
 }

@@ -1,5 +1,6 @@
 // Runs the whole subproblem list on one kernel, on the calling thread, and
-// adds up the contributions (countSync and the benchmark use it).
+// adds up the contributions: the benchmark's way to time one kernel
+// (countSync counts through the search's Method instead).
 import { contribution, planSubproblems } from './constellations.js';
 import type { Kernel } from './search-kernel.js';
 

@@ -1,10 +1,29 @@
 // Counting on the calling thread in slices: how long one runs before the
-// event loop gets a turn, and the yield itself.
+// event loop gets a turn, the yield itself, and the clock that times them.
 
 /** A slice of counting on the calling thread, in milliseconds. */
 export const SLICE_MS = 20;
 
-/** Lets the event loop run (timers, messages, an abort) before the next slice. */
+/** Milliseconds on a monotonic clock, for slices, progress and elapsed times. */
+export function now(): number {
+  return performance.now();
+}
+
+/**
+ * Lets the event loop run (messages, timers, an abort) before the next
+ * slice, without a timer's delay (setTimeout waits 1 ms in Node and 4 ms in
+ * nested browser timers): setImmediate where there is one, else a message
+ * to itself.
+ */
 export function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
+  const immediate = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate;
+  if (typeof immediate === 'function') return new Promise((resolve) => immediate(resolve));
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
 }

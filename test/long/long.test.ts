@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { count } from '../../dist/index.js';
 import { joinPlan } from '../../dist/join/join-method.js';
-import { countSymmetricSolutions, joinCounter, uniqueFromTotal } from '../../dist/join/join-module.js';
+import { countSymmetricSolutions, joinCounter, uniqueFromTotal } from '../join-module.js';
 import { joinUnitByRows } from '../brute-force.js';
 import { TOTAL, UNIQUE } from '../oeis.js';
 

@@ -1,14 +1,21 @@
-// The half-board join on one thread: its wasm module (assembly/join/) or
-// the TypeScript twin, and a whole count of totals and uniques (countSync).
-import { compileBuild, resolveWasm, wasmModuleOf } from '../engines/wasm-loader.js';
-import { joinCounterFrom, type JoinCounter, type JoinEngine } from './join-counter.js';
-import { checkJoinSize, joinUnitAt, planJoinCompact } from './join-plan.js';
-import { countSymmetricSolutions, uniqueFromTotal } from './symmetric-solutions.js';
+// The join's tests' door to it on one thread: its wasm module
+// (assembly/join/) or the TypeScript twin, and a whole count of totals and
+// uniques without the plan and runner (countSync counts through its Method).
+// Test code, so it is not shipped.
+import { compileBuild, resolveWasm, wasmModuleOf } from '../dist/engines/wasm-loader.js';
+import { joinCounterFrom, type JoinCounter, type JoinEngine } from '../dist/join/join-counter.js';
+import { checkJoinSize, joinUnitAt, planJoinCompact } from '../dist/join/join-plan.js';
+import { countSymmetricSolutions, uniqueFromTotal } from '../dist/join/symmetric-solutions.js';
 
-export { planJoin, joinMemoryBytes, checkJoinSize, JOIN_MAX_N, JOIN_MEMORY_LIMIT, type JoinUnit } from './join-plan.js';
-export { countSymmetricSolutions, searchSymmetricSolutions, uniqueFromTotal, type SymmetricCounts } from './symmetric-solutions.js';
+export { planJoin, joinMemoryBytes, checkJoinSize, JOIN_MAX_N, JOIN_MEMORY_LIMIT, type JoinUnit } from '../dist/join/join-plan.js';
+export {
+  countSymmetricSolutions,
+  searchSymmetricSolutions,
+  uniqueFromTotal,
+  type SymmetricCounts,
+} from '../dist/join/symmetric-solutions.js';
 
-export type { JoinCounter, JoinEngine } from './join-counter.js';
+export type { JoinCounter, JoinEngine } from '../dist/join/join-counter.js';
 
 /** Compiles one build of the join module; throws where WebAssembly cannot. */
 export function compileJoinModule(build: 'simd' | 'baseline'): WebAssembly.Module {
@@ -16,16 +23,8 @@ export function compileJoinModule(build: 'simd' | 'baseline'): WebAssembly.Modul
 }
 
 /** The join module for this runtime: the SIMD build where it validates, else the baseline. */
-export function getJoinModule(): WebAssembly.Module {
+function getJoinModule(): WebAssembly.Module {
   return resolveWasm('join', 'wasm')!;
-}
-
-/**
- * The join module for an engine choice, or null for the TypeScript join:
- * 'auto' falls back where WebAssembly is unavailable, 'wasm' throws.
- */
-export function resolveJoinModule(engine: 'auto' | 'wasm' | 'js'): WebAssembly.Module | null {
-  return resolveWasm('join', engine);
 }
 
 /** A counter on `engine`; for wasm, from `module` (default: this runtime's join module). */
@@ -33,7 +32,7 @@ export function joinCounter(engine: JoinEngine, module?: WebAssembly.Module): Jo
   return joinCounterFrom(engine, engine === 'js' ? null : (module ?? wasmModuleOf('join') ?? getJoinModule()));
 }
 
-export interface JoinCount {
+interface JoinCount {
   readonly n: number;
   readonly total: bigint;
   readonly unique: bigint;

@@ -1,0 +1,117 @@
+// The run layer's seam for the public API (src/index.ts): it chooses the
+// engine and runs it, so the API file checks arguments and shapes results
+// and names no engine. The CPU engines run through the runner; 'reference'
+// and 'webgpu' run their own loops, reporting the same Progress.
+import { abortError, type AbortSignalLike } from '../shared/abort.js';
+import { now } from '../shared/slices.js';
+import type { Progress } from '../shared/progress.js';
+import type { Rows } from '../shared/placements.js';
+import { availableCoresNow } from '../contract/environment.js';
+import { countOnThread } from '../contract/method.js';
+import type { EngineChoice, EngineName } from '../engines/engine-names.js';
+import { countReference, referenceSolutions, runReference } from '../engines/reference.js';
+import { resolveOpenRows } from '../completions/open-rows-kernel.js';
+import { fundamentalSolutions, openRows, placedForbid, referenceCompletions, referenceFiltered } from '../completions/completions.js';
+import type { CompletionsProgress } from '../completions/completion-types.js';
+import { planSubproblems, type Subproblem } from '../search/constellations.js';
+import { resolveAlgorithm, type AlgorithmChoice, type AlgorithmName } from './algorithm.js';
+import { completionsProgress, runCompletions } from './completions-run.js';
+import { methodForCount } from './methods.js';
+import { prestartWorkers } from './pool.js';
+import { runMethod } from './runner.js';
+import { planParts, workersToPrestart } from './thread-plan.js';
+import type { CpuEngineChoice } from './engine-limits.js';
+
+/** What a count found, and what ran it. */
+export interface Counted {
+  readonly total: bigint;
+  readonly unique: bigint;
+  readonly engine: EngineName;
+  readonly threads: number;
+}
+
+interface CountRun {
+  engine: EngineChoice;
+  algorithm: AlgorithmChoice;
+  threads?: number | undefined;
+  onProgress?: ((progress: Progress) => void) | undefined;
+  signal?: AbortSignalLike | undefined;
+}
+
+/** countSync's count: on the calling thread, blocking it, with the algorithm `choice` resolves to. */
+export function countOnCallingThread(n: number, engine: CpuEngineChoice, choice: AlgorithmChoice): Counted & { algorithm: AlgorithmName } {
+  const algorithm = resolveAlgorithm(n, engine, choice);
+  if (engine === 'reference') return { ...countReference(n), engine, algorithm, threads: 1 };
+  const method = methodForCount(n, algorithm, 1);
+  const module = method.module(engine);
+  const { total, unique } = countOnThread(method, module);
+  return { total, unique, engine: module ? 'wasm' : 'js', algorithm, threads: 1 };
+}
+
+/**
+ * count()'s count, on the engine asked for, with the algorithm `run.algorithm`
+ * resolves to (a RangeError first where it cannot run this n, even when the
+ * signal is already aborted).
+ */
+export async function countByEngine(n: number, run: CountRun): Promise<Counted & { algorithm: AlgorithmName }> {
+  const { engine, threads, onProgress, signal } = run;
+  const algorithm = resolveAlgorithm(n, engine, run.algorithm);
+  if (signal?.aborted) throw abortError(signal);
+  if (engine === 'reference') return { ...(await runReference(n, { signal, onProgress })), engine, algorithm, threads: 1 };
+  if (engine === 'webgpu') {
+    // Loaded only here: an app that never asks for the GPU never downloads its host (a chunk of its own in a bundle).
+    const { countWebGpu } = await import('../search/webgpu/webgpu.js');
+    return { ...(await countWebGpu(n, { signal, onProgress })), engine, algorithm, threads: 1 };
+  }
+  // Workers take tens of milliseconds to start: from here, they start while this thread plans.
+  const cores = availableCoresNow();
+  const early = workersToPrestart(n, threads, cores);
+  if (early > 0) prestartWorkers(early);
+  // The plan is cut for the threads that will count.
+  const r = await runMethod(methodForCount(n, algorithm, planParts(threads, cores)), { engine, threads, onProgress, signal });
+  return { total: r.total, unique: r.unique, engine: r.engine, algorithm, threads: r.threads };
+}
+
+/** The solutions of n as placements, in lexicographic order, narrowed as asked. */
+export function solutionSource(
+  n: number,
+  engine: CpuEngineChoice,
+  only: { rows: Rows | undefined; unique: boolean; after: number[] | undefined },
+): Iterator<number[]> {
+  const { rows, unique, after } = only;
+  if (engine === 'reference') return unique || rows || after ? referenceFiltered(n, rows, unique, after) : referenceSolutions(n);
+  const kernel = resolveOpenRows(engine);
+  return unique ? fundamentalSolutions(kernel, n, after) : kernel.solutions(n, rows ? placedForbid(n, rows) : new Int32Array(n), after);
+}
+
+/** countCompletionsSync's count of the boards holding queens `rows` (at least one), on the calling thread. */
+export function completionsOnCallingThread(n: number, rows: Rows, engine: CpuEngineChoice): { total: bigint; engine: EngineName } {
+  if (engine === 'reference') return { total: referenceCompletions(n, rows), engine };
+  const kernel = resolveOpenRows(engine);
+  const open = openRows(n, rows);
+  return { total: kernel.countOpenRows(open.rows, open.allow), engine: kernel.name };
+}
+
+interface CompletionsByEngine {
+  engine: CpuEngineChoice;
+  threads?: number | undefined;
+  onProgress?: ((progress: CompletionsProgress) => void) | undefined;
+  signal?: AbortSignalLike | undefined;
+}
+
+/** countCompletions' count of the boards holding queens `rows` (at least one). */
+export async function completionsByEngine(n: number, rows: Rows, run: CompletionsByEngine): Promise<Omit<Counted, 'unique'>> {
+  const { engine, onProgress } = run;
+  if (engine === 'reference') {
+    const start = now();
+    const total = referenceCompletions(n, rows);
+    onProgress?.(completionsProgress({ n, finished: 1, units: 1, fraction: 1, total, elapsedMs: now() - start }));
+    return { total, engine, threads: 1 };
+  }
+  return runCompletions({ n, rows, engine, threads: run.threads, signal: run.signal, onProgress });
+}
+
+/** The search's subproblems for n (planSubproblems in the API). */
+export function searchSubproblems(n: number): readonly Subproblem[] {
+  return planSubproblems(n);
+}

@@ -1,0 +1,58 @@
+// Placed queens and placements as arguments: checked and turned into a
+// column per row, for solutions() and the completion counts alike.
+import { ERROR_CODES, rangeError, typeError } from './errors.js';
+import { queensConflict } from './board.js';
+import { describe } from './validate.js';
+
+/** A placed queen: [row, column], 0-based. */
+type Queen = readonly [row: number, col: number];
+
+/** placed[] as a column per row, -1 for rows without a queen. */
+export type Rows = Int32Array;
+
+function coordinate(value: unknown, name: string, n: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    throw typeError(`${name} must be an integer from 0 to ${n - 1}; got ${describe(value)}`);
+  }
+  if (value < 0 || value >= n) throw rangeError(`${name} must be an integer from 0 to ${n - 1}; got ${value}`);
+  return value;
+}
+
+const show = (q: Queen): string => `[${q[0]}, ${q[1]}]`;
+
+/**
+ * Checks `placed` (an array of [row, col] pairs, any order) for an n x n
+ * board: TypeError for wrong shapes and non-integers, RangeError for
+ * coordinates off the board, and RangeError (ATTACKING_QUEENS) naming both
+ * queens when two share a square, a row, a column or a diagonal.
+ */
+export function checkPlaced(n: number, placed: unknown, name = 'placed'): Rows {
+  if (!Array.isArray(placed)) throw typeError(`${name} must be an array of [row, col] pairs; got ${describe(placed)}`);
+  // Index by index, so a hole (`new Array(1)`, `[q, , q]`) is refused as the undefined it reads as, not skipped.
+  const queens: Queen[] = [];
+  for (let i = 0; i < placed.length; i++) {
+    const q: unknown = placed[i];
+    if (!Array.isArray(q) || q.length !== 2) throw typeError(`${name}[${i}] must be a [row, col] pair; got ${describe(q)}`);
+    queens.push([coordinate(q[0], `${name}[${i}][0] (a row)`, n), coordinate(q[1], `${name}[${i}][1] (a column)`, n)]);
+  }
+  for (let i = 0; i < queens.length; i++) {
+    for (let j = i + 1; j < queens.length; j++) {
+      const [a, b] = [queens[i], queens[j]];
+      const how = queensConflict(a, b);
+      if (how) throw rangeError(`${name}: the queens ${show(a)} and ${show(b)} ${how}`, ERROR_CODES.ATTACKING_QUEENS);
+    }
+  }
+  const rows = new Int32Array(n).fill(-1);
+  for (const [r, c] of queens) rows[r] = c;
+  return rows;
+}
+
+/** Checks `after`: an array of n integers in 0..n-1 (RangeError for the wrong length or values, TypeError for other types). */
+export function checkAfter(n: number, after: unknown, name = 'options.after'): number[] {
+  if (!Array.isArray(after) && !ArrayBuffer.isView(after)) {
+    throw typeError(`${name} must be an array of ${n} columns (integers from 0 to ${n - 1}); got ${describe(after)}`);
+  }
+  const list = Array.from(after as ArrayLike<unknown>);
+  if (list.length !== n) throw rangeError(`${name} must have ${n} entries, one column per row; got ${list.length}`);
+  return list.map((c, r) => coordinate(c, `${name}[${r}]`, n));
+}
