@@ -23,8 +23,8 @@ import { canonical } from './reserve-output.js';
 import { parseCount } from './shards.js';
 import { UnitCounts } from './unit-counts.js';
 
-export const CHECKPOINT_FORMAT = 'nqueens-checkpoint';
-export const CHECKPOINT_FORMAT_VERSION = 2;
+const CHECKPOINT_FORMAT = 'nqueens-checkpoint';
+const CHECKPOINT_FORMAT_VERSION = 2;
 /** How every checkpoint begins (JSON.stringify keeps the header's key order): what a torn header must show. */
 const HEADER_START = `{"format":"${CHECKPOINT_FORMAT}",`;
 /**

@@ -9,8 +9,8 @@ import { discardPendingFiles, printErr } from './files.js';
 import { progressBar, type ProgressBar } from './progress-bar.js';
 
 /** The signals that stop a count cleanly, and the exit status of each (128 + its number). */
-export const STOP_SIGNALS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
-export type StopSignal = keyof typeof STOP_SIGNALS;
+const STOP_SIGNALS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+type StopSignal = keyof typeof STOP_SIGNALS;
 
 /** "interrupted", naming the signal where it was not Ctrl-C's. */
 function interruptedBy(signal: StopSignal): string {

@@ -29,15 +29,15 @@ import {
 import { hostname } from 'node:os';
 import { ERROR_CODES, failure } from '../shared/errors.js';
 
-export const OWNER_FORMAT = 'nqueens-owner';
+const OWNER_FORMAT = 'nqueens-owner';
 /** A claim from another host not renewed for this long is taken over. */
-export const LEASE_MS = 120_000;
+const LEASE_MS = 120_000;
 /** How often a live owner renews its claims. */
 const HEARTBEAT_MS = 20_000;
 /** An owner record is one short line; a larger file is not one. */
 const MAX_RECORD_BYTES = 4096;
 
-export interface OwnerRecord {
+interface OwnerRecord {
   format: typeof OWNER_FORMAT;
   host: string;
   /** The kernel's boot id (Linux), so a reboot frees the pids of the boot before. */
@@ -75,7 +75,7 @@ function pidNamespace(): string {
   }
 }
 
-export function ownerRecord(checkpoint: string | null): OwnerRecord {
+function ownerRecord(checkpoint: string | null): OwnerRecord {
   return {
     format: OWNER_FORMAT,
     host: hostname(),
@@ -94,7 +94,7 @@ function isRecord(value: unknown): value is OwnerRecord {
 }
 
 /** Whether the owner of a claim is gone, and if not, who it is (for the refusal). */
-export function ownerState(record: OwnerRecord, renewedMs: number, nowMs = Date.now()): { gone: true } | { gone: false; who: string } {
+function ownerState(record: OwnerRecord, renewedMs: number, nowMs = Date.now()): { gone: true } | { gone: false; who: string } {
   const here = record.host === hostname() && record.boot === readProc('/proc/sys/kernel/random/boot_id') && record.pidns === pidNamespace();
   if (!here) {
     const age = Math.max(0, Math.round((nowMs - renewedMs) / 1000));

@@ -9,7 +9,7 @@ import { UsageError } from './args.js';
 import { PendingFile } from './files.js';
 
 /** A file the command reads, and what it is to the command ("a shard to merge", "the checkpoint"). */
-export interface NamedInput {
+interface NamedInput {
   readonly file: string;
   readonly role: string;
 }
@@ -27,7 +27,7 @@ export function canonical(file: string): string {
   }
 }
 
-export function sameFile(a: string, b: string): boolean {
+function sameFile(a: string, b: string): boolean {
   if (canonical(a) === canonical(b)) return true;
   try {
     const [x, y] = [statSync(a), statSync(b)];

@@ -18,10 +18,10 @@ import {
 } from '../run/methods.js';
 import { VERSION } from '../shared/version.js';
 
-export const SHARD_FORMAT = 'nqueens-shard';
-export const SHARD_FORMAT_VERSION = 2;
+const SHARD_FORMAT = 'nqueens-shard';
+const SHARD_FORMAT_VERSION = 2;
 /** Most shards one count may be split into. */
-export const MAX_SHARDS = 1_000_000;
+const MAX_SHARDS = 1_000_000;
 /** Larger shard files are refused before reading. */
 export const MAX_SHARD_BYTES = 1 << 30;
 
@@ -31,7 +31,7 @@ export interface ShardSpec {
   readonly count: number;
 }
 
-export interface ShardResult {
+interface ShardResult {
   format: typeof SHARD_FORMAT;
   formatVersion: number;
   version: string;
@@ -79,7 +79,7 @@ export function parseCount(text: unknown): bigint | undefined {
 }
 
 /** Adds the contributions of units from, from + 1, ... with these counts to `into`. */
-export function addCounts(plan: PlannedMethod, from: number, counts: ArrayLike<bigint>, into: { total: bigint; unique8: bigint }): void {
+function addCounts(plan: PlannedMethod, from: number, counts: ArrayLike<bigint>, into: { total: bigint; unique8: bigint }): void {
   for (let k = 0; k < counts.length; k++) {
     const c = plan.contribution(from + k, counts[k]);
     into.total += c.total;

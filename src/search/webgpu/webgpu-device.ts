@@ -62,7 +62,7 @@ function unavailable(why: string): Error {
 /** How long a device may take to report itself lost after destroy() before its instance is let go anyway. */
 const LOST_WAIT_MS = 1000;
 
-export interface GpuSession {
+interface GpuSession {
   readonly adapter: GpuAdapterLike;
   readonly device: GpuDeviceLike;
   /**

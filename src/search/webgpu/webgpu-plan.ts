@@ -30,8 +30,8 @@ export const UNIT_STEPS: Readonly<Record<number, { readonly mean: number; readon
 };
 
 /** Fewest and most rows a unit keeps (UNIT_STEPS has both ends and all between). */
-export const MIN_ROWS_LEFT = 11;
-export const MAX_ROWS_LEFT = 13;
+const MIN_ROWS_LEFT = 11;
+const MAX_ROWS_LEFT = 13;
 
 /**
  * Invocations a GPU runs at once, at most, among today's largest: an H100
@@ -39,9 +39,9 @@ export const MAX_ROWS_LEFT = 13;
  */
 export const GPU_FILL = 1 << 18;
 /** Most units in one dispatch: its units buffer stays at 16 MiB. */
-export const MAX_UNITS_PER_DISPATCH = 1 << 20;
+const MAX_UNITS_PER_DISPATCH = 1 << 20;
 /** Loop steps a dispatch aims at: about 17 ms at the 10^12 steps/s of a big GPU. */
-export const STEPS_PER_DISPATCH = 2 ** 34;
+const STEPS_PER_DISPATCH = 2 ** 34;
 /** Dispatches queued at once: one running, the next ones ready behind it. */
 export const IN_FLIGHT = 3;
 

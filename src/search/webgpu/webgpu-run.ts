@@ -25,7 +25,7 @@ export interface WebGpuCountOptions {
   onDispatch?: (dispatch: { units: number; ms: number }) => void;
 }
 
-export interface DeviceCountOptions extends WebGpuCountOptions {
+interface DeviceCountOptions extends WebGpuCountOptions {
   /** Overrides planGpuWork (tests: many small dispatches at small n). */
   plan?: GpuWorkPlan;
 }

@@ -11,8 +11,6 @@ import { requestGpuDevice } from './webgpu-device.js';
 import { deviceLimits } from './webgpu-plan.js';
 import { countOnDevice, type WebGpuCountOptions } from './webgpu-run.js';
 
-export type { WebGpuCountOptions } from './webgpu-run.js';
-
 /** Total and unique count for n on the GPU, with the subproblems of the symmetry search. */
 export async function countWebGpu(n: number, options: WebGpuCountOptions = {}): Promise<{ total: bigint; unique: bigint }> {
   const { signal } = options;
