@@ -6,6 +6,7 @@
 // bigger board is refined deeper and its longest unit stays short; and a
 // dispatch never holds fewer units than a GPU runs at once while work
 // remains, with several dispatches queued so the GPU never waits on the host.
+import { rangeError } from '../../shared/errors.js';
 import { WORKGROUP_SIZE } from './webgpu-shader.js';
 
 /** The adapter limits the plan respects (GPUSupportedLimits). */
@@ -67,7 +68,7 @@ export interface GpuWorkPlan {
 }
 
 function checkLimit(value: number, name: string): void {
-  if (!Number.isInteger(value) || value < 1) throw new RangeError(`limits.${name} must be a positive integer, got ${String(value)}`);
+  if (!Number.isInteger(value) || value < 1) throw rangeError(`limits.${name} must be a positive integer, got ${String(value)}`);
 }
 
 /**

@@ -9,6 +9,7 @@
 // abort(), however long a dispatch runs; the caller then destroys the device,
 // which ends the work still queued.
 import { abortError, type AbortSignalLike } from '../../shared/abort.js';
+import { ERROR_CODES, failure } from '../../shared/errors.js';
 import type { Progress } from '../../shared/progress.js';
 import { SubproblemCounter } from './webgpu-counter.js';
 import { planGpuWork, type GpuPlanLimits, type GpuWorkPlan } from './webgpu-plan.js';
@@ -100,7 +101,7 @@ export async function countOnDevice(
     for (const left of queued) left.read.catch(() => undefined); // rejected when the caller destroys the device
   }
   if (signal?.aborted) throw abortError(signal);
-  if (!stream.done) throw new Error('engine webgpu: the count stopped with units left to search'); // never a partial total
+  if (!stream.done) throw failure('engine webgpu: the count stopped with units left to search', ERROR_CODES.INTERNAL); // never a partial total
   counter.finishUpTo(Infinity);
   report(true);
   return counter.result();

@@ -7,6 +7,7 @@
 // streamed: `UnitStream.fill` hands out the next batch, in plan order, while
 // the GPU searches the last ones. Branches that die while refining cost the
 // GPU nothing.
+import { rangeError } from '../../shared/errors.js';
 import type { Subproblem } from '../constellations.js';
 import { rowAttacks, rowShift } from '../row-search.js';
 import { borderColumns, prepare } from '../symmetry.js';
@@ -69,7 +70,7 @@ export class UnitStream {
     readonly prepared: PreparedSubproblems,
     readonly rowsLeft: number,
   ) {
-    if (!Number.isInteger(rowsLeft) || rowsLeft < 1) throw new RangeError(`rowsLeft must be an integer >= 1, got ${rowsLeft}`);
+    if (!Number.isInteger(rowsLeft) || rowsLeft < 1) throw rangeError(`rowsLeft must be an integer >= 1, got ${rowsLeft}`);
   }
 
   /** Subproblems whose units have all been handed out (they come first in plan order). */
@@ -84,7 +85,7 @@ export class UnitStream {
   /** Writes the next units into `out` (UNIT_WORDS each), as many as fit; returns how many. 0 means done. */
   fill(out: Uint32Array): number {
     const capacity = Math.floor(out.length / UNIT_WORDS);
-    if (capacity < 1) throw new RangeError(`fill needs room for a unit (${UNIT_WORDS} words), got ${out.length}`);
+    if (capacity < 1) throw rangeError(`fill needs room for a unit (${UNIT_WORDS} words), got ${out.length}`);
     this.written = 0;
     while (this.written < capacity) {
       if (this.depth < 0) {
