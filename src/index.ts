@@ -29,6 +29,7 @@ import type { Progress } from './shared/progress.js';
 import { AUTO_THREADS_MIN_N, availableCoresNow } from './contract/environment.js';
 import { prestartWorkers } from './run/pool.js';
 import { ERROR_CODES, rangeError, typeError } from './shared/errors.js';
+import { withGuardedProgress } from './shared/progress-guard.js';
 import { checkChoice, checkInteger, checkN, checkOptions, describe } from './shared/validate.js';
 
 export { toBoard };
@@ -265,7 +266,13 @@ export function countSync(n: number, options?: CountSyncOptions): CountResult {
  */
 export async function count(n: number, options?: CountOptions): Promise<CountResult> {
   checkN(n);
-  const { engine, threads, onProgress, signal, algorithm: choice } = checkCountOptions<Progress>(options, 'count()', COUNT_OPTIONS);
+  const checked = checkCountOptions<Progress>(options, 'count()', COUNT_OPTIONS);
+  // A throw or rejected promise from onProgress rejects the count (src/shared/progress-guard.ts).
+  return withGuardedProgress(checked, (guarded) => countChecked(n, guarded));
+}
+
+async function countChecked(n: number, options: CheckedCountOptions<Progress>): Promise<CountResult> {
+  const { engine, threads, onProgress, signal, algorithm: choice } = options;
   const algorithm = resolveAlgorithm(n, engine, choice);
   if (signal?.aborted) throw abortError(signal);
   const start = now();
@@ -328,14 +335,19 @@ export function solutions(n: number, options?: SolutionsOptions): IterableIterat
   return take(source, limit);
 }
 
+/** count()'s and countCompletions()'s options once checked. */
+interface CheckedCountOptions<P> {
+  engine: EngineChoice;
+  algorithm: AlgorithmChoice;
+  threads?: number;
+  onProgress?: ((progress: P) => void) | undefined;
+  signal?: AbortSignalLike | undefined;
+}
+
 /** count()'s options (countCompletions() takes the same): TypeError/RangeError for bad ones. */
 const WEBGPU_COUNTS_BOARDS_ONLY = "engine 'webgpu' counts whole boards only; count completions with 'auto', 'wasm', 'js' or 'reference'";
 
-function checkCountOptions<P>(
-  options: unknown,
-  fn: string,
-  allowed: readonly string[],
-): { engine: EngineChoice; algorithm: AlgorithmChoice; threads?: number; onProgress?: (progress: P) => void; signal?: AbortSignalLike } {
+function checkCountOptions<P>(options: unknown, fn: string, allowed: readonly string[]): CheckedCountOptions<P> {
   const opts = checkOptions<{ engine: unknown; algorithm: unknown; threads: unknown; onProgress: unknown; signal: unknown }>(
     options,
     fn,
@@ -391,11 +403,17 @@ export function countCompletionsSync(n: number, placed: readonly Queen[], option
 export async function countCompletions(n: number, placed: readonly Queen[], options?: CompletionsOptions): Promise<CompletionsResult> {
   checkN(n);
   const rows = checkPlaced(n, placed);
-  const { engine, threads, onProgress, signal } = checkCountOptions<CompletionsProgress>(
-    options,
-    'countCompletions()',
-    COMPLETIONS_OPTIONS,
-  );
+  const checked = checkCountOptions<CompletionsProgress>(options, 'countCompletions()', COMPLETIONS_OPTIONS);
+  return withGuardedProgress(checked, (guarded) => completionsChecked(n, placed, rows, guarded));
+}
+
+async function completionsChecked(
+  n: number,
+  placed: readonly Queen[],
+  rows: ReturnType<typeof checkPlaced>,
+  options: CheckedCountOptions<CompletionsProgress>,
+): Promise<CompletionsResult> {
+  const { engine, threads, onProgress, signal } = options;
   if (engine === 'webgpu') throw typeError(WEBGPU_COUNTS_BOARDS_ONLY);
   if (signal?.aborted) throw abortError(signal);
   if (placed.length === 0) {
