@@ -7,7 +7,7 @@
  *   vsBaseline?: number, vsSymmetryWasm?: number, vsNativePerRound?: { median: number, min: number, max: number, rounds?: number[] } }} Row
  * @typedef {{ cpu: string, cores: number, node: string, nativeCompiler?: string }} Machine
  * @typedef {{ date: string, machine: Machine, sizes: number[], rows: Row[], baseline?: string, skipped?: { engine: string, reason: string }[],
- *   busy?: string, cliSample?: string, cold?: { engine: string, n: number, medianMs: number }[], abortLatencyMs?: number[] }} Result
+ *   command?: string, busy?: string, cliSample?: string, cold?: { engine: string, n: number, medianMs: number }[], abortLatencyMs?: number[] }} Result
  */
 
 /** A time in the unit that keeps three significant digits (small n runs in microseconds). */
@@ -66,7 +66,7 @@ function baselineLabel(/** @type {Result} */ result) {
 /** The full markdown of a run: bench/results/latest.md and the table in bench/README.md. */
 export function resultMarkdown(/** @type {Result} */ result) {
   const lines = [
-    `Median wall time per count, one run of \`npm run bench\`: ${runLine(result)} In brackets: time relative to ${baselineLabel(result)} in the same run (lower is faster).`,
+    `Median wall time per count, one run of \`${result.command ?? 'npm run bench'}\`: ${runLine(result)} In brackets: time relative to ${baselineLabel(result)} in the same run (lower is faster).`,
     '',
     engineTable(result).trimEnd(),
   ];
@@ -111,7 +111,7 @@ export function readmeSizes(/** @type {Result} */ result) {
 export function readmeSpeedMarkdown(/** @type {Result} */ result) {
   return (
     [
-      `Median time per count, \`npm run bench\` of ${runLine(result)}`,
+      `Median time per count, \`${result.command ?? 'npm run bench'}\` of ${runLine(result)}`,
       '',
       engineTable(result, { sizes: readmeSizes(result), ratios: false }).trimEnd(),
     ].join('\n') + '\n'
