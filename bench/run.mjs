@@ -10,7 +10,7 @@
 //   npm run bench -- --quick     n = 8, 10, 12, two short rounds; prints only
 //   npm run bench -- --sizes 9   chosen sizes (with --anchor: the n = 17 setup); prints only
 import { execFileSync, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, arch, cpus, loadavg, platform, release } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -42,13 +42,27 @@ const busy =
   load >= 0.5
     ? `Measured on a busy shared machine (load average ${load.toFixed(2)} at the start): compare ratios, not absolute times.`
     : undefined;
-say(
-  `npm run bench${quick ? ' --quick' : ''}: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cores} cores, Node ${process.version}, load average ${load.toFixed(2)}`,
-);
+say(`npm run bench${quick ? ' --quick' : ''}: ${cpuName()}, ${cores} cores, Node ${process.version}, load average ${load.toFixed(2)}`);
 const compiler = buildNative();
 say(compiler ? `native C anchor built with ${compiler}` : 'native C anchor: no C compiler found, its row is skipped');
 // Before this run writes anything: the code being measured.
 const commit = measuredCommit();
+
+/**
+ * The CPU as lscpu names it, with its family and model and whether it has
+ * AVX-512 (Linux, /proc/cpuinfo): a VM often reports only "Intel(R) Xeon(R) Processor".
+ */
+function cpuName() {
+  const model = cpus()[0]?.model?.trim() ?? 'unknown CPU';
+  try {
+    const info = readFileSync('/proc/cpuinfo', 'utf8');
+    const field = (/** @type {string} */ name) => new RegExp(`^${name}\\s*: (.*)$`, 'm').exec(info)?.[1];
+    const avx512 = / avx512f /.test(` ${field('flags') ?? ''} `) ? ', AVX-512' : '';
+    return `${model} (family ${field('cpu family')} model ${field('model')}${avx512})`;
+  } catch {
+    return model;
+  }
+}
 
 /** @type {{ engine: string, reason: string }[]} */
 const skipped = [];
@@ -216,7 +230,7 @@ if (publish && !anchor) {
 }
 
 const machine = {
-  cpu: cpus()[0]?.model ?? 'unknown',
+  cpu: cpuName(),
   cores,
   os: `${platform()} ${release()} ${arch()}`,
   node: process.version,
