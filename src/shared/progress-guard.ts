@@ -42,8 +42,10 @@ export async function withGuardedProgress<
     const result = await run({ ...options, onProgress: guarded as O['onProgress'], signal: controller.signal });
     // Settled one by one: a promise that rejects after the last report still fails the count.
     while (pending.size > 0 && !failure) await Promise.allSettled([...pending]);
-    if (failure) throw failure.error;
-    return result;
+    if (!failure) return result;
+    // What onProgress threw or rejected with, as it was.
+    const { error } = failure;
+    throw error;
   } finally {
     signal?.removeEventListener('abort', follow);
   }
