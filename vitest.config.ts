@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { QuickFirstSequencer } from './test/quick-first-sequencer.js';
 
 export default defineConfig({
   test: {
@@ -7,5 +8,7 @@ export default defineConfig({
     exclude: ['test/long/**', '**/node_modules/**'],
     testTimeout: 120_000,
     hookTimeout: 60_000,
+    // The quickest file first, then the longest: a second run shows a result within seconds.
+    sequence: { sequencer: QuickFirstSequencer },
   },
 });

@@ -11,7 +11,7 @@ export function latestChart(result) {
   const m = result.machine;
   return timeChartSvg({
     title: 'npm run bench: median time per count',
-    subtitle: `${result.date.slice(0, 10)}, ${m.cpu}, ${m.cores} cores, Node ${m.node}`,
+    subtitle: `${result.date.slice(0, 10)}, ${m.cpu}, ${m.cores} cores, Node ${m.node}${result.busy ? ', a busy shared machine' : ''}`,
     series: benchSeries(result),
   });
 }

@@ -7,6 +7,7 @@
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withoutGlobalAssignments } from './loader-without-globals.mjs';
 
 const SPECIFIER = '@assemblyscript/loader';
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
@@ -18,13 +19,15 @@ const compilerDir = dirname(fileURLToPath(import.meta.resolve('assemblyscript/pa
 const target = join(vendor, 'assemblyscript-loader.js');
 
 mkdirSync(vendor, { recursive: true });
-const header = `// ${SPECIFIER} ${loaderPackage.version}, copied unchanged below this header from its
-// package's index.js by scripts/vendor-loader.mjs when nqueens-wasm was built.
+const header = `// ${SPECIFIER} ${loaderPackage.version}, copied below this header from its package's
+// index.js by scripts/vendor-loader.mjs when nqueens-wasm was built, with one change:
+// its Object.hasOwn polyfill is a local function, not an assignment to Object
+// (so the package loads where built-ins are frozen).
 // Copyright the AssemblyScript authors (see assemblyscript-loader.NOTICE).
 // Licensed under the Apache License, Version 2.0 (see assemblyscript-loader.LICENSE).
 // ${loaderPackage.homepage}  ${loaderPackage.repository.url}
 `;
-writeFileSync(target, header + readFileSync(source, 'utf8'));
+writeFileSync(target, header + withoutGlobalAssignments(readFileSync(source, 'utf8')));
 copyFileSync(join(compilerDir, 'LICENSE'), join(vendor, 'assemblyscript-loader.LICENSE'));
 copyFileSync(join(compilerDir, 'NOTICE'), join(vendor, 'assemblyscript-loader.NOTICE'));
 

@@ -24,6 +24,7 @@ import type { PlanIdentity } from './contract/plan-identity.js';
 import type { JoinUnit } from './join/join-plan.js';
 import type { Progress } from './shared/progress.js';
 import { ERROR_CODES, rangeError, typeError } from './shared/errors.js';
+import { withGuardedProgress } from './shared/progress-guard.js';
 import { checkChoice, checkInteger, checkN, checkOptions, describe } from './shared/validate.js';
 
 export { toBoard };
@@ -246,7 +247,13 @@ export function countSync(n: number, options?: CountSyncOptions): CountResult {
  */
 export async function count(n: number, options?: CountOptions): Promise<CountResult> {
   checkN(n);
-  const { engine, threads, onProgress, signal, algorithm } = checkCountOptions<Progress>(options, 'count()', COUNT_OPTIONS);
+  const checked = checkCountOptions<Progress>(options, 'count()', COUNT_OPTIONS);
+  // A throw or rejected promise from onProgress rejects the count (src/shared/progress-guard.ts).
+  return withGuardedProgress(checked, (guarded) => countChecked(n, guarded));
+}
+
+async function countChecked(n: number, options: CheckedCountOptions<Progress>): Promise<CountResult> {
+  const { engine, threads, onProgress, signal, algorithm } = options;
   const start = now();
   const r = await countByEngine(n, { engine, algorithm, threads, onProgress, signal });
   return { n, total: r.total, unique: r.unique, engine: r.engine, algorithm: r.algorithm, threads: r.threads, elapsedMs: now() - start };
@@ -284,14 +291,19 @@ export function solutions(n: number, options?: SolutionsOptions): IterableIterat
   return take(source, limit);
 }
 
-const WEBGPU_COUNTS_BOARDS_ONLY = "engine 'webgpu' counts whole boards only; count completions with 'auto', 'wasm', 'js' or 'reference'";
+/** count()'s and countCompletions()'s options once checked. */
+interface CheckedCountOptions<P> {
+  engine: EngineChoice;
+  algorithm: AlgorithmChoice;
+  threads?: number;
+  onProgress?: ((progress: P) => void) | undefined;
+  signal?: AbortSignalLike | undefined;
+}
 
 /** count()'s options (countCompletions() takes the same): TypeError/RangeError for bad ones. */
-function checkCountOptions<P>(
-  options: unknown,
-  fn: string,
-  allowed: readonly string[],
-): { engine: EngineChoice; algorithm: AlgorithmChoice; threads?: number; onProgress?: (progress: P) => void; signal?: AbortSignalLike } {
+const WEBGPU_COUNTS_BOARDS_ONLY = "engine 'webgpu' counts whole boards only; count completions with 'auto', 'wasm', 'js' or 'reference'";
+
+function checkCountOptions<P>(options: unknown, fn: string, allowed: readonly string[]): CheckedCountOptions<P> {
   const opts = checkOptions<{ engine: unknown; algorithm: unknown; threads: unknown; onProgress: unknown; signal: unknown }>(
     options,
     fn,
@@ -345,11 +357,17 @@ export function countCompletionsSync(n: number, placed: readonly Queen[], option
 export async function countCompletions(n: number, placed: readonly Queen[], options?: CompletionsOptions): Promise<CompletionsResult> {
   checkN(n);
   const rows = checkPlaced(n, placed);
-  const { engine, threads, onProgress, signal } = checkCountOptions<CompletionsProgress>(
-    options,
-    'countCompletions()',
-    COMPLETIONS_OPTIONS,
-  );
+  const checked = checkCountOptions<CompletionsProgress>(options, 'countCompletions()', COMPLETIONS_OPTIONS);
+  return withGuardedProgress(checked, (guarded) => completionsChecked(n, placed, rows, guarded));
+}
+
+async function completionsChecked(
+  n: number,
+  placed: readonly Queen[],
+  rows: ReturnType<typeof checkPlaced>,
+  options: CheckedCountOptions<CompletionsProgress>,
+): Promise<CompletionsResult> {
+  const { engine, threads, onProgress, signal } = options;
   if (!isCpuEngine(engine)) throw typeError(WEBGPU_COUNTS_BOARDS_ONLY);
   if (signal?.aborted) throw abortError(signal);
   if (placed.length === 0) {

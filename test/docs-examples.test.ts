@@ -215,6 +215,16 @@ describe('docs/plans-and-shards.md: a count on a cluster, at n = 12 in 2 shards,
     return { code: r.status, stdout: r.stdout, stderr: r.stderr };
   }
 
+  /** The stdout the merge comment shows: each line's key and value. */
+  const mergeCommentLines = () =>
+    new Map(
+      merge.text
+        .split('# stdout:')[1]
+        .split('\n')
+        .map((line) => line.replace(/^#\s?/, ''))
+        .filter((line) => line.trim() !== '')
+        .map((line) => line.split(/\s{2,}/) as [string, string]),
+    );
   const [yaml, slurm, parallel, merge] = ['yaml', 'SBATCH', 'parallel -j', 'nqueens merge'].map((mark) =>
     cluster.find((b) => b.lang === mark || b.text.includes(mark))!,
   );
@@ -275,6 +285,13 @@ describe('docs/plans-and-shards.md: a count on a cluster, at n = 12 in 2 shards,
         .replace(/64/g, '4')
         .replace(/2718281828/g, seed),
     );
+    // The comment shows what merge prints, line for line.
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split(/\s{2,}/)[0]),
+    ).toEqual([...mergeCommentLines().keys()]);
     expect(r.stdout).toMatch(/^N\s+12$/m);
     expect(r.stdout).toMatch(new RegExp(`^total\\s+${TOTAL[12]}$`, 'm'));
     expect(r.stdout).toMatch(new RegExp(`^unique\\s+${UNIQUE[12]}$`, 'm'));
@@ -282,16 +299,16 @@ describe('docs/plans-and-shards.md: a count on a cluster, at n = 12 in 2 shards,
     expect(r.stdout).toMatch(new RegExp(`^verify\\s+4 random units recounted, all match \\(seed ${seed}\\)$`, 'm'));
   });
 
-  it("the merge comment's numbers are n = 21's: OEIS, 64 shards, the units and method of its default plan", () => {
-    const stdout = merge.text.split('# stdout:')[1];
+  it("the merge comment's numbers are n = 21's: OEIS, 64 shards, the units, method and digest of its default plan", () => {
     const plan = planUnits(21);
-    const shown = /N 21, total (\d+), unique (\d+), shards (\d+) \((\d+) units, plan (\w+)/.exec(stdout)!;
-    expect(shown.slice(1)).toEqual([
-      String(TOTAL[21]),
-      String(UNIQUE[21]),
-      '64',
-      String(plan.units),
-      plan.method === 'join' ? 'join' : 'depth',
-    ]);
+    const shown = mergeCommentLines();
+    expect([...shown.keys()]).toEqual(['N', 'total', 'unique', 'shards', 'time', 'verify']);
+    expect(shown.get('N')).toBe('21');
+    expect(shown.get('total')).toBe(String(TOTAL[21]));
+    expect(shown.get('unique')).toBe(String(UNIQUE[21]));
+    expect(shown.get('shards')).toBe(
+      `64 (${plan.units} units, plan ${plan.method === 'join' ? 'join' : `depth ${plan.depth}`}, ${plan.digest})`,
+    );
+    expect(shown.get('verify')).toBe('64 random units recounted, all match (seed 2718281828)');
   });
 });

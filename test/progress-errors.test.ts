@@ -1,0 +1,55 @@
+// An onProgress that throws, or returns a promise that rejects, fails the
+// count it reports on with that error: never an uncaught exception or an
+// unhandled rejection that ends the process (it is called from timers and
+// worker messages). Run in a child process, so that a crash shows as one.
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+const SCRIPT = `import { count, countCompletions } from './dist/index.js';
+const bad = new Error('from onProgress');
+const later = () => new Promise((_, reject) => setTimeout(() => reject(bad), 50));
+let k = 0;
+const cases = {
+  'count, this thread, rejected promise': () => count(10, { threads: 1, onProgress: () => Promise.reject(bad) }),
+  'count, this thread, async function': () => count(12, { onProgress: async () => { throw bad; } }),
+  'count, 2 workers, rejected promise': () => count(15, { threads: 2, onProgress: () => Promise.reject(bad) }),
+  'count, 2 workers, third report throws': () => count(15, { threads: 2, onProgress: () => { if (++k === 3) throw bad; } }),
+  'count, join, last report rejects later': () => count(16, { onProgress: (p) => (p.fraction === 1 ? later() : undefined) }),
+  'count, reference, rejected promise': () => count(8, { engine: 'reference', onProgress: () => Promise.reject(bad) }),
+  'countCompletions, rejected promise': () => countCompletions(12, [[0, 1]], { onProgress: () => Promise.reject(bad) }),
+  'countCompletions, 2 workers, throws': () => countCompletions(14, [[0, 1]], { threads: 2, onProgress: () => { throw bad; } }),
+  'countCompletions, no queens, rejected promise': () => countCompletions(10, [], { onProgress: () => Promise.reject(bad) }),
+  'countCompletions, reference, throws': () => countCompletions(8, [[0, 1]], { engine: 'reference', onProgress: () => { throw bad; } }),
+  'count, resolved promises': () => count(12, { onProgress: async () => {} }),
+};
+for (const [name, run] of Object.entries(cases)) {
+  const outcome = await run().then((r) => 'resolved ' + r.total, (e) => (e === bad ? 'rejected with the error' : 'rejected with ' + e));
+  console.log(name + ': ' + outcome);
+}
+`;
+
+describe('an onProgress that fails', () => {
+  it('rejects the count with its error, on every path, and the process goes on', () => {
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', SCRIPT], {
+      cwd: new URL('..', import.meta.url),
+      encoding: 'utf8',
+      timeout: 90_000,
+    });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toEqual([
+      'count, this thread, rejected promise: rejected with the error',
+      'count, this thread, async function: rejected with the error',
+      'count, 2 workers, rejected promise: rejected with the error',
+      'count, 2 workers, third report throws: rejected with the error',
+      'count, join, last report rejects later: rejected with the error',
+      'count, reference, rejected promise: rejected with the error',
+      'countCompletions, rejected promise: rejected with the error',
+      'countCompletions, 2 workers, throws: rejected with the error',
+      'countCompletions, no queens, rejected promise: rejected with the error',
+      'countCompletions, reference, throws: rejected with the error',
+      'count, resolved promises: resolved 14200',
+    ]);
+  });
+});
