@@ -139,7 +139,22 @@ export function setupViewer(): void {
     const n = completeN.valueAsNumber;
     const board = boardElement(n, undefined, 'board clickable');
     for (const [r, c] of placed) board.children[r * n + c].textContent = '♛';
+    // Two queens that attack each other are marked, so the user sees which click to undo.
+    for (const [r, c] of attackingPair(placed)?.queens ?? []) board.children[r * n + c].classList.add('attacking');
     completeBoard.replaceChildren(board);
+  }
+
+  /** The first two placed queens that attack each other, and how (the API refuses such a board). */
+  function attackingPair(queens: readonly Queen[]): { queens: [Queen, Queen]; how: string } | undefined {
+    for (let i = 0; i < queens.length; i++) {
+      for (let j = i + 1; j < queens.length; j++) {
+        const [[r1, c1], [r2, c2]] = [queens[i], queens[j]];
+        const how =
+          r1 === r2 ? 'share a row' : c1 === c2 ? 'share a column' : Math.abs(r1 - r2) === Math.abs(c1 - c2) ? 'share a diagonal' : '';
+        if (how) return { queens: [queens[i], queens[j]], how };
+      }
+    }
+    return undefined;
   }
 
   async function recount(): Promise<void> {
@@ -151,6 +166,14 @@ export function setupViewer(): void {
     if (placed.length === 0 && n > EMPTY_BOARD_MAX_N) {
       completeCount.textContent = '–';
       completeStatus.textContent = `No queens placed: click squares to count the solutions that contain them (for every solution of N = ${n}, use Count above).`;
+      return;
+    }
+    const clash = attackingPair(placed);
+    if (clash) {
+      // Checked here as the API would (it refuses with ERR_NQUEENS_ATTACKING_QUEENS): the answer is 0, said in words.
+      const [[r1, c1], [r2, c2]] = clash.queens;
+      completeCount.textContent = '0';
+      completeStatus.textContent = `The queens [${r1}, ${c1}] and [${r2}, ${c2}] attack each other (they ${clash.how}): no solution contains both. Click one to remove it.`;
       return;
     }
     const run = new AbortController();

@@ -516,10 +516,12 @@ describe.skipIf(!HAVE_CHROMIUM)('in Chromium', () => {
       );
       await page.click(square(3, 4));
       await waitFor('4');
-      // An attacking queen: the API's message names both queens.
+      // An attacking queen: both queens are named in words (no raw RangeError) and marked on the board.
       await page.click(square(1, 1));
       await waitFor('0');
-      expect(await text(page, '#complete-status')).toMatch(/\[0, 0\] and \[1, 1\] attack each other/);
+      expect(await text(page, '#complete-status')).toMatch(/^The queens \[0, 0\] and \[1, 1\] attack each other \(they share a diagonal\)/);
+      expect(await page.locator('#complete-board span.attacking').count()).toBe(2);
+      expect(await page.locator(square(1, 1)).getAttribute('class')).toContain('attacking');
       await page.click('#complete-clear');
       await waitFor('92');
       // A bigger board: each click cancels the count before it.
