@@ -24,7 +24,7 @@ import type { PlanIdentity } from './contract/plan-identity.js';
 import type { JoinUnit } from './join/join-plan.js';
 import type { Progress } from './shared/progress.js';
 import { ERROR_CODES, rangeError, typeError } from './shared/errors.js';
-import { withGuardedProgress } from './shared/progress-guard.js';
+import { guardProgress } from './shared/progress-guard.js';
 import { checkChoice, checkInteger, checkN, checkOptions, describe } from './shared/validate.js';
 
 export { toBoard };
@@ -247,16 +247,26 @@ export function countSync(n: number, options?: CountSyncOptions): CountResult {
  */
 export async function count(n: number, options?: CountOptions): Promise<CountResult> {
   checkN(n);
-  const checked = checkCountOptions<Progress>(options, 'count()', COUNT_OPTIONS);
   // A throw or rejected promise from onProgress rejects the count (src/shared/progress-guard.ts).
-  return withGuardedProgress(checked, (guarded) => countChecked(n, guarded));
-}
-
-async function countChecked(n: number, options: CheckedCountOptions<Progress>): Promise<CountResult> {
-  const { engine, threads, onProgress, signal, algorithm } = options;
-  const start = now();
-  const r = await countByEngine(n, { engine, algorithm, threads, onProgress, signal });
-  return { n, total: r.total, unique: r.unique, engine: r.engine, algorithm: r.algorithm, threads: r.threads, elapsedMs: now() - start };
+  const guard = guardProgress(checkCountOptions<Progress>(options, 'count()', COUNT_OPTIONS));
+  try {
+    const { engine, threads, onProgress, signal, algorithm } = guard.options;
+    const start = now();
+    const r = await countByEngine(n, { engine, algorithm, threads, onProgress, signal });
+    const result = {
+      n,
+      total: r.total,
+      unique: r.unique,
+      engine: r.engine,
+      algorithm: r.algorithm,
+      threads: r.threads,
+      elapsedMs: now() - start,
+    };
+    await guard.finish();
+    return result;
+  } finally {
+    guard.release();
+  }
 }
 
 /**
@@ -357,26 +367,25 @@ export function countCompletionsSync(n: number, placed: readonly Queen[], option
 export async function countCompletions(n: number, placed: readonly Queen[], options?: CompletionsOptions): Promise<CompletionsResult> {
   checkN(n);
   const rows = checkPlaced(n, placed);
-  const checked = checkCountOptions<CompletionsProgress>(options, 'countCompletions()', COMPLETIONS_OPTIONS);
-  return withGuardedProgress(checked, (guarded) => completionsChecked(n, placed, rows, guarded));
-}
-
-async function completionsChecked(
-  n: number,
-  placed: readonly Queen[],
-  rows: ReturnType<typeof checkPlaced>,
-  options: CheckedCountOptions<CompletionsProgress>,
-): Promise<CompletionsResult> {
-  const { engine, threads, onProgress, signal } = options;
-  if (!isCpuEngine(engine)) throw typeError(WEBGPU_COUNTS_BOARDS_ONLY);
-  if (signal?.aborted) throw abortError(signal);
-  if (placed.length === 0) {
-    const progress = onProgress && ((p: Progress) => onProgress(completionsProgress(p)));
-    return withoutUnique(await count(n, { engine, threads, signal, onProgress: progress }));
+  const guard = guardProgress(checkCountOptions<CompletionsProgress>(options, 'countCompletions()', COMPLETIONS_OPTIONS));
+  try {
+    const { engine, threads, onProgress, signal } = guard.options;
+    if (!isCpuEngine(engine)) throw typeError(WEBGPU_COUNTS_BOARDS_ONLY);
+    if (signal?.aborted) throw abortError(signal);
+    if (placed.length === 0) {
+      const progress = onProgress && ((p: Progress) => onProgress(completionsProgress(p)));
+      const whole = withoutUnique(await count(n, { engine, threads, signal, onProgress: progress }));
+      await guard.finish();
+      return whole;
+    }
+    const start = now();
+    const r = await completionsByEngine(n, rows, { engine, threads, signal, onProgress });
+    const result = { n, total: r.total, engine: r.engine, threads: r.threads, elapsedMs: now() - start };
+    await guard.finish();
+    return result;
+  } finally {
+    guard.release();
   }
-  const start = now();
-  const r = await completionsByEngine(n, rows, { engine, threads, signal, onProgress });
-  return { n, total: r.total, engine: r.engine, threads: r.threads, elapsedMs: now() - start };
 }
 
 function withoutUnique(r: CountResult): CompletionsResult {

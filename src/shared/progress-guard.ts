@@ -5,18 +5,26 @@
 // follows the caller's) and becomes what the count rejects with.
 import type { AbortSignalLike } from './abort.js';
 
+/** A count's options with onProgress guarded, and what the count does with the guard after it. */
+interface ProgressGuard<O> {
+  /** The options to count with: onProgress wrapped, and a signal that also aborts on its first failure. */
+  readonly options: O;
+  /** After the count: waits for the promises onProgress returned, then throws its first failure, if any. */
+  finish(): Promise<void>;
+  /** Always, at the end: stops following the caller's signal. */
+  release(): void;
+}
+
 /**
- * Runs a count with `options`' onProgress and signal guarded: a throw or a
- * rejected promise from onProgress aborts the count and rejects it with that
- * error; promises onProgress returned are waited for before the result.
+ * Guards `options`' onProgress: a throw or a rejected promise from it aborts
+ * the count (the count then rejects with that error, as it was).
  */
-export async function withGuardedProgress<
-  O extends { onProgress?: ((progress: never) => void) | undefined; signal?: AbortSignalLike | undefined },
-  R,
->(options: O, run: (guarded: O) => Promise<R>): Promise<R> {
+export function guardProgress<O extends { onProgress?: ((progress: never) => void) | undefined; signal?: AbortSignalLike | undefined }>(
+  options: O,
+): ProgressGuard<O> {
   const { signal } = options;
   const onProgress = options.onProgress as ((progress: unknown) => unknown) | undefined;
-  if (!onProgress) return run(options);
+  if (!onProgress) return { options, finish: async () => {}, release: () => {} };
   const controller = new AbortController();
   const follow = (): void => controller.abort(signal?.reason);
   if (signal?.aborted) follow();
@@ -38,15 +46,13 @@ export async function withGuardedProgress<
       fail(error);
     }
   };
-  try {
-    const result = await run({ ...options, onProgress: guarded as O['onProgress'], signal: controller.signal });
-    // Settled one by one: a promise that rejects after the last report still fails the count.
-    while (pending.size > 0 && !failure) await Promise.allSettled([...pending]);
-    if (!failure) return result;
-    // What onProgress threw or rejected with, as it was.
-    const { error } = failure;
-    throw error;
-  } finally {
-    signal?.removeEventListener('abort', follow);
-  }
+  return {
+    options: { ...options, onProgress: guarded as O['onProgress'], signal: controller.signal },
+    async finish() {
+      // Settled one by one: a promise that rejects after the last report still fails the count.
+      while (pending.size > 0 && !failure) await Promise.allSettled([...pending]);
+      if (failure) throw failure.error;
+    },
+    release: () => signal?.removeEventListener('abort', follow),
+  };
 }
