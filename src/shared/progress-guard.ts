@@ -51,7 +51,10 @@ export function guardProgress<O extends { onProgress?: ((progress: never) => voi
     async finish() {
       // Settled one by one: a promise that rejects after the last report still fails the count.
       while (pending.size > 0 && !failure) await Promise.allSettled([...pending]);
-      if (failure) throw failure.error;
+      if (!failure) return;
+      // What onProgress threw or rejected with, as it was (the user's error, not one of ours to code).
+      const { error } = failure;
+      throw error;
     },
     release: () => signal?.removeEventListener('abort', follow),
   };
