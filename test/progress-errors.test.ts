@@ -1,7 +1,8 @@
 // An onProgress that throws, or returns a promise that rejects, fails the
 // count it reports on with that error: never an uncaught exception or an
 // unhandled rejection that ends the process (it is called from timers and
-// worker messages). Run in a child process, so that a crash shows as one.
+// worker messages). Its promises are waited for, until the caller aborts.
+// Run in a child process, so that a crash shows as one.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 
@@ -21,6 +22,22 @@ const cases = {
   'countCompletions, no queens, rejected promise': () => countCompletions(10, [], { onProgress: () => Promise.reject(bad) }),
   'countCompletions, reference, throws': () => countCompletions(8, [[0, 1]], { engine: 'reference', onProgress: () => { throw bad; } }),
   'count, resolved promises': () => count(12, { onProgress: async () => {} }),
+  'count, promises that never settle, then abort': () => {
+    const stop = new AbortController();
+    const onProgress = (p) => {
+      if (p.fraction === 1) setTimeout(() => stop.abort(), 10);
+      return new Promise(() => {});
+    };
+    return count(12, { signal: stop.signal, onProgress });
+  },
+  'countCompletions, promises that never settle, then abort': () => {
+    const stop = new AbortController();
+    const onProgress = (p) => {
+      if (p.fraction === 1) setTimeout(() => stop.abort(), 10);
+      return new Promise(() => {});
+    };
+    return countCompletions(12, [[0, 1]], { signal: stop.signal, onProgress });
+  },
 };
 for (const [name, run] of Object.entries(cases)) {
   const outcome = await run().then((r) => 'resolved ' + r.total, (e) => (e === bad ? 'rejected with the error' : 'rejected with ' + e));
@@ -50,6 +67,8 @@ describe('an onProgress that fails', () => {
       'countCompletions, no queens, rejected promise: rejected with the error',
       'countCompletions, reference, throws: rejected with the error',
       'count, resolved promises: resolved 14200',
+      'count, promises that never settle, then abort: rejected with AbortError: This operation was aborted',
+      'countCompletions, promises that never settle, then abort: rejected with AbortError: This operation was aborted',
     ]);
   });
 });

@@ -3,13 +3,17 @@
 // uncaught exception and a rejected promise an unhandled rejection. Its
 // first failure aborts the count (through a signal of its own, which also
 // follows the caller's) and becomes what the count rejects with.
-import type { AbortSignalLike } from './abort.js';
+import { abortError, type AbortSignalLike } from './abort.js';
 
 /** A count's options with onProgress guarded, and what the count does with the guard after it. */
 interface ProgressGuard<O> {
   /** The options to count with: onProgress wrapped, and a signal that also aborts on its first failure. */
   readonly options: O;
-  /** After the count: waits for the promises onProgress returned, then throws its first failure, if any. */
+  /**
+   * After the count: waits for the promises onProgress returned, then throws
+   * its first failure, if any. The caller's signal ends the wait (a promise
+   * that never settles would otherwise hold the count forever).
+   */
   finish(): Promise<void>;
   /** Always, at the end: stops following the caller's signal. */
   release(): void;
@@ -50,7 +54,11 @@ export function guardProgress<O extends { onProgress?: ((progress: never) => voi
     options: { ...options, onProgress: guarded as O['onProgress'], signal: controller.signal },
     async finish() {
       // Settled one by one: a promise that rejects after the last report still fails the count.
-      while (pending.size > 0 && !failure) await Promise.allSettled([...pending]);
+      const stopped = new Promise<void>((resolve) => controller.signal.addEventListener('abort', () => resolve(), { once: true }));
+      while (pending.size > 0 && !failure) {
+        if (controller.signal.aborted) throw abortError(signal);
+        await Promise.race([Promise.allSettled([...pending]), stopped]);
+      }
       if (!failure) return;
       // What onProgress threw or rejected with, as it was (the user's error, not one of ours to code).
       const { error } = failure;

@@ -65,6 +65,17 @@ describe('no address space for a wasm memory', () => {
     expect(workers).toMatchObject({ code: 'ERR_NQUEENS_WORKER_FAILED', cause: { code: 'ERR_NQUEENS_OUT_OF_MEMORY' } });
   });
 
+  it("README's figure: a wasm memory takes about 10 GB of address space (fails with 9 GiB to spare, counts with 11)", () => {
+    // The process's own address space before any wasm memory, measured the same way, is the base the limits add to.
+    const base = api(
+      `return Number(/VmSize:\\s+(\\d+) kB/.exec(await (await import('node:fs/promises')).readFile('/proc/self/status', 'utf8'))[1])`,
+      100_000_000,
+    ) as number;
+    const GiB_KB = 1 << 20;
+    const tryWasm = `try { return String(api.countSync(10, { engine: 'wasm' }).total); } catch (e) { return e.code; }`;
+    expect([api(tryWasm, base + 9 * GiB_KB), api(tryWasm, base + 11 * GiB_KB)]).toEqual(['ERR_NQUEENS_OUT_OF_MEMORY', '724']);
+  });
+
   it('the CLI: auto counts (engine js); --engine wasm exits 1 with the code, not 2 as a usage error', () => {
     const auto = limited([cli, 'count', '12', '--json']);
     expect(auto.code).toBe(0);
