@@ -11,6 +11,7 @@
 //   node bench/peers/run.mjs --whole 20 [--rounds 1]   a whole count of ours (wasm) and of the C++ program, recorded
 //                                                      in bench/results/peers-whole.jsonl with the machine and date
 //   --no-ts: without the TypeScript join (at n = 19 it takes 4 minutes a round)
+//   --no-count: without count(n, { threads: 1 }) (one worker, warm in this process, and cold in a fresh one)
 //   --cpu K: the core every contestant runs on (default 0, Linux with taskset); --cpu any: not pinned
 //
 // Peers (each skipped when its variable is unset; build steps in README.md here):
@@ -23,7 +24,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { machine, machineLine } from './machine.mjs';
-import { countSync } from '../../dist/index.js';
+import { count, countSync } from '../../dist/index.js';
 import { contestant as faf } from './faf.mjs';
 import { contestant as q27 } from './q27.mjs';
 import { contestant as takaken } from './takaken.mjs';
@@ -63,6 +64,21 @@ function ours(engine) {
   return (n) => countSync(n, { algorithm: 'join', engine }).total;
 }
 
+/**
+ * count(n, { threads: 1 }) as a user runs it, from the call to the resolved result: one worker (the calling thread
+ * counts while it starts). Warm: in this process, after earlier rounds (a worker may be idle from the last one).
+ */
+async function oursOnAWorker(n) {
+  return (await count(n, { algorithm: 'join', threads: 1 })).total;
+}
+
+/** The same call as the first in a fresh Node process (cold-count.mjs times it there, leaving out Node's start and the import). */
+function oursOnAWorkerCold(n) {
+  const out = execFileSync(process.execPath, [new URL('./cold-count.mjs', import.meta.url).pathname, String(n)], { encoding: 'utf8' });
+  const { total, seconds } = JSON.parse(out);
+  return { total: BigInt(total), seconds };
+}
+
 /** Kluev's program: one binary per N, run with one thread; it prints its own time. */
 function kluev(dir) {
   return (n) => {
@@ -74,11 +90,18 @@ function kluev(dir) {
   };
 }
 
-/** @typedef {{ name: string, run: (n: number) => bigint | { total: bigint, seconds: number } | undefined, ours?: boolean }} Contestant */
+/** @typedef {bigint | { total: bigint, seconds: number } | undefined} Timed */
+/** @typedef {{ name: string, run: (n: number) => Timed | Promise<Timed>, ours?: boolean }} Contestant */
 /** @type {Contestant[]} */
 const contestants = [
   { name: 'join wasm', run: ours('wasm'), ours: true },
   ...(whole || args.includes('--no-ts') ? [] : [{ name: 'join TS', run: ours('js'), ours: true }]),
+  ...(whole || args.includes('--no-count')
+    ? []
+    : [
+        { name: 'count() 1 worker', run: oursOnAWorker, ours: true },
+        { name: 'count() 1 worker, cold', run: oursOnAWorkerCold, ours: true },
+      ]),
 ];
 if (process.env.NQUEENS_PEER_KLUEV_DIR) {
   contestants.push({ name: 'Kluev C++', run: kluev(process.env.NQUEENS_PEER_KLUEV_DIR) });
@@ -102,7 +125,7 @@ for (const [variable, name, make] of /** @type {const} */ ([
 }
 
 // Warm V8 on a small board so the first timed round is not the JIT's.
-for (const c of contestants) if (c.ours) c.run(13);
+for (const c of contestants) if (c.ours) await c.run(13);
 
 const seconds = new Map(); // `${name}/${n}` -> seconds per round
 const agreed = new Map(); // n -> the total every contestant must count (ours are tested against OEIS)
@@ -112,7 +135,7 @@ for (let round = 0; round < rounds; round++) {
     for (let j = 0; j < contestants.length; j++) {
       const c = contestants[(j + turn) % contestants.length];
       const start = performance.now();
-      const result = c.run(n);
+      const result = await c.run(n);
       const wall = (performance.now() - start) / 1000;
       if (result === undefined) continue;
       const total = typeof result === 'bigint' ? result : result.total;
@@ -136,7 +159,7 @@ for (const n of sizes) {
   for (const c of contestants) {
     const mine = seconds.get(`${c.name}/${n}`);
     if (!mine) continue;
-    let line = `n = ${n}  ${c.name.padEnd(10)} ${median(mine).toFixed(3).padStart(8)} s`;
+    let line = `n = ${n}  ${c.name.padEnd(22)} ${median(mine).toFixed(3).padStart(8)} s`;
     if (c.ours) {
       for (const p of peers) {
         const theirs = seconds.get(`${p.name}/${n}`);

@@ -75,8 +75,15 @@ export interface PoolProbe {
   onMessage?(message: FromWorker): void;
 }
 
-/** Idle workers are terminated this long after the last count that used them (milliseconds). */
-export const IDLE_MS = 1000;
+/**
+ * Idle workers are terminated this long after the last count that used them
+ * (milliseconds). A worker's start (about 50 ms of CPU in Node) and its join
+ * instance's tables (a second count of n = 16 on the same instance takes
+ * 15% less) are saved by counts that come within it; a count of n = 16 with
+ * a few other programs between (bench/peers/run.mjs's rounds) comes after
+ * 1-2 s. An idle worker costs only its memory: it never keeps Node alive.
+ */
+export const IDLE_MS = 5000;
 
 /** What a worker was last initialised with: a worker initialised alike needs no 'init'. */
 interface InitKey {

@@ -91,6 +91,13 @@ export class RunProgress {
     });
   }
 
+  /** The share of this run's own work (not what was resumed) in its finished units, by their estimated work. */
+  shareCounted(): number {
+    const resumed = this.#options.already.work;
+    const mine = this.#workAll - resumed;
+    return mine > 0 ? (this.#workDone - resumed) / mine : 1;
+  }
+
   /** Unit `id` is being counted, the fraction `done` of it counted. */
   partial(id: number, done: number): void {
     const work = this.#plan.workOf(id) * done;

@@ -5,9 +5,10 @@ import { abortError, type AbortSignalLike } from '../shared/abort.js';
 import { now, SLICE_MS, yieldToEventLoop } from '../shared/slices.js';
 import { availableCores } from '../contract/environment.js';
 
-import { countUnits, taker, type CpuEngine, type Method, type MethodName } from '../contract/method.js';
-import { runOnWorkers } from './pool.js';
-import { threadPlan } from './thread-plan.js';
+import { countUnits, taker, type CpuEngine, type Method, type MethodName, type WorkerShare } from '../contract/method.js';
+import { idleWorkers, runOnWorkers } from './pool.js';
+import { keptCounter, usingKeptCounter } from './kept-counter.js';
+import { lateWorkerBoundMs, threadPlan, workerStartsLate } from './thread-plan.js';
 import { NOTHING_DONE, RunProgress, type Already } from './run-progress.js';
 
 export type { Already } from './run-progress.js';
@@ -116,7 +117,7 @@ async function runUnits<U extends { readonly id: number }>(
   // Reports come with units and pieces of them; between (workers starting, tables being built) a beat keeps them coming.
   const beat = setInterval(() => progress.report(false), HEARTBEAT_MS);
   try {
-    return await runReporting(plan, run, module, progress, left);
+    return await usingKeptCounter(() => runReporting(plan, run, module, progress, left));
   } finally {
     clearInterval(beat);
   }
@@ -139,24 +140,32 @@ async function runReporting<U extends { readonly id: number }>(
   const already = run.already ?? NOTHING_DONE;
   const here = (next: () => U | undefined, sliceMs: number, pause: () => Promise<void>): Promise<void> =>
     countHere(plan, module, signal, progress, next, { sliceMs, pause });
-  const threads = threadPlan(n, run.threads, await availableCores(), {
+  const cores = await availableCores();
+  const threads = threadPlan(n, run.threads, cores, {
     units: left,
     helps: plan.helps,
     bytesPerThread: plan.bytesPerThread,
   });
-  if (threads.workers === 0) {
-    await here(taker(pending(plan, run)), SLICE_MS, yieldToEventLoop);
+  const units = pending(plan, run);
+  let forWorkers = left;
+  if (workerStartsLate(threads, cores, plan.helps, idleWorkers())) {
+    // No worker to hear from yet: slices as long as a count on this thread alone.
+    forWorkers -= await countWhileShort(units, (next) => here(next, SLICE_MS, yieldToEventLoop), progress);
     if (signal?.aborted) throw abortError(signal);
-  } else {
+  }
+  if (threads.workers === 0) {
+    await here(taker(units), SLICE_MS, yieldToEventLoop);
+    if (signal?.aborted) throw abortError(signal);
+  } else if (forWorkers > 0) {
     // The workers instantiate the kernel; this thread hands out work, and
     // counts the first units itself while they start (where that pays).
-    const sharedTables = await plan.share?.(module, threads.workers);
+    const sharedTables = await workerShare(plan, module, threads.workers);
     if (signal?.aborted) throw abortError(signal);
     await runOnWorkers<U>({
       n,
       method: plan.name,
-      units: pending(plan, run),
-      count: left,
+      units,
+      count: forWorkers,
       threads: threads.workers,
       module: sharedTables?.module ?? module,
       share: sharedTables,
@@ -174,11 +183,54 @@ async function runReporting<U extends { readonly id: number }>(
     unique: progress.unique(),
     unique8,
     engine,
-    threads: threads.countingThreads,
+    // A count whose worker never started (workerStartsLate) ran on this thread alone.
+    threads: threads.workers > 0 && forWorkers === 0 ? 1 : threads.countingThreads,
     method: plan.name,
     counted: finished - already.finished,
     countedTotal,
   };
+}
+
+/**
+ * A count whose worker starts late (workerStartsLate): counts `units` on
+ * this thread with `here` while the count projects (its time so far over
+ * the share of its work done, once that time is a twentieth of the bound)
+ * within lateWorkerBoundMs(); returns the units
+ * it took, all of them if it ended so. The rest stay in `units`.
+ */
+async function countWhileShort<U extends { readonly id: number }>(
+  units: Iterator<U>,
+  here: (next: () => U | undefined) => Promise<void>,
+  progress: RunProgress,
+): Promise<number> {
+  const start = now();
+  const bound = lateWorkerBoundMs();
+  let taken = 0;
+  await here(() => {
+    // Projected from a twentieth of the bound on: the first units also build tables.
+    const elapsed = now() - start;
+    if (taken > 0 && elapsed >= bound / 20 && elapsed / progress.shareCounted() > bound) return undefined;
+    const unit = units.next();
+    if (unit.done) return undefined;
+    taken++;
+    return unit.value;
+  });
+  return taken;
+}
+
+/**
+ * What `workers` workers of a count share (Method.share), or undefined.
+ * One worker shares its tables with no one: it gets `module` itself, so no
+ * shared build is compiled, and an idle worker keeps its instance and
+ * tables for the next count of the same n (a shared memory is made per
+ * count, so a worker handed one builds its tables again).
+ */
+export function workerShare<U extends { readonly id: number }>(
+  plan: Method<U>,
+  module: WebAssembly.Module | null,
+  workers: number,
+): Promise<WorkerShare | undefined> {
+  return workers > 1 && plan.share ? plan.share(module, workers) : Promise.resolve(undefined);
 }
 
 /**
@@ -199,7 +251,7 @@ async function countHere<U extends { readonly id: number }>(
     if (signal?.aborted) throw abortError(signal);
     progress.record(unit.id, count);
   };
-  for (const { unit, share: done } of countUnits(() => plan.counter(module), next, record)) {
+  for (const { unit, share: done } of countUnits(() => keptCounter(plan, module), next, record)) {
     if (now() - sliceStart <= slices.sliceMs) continue;
     progress.partial(unit.id, done);
     await slices.pause();

@@ -17,6 +17,25 @@ const SMALL_COUNT_WORKERS = 4;
 /** Parts a plan is cut into when the threads are not known yet (count() with no `threads`, before the cores are). */
 const DEFAULT_PARTS = 2;
 
+/**
+ * On one core, a count on one worker counts on the calling thread first, and
+ * starts its worker only once the count projects past this (milliseconds):
+ * see workerStartsLate.
+ */
+const LATE_WORKER_MS = 1000;
+
+let lateWorkerMs = LATE_WORKER_MS;
+
+/** Test hook: that projection's bound (undefined: LATE_WORKER_MS; 0: the worker starts after the first unit; Infinity: never). */
+export function setLateWorkerMs(ms: number | undefined): void {
+  lateWorkerMs = ms ?? LATE_WORKER_MS;
+}
+
+/** The bound of workerStartsLate's projection, in milliseconds. */
+export function lateWorkerBoundMs(): number {
+  return lateWorkerMs;
+}
+
 interface ThreadPlan {
   /** Worker threads to start; 0: the calling thread counts alone. */
   readonly workers: number;
@@ -53,7 +72,8 @@ export function threadPlan(n: number, threads: number | undefined, cores: number
  * runner will use. 0 where the cores are not known yet.
  */
 export function workersToPrestart(n: number, threads: number | undefined, cores: number | undefined): number {
-  if (n < AUTO_THREADS_MIN_N || cores === undefined) return 0;
+  // On one core a worker started early only takes the core from the planning (and see workerStartsLate).
+  if (n < AUTO_THREADS_MIN_N || cores === undefined || cores === 1) return 0;
   // Counts up to BESIDE_MAX_N are of methods that help: threadPlan asks the same.
   return Math.min(workersWanted(n, threads, cores, true), workerCap(cores));
 }
@@ -73,6 +93,22 @@ export function planParts(threads: number | undefined, cores: number | undefined
  */
 export function besideOneWorker(n: number, threads: number | undefined, cores: number, node = isNode): boolean {
   return node && threads === undefined && cores === 2 && n >= AUTO_THREADS_MIN_N && n <= BESIDE_MAX_N;
+}
+
+/**
+ * Whether a count's one worker starts late: in Node on one core (a process
+ * pinned to a core, a one-CPU container), a worker cannot count beside the
+ * calling thread, only instead of it, and its start (about 50 ms of that
+ * core, and tables of its own) is a quarter of a 0.2 s count. So where the
+ * method lets the calling thread count (Method.helps) and no idle worker
+ * waits (`idle`), the calling thread counts first, in slices that keep
+ * its event loop turning, and starts the worker only once the count projects
+ * past lateWorkerBoundMs() (LATE_WORKER_MS, 1 s); a shorter count ends
+ * without one. `result.threads` is 1 either way: one thread counted at a
+ * time. Never with more workers, nor in a browser (the page's thread).
+ */
+export function workerStartsLate(plan: ThreadPlan, cores: number, helps: boolean, idle: number, node = isNode): boolean {
+  return node && cores === 1 && plan.workers === 1 && !plan.callingThreadCounts && helps && idle === 0;
 }
 
 /** The workers a count asks for: `threads`, else one a core from AUTO_THREADS_MIN_N (less this thread's, besideOneWorker), else none. */
