@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AUTO_THREADS_MIN_N, count, planUnits, type Progress } from '../dist/index.js';
 import { constellationPlan, unitContribution } from '../dist/search/search-plan.js';
+import { searchUnitCodec } from '../dist/search/unit-codec.js';
 import { runMethod } from '../dist/run/runner.js';
 import { BESIDE_MAX_N, besideOneWorker } from '../dist/run/thread-plan.js';
 import { searchMethod } from '../dist/search/search-method.js';
@@ -197,9 +198,9 @@ describe('this thread beside one worker, on two cores', () => {
         count: plan.units,
         threads: 1,
         module: wasmModule()!,
-        onResult: (u, c) => {
+        onResult: (id, c) => {
           results++;
-          total += unitContribution(u, c).total;
+          total += unitContribution(plan.unit(id), c).total;
         },
         helperStays: stays,
         helper: async (take) => {
@@ -223,7 +224,13 @@ describe('this thread beside one worker, on two cores', () => {
 });
 
 describe('the pool', () => {
-  it.each([1, 2, 3])('hands every unit out exactly once, in batches, with %i worker(s)', async (threads) => {
+  it.each([
+    [1, 'as objects'],
+    [2, 'as objects'],
+    [3, 'as objects'],
+    [2, 'packed'],
+    [3, 'packed'],
+  ])('hands every unit out exactly once, in batches, with %i worker(s), %s', async (threads, how) => {
     const plan = constellationPlan(12, 1);
     const seen: number[] = [];
     let total = 0n;
@@ -234,14 +241,30 @@ describe('the pool', () => {
       count: plan.units,
       threads,
       module: wasmModule()!,
-      onResult: (u, c) => {
-        seen.push(u.id);
-        total += unitContribution(u, c).total;
+      codec: how === 'packed' ? searchUnitCodec : undefined,
+      onResult: (id, c) => {
+        seen.push(id);
+        total += unitContribution(plan.unit(id), c).total;
       },
       onPartial: () => undefined,
     });
     expect(seen.slice().sort((p, q) => p - q)).toEqual([...plan.unitsIn()].map((u) => u.id));
     expect(total).toBe(TOTAL[12]);
+  });
+
+  it.each([
+    [7, 0],
+    [12, 2],
+    [12, 4],
+  ])('packs every unit of n = %i at depth %i and reads it back as it was; numbers that are no unit are refused', (n, depth) => {
+    const plan = constellationPlan(n, depth);
+    const { stride } = searchUnitCodec;
+    const packed = new Float64Array(plan.units * stride);
+    const units = [...plan.unitsIn()];
+    units.forEach((unit, i) => searchUnitCodec.write(unit, packed, i * stride));
+    expect(units.map((_, i) => searchUnitCodec.read(packed, i * stride))).toEqual(units);
+    packed[stride - 1 - 4] = 5; // the first unit's prefix length, past MAX_DEPTH
+    expect(() => searchUnitCodec.read(packed, 0)).toThrow(RangeError);
   });
 
   // Which messages carry which results, seen through the pool's test hooks

@@ -51,8 +51,24 @@ interface MethodTally {
   readonly uniqueWithLastUnit: boolean;
 }
 
+/**
+ * A method's units as numbers, `stride` a unit, so that a batch travels to a
+ * worker as one Float64Array (off the heap) and the worker holds one unit
+ * object at a time instead of a batch of thousands: deep plans (millions of
+ * units) otherwise kept every thread's heap large with units in flight.
+ */
+export interface UnitCodec<U> {
+  readonly stride: number;
+  // Methods, not function properties, so that a codec of any unit type is a UnitCodec<never> (as UnitCounter is).
+  write(unit: U, into: Float64Array, at: number): void;
+  /** The unit at `at`; a RangeError if the numbers there are no unit's. */
+  read(from: Float64Array, at: number): U;
+}
+
 /** How a method's units are counted: its kernel, on this thread or on workers. */
 interface MethodExecution<U> {
+  /** Its units' compact form for workers (its UnitCounting's), or undefined to send them as objects. */
+  readonly codec?: UnitCodec<U> | undefined;
   /** The name workers know it by (its UnitCounting's). */
   readonly name: MethodName;
   /** The compiled wasm module for an engine choice, or null for TypeScript; throws if 'wasm' is unavailable. */
@@ -117,6 +133,8 @@ export interface SharedSlot {
  */
 export interface UnitCounting<U> {
   readonly name: MethodName;
+  /** How its units travel packed (MethodExecution.codec), if they do. */
+  readonly codec?: UnitCodec<U> | undefined;
   counter(n: number, module: WebAssembly.Module | null, share?: SharedSlot): UnitCounter<U>;
 }
 

@@ -24,8 +24,12 @@ export type ToWorker =
       /** A unit to count once before 'ready', result unused: builds the worker's tables while the calling thread counts. */
       warm?: AnyUnit | undefined;
     }
-  /** A batch of units; they travel themselves, so workers never build the plan. */
-  | { type: 'run'; units: AnyUnit[] };
+  /**
+   * A batch of units; they travel themselves, so workers never build the
+   * plan: as objects, or packed by the method's UnitCodec (`packed`).
+   */
+  | { type: 'run'; units: AnyUnit[] }
+  | { type: 'run'; packed: Float64Array };
 
 /** A finished unit's count: solutions (fixes for a search 'fixes' unit). */
 export type UnitResult = { id: number; count: bigint };

@@ -16,7 +16,7 @@ import { codedError, ERROR_CODES } from '../shared/errors.js';
 import { isNode } from '../contract/environment.js';
 import { spawnWorker, spawnWorkerNow, type WorkerHandle } from './spawn.js';
 import type { AnyUnit, FromWorker, WorkerHooks } from './messages.js';
-import type { MethodName, WorkerShare } from '../contract/method.js';
+import type { MethodName, UnitCodec, WorkerShare } from '../contract/method.js';
 
 /** Batches each worker holds: one in hand, one queued. */
 const IN_FLIGHT = 2;
@@ -47,9 +47,12 @@ interface PoolJob<U extends AnyUnit = AnyUnit> {
   /** With `module` its shared build: one memory for every worker's instance (Method.share), each in its own slot. */
   share?: WorkerShare | undefined;
   signal?: AbortSignalLike | undefined;
-  onResult(unit: U, count: bigint): void;
-  /** A unit being counted: the share of it done so far. */
-  onPartial?(unit: U, share: number): void;
+  /** How the units travel packed (Method.codec), or undefined: as objects. */
+  codec?: UnitCodec<U> | undefined;
+  /** Unit `id` is counted. (Only ids are kept of units handed out: a deep plan has millions.) */
+  onResult(id: number, count: bigint): void;
+  /** Unit `id` is being counted: the share of it done so far. */
+  onPartial?(id: number, share: number): void;
   /**
    * Counts units on the calling thread while the workers start. Called once,
    * as they are spawned, with `take`: the next unit (handed out, so no worker
@@ -188,8 +191,8 @@ export function runOnWorkers<U extends AnyUnit = AnyUnit>(job: PoolJob<U>, probe
 
 /** One job on the pool: its workers, the units handed out, and how it settles. */
 class JobRun<U extends AnyUnit> {
-  /** Units handed out and not yet finished. */
-  readonly #byId = new Map<number, U>();
+  /** Per worker, the ids of the units handed to it and not yet finished. */
+  readonly #handedOut = new Map<Pooled, HandedOut>();
   readonly #workers: Pooled[] = [];
   /** One per worker being started; each settles once its worker is listening or terminated. */
   readonly #starting: Promise<void>[] = [];
@@ -260,14 +263,22 @@ class JobRun<U extends AnyUnit> {
     const left = this.job.count - this.#next;
     if (left === 0) return;
     const size = batchSize(left, this.job.threads);
-    const batch: U[] = [];
-    for (let i = 0; i < size; i++) {
+    const { codec } = this.job;
+    const ids = new Float64Array(size);
+    const units: U[] = [];
+    const packed = codec && new Float64Array(size * codec.stride);
+    let taken = 0;
+    for (; taken < size; taken++) {
       const unit = this.job.units.next();
       if (unit.done) break;
-      batch.push(unit.value);
-      this.#byId.set(unit.value.id, unit.value);
+      ids[taken] = unit.value.id;
+      if (packed) codec.write(unit.value, packed, taken * codec.stride);
+      else units.push(unit.value);
     }
-    worker.handle.post({ type: 'run', units: batch });
+    let handedOut = this.#handedOut.get(worker);
+    if (!handedOut) this.#handedOut.set(worker, (handedOut = new HandedOut()));
+    handedOut.push(ids.subarray(0, taken));
+    worker.handle.post(packed ? { type: 'run', packed: packed.subarray(0, taken * codec.stride) } : { type: 'run', units });
     this.#next += size;
   }
 
@@ -299,14 +310,19 @@ class JobRun<U extends AnyUnit> {
 
   #results(worker: Pooled, message: Extract<FromWorker, { type: 'results' }>): void {
     try {
+      const handedOut = this.#handedOut.get(worker);
       for (const r of message.results) {
-        const unit = this.#byId.get(r.id);
-        if (!unit) throw codedError(`a counting worker returned unit ${r.id}, which it was not given`, ERROR_CODES.INTERNAL);
-        this.#byId.delete(r.id);
-        this.job.onResult(unit, r.count);
+        const next = handedOut?.current;
+        if (r.id !== next)
+          throw codedError(
+            `a counting worker returned unit ${r.id}; the next unit it was given is ${next ?? 'none'}`,
+            ERROR_CODES.INTERNAL,
+          );
+        handedOut!.finish();
+        this.job.onResult(r.id, r.count);
       }
-      const inside = message.partial && this.#byId.get(message.partial.id);
-      if (inside) this.job.onPartial?.(inside, message.partial!.share);
+      const { partial } = message;
+      if (partial && partial.id === handedOut?.current) this.job.onPartial?.(partial.id, partial.share);
     } catch (error) {
       this.#settle(error);
       return;
@@ -360,6 +376,32 @@ class JobRun<U extends AnyUnit> {
         },
         (error) => this.#settle(error),
       );
+  }
+}
+
+/**
+ * The ids of the units handed to one worker and not yet finished, in the
+ * order it counts them (batch by batch, each in order): a typed array a
+ * batch, not an object a unit.
+ */
+class HandedOut {
+  readonly #batches: Float64Array[] = [];
+  #at = 0;
+
+  push(ids: Float64Array): void {
+    if (ids.length > 0) this.#batches.push(ids);
+  }
+
+  /** The unit the worker counts now (its next result), or undefined. */
+  get current(): number | undefined {
+    return this.#batches.length > 0 ? this.#batches[0][this.#at] : undefined;
+  }
+
+  /** The current unit is finished. */
+  finish(): void {
+    if (++this.#at < this.#batches[0].length) return;
+    this.#batches.shift();
+    this.#at = 0;
   }
 }
 

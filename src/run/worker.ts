@@ -2,10 +2,10 @@
 // the compiled kernel once, then counts the batch of units in each 'run'
 // message. Runs as a Node worker thread or a module Web Worker.
 import { codedError, ERROR_CODES } from '../shared/errors.js';
-import { counterFor, setWorkerHooks } from './counters.js';
+import { codecFor, counterFor, setWorkerHooks } from './counters.js';
 import { importNodeBuiltin, isNode } from '../contract/environment.js';
 import type { AnyUnit, FromWorker, ToWorker, UnitResult } from './messages.js';
-import { countUnits, countWhole, taker, type UnitCounter } from '../contract/method.js';
+import { countUnits, countWhole, taker, type UnitCodec, type UnitCounter } from '../contract/method.js';
 
 type Port = { post(message: FromWorker): void; listen(handler: (message: ToWorker) => void): void };
 
@@ -24,6 +24,8 @@ async function parentPort(): Promise<Port> {
 
 let counter: UnitCounter<AnyUnit> | undefined;
 let n = 0;
+/** How this count's units travel packed, if they do. */
+let codec: UnitCodec<AnyUnit> | undefined;
 let reportEveryMs = 0;
 
 /**
@@ -33,10 +35,17 @@ let reportEveryMs = 0;
  */
 const REPORT_EVERY_MS = 50;
 
+/** The units of a packed batch, read one at a time. */
+function* unpack(codec: UnitCodec<AnyUnit> | undefined, packed: Float64Array): Generator<AnyUnit, void, undefined> {
+  if (!codec) throw codedError('a packed batch for a method whose units travel as objects', ERROR_CODES.INTERNAL);
+  for (let at = 0; at < packed.length; at += codec.stride) yield codec.read(packed, at);
+}
+
 function handle(port: Port, message: ToWorker): void {
   try {
     if (message.type === 'init') {
       n = message.n;
+      codec = codecFor(message.method);
       reportEveryMs = message.reportEveryMs ?? REPORT_EVERY_MS;
       setWorkerHooks(message.workerHooks);
       counter = counterFor(message.method, n, message.module, message.share);
@@ -50,7 +59,8 @@ function handle(port: Port, message: ToWorker): void {
     let lastReport = performance.now();
     const record = (unit: AnyUnit, count: bigint): number => results.push({ id: unit.id, count });
     // Counted in pieces; between them, results and the share done go back every reportEveryMs.
-    for (const { unit, share } of countUnits(() => ready, taker(message.units), record)) {
+    const units = 'packed' in message ? unpack(codec, message.packed) : message.units;
+    for (const { unit, share } of countUnits(() => ready, taker(units), record)) {
       const now = performance.now();
       if (now - lastReport >= reportEveryMs) {
         port.post({ type: 'results', results, batchDone: false, partial: { id: unit.id, share } });

@@ -16,6 +16,7 @@ import { VERSION } from '../shared/version.js';
 import { rangeError } from '../shared/errors.js';
 import { kernelOf, jsKernel, resolveModule } from './search-kernel.js';
 import { constellationPlan, ConstellationPlan, countUnit, type Unit } from './search-plan.js';
+import { searchUnitCodec } from './unit-codec.js';
 
 /** A search unit counted on this thread from `module` (null: the TypeScript kernel), in pieces. */
 function searchCounter(n: number, module: WebAssembly.Module | null): UnitCounter<Unit> {
@@ -27,7 +28,7 @@ function searchCounter(n: number, module: WebAssembly.Module | null): UnitCounte
 }
 
 /** How a thread counts the search's units. */
-export const searchCounting: UnitCounting<Unit> = { name: 'search', counter: searchCounter };
+export const searchCounting: UnitCounting<Unit> = { name: 'search', counter: searchCounter, codec: searchUnitCodec };
 
 /** A unit that arrived in a message: its constellation must lie on the board (the kernels do not check). */
 function checkConstellation(n: number, unit: Unit): void {
@@ -66,6 +67,7 @@ const methodOf = oncePerPlan((plan: ConstellationPlan): PlannedMethod<Unit> => {
     subtotals: (countOf: (id: number) => bigint) => subtotals(plan, countOf),
     module: resolveModule,
     counter: (module: WebAssembly.Module | null) => searchCounter(n, module),
+    codec: searchUnitCodec,
     bytesPerThread: 0,
     helps: true,
     warm: () => undefined,
