@@ -118,6 +118,21 @@ export interface MethodFiles {
   maxCount(id: number): bigint;
   /** The text of a subtotals file for the whole count. */
   subtotals(countOf: (id: number) => bigint): string;
+  /** A whole count's unit counts as checkParts and subtotals read them, kept as they finish (CountParts). */
+  countParts(): CountParts;
+}
+
+/**
+ * A whole count's unit counts, kept as its checks and subtotals read them:
+ * the search sums them per constellation, so a count holds memory by its
+ * constellations, not by its units (millions in a deep plan); the join,
+ * whose units are few, keeps one a unit.
+ */
+export interface CountParts {
+  add(id: number, count: bigint): void;
+  /** checkParts of the counts added (every unit's), which came from `name`. */
+  check(total: bigint, unique8: bigint, name: string): string | undefined;
+  subtotals(): string;
 }
 
 /** One memory for all of a count's workers (Method.share), and this worker's slot in it. */
