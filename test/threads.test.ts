@@ -6,6 +6,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AUTO_THREADS_MIN_N, count, planUnits, type Progress } from '../dist/index.js';
 import { constellationPlan, unitContribution } from '../dist/search/search-plan.js';
 import { searchUnitCodec } from '../dist/search/unit-codec.js';
+import { addResult, eachResult, noResults } from '../dist/run/unit-results.js';
 import { runMethod } from '../dist/run/runner.js';
 import { BESIDE_MAX_N, besideOneWorker } from '../dist/run/thread-plan.js';
 import { searchMethod } from '../dist/search/search-method.js';
@@ -267,6 +268,21 @@ describe('the pool', () => {
     expect(() => searchUnitCodec.read(packed, 0)).toThrow(RangeError);
   });
 
+  it('results go back as numbers, and a count past 2^53 exactly beside them', () => {
+    const results = noResults();
+    const sent: [number, bigint][] = [
+      [5, 0n],
+      [6, 2n ** 53n - 1n],
+      [7, 2n ** 53n],
+      [9, 12n],
+      [4e9, 2n ** 70n + 3n],
+    ];
+    for (const [id, count] of sent) addResult(results, id, count);
+    const back: [number, bigint][] = [];
+    eachResult(structuredClone(results), (id, count) => back.push([id, count]));
+    expect(back).toEqual(sent);
+  });
+
   // Which messages carry which results, seen through the pool's test hooks
   // rather than guessed from arrival times (which CPU load scrambles).
   it.each([
@@ -291,7 +307,7 @@ describe('the pool', () => {
         reportEveryMs,
         onMessage: (m) => {
           if (m.type !== 'results') return;
-          parts.push(m.results.length);
+          parts.push(m.results.ids.length);
           if (m.batchDone) batches++;
         },
       },

@@ -157,7 +157,8 @@ export class Checkpoint {
   private fd: number | undefined;
   private lock: Claim | undefined;
   /** Lines finished and not yet written. */
-  private buffered: string[] = [];
+  /** Lines finished and not yet written, as bytes: no string outlives its unit (a deep plan writes millions). */
+  private readonly buffered = Buffer.alloc(SYNC_BYTES + MAX_LINE_BYTES);
   private bufferedBytes = 0;
   private lastSync = 0;
   /** Writes lines that wait (when no unit finishes for a while, as with big units). */
@@ -376,8 +377,7 @@ export class Checkpoint {
     if (error !== undefined) throw error;
     const text = count.toString();
     const line = JSON.stringify({ unit, count: text, check: lineCheck(this.plan.identity.digest, unit, text) }) + '\n';
-    this.buffered.push(line);
-    this.bufferedBytes += line.length;
+    this.bufferedBytes += this.buffered.write(line, this.bufferedBytes, 'latin1');
     const t = performance.now();
     if (this.bufferedBytes >= SYNC_BYTES || t - this.lastSync >= SYNC_MS) this.sync(t);
     else if (this.flushTimer === undefined) {
@@ -397,15 +397,14 @@ export class Checkpoint {
   private sync(t = performance.now()): void {
     if (this.flushTimer !== undefined) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
-    if (this.fd === undefined || this.buffered.length === 0) return;
+    if (this.fd === undefined || this.bufferedBytes === 0) return;
     try {
-      const data = Buffer.from(this.buffered.join(''), 'utf8');
+      const data = this.buffered.subarray(0, this.bufferedBytes);
       for (let at = 0; at < data.length;) at += writeSync(this.fd, data, at, data.length - at);
       fsyncSync(this.fd);
     } catch (error) {
       throw failure(`cannot write the checkpoint ${this.file}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
     }
-    this.buffered = [];
     this.bufferedBytes = 0;
     this.lastSync = t;
   }

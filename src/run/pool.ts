@@ -16,6 +16,7 @@ import { codedError, ERROR_CODES } from '../shared/errors.js';
 import { isNode } from '../contract/environment.js';
 import { spawnWorker, spawnWorkerNow, type WorkerHandle } from './spawn.js';
 import type { AnyUnit, FromWorker, WorkerHooks } from './messages.js';
+import { eachResult } from './unit-results.js';
 import type { MethodName, UnitCodec, WorkerShare } from '../contract/method.js';
 
 /** Batches each worker holds: one in hand, one queued. */
@@ -193,6 +194,8 @@ export function runOnWorkers<U extends AnyUnit = AnyUnit>(job: PoolJob<U>, probe
 class JobRun<U extends AnyUnit> {
   /** Per worker, the ids of the units handed to it and not yet finished. */
   readonly #handedOut = new Map<Pooled, HandedOut>();
+  /** Packed batches' buffers the workers gave back, for the next batches. */
+  readonly #spare: Float64Array[] = [];
   readonly #workers: Pooled[] = [];
   /** One per worker being started; each settles once its worker is listening or terminated. */
   readonly #starting: Promise<void>[] = [];
@@ -264,22 +267,28 @@ class JobRun<U extends AnyUnit> {
     if (left === 0) return;
     const size = batchSize(left, this.job.threads);
     const { codec } = this.job;
-    const ids = new Float64Array(size);
+    const ids: number[] = [];
     const units: U[] = [];
-    const packed = codec && new Float64Array(size * codec.stride);
+    const packed = codec && this.#packedBatch(size * codec.stride);
     let taken = 0;
     for (; taken < size; taken++) {
       const unit = this.job.units.next();
       if (unit.done) break;
-      ids[taken] = unit.value.id;
+      ids.push(unit.value.id);
       if (packed) codec.write(unit.value, packed, taken * codec.stride);
       else units.push(unit.value);
     }
     let handedOut = this.#handedOut.get(worker);
     if (!handedOut) this.#handedOut.set(worker, (handedOut = new HandedOut()));
-    handedOut.push(ids.subarray(0, taken));
-    worker.handle.post(packed ? { type: 'run', packed: packed.subarray(0, taken * codec.stride) } : { type: 'run', units });
+    handedOut.push(ids);
+    worker.handle.post(packed ? { type: 'run', packed, count: taken } : { type: 'run', units });
     this.#next += size;
+  }
+
+  /** A buffer for a packed batch of `length` numbers: one a worker gave back, else a new one. */
+  #packedBatch(length: number): Float64Array {
+    const spare = this.#spare.pop();
+    return spare && spare.length >= length ? spare : new Float64Array(length);
   }
 
   #init(worker: Pooled): void {
@@ -311,23 +320,21 @@ class JobRun<U extends AnyUnit> {
   #results(worker: Pooled, message: Extract<FromWorker, { type: 'results' }>): void {
     try {
       const handedOut = this.#handedOut.get(worker);
-      for (const r of message.results) {
+      eachResult(message.results, (id, count) => {
         const next = handedOut?.current;
-        if (r.id !== next)
-          throw codedError(
-            `a counting worker returned unit ${r.id}; the next unit it was given is ${next ?? 'none'}`,
-            ERROR_CODES.INTERNAL,
-          );
+        if (id !== next)
+          throw codedError(`a counting worker returned unit ${id}; the next unit it was given is ${next ?? 'none'}`, ERROR_CODES.INTERNAL);
         handedOut!.finish();
-        this.job.onResult(r.id, r.count);
-      }
+        this.job.onResult(id, count);
+      });
+      if (message.packed) this.#spare.push(message.packed);
       const { partial } = message;
       if (partial && partial.id === handedOut?.current) this.job.onPartial?.(partial.id, partial.share);
     } catch (error) {
       this.#settle(error);
       return;
     }
-    this.#finished += message.results.length;
+    this.#finished += message.results.ids.length;
     if (this.#allDone()) this.#settle();
     else if (message.batchDone) this.#dispatch(worker);
   }
@@ -381,14 +388,14 @@ class JobRun<U extends AnyUnit> {
 
 /**
  * The ids of the units handed to one worker and not yet finished, in the
- * order it counts them (batch by batch, each in order): a typed array a
- * batch, not an object a unit.
+ * order it counts them (batch by batch, each in order): an array of numbers
+ * a batch, not an object a unit.
  */
 class HandedOut {
-  readonly #batches: Float64Array[] = [];
+  readonly #batches: number[][] = [];
   #at = 0;
 
-  push(ids: Float64Array): void {
+  push(ids: number[]): void {
     if (ids.length > 0) this.#batches.push(ids);
   }
 

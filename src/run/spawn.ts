@@ -3,7 +3,7 @@
 // the form bundlers recognise, so no Blob or eval is ever needed.
 import { codedError, ERROR_CODES } from '../shared/errors.js';
 import { importNodeBuiltin, isNode, nodeBuiltinNow } from '../contract/environment.js';
-import type { FromWorker, ToWorker } from './messages.js';
+import { transferOf, type FromWorker, type ToWorker } from './messages.js';
 
 export interface WorkerHandle {
   post(message: ToWorker): void;
@@ -138,7 +138,7 @@ function nodeWorker({ Worker: NodeWorker }: NodeWorkerThreads): WorkerHandle {
     if (!terminating) onFailure(codedError(`counting worker exited unexpectedly with code ${code}`, ERROR_CODES.WORKER_FAILED));
   });
   return {
-    post: (message) => worker.postMessage(message),
+    post: (message) => worker.postMessage(message, transferOf(message)),
     listen(message, failure) {
       onMessage = message;
       onFailure = failure;
@@ -157,7 +157,7 @@ function webWorker(): WorkerHandle {
   const worker = shim ? new Worker(shim, { type: 'module' }) : new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
   let terminated = false;
   return {
-    post: (message) => worker.postMessage(message),
+    post: (message) => worker.postMessage(message, transferOf(message)),
     listen(onMessage, onFailure) {
       worker.onmessage = (event: MessageEvent<FromWorker>) => onMessage(event.data);
       worker.onerror = (event: ErrorEvent) => {
