@@ -154,6 +154,7 @@ export function joinMethod(n: number): PlannedMethod<JoinUnit> {
 
 const methodOf = oncePerPlan((plan: JoinPlan): PlannedMethod<JoinUnit> => {
   const { n } = plan;
+  const mostSolutions = factorial(n >> 1) ** 2n;
   return Object.freeze({
     name: joinCounting.name,
     ...planMembers(plan),
@@ -162,7 +163,7 @@ const methodOf = oncePerPlan((plan: JoinPlan): PlannedMethod<JoinUnit> => {
     uniqueWithLastUnit: true,
     checkParts: (total: bigint) => checkParts(plan, total),
     // A split's solutions pair an east half (h queens in h columns) with a west half: at most h! x h!.
-    maxCount: () => factorial(n >> 1) ** 2n,
+    maxCount: () => mostSolutions,
     subtotals: (countOf: (id: number) => bigint) => subtotals(plan, countOf),
     countParts: () => unitParts(plan),
     module: (engine: CpuEngine) => resolveWasm('join', engine),

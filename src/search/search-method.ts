@@ -45,6 +45,9 @@ export function searchMethod(n: number, depth: number): PlannedMethod<Unit> {
 
 const methodOf = oncePerPlan((plan: ConstellationPlan): PlannedMethod<Unit> => {
   const { n } = plan;
+  // Computed once: a resumed checkpoint asks for each of its (millions of) lines.
+  const mostSolutions = factorial(Math.max(0, n - 2 - Math.min(plan.depth, Math.max(0, n - 4))));
+  const mostFixes = 7n * factorial(n - 2);
   return Object.freeze({
     name: searchCounting.name,
     ...planMembers(plan),
@@ -60,8 +63,7 @@ const methodOf = oncePerPlan((plan: ConstellationPlan): PlannedMethod<Unit> => {
     // a fixes unit counts (solution, symmetry) pairs: at most 7 a solution of the constellation.
     maxCount(id: number) {
       const i = plan.constellationIndex(id);
-      const open = n - 2 - Math.min(plan.depth, Math.max(0, n - 4));
-      return plan.span(i).fixesUnit === id ? 7n * factorial(n - 2) : factorial(Math.max(0, open));
+      return plan.span(i).fixesUnit === id ? mostFixes : mostSolutions;
     },
     subtotals: (countOf: (id: number) => bigint) =>
       subtotals(
