@@ -303,10 +303,21 @@ export function implausibleCount(method: PlannedMethod, id: number, count: bigin
 }
 
 /** Counts single units of a method on this thread, by id (merge --verify). */
-export function recounter<U extends { readonly id: number }>(method: Method<U>, engine: CpuEngine): (id: number) => bigint {
+export function recounter<U extends { readonly id: number }>(
+  method: Method<U>,
+  engine: CpuEngine,
+  between: () => void = () => undefined,
+): (id: number) => bigint {
   const counter = method.counter(method.module(engine));
   return (id) => {
-    for (const unit of method.unitsIn(id, id + 1)) return countWhole(counter, unit);
+    for (const unit of method.unitsIn(id, id + 1)) {
+      // `between` runs between the unit's pieces (each at most tens of milliseconds).
+      const steps = counter(unit);
+      for (let step = steps.next(); ; step = steps.next()) {
+        if (step.done) return step.value;
+        between();
+      }
+    }
     throw rangeError(`unit ${id} is not in this plan (0 to ${method.units - 1})`);
   };
 }
