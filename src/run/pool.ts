@@ -267,20 +267,18 @@ class JobRun<U extends AnyUnit> {
     if (left === 0) return;
     const size = batchSize(left, this.job.threads);
     const { codec } = this.job;
-    const ids: number[] = [];
+    let handedOut = this.#handedOut.get(worker);
+    if (!handedOut) this.#handedOut.set(worker, (handedOut = new HandedOut()));
     const units: U[] = [];
     const packed = codec && this.#packedBatch(size * codec.stride);
     let taken = 0;
     for (; taken < size; taken++) {
       const unit = this.job.units.next();
       if (unit.done) break;
-      ids.push(unit.value.id);
+      handedOut.add(unit.value.id);
       if (packed) codec.write(unit.value, packed, taken * codec.stride);
       else units.push(unit.value);
     }
-    let handedOut = this.#handedOut.get(worker);
-    if (!handedOut) this.#handedOut.set(worker, (handedOut = new HandedOut()));
-    handedOut.push(ids);
     worker.handle.post(packed ? { type: 'run', packed, count: taken } : { type: 'run', units });
     this.#next += size;
   }
@@ -388,27 +386,37 @@ class JobRun<U extends AnyUnit> {
 
 /**
  * The ids of the units handed to one worker and not yet finished, in the
- * order it counts them (batch by batch, each in order): an array of numbers
- * a batch, not an object a unit.
+ * order it counts them (batch by batch, each in order), as runs of
+ * consecutive ids: a few numbers a batch (one run, but where a resumed
+ * checkpoint skips units), never a number or an object a unit.
  */
 class HandedOut {
-  readonly #batches: number[][] = [];
+  /** Runs, as first id and length, from index #head on; the first run's #at units are finished. */
+  #runs: number[] = [];
+  #head = 0;
   #at = 0;
 
-  push(ids: number[]): void {
-    if (ids.length > 0) this.#batches.push(ids);
+  /** Unit `id` is handed out after the others. */
+  add(id: number): void {
+    const last = this.#runs.length - 2;
+    if (last >= this.#head && this.#runs[last] + this.#runs[last + 1] === id) this.#runs[last + 1]++;
+    else this.#runs.push(id, 1);
   }
 
   /** The unit the worker counts now (its next result), or undefined. */
   get current(): number | undefined {
-    return this.#batches.length > 0 ? this.#batches[0][this.#at] : undefined;
+    return this.#head < this.#runs.length ? this.#runs[this.#head] + this.#at : undefined;
   }
 
   /** The current unit is finished. */
   finish(): void {
-    if (++this.#at < this.#batches[0].length) return;
-    this.#batches.shift();
+    if (++this.#at < this.#runs[this.#head + 1]) return;
+    this.#head += 2;
     this.#at = 0;
+    if (this.#head === this.#runs.length) {
+      this.#runs = [];
+      this.#head = 0;
+    }
   }
 }
 
