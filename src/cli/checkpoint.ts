@@ -12,7 +12,7 @@
 // holds its owner (./owner.ts): a second count is refused, a killed one's
 // lock is taken over.
 import { closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
-import { shortCheck } from '../shared/digest.js';
+import { fnv1a, hex8, shortCheck } from '../shared/digest.js';
 import { ERROR_CODES, failure } from '../shared/errors.js';
 import { hasDepth, implausibleCount, recordedPlan, type PlannedMethod } from '../run/methods.js';
 import type { Already } from '../run/runner.js';
@@ -97,8 +97,35 @@ function headerOf(plan: PlannedMethod, shard: string, from: number, to: number):
   return { ...body, check: shortCheck(JSON.stringify(body)) };
 }
 
+/** A unit id's decimal digits, last first (digitsOf). */
+const DIGITS = new Uint8Array(17);
+
+/**
+ * Puts the decimal digits of `unit` in DIGITS, last first, and returns how
+ * many: never through its string, which V8 keeps in a cache of numbers'
+ * strings; made for every line of a deep plan, those outlived scavenges
+ * (the count's heap grew by 40 MB between full collections).
+ */
+function digitsOf(unit: number): number {
+  let k = 0;
+  do {
+    const d = unit % 10;
+    DIGITS[k++] = 48 + d;
+    unit = (unit - d) / 10;
+  } while (unit > 0);
+  return k;
+}
+
+/** shortCheck(`${planDigest}|${unit}|${count}`), hashed part by part (digitsOf says why). */
 function lineCheck(planDigest: string, unit: number, count: string): string {
-  return shortCheck(`${planDigest}|${unit}|${count}`);
+  let h = fnv1a('|', fnv1a(planDigest));
+  for (let k = digitsOf(unit) - 1; k >= 0; k--) h = fnv1a1(DIGITS[k], h);
+  return hex8(fnv1a(count, fnv1a('|', h)));
+}
+
+/** FNV-1a 32 of one more byte. */
+function fnv1a1(byte: number, h: number): number {
+  return Math.imul(h ^ byte, 0x01000193);
 }
 
 /** Which option resumes a checkpoint made with another plan, if this version makes that plan. */
@@ -375,9 +402,12 @@ export class Checkpoint {
     if (this.fd === undefined) return;
     const error = this.failed;
     if (error !== undefined) throw error;
+    // JSON.stringify({ unit, count, check }) and a newline, the unit's digits written as bytes (digitsOf says why).
     const text = count.toString();
-    const line = JSON.stringify({ unit, count: text, check: lineCheck(this.plan.identity.digest, unit, text) }) + '\n';
-    this.bufferedBytes += this.buffered.write(line, this.bufferedBytes, 'latin1');
+    const check = lineCheck(this.plan.identity.digest, unit, text);
+    let at = this.bufferedBytes + this.buffered.write('{"unit":', this.bufferedBytes, 'latin1');
+    for (let k = digitsOf(unit) - 1; k >= 0; k--) this.buffered[at++] = DIGITS[k];
+    this.bufferedBytes = at + this.buffered.write(`,"count":"${text}","check":"${check}"}\n`, at, 'latin1');
     const t = performance.now();
     if (this.bufferedBytes >= SYNC_BYTES || t - this.lastSync >= SYNC_MS) this.sync(t);
     else if (this.flushTimer === undefined) {
