@@ -39,7 +39,7 @@ async function countOnSharedWorkers(n: number, threads: number, hooks?: WorkerHo
       threads,
       module,
       share: { module, memory },
-      onResult: (unit, count) => (total += BigInt(unit.weight) * count),
+      onResult: (id, count) => (total += plan.contribution(id, count).total),
     },
     { workerHooks: hooks },
   );

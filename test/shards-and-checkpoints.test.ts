@@ -284,6 +284,39 @@ describe('checkpoints', () => {
     expect(nqueens('count', '10', '--checkpoint', file).stdout).toMatch(/^total\s+724$/m);
   });
 
+  it('compares a unit recorded twice with its first line, and refuses more than 4096 units recorded twice', () => {
+    const file = join(dir, 'n11-repeats.ckpt');
+    expect(nqueens('count', '11', '--depth', '4', '--checkpoint', file).stdout).toMatch(/^total\s+2680$/m);
+    const good = lines(file);
+    const units = good.length - 1;
+    expect(units).toBe(8391);
+    // Unit 1 again, and again with another count than its first line's (a second pass reads that line).
+    const { plan } = JSON.parse(good[0]);
+    const { unit, count } = JSON.parse(good[2]);
+    const edited = String(BigInt(count) + 1n);
+    const line = JSON.stringify({ unit, count: edited, check: shortCheck(`${plan.digest}|${unit}|${edited}`) });
+    writeFileSync(file, [...good, good[2], line].join('\n') + '\n');
+    let r = nqueens('count', '11', '--checkpoint', file);
+    expect(r.stderr.trim()).toBe(
+      `nqueens: ${file}, line ${units + 3}: unit ${unit} again with count ${edited}; line ${units + 2} said ${count} [ERR_NQUEENS_BAD_CHECKPOINT]`,
+    );
+    writeFileSync(file, [...good, line].join('\n') + '\n');
+    r = nqueens('count', '11', '--checkpoint', file);
+    expect(r.stderr.trim()).toBe(
+      `nqueens: ${file}, line ${units + 2}: unit ${unit} again with count ${edited}; line 3 said ${count} [ERR_NQUEENS_BAD_CHECKPOINT]`,
+    );
+    // 4096 units twice, with their counts, resume; 4097 are damage.
+    writeFileSync(file, [...good, ...good.slice(1, 1 + 4096)].join('\n') + '\n');
+    r = nqueens('count', '11', '--checkpoint', file);
+    expect([r.code, r.stderr]).toEqual([0, `resumed from ${file}: ${units} of ${units} units were already done\n`]);
+    expect(r.stdout).toMatch(/^total\s+2680$/m);
+    writeFileSync(file, [...good, ...good.slice(1, 1 + 4097)].join('\n') + '\n');
+    r = nqueens('count', '11', '--checkpoint', file);
+    expect(r.stderr.trim()).toBe(
+      `nqueens: ${file}, line ${units + 4098}: unit ${JSON.parse(good[4097]).unit} again, and more than 4096 units are recorded twice (edited or damaged) [ERR_NQUEENS_BAD_CHECKPOINT]`,
+    );
+  });
+
   it('refuses a checkpoint for another n, plan or version', () => {
     const file = join(dir, 'n11.ckpt');
     nqueens('count', '11', '--checkpoint', file);

@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AUTO_THREADS_MIN_N, count, planUnits, type Progress } from '../dist/index.js';
 import { constellationPlan, unitContribution } from '../dist/search/search-plan.js';
+import { searchUnitCodec } from '../dist/search/unit-codec.js';
+import { addResult, eachResult, noResults } from '../dist/run/unit-results.js';
 import { runMethod } from '../dist/run/runner.js';
 import { BESIDE_MAX_N, besideOneWorker } from '../dist/run/thread-plan.js';
 import { searchMethod } from '../dist/search/search-method.js';
@@ -197,9 +199,9 @@ describe('this thread beside one worker, on two cores', () => {
         count: plan.units,
         threads: 1,
         module: wasmModule()!,
-        onResult: (u, c) => {
+        onResult: (id, c) => {
           results++;
-          total += unitContribution(u, c).total;
+          total += unitContribution(plan.unit(id), c).total;
         },
         helperStays: stays,
         helper: async (take) => {
@@ -223,7 +225,13 @@ describe('this thread beside one worker, on two cores', () => {
 });
 
 describe('the pool', () => {
-  it.each([1, 2, 3])('hands every unit out exactly once, in batches, with %i worker(s)', async (threads) => {
+  it.each([
+    [1, 'as objects'],
+    [2, 'as objects'],
+    [3, 'as objects'],
+    [2, 'packed'],
+    [3, 'packed'],
+  ])('hands every unit out exactly once, in batches, with %i worker(s), %s', async (threads, how) => {
     const plan = constellationPlan(12, 1);
     const seen: number[] = [];
     let total = 0n;
@@ -234,14 +242,70 @@ describe('the pool', () => {
       count: plan.units,
       threads,
       module: wasmModule()!,
-      onResult: (u, c) => {
-        seen.push(u.id);
-        total += unitContribution(u, c).total;
+      codec: how === 'packed' ? searchUnitCodec : undefined,
+      onResult: (id, c) => {
+        seen.push(id);
+        total += unitContribution(plan.unit(id), c).total;
       },
       onPartial: () => undefined,
     });
     expect(seen.slice().sort((p, q) => p - q)).toEqual([...plan.unitsIn()].map((u) => u.id));
     expect(total).toBe(TOTAL[12]);
+  });
+
+  it.each([
+    [7, 0],
+    [12, 2],
+    [12, 4],
+  ])('packs every unit of n = %i at depth %i and reads it back as it was; numbers that are no unit are refused', (n, depth) => {
+    const plan = constellationPlan(n, depth);
+    const { stride } = searchUnitCodec;
+    const packed = new Float64Array(plan.units * stride);
+    const units = [...plan.unitsIn()];
+    units.forEach((unit, i) => searchUnitCodec.write(unit, packed, i * stride));
+    expect(units.map((_, i) => searchUnitCodec.read(packed, i * stride))).toEqual(units);
+    packed[stride - 1 - 4] = 5; // the first unit's prefix length, past MAX_DEPTH
+    expect(() => searchUnitCodec.read(packed, 0)).toThrow(RangeError);
+  });
+
+  it('hands out units with gaps between their ids (a resumed checkpoint skips some) and takes them back in order', async () => {
+    const plan = constellationPlan(12, 2);
+    const units = [...plan.unitsIn()].filter((u) => u.id % 3 !== 1 && u.id % 7 !== 2);
+    const seen: number[] = [];
+    let total = 0n;
+    await runOnWorkers({
+      method: 'search',
+      n: 12,
+      units: units[Symbol.iterator](),
+      count: units.length,
+      threads: 2,
+      module: wasmModule()!,
+      codec: searchUnitCodec,
+      onResult: (id, c) => {
+        seen.push(id);
+        total += unitContribution(plan.unit(id), c).total;
+      },
+    });
+    expect(seen.slice().sort((p, q) => p - q)).toEqual(units.map((u) => u.id));
+    let expected = 0n;
+    const counter = counterFor('search', 12, null);
+    for (const u of units) expected += unitContribution(u, countWhole(counter, u)).total;
+    expect(total).toBe(expected);
+  });
+
+  it('results go back as numbers, and a count past 2^53 exactly beside them', () => {
+    const results = noResults();
+    const sent: [number, bigint][] = [
+      [5, 0n],
+      [6, 2n ** 53n - 1n],
+      [7, 2n ** 53n],
+      [9, 12n],
+      [4e9, 2n ** 70n + 3n],
+    ];
+    for (const [id, count] of sent) addResult(results, id, count);
+    const back: [number, bigint][] = [];
+    eachResult(structuredClone(results), (id, count) => back.push([id, count]));
+    expect(back).toEqual(sent);
   });
 
   // Which messages carry which results, seen through the pool's test hooks
@@ -268,7 +332,7 @@ describe('the pool', () => {
         reportEveryMs,
         onMessage: (m) => {
           if (m.type !== 'results') return;
-          parts.push(m.results.length);
+          parts.push(m.results.ids.length);
           if (m.batchDone) batches++;
         },
       },

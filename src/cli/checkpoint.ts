@@ -3,15 +3,16 @@
 // header naming the count (n, version, plan identity, slice), then one line
 // per unit, each with a check over the plan digest, unit and count. On
 // resume the file is read once, streaming, in bounded memory whatever its
-// size (the counts go to a UnitCounts, 8 bytes a unit), and every line is
-// validated; a torn last line (a crash mid-write) is dropped and its unit
-// runs again; any other damage is refused with its line number. Lines are
+// size (a bit a unit says which are done; the counts go to the caller as
+// they are read), and every line is validated; a torn last line (a crash
+// mid-write) is dropped and its unit runs again; any other damage is
+// refused with its line number. Lines are
 // flushed to disk (fsync) at least every SYNC_LINES lines or SYNC_MS, so a
 // power cut loses only the last few. While a count writes it, CHECKPOINT.lock
 // holds its owner (./owner.ts): a second count is refused, a killed one's
 // lock is taken over.
 import { closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
-import { shortCheck } from '../shared/digest.js';
+import { fnv1a, hex8, shortCheck } from '../shared/digest.js';
 import { ERROR_CODES, failure } from '../shared/errors.js';
 import { hasDepth, implausibleCount, recordedPlan, type PlannedMethod } from '../run/methods.js';
 import type { Already } from '../run/runner.js';
@@ -21,7 +22,7 @@ import { claim, release, type Claim } from './owner.js';
 import { kindOf } from './regular-file.js';
 import { canonical } from './reserve-output.js';
 import { parseCount } from './shards.js';
-import { UnitCounts } from './unit-counts.js';
+import { UnitBitmap } from '../shared/unit-bitmap.js';
 
 const CHECKPOINT_FORMAT = 'nqueens-checkpoint';
 const CHECKPOINT_FORMAT_VERSION = 2;
@@ -41,6 +42,32 @@ const MAX_LINE_BYTES = 4096;
 const CHUNK_BYTES = 1 << 20;
 /** A unit line as this program writes it (JSON.stringify's spelling); others are parsed as JSON. */
 const UNIT_LINE = /^\{"unit":(\d{1,16}),"count":"(\d{1,20})","check":"([0-9a-f]{8})"\}$/;
+/**
+ * A unit recorded twice (only an edit makes one) is compared with its first
+ * line in a second pass over the file; more such units than this are damage.
+ */
+const MAX_REPEATED_UNITS = 4096;
+
+interface UnitLine {
+  unit: number;
+  count: string;
+  check: string;
+}
+
+/** A unit line's fields, or why the line is none. */
+function unitLineOf(line: string): UnitLine | 'not JSON' | 'not a unit line' {
+  const fast = UNIT_LINE.exec(line);
+  if (fast) return { unit: Number(fast[1]), count: fast[2], check: fast[3] };
+  let entry: Partial<UnitLine>;
+  try {
+    entry = JSON.parse(line) ?? {};
+  } catch {
+    return 'not JSON';
+  }
+  const { unit, count, check } = entry;
+  if (!Number.isInteger(unit) || typeof count !== 'string' || typeof check !== 'string') return 'not a unit line';
+  return { unit: unit!, count, check };
+}
 
 interface Header {
   format: typeof CHECKPOINT_FORMAT;
@@ -70,8 +97,35 @@ function headerOf(plan: PlannedMethod, shard: string, from: number, to: number):
   return { ...body, check: shortCheck(JSON.stringify(body)) };
 }
 
+/** A unit id's decimal digits, last first (digitsOf). */
+const DIGITS = new Uint8Array(17);
+
+/**
+ * Puts the decimal digits of `unit` in DIGITS, last first, and returns how
+ * many: never through its string, which V8 keeps in a cache of numbers'
+ * strings; made for every line of a deep plan, those outlived scavenges
+ * (the count's heap grew by 40 MB between full collections).
+ */
+function digitsOf(unit: number): number {
+  let k = 0;
+  do {
+    const d = unit % 10;
+    DIGITS[k++] = 48 + d;
+    unit = (unit - d) / 10;
+  } while (unit > 0);
+  return k;
+}
+
+/** shortCheck(`${planDigest}|${unit}|${count}`), hashed part by part (digitsOf says why). */
 function lineCheck(planDigest: string, unit: number, count: string): string {
-  return shortCheck(`${planDigest}|${unit}|${count}`);
+  let h = fnv1a('|', fnv1a(planDigest));
+  for (let k = digitsOf(unit) - 1; k >= 0; k--) h = fnv1a1(DIGITS[k], h);
+  return hex8(fnv1a(count, fnv1a('|', h)));
+}
+
+/** FNV-1a 32 of one more byte. */
+function fnv1a1(byte: number, h: number): number {
+  return Math.imul(h ^ byte, 0x01000193);
 }
 
 /** Which option resumes a checkpoint made with another plan, if this version makes that plan. */
@@ -130,7 +184,8 @@ export class Checkpoint {
   private fd: number | undefined;
   private lock: Claim | undefined;
   /** Lines finished and not yet written. */
-  private buffered: string[] = [];
+  /** Lines finished and not yet written, as bytes: no string outlives its unit (a deep plan writes millions). */
+  private readonly buffered = Buffer.alloc(SYNC_BYTES + MAX_LINE_BYTES);
   private bufferedBytes = 0;
   private lastSync = 0;
   /** Writes lines that wait (when no unit finishes for a while, as with big units). */
@@ -138,12 +193,22 @@ export class Checkpoint {
   /** A write that failed in flushTimer, thrown at the next record or close. */
   private failed: unknown;
 
+  /** What the finished units recorded before this run add up to. */
+  private readonly already: Already = { finished: 0, total: 0n, unique8: 0n, work: 0 };
+
   private constructor(
     readonly file: string,
     readonly plan: PlannedMethod,
-    /** The slice's counts: those finished before this run, then this run's. */
-    readonly counts: UnitCounts,
+    /** The slice's finished units: those recorded before this run. */
+    private readonly done: UnitBitmap,
+    /** Each unit recorded before this run, as it is read. */
+    private readonly onSaved: (id: number, count: bigint) => void,
   ) {}
+
+  /** Whether unit `id` was finished before this run. */
+  has(id: number): boolean {
+    return this.done.has(id);
+  }
 
   /**
    * The depth a checkpoint of the search was made with, to resume it with the
@@ -166,10 +231,18 @@ export class Checkpoint {
    * Opens FILE for the units from..to-1 of `plan` (slice `shard`): resumes
    * it if it exists, validating every line, else starts it. Any refusal is
    * an Error naming the file (and the line); a checkpoint another running
-   * count writes is refused (ERR_NQUEENS_WRITE_FAILED).
+   * count writes is refused (ERR_NQUEENS_WRITE_FAILED). Each unit it
+   * already holds goes to `onSaved` as it is read.
    */
-  static open(file: string, plan: PlannedMethod, shard: string, from: number, to: number): Checkpoint {
-    const checkpoint = new Checkpoint(file, plan, new UnitCounts(from, to));
+  static open(
+    file: string,
+    plan: PlannedMethod,
+    shard: string,
+    from: number,
+    to: number,
+    onSaved: (id: number, count: bigint) => void = () => undefined,
+  ): Checkpoint {
+    const checkpoint = new Checkpoint(file, plan, new UnitBitmap(from, to), onSaved);
     try {
       checkpoint.lock = claim(`${file}.lock`, canonical(file), (why) => `cannot use the checkpoint ${file}: ${why}`);
     } catch (error) {
@@ -234,27 +307,16 @@ export class Checkpoint {
     let bytes = step.value.end;
     let wholeLines = 1;
     const digest = expected.plan.digest;
+    /** Units recorded again: the count and line of their second record. */
+    const repeated = new Map<number, { count: bigint; line: number }>();
     for (step = lines.next(); !step.done; step = lines.next()) {
       const { line, number, end } = step.value;
       wholeLines = number;
       const where = `${file}, line ${number}`;
-      let unit: number;
-      let count: string;
-      let lineSum: string;
-      const fast = UNIT_LINE.exec(line);
-      if (fast) {
-        [unit, count, lineSum] = [Number(fast[1]), fast[2], fast[3]];
-      } else {
-        let entry: { unit: number; count: string; check: string };
-        try {
-          entry = JSON.parse(line);
-        } catch {
-          return refuse(`${where}: damaged (not JSON); only a torn last line can be dropped`);
-        }
-        ({ unit, count, check: lineSum } = entry ?? {});
-        if (!Number.isInteger(unit) || typeof count !== 'string' || typeof lineSum !== 'string')
-          refuse(`${where}: damaged (not a unit line)`);
-      }
+      const entry = unitLineOf(line);
+      if (entry === 'not JSON') refuse(`${where}: damaged (not JSON); only a torn last line can be dropped`);
+      if (entry === 'not a unit line') refuse(`${where}: damaged (not a unit line)`);
+      const { unit, count, check: lineSum } = entry;
       if (unit < expected.from || unit >= expected.to)
         refuse(`${where}: unit ${unit} is not in this slice (units ${expected.from}..${expected.to - 1})`);
       if (lineSum !== lineCheck(digest, unit, count)) refuse(`${where}: fails its check (edited or damaged)`);
@@ -262,16 +324,44 @@ export class Checkpoint {
       if (value === undefined) refuse(`${where}: ${JSON.stringify(count)} is not a count`);
       const implausible = implausibleCount(this.plan, unit, value);
       if (implausible) refuse(`${where}: ${implausible}`);
-      if (this.counts.has(unit)) {
-        const before = this.counts.get(unit);
-        if (before !== value) refuse(`${where}: unit ${unit} again with count ${value}; line ${this.firstLineOf(unit)} said ${before}`);
+      if (this.done.add(unit)) {
+        this.save(unit, value);
       } else {
-        this.counts.set(unit, value);
+        const before = repeated.get(unit);
+        if (before && before.count !== value)
+          refuse(`${where}: unit ${unit} again with count ${value}; line ${before.line} said ${before.count}`);
+        if (!before && repeated.size === MAX_REPEATED_UNITS)
+          refuse(`${where}: unit ${unit} again, and more than ${MAX_REPEATED_UNITS} units are recorded twice (edited or damaged)`);
+        if (!before) repeated.set(unit, { count: value, line: number });
       }
       bytes = end;
     }
     if (step.value.length > 0) this.tornLine = wholeLines + 1;
+    if (repeated.size > 0) this.checkRepeated(repeated);
     return bytes;
+  }
+
+  private save(unit: number, count: bigint): void {
+    const c = this.plan.contribution(unit, count);
+    this.already.total += c.total;
+    this.already.unique8 += c.unique8;
+    this.already.finished++;
+    this.already.work += this.plan.workOf(unit);
+    this.onSaved(unit, count);
+  }
+
+  /** Refuses a unit recorded again with another count than its first line's (read again: only an edit repeats one). */
+  private checkRepeated(repeated: Map<number, { count: bigint; line: number }>): void {
+    for (const { line, number } of linesOf(this.file)) {
+      const entry = number === 1 ? undefined : unitLineOf(line);
+      const again = typeof entry === 'object' ? repeated.get(entry.unit) : undefined;
+      if (!again || typeof entry !== 'object') continue;
+      const first = parseCount(entry.count);
+      if (first !== again.count)
+        refuse(`${this.file}, line ${again.line}: unit ${entry.unit} again with count ${again.count}; line ${number} said ${first}`);
+      repeated.delete(entry.unit);
+      if (repeated.size === 0) return;
+    }
   }
 
   private checkHeader(line: string, expected: Header): void {
@@ -303,43 +393,21 @@ export class Checkpoint {
     }
   }
 
-  /** The line that first recorded `unit` (read again: only a refusal asks). */
-  private firstLineOf(unit: number): number {
-    for (const { line, number } of linesOf(this.file)) {
-      if (number === 1) continue;
-      const fast = UNIT_LINE.exec(line);
-      let id: unknown;
-      try {
-        id = fast ? Number(fast[1]) : (JSON.parse(line) as { unit?: unknown })?.unit;
-      } catch {
-        continue;
-      }
-      if (id === unit) return number;
-    }
-    return 0;
-  }
-
   /** What a resumed count starts from: the finished units, summed. */
   resume(): Already {
-    const already: Already = { finished: 0, total: 0n, unique8: 0n, work: 0 };
-    for (const id of this.counts.ids()) {
-      const c = this.plan.contribution(id, this.counts.get(id));
-      already.total += c.total;
-      already.unique8 += c.unique8;
-      already.finished++;
-      already.work += this.plan.workOf(id);
-    }
-    return already;
+    return { ...this.already };
   }
 
   record(unit: number, count: bigint): void {
     if (this.fd === undefined) return;
     const error = this.failed;
     if (error !== undefined) throw error;
+    // JSON.stringify({ unit, count, check }) and a newline, the unit's digits written as bytes (digitsOf says why).
     const text = count.toString();
-    const line = JSON.stringify({ unit, count: text, check: lineCheck(this.plan.identity.digest, unit, text) }) + '\n';
-    this.buffered.push(line);
-    this.bufferedBytes += line.length;
+    const check = lineCheck(this.plan.identity.digest, unit, text);
+    let at = this.bufferedBytes + this.buffered.write('{"unit":', this.bufferedBytes, 'latin1');
+    for (let k = digitsOf(unit) - 1; k >= 0; k--) this.buffered[at++] = DIGITS[k];
+    this.bufferedBytes = at + this.buffered.write(`,"count":"${text}","check":"${check}"}\n`, at, 'latin1');
     const t = performance.now();
     if (this.bufferedBytes >= SYNC_BYTES || t - this.lastSync >= SYNC_MS) this.sync(t);
     else if (this.flushTimer === undefined) {
@@ -359,15 +427,14 @@ export class Checkpoint {
   private sync(t = performance.now()): void {
     if (this.flushTimer !== undefined) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
-    if (this.fd === undefined || this.buffered.length === 0) return;
+    if (this.fd === undefined || this.bufferedBytes === 0) return;
     try {
-      const data = Buffer.from(this.buffered.join(''), 'utf8');
+      const data = this.buffered.subarray(0, this.bufferedBytes);
       for (let at = 0; at < data.length;) at += writeSync(this.fd, data, at, data.length - at);
       fsyncSync(this.fd);
     } catch (error) {
       throw failure(`cannot write the checkpoint ${this.file}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
     }
-    this.buffered = [];
     this.bufferedBytes = 0;
     this.lastSync = t;
   }

@@ -8,6 +8,7 @@ import {
   planLabel,
   resolveAlgorithm,
   type AlgorithmName,
+  type PlannedMethod,
 } from '../run/methods.js';
 import { runMethod } from '../run/runner.js';
 import {
@@ -209,9 +210,9 @@ async function runSlice(run: SliceRun): Promise<void> {
   );
   const { from, to } = spec ? plan.shardRange(spec.index, spec.count) : { from: 0, to: plan.units };
   const shardName = spec ? `${spec.index}/${spec.count}` : '0/1';
-  const checkpoint = checkpointFile ? Checkpoint.open(checkpointFile, plan, shardName, from, to) : undefined;
+  const { unitCounts, countParts, save } = keptOfUnits(plan, spec, from, to);
+  const checkpoint = checkpointFile ? Checkpoint.open(checkpointFile, plan, shardName, from, to, save) : undefined;
   if (checkpoint?.tornLine) printErr(`${checkpointFile}: line ${checkpoint.tornLine} was torn (cut short by a crash); its unit runs again`);
-  const counts = checkpoint?.counts ?? new UnitCounts(from, to);
   const already = checkpoint?.resume();
   const start = performance.now();
   let r;
@@ -220,14 +221,14 @@ async function runSlice(run: SliceRun): Promise<void> {
       runMethod(plan, {
         from,
         to,
-        skip: checkpoint ? (id) => counts.has(id) : undefined,
+        skip: checkpoint ? (id) => checkpoint.has(id) : undefined,
         engine,
         threads,
         signal,
         already,
         onProgress: bar.update,
         onUnit: (id, c) => {
-          counts.set(id, c);
+          save(id, c);
           checkpoint?.record(id, c);
         },
       }),
@@ -242,9 +243,7 @@ async function runSlice(run: SliceRun): Promise<void> {
   }
   const elapsedMs = performance.now() - start;
   // A whole count's parts must be a count's parts (a resumed checkpoint's saved counts among them).
-  const problem = spec
-    ? undefined
-    : plan.checkParts(r.total, r.unique8, (id) => ({ name: checkpointFile ?? 'this count', count: counts.get(id) }));
+  const problem = countParts?.check(r.total, r.unique8, checkpointFile ?? 'this count');
   if (problem) throw failure(problem, checkpointFile ? ERROR_CODES.BAD_CHECKPOINT : ERROR_CODES.INTERNAL);
   const algorithm = run.algorithm;
   const result: CountResult = { n, total: r.total, unique: r.unique, engine: r.engine, algorithm, threads: r.threads, elapsedMs };
@@ -253,13 +252,13 @@ async function runSlice(run: SliceRun): Promise<void> {
       ? `resumed from ${checkpointFile}: ${already.finished} of ${to - from} units were already done`
       : undefined;
   if (!spec) {
-    run.subtotals?.commit(plan.subtotals((id) => counts.get(id)));
+    if (countParts) run.subtotals?.commit(countParts.subtotals());
     if (json) println(asJson(result));
     else printResult(result, r.countedTotal);
     if (resumed) printErr(resumed);
     return;
   }
-  const shard = shardResult(plan, spec, { from, to }, counts.counts, {
+  const shard = shardResult(plan, spec, { from, to }, unitCounts?.counts ?? [], {
     engine: r.engine,
     threads: r.threads,
     elapsedMs: roundMs(elapsedMs),
@@ -274,6 +273,21 @@ async function runSlice(run: SliceRun): Promise<void> {
       : `no units (this shard of the ${plan.units} units of the plan, ${label}, is empty), total 0`,
   );
   if (resumed) printErr(resumed);
+}
+
+/**
+ * What a slice keeps of its finished units (counted, or read back from its
+ * checkpoint) through `save`: a shard, a count a unit for its file; a whole
+ * count, only what its checks and subtotals read (per constellation).
+ */
+function keptOfUnits(plan: PlannedMethod, spec: ShardSpec | undefined, from: number, to: number) {
+  const unitCounts = spec ? new UnitCounts(from, to) : undefined;
+  const countParts = spec ? undefined : plan.countParts();
+  const save = (id: number, count: bigint): void => {
+    unitCounts?.set(id, count);
+    countParts?.add(id, count);
+  };
+  return { unitCounts, countParts, save };
 }
 
 /** A shard's result to its file (saying so, with `summary`, or with --json a summary object) or to stdout. */

@@ -8,6 +8,7 @@ import { reserveOutput } from './reserve-output.js';
 import { formatMs, printPairs, roundMs } from './output.js';
 import { readRegularFile } from './regular-file.js';
 import { MAX_SHARD_BYTES, mergeShards, type MergedShards } from './shards.js';
+import { renewDue } from './owner.js';
 
 function readShard(name: string): { name: string; text: string } {
   try {
@@ -38,8 +39,9 @@ function verify(m: MergedShards, k: number, seed: number, engine: 'auto' | 'wasm
   const picked = new Set<number>();
   const want = Math.min(k, m.plan.units);
   while (picked.size < want) picked.add(Math.floor(next() * m.plan.units));
-  // The plan's own method recounts: the search's kernel, or the join's counter.
-  const recount = recounter(m.plan, engine);
+  // The plan's own method recounts: the search's kernel, or the join's counter. This blocks the event loop, so
+  // the claim on --subtotals' FILE.partial is renewed from here: another host takes over a claim 120 s old.
+  const recount = recounter(m.plan, engine, renewDue);
   for (const id of [...picked].sort((p, q) => p - q)) {
     const value = recount(id);
     const recorded = m.countOf(id);

@@ -51,8 +51,24 @@ interface MethodTally {
   readonly uniqueWithLastUnit: boolean;
 }
 
+/**
+ * A method's units as numbers, `stride` a unit, so that a batch travels to a
+ * worker as one Float64Array (off the heap) and the worker holds one unit
+ * object at a time instead of a batch of thousands: deep plans (millions of
+ * units) otherwise kept every thread's heap large with units in flight.
+ */
+export interface UnitCodec<U> {
+  readonly stride: number;
+  // Methods, not function properties, so that a codec of any unit type is a UnitCodec<never> (as UnitCounter is).
+  write(unit: U, into: Float64Array, at: number): void;
+  /** The unit at `at`; a RangeError if the numbers there are no unit's. */
+  read(from: Float64Array, at: number): U;
+}
+
 /** How a method's units are counted: its kernel, on this thread or on workers. */
 interface MethodExecution<U> {
+  /** Its units' compact form for workers (its UnitCounting's), or undefined to send them as objects. */
+  readonly codec?: UnitCodec<U> | undefined;
   /** The name workers know it by (its UnitCounting's). */
   readonly name: MethodName;
   /** The compiled wasm module for an engine choice, or null for TypeScript; throws if 'wasm' is unavailable. */
@@ -102,6 +118,21 @@ export interface MethodFiles {
   maxCount(id: number): bigint;
   /** The text of a subtotals file for the whole count. */
   subtotals(countOf: (id: number) => bigint): string;
+  /** A whole count's unit counts as checkParts and subtotals read them, kept as they finish (CountParts). */
+  countParts(): CountParts;
+}
+
+/**
+ * A whole count's unit counts, kept as its checks and subtotals read them:
+ * the search sums them per constellation, so a count holds memory by its
+ * constellations, not by its units (millions in a deep plan); the join,
+ * whose units are few, keeps one a unit.
+ */
+export interface CountParts {
+  add(id: number, count: bigint): void;
+  /** checkParts of the counts added (every unit's), which came from `name`. */
+  check(total: bigint, unique8: bigint, name: string): string | undefined;
+  subtotals(): string;
 }
 
 /** One memory for all of a count's workers (Method.share), and this worker's slot in it. */
@@ -117,6 +148,8 @@ export interface SharedSlot {
  */
 export interface UnitCounting<U> {
   readonly name: MethodName;
+  /** How its units travel packed (MethodExecution.codec), if they do. */
+  readonly codec?: UnitCodec<U> | undefined;
   counter(n: number, module: WebAssembly.Module | null, share?: SharedSlot): UnitCounter<U>;
 }
 
@@ -270,10 +303,21 @@ export function implausibleCount(method: PlannedMethod, id: number, count: bigin
 }
 
 /** Counts single units of a method on this thread, by id (merge --verify). */
-export function recounter<U extends { readonly id: number }>(method: Method<U>, engine: CpuEngine): (id: number) => bigint {
+export function recounter<U extends { readonly id: number }>(
+  method: Method<U>,
+  engine: CpuEngine,
+  between: () => void = () => undefined,
+): (id: number) => bigint {
   const counter = method.counter(method.module(engine));
   return (id) => {
-    for (const unit of method.unitsIn(id, id + 1)) return countWhole(counter, unit);
+    for (const unit of method.unitsIn(id, id + 1)) {
+      // `between` runs between the unit's pieces (each at most tens of milliseconds).
+      const steps = counter(unit);
+      for (let step = steps.next(); ; step = steps.next()) {
+        if (step.done) return step.value;
+        between();
+      }
+    }
     throw rangeError(`unit ${id} is not in this plan (0 to ${method.units - 1})`);
   };
 }

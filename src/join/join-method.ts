@@ -15,6 +15,7 @@ import {
   planMembers,
   PLAN_FORMAT_VERSION,
   subtotalsHeader,
+  type CountParts,
   type CpuEngine,
   type PlannedMethod,
   type PlanIdentity,
@@ -153,21 +154,18 @@ export function joinMethod(n: number): PlannedMethod<JoinUnit> {
 
 const methodOf = oncePerPlan((plan: JoinPlan): PlannedMethod<JoinUnit> => {
   const { n } = plan;
+  const mostSolutions = factorial(n >> 1) ** 2n;
   return Object.freeze({
     name: joinCounting.name,
     ...planMembers(plan),
     contribution: (id: number, count: bigint) => plan.contribution(id, count),
     uniqueOf: (total: bigint) => plan.unique(total),
     uniqueWithLastUnit: true,
-    checkParts(total: bigint) {
-      // Burnside: total + S180 + 2 x S90 is 8 x the number of classes.
-      const { s180, s90 } = plan.symmetric();
-      if ((total + s180 + 2n * s90) % 8n === 0n) return undefined;
-      return `the total ${total} cannot be a count of n = ${n}: with ${s180} half-turn and ${s90} quarter-turn symmetric solutions, Burnside's lemma gives no whole number of classes`;
-    },
+    checkParts: (total: bigint) => checkParts(plan, total),
     // A split's solutions pair an east half (h queens in h columns) with a west half: at most h! x h!.
-    maxCount: () => factorial(n >> 1) ** 2n,
+    maxCount: () => mostSolutions,
     subtotals: (countOf: (id: number) => bigint) => subtotals(plan, countOf),
+    countParts: () => unitParts(plan),
     module: (engine: CpuEngine) => resolveWasm('join', engine),
     counter: (module: WebAssembly.Module | null) => joinUnitCounter(n, module),
     bytesPerThread: joinMemoryBytes(n),
@@ -177,6 +175,26 @@ const methodOf = oncePerPlan((plan: JoinPlan): PlannedMethod<JoinUnit> => {
     share: (module: WebAssembly.Module | null, workers: number) => shareJoinTables(module, workers, joinMemoryBytes(n)),
   });
 });
+
+/** Burnside: total + S180 + 2 x S90 is 8 x the number of classes. */
+function checkParts(plan: JoinPlan, total: bigint): string | undefined {
+  const { s180, s90 } = plan.symmetric();
+  if ((total + s180 + 2n * s90) % 8n === 0n) return undefined;
+  return `the total ${total} cannot be a count of n = ${plan.n}: with ${s180} half-turn and ${s90} quarter-turn symmetric solutions, Burnside's lemma gives no whole number of classes`;
+}
+
+/**
+ * A whole count's parts: a count a unit (677,294 units at n = 24, the
+ * join's largest), each at most maxCount, (12!)^2 < 2^64.
+ */
+function unitParts(plan: JoinPlan): CountParts {
+  const counts = new BigUint64Array(plan.units);
+  return {
+    add: (id, count) => void (counts[id] = count),
+    check: (total) => checkParts(plan, total),
+    subtotals: () => subtotals(plan, (id) => counts[id]),
+  };
+}
 
 /** One line per unit (row split). */
 function subtotals(plan: JoinPlan, countOf: (id: number) => bigint): string {

@@ -7,14 +7,23 @@ import { joinCounting, setJoinTableBytes } from '../join/join-counter.js';
 import { searchCounting } from '../search/search-method.js';
 import { codedError, ERROR_CODES } from '../shared/errors.js';
 import type { AnyUnit, WorkerHooks } from './messages.js';
-import type { MethodName, SharedSlot, UnitCounter, UnitCounting } from '../contract/method.js';
+import type { MethodName, SharedSlot, UnitCodec, UnitCounter, UnitCounting } from '../contract/method.js';
 
-const COUNTINGS: readonly UnitCounting<never>[] = [searchCounting, joinCounting, completionsCounting];
+const COUNTINGS: readonly UnitCounting<AnyUnit>[] = [searchCounting, joinCounting, completionsCounting];
 
-export function counterFor(name: MethodName, n: number, module: WebAssembly.Module | null, share?: SharedSlot): UnitCounter<AnyUnit> {
+function countingOf(name: MethodName): UnitCounting<AnyUnit> {
   const counting = COUNTINGS.find((c) => c.name === name);
   if (!counting) throw codedError(`no method is named ${String(name)}`, ERROR_CODES.INTERNAL);
-  return counting.counter(n, module, share) as UnitCounter<AnyUnit>;
+  return counting;
+}
+
+export function counterFor(name: MethodName, n: number, module: WebAssembly.Module | null, share?: SharedSlot): UnitCounter<AnyUnit> {
+  return countingOf(name).counter(n, module, share);
+}
+
+/** How the method's units travel packed, if they do. */
+export function codecFor(name: MethodName): UnitCodec<AnyUnit> | undefined {
+  return countingOf(name).codec;
 }
 
 /** Sets the knobs of `hooks`, and the others back to their defaults (a worker passes from count to count). */

@@ -16,7 +16,8 @@ import { codedError, ERROR_CODES } from '../shared/errors.js';
 import { isNode } from '../contract/environment.js';
 import { spawnWorker, spawnWorkerNow, type WorkerHandle } from './spawn.js';
 import type { AnyUnit, FromWorker, WorkerHooks } from './messages.js';
-import type { MethodName, WorkerShare } from '../contract/method.js';
+import { eachResult } from './unit-results.js';
+import type { MethodName, UnitCodec, WorkerShare } from '../contract/method.js';
 
 /** Batches each worker holds: one in hand, one queued. */
 const IN_FLIGHT = 2;
@@ -47,9 +48,12 @@ interface PoolJob<U extends AnyUnit = AnyUnit> {
   /** With `module` its shared build: one memory for every worker's instance (Method.share), each in its own slot. */
   share?: WorkerShare | undefined;
   signal?: AbortSignalLike | undefined;
-  onResult(unit: U, count: bigint): void;
-  /** A unit being counted: the share of it done so far. */
-  onPartial?(unit: U, share: number): void;
+  /** How the units travel packed (Method.codec), or undefined: as objects. */
+  codec?: UnitCodec<U> | undefined;
+  /** Unit `id` is counted. (Only ids are kept of units handed out: a deep plan has millions.) */
+  onResult(id: number, count: bigint): void;
+  /** Unit `id` is being counted: the share of it done so far. */
+  onPartial?(id: number, share: number): void;
   /**
    * Counts units on the calling thread while the workers start. Called once,
    * as they are spawned, with `take`: the next unit (handed out, so no worker
@@ -195,8 +199,10 @@ export function runOnWorkers<U extends AnyUnit = AnyUnit>(job: PoolJob<U>, probe
 
 /** One job on the pool: its workers, the units handed out, and how it settles. */
 class JobRun<U extends AnyUnit> {
-  /** Units handed out and not yet finished. */
-  readonly #byId = new Map<number, U>();
+  /** Per worker, the ids of the units handed to it and not yet finished. */
+  readonly #handedOut = new Map<Pooled, HandedOut>();
+  /** Packed batches' buffers the workers gave back, for the next batches. */
+  readonly #spare: Float64Array[] = [];
   readonly #workers: Pooled[] = [];
   /** One per worker being started; each settles once its worker is listening or terminated. */
   readonly #starting: Promise<void>[] = [];
@@ -267,15 +273,27 @@ class JobRun<U extends AnyUnit> {
     const left = this.job.count - this.#next;
     if (left === 0) return;
     const size = batchSize(left, this.job.threads);
-    const batch: U[] = [];
-    for (let i = 0; i < size; i++) {
+    const { codec } = this.job;
+    let handedOut = this.#handedOut.get(worker);
+    if (!handedOut) this.#handedOut.set(worker, (handedOut = new HandedOut()));
+    const units: U[] = [];
+    const packed = codec && this.#packedBatch(size * codec.stride);
+    let taken = 0;
+    for (; taken < size; taken++) {
       const unit = this.job.units.next();
       if (unit.done) break;
-      batch.push(unit.value);
-      this.#byId.set(unit.value.id, unit.value);
+      handedOut.add(unit.value.id);
+      if (packed) codec.write(unit.value, packed, taken * codec.stride);
+      else units.push(unit.value);
     }
-    worker.handle.post({ type: 'run', units: batch });
+    worker.handle.post(packed ? { type: 'run', packed, count: taken } : { type: 'run', units });
     this.#next += size;
+  }
+
+  /** A buffer for a packed batch of `length` numbers: one a worker gave back, else a new one. */
+  #packedBatch(length: number): Float64Array {
+    const spare = this.#spare.pop();
+    return spare && spare.length >= length ? spare : new Float64Array(length);
   }
 
   #init(worker: Pooled): void {
@@ -306,19 +324,22 @@ class JobRun<U extends AnyUnit> {
 
   #results(worker: Pooled, message: Extract<FromWorker, { type: 'results' }>): void {
     try {
-      for (const r of message.results) {
-        const unit = this.#byId.get(r.id);
-        if (!unit) throw codedError(`a counting worker returned unit ${r.id}, which it was not given`, ERROR_CODES.INTERNAL);
-        this.#byId.delete(r.id);
-        this.job.onResult(unit, r.count);
-      }
-      const inside = message.partial && this.#byId.get(message.partial.id);
-      if (inside) this.job.onPartial?.(inside, message.partial!.share);
+      const handedOut = this.#handedOut.get(worker);
+      eachResult(message.results, (id, count) => {
+        const next = handedOut?.current;
+        if (id !== next)
+          throw codedError(`a counting worker returned unit ${id}; the next unit it was given is ${next ?? 'none'}`, ERROR_CODES.INTERNAL);
+        handedOut!.finish();
+        this.job.onResult(id, count);
+      });
+      if (message.packed) this.#spare.push(message.packed);
+      const { partial } = message;
+      if (partial && partial.id === handedOut?.current) this.job.onPartial?.(partial.id, partial.share);
     } catch (error) {
       this.#settle(error);
       return;
     }
-    this.#finished += message.results.length;
+    this.#finished += message.results.ids.length;
     if (this.#allDone()) this.#settle();
     else if (message.batchDone) this.#dispatch(worker);
   }
@@ -367,6 +388,42 @@ class JobRun<U extends AnyUnit> {
         },
         (error) => this.#settle(error),
       );
+  }
+}
+
+/**
+ * The ids of the units handed to one worker and not yet finished, in the
+ * order it counts them (batch by batch, each in order), as runs of
+ * consecutive ids: a few numbers a batch (one run, but where a resumed
+ * checkpoint skips units), never a number or an object a unit.
+ */
+class HandedOut {
+  /** Runs, as first id and length, from index #head on; the first run's #at units are finished. */
+  #runs: number[] = [];
+  #head = 0;
+  #at = 0;
+
+  /** Unit `id` is handed out after the others. */
+  add(id: number): void {
+    const last = this.#runs.length - 2;
+    if (last >= this.#head && this.#runs[last] + this.#runs[last + 1] === id) this.#runs[last + 1]++;
+    else this.#runs.push(id, 1);
+  }
+
+  /** The unit the worker counts now (its next result), or undefined. */
+  get current(): number | undefined {
+    return this.#head < this.#runs.length ? this.#runs[this.#head] + this.#at : undefined;
+  }
+
+  /** The current unit is finished. */
+  finish(): void {
+    if (++this.#at < this.#runs[this.#head + 1]) return;
+    this.#head += 2;
+    this.#at = 0;
+    if (this.#head === this.#runs.length) {
+      this.#runs = [];
+      this.#head = 0;
+    }
   }
 }
 

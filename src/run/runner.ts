@@ -4,6 +4,7 @@ import { ERROR_CODES, hasCode } from '../shared/errors.js';
 import { abortError, type AbortSignalLike } from '../shared/abort.js';
 import { now, SLICE_MS, yieldToEventLoop } from '../shared/slices.js';
 import { availableCores } from '../contract/environment.js';
+import { UnitBitmap } from '../shared/unit-bitmap.js';
 
 import { countUnits, taker, type CpuEngine, type Method, type MethodName, type WorkerShare } from '../contract/method.js';
 import { idleWorkers, runOnWorkers } from './pool.js';
@@ -70,13 +71,11 @@ export async function runMethod<U extends { readonly id: number }>(plan: Method<
   // 'auto' on wasm: where an instance cannot have its memory (on a worker, or
   // after the first), the rest runs in TypeScript, keeping what wasm finished:
   // a bit a unit and their sums, never an entry a unit (millions at depth 4).
-  const from = run.from ?? 0;
-  const done = new Uint8Array(((run.to ?? plan.units) - from + 7) >>> 3);
-  const isDone = (id: number): boolean => (done[(id - from) >>> 3] & (1 << ((id - from) & 7))) !== 0;
+  const done = new UnitBitmap(run.from ?? 0, run.to ?? plan.units);
   const already: Already = { ...(run.already ?? NOTHING_DONE) };
   const before = already.total;
   const onUnit = (id: number, count: bigint): void => {
-    done[(id - from) >>> 3] |= 1 << ((id - from) & 7);
+    done.add(id);
     const c = plan.contribution(id, count);
     already.total += c.total;
     already.unique8 += c.unique8;
@@ -90,7 +89,7 @@ export async function runMethod<U extends { readonly id: number }>(plan: Method<
     if (!hasCode(error, ERROR_CODES.OUT_OF_MEMORY)) throw error;
   }
   const counted = already.finished - (run.already ?? NOTHING_DONE).finished;
-  const r = await runUnits(plan, { ...run, already, skip: (id) => isDone(id) || !!run.skip?.(id) }, null);
+  const r = await runUnits(plan, { ...run, already, skip: (id) => done.has(id) || !!run.skip?.(id) }, null);
   return { ...r, counted: r.counted + counted, countedTotal: r.countedTotal + already.total - before };
 }
 
@@ -170,8 +169,9 @@ async function runReporting<U extends { readonly id: number }>(
       module: sharedTables?.module ?? module,
       share: sharedTables,
       signal,
-      onResult: (unit, count) => progress.record(unit.id, count),
-      onPartial: (unit, done) => progress.partial(unit.id, done),
+      codec: plan.codec,
+      onResult: (id, count) => progress.record(id, count),
+      onPartial: (id, done) => progress.partial(id, done),
       helper: plan.helps ? (take) => here(take, HELP_SLICE_MS, yieldToEventLoop) : undefined,
       helperStays: threads.callingThreadCounts,
       warm: plan.warm(),

@@ -2,10 +2,11 @@
 // the compiled kernel once, then counts the batch of units in each 'run'
 // message. Runs as a Node worker thread or a module Web Worker.
 import { codedError, ERROR_CODES } from '../shared/errors.js';
-import { counterFor, setWorkerHooks } from './counters.js';
+import { codecFor, counterFor, setWorkerHooks } from './counters.js';
 import { importNodeBuiltin, isNode } from '../contract/environment.js';
-import type { AnyUnit, FromWorker, ToWorker, UnitResult } from './messages.js';
-import { countUnits, countWhole, taker, type UnitCounter } from '../contract/method.js';
+import { transferOf, type AnyUnit, type FromWorker, type ToWorker } from './messages.js';
+import { addResult, noResults } from './unit-results.js';
+import { countUnits, countWhole, taker, type UnitCodec, type UnitCounter } from '../contract/method.js';
 
 type Port = { post(message: FromWorker): void; listen(handler: (message: ToWorker) => void): void };
 
@@ -13,17 +14,19 @@ async function parentPort(): Promise<Port> {
   if (isNode) {
     const { parentPort } = await importNodeBuiltin<typeof import('node:worker_threads')>('worker_threads');
     if (!parentPort) throw codedError('worker.js must run as a worker thread', ERROR_CODES.INTERNAL);
-    return { post: (m) => parentPort.postMessage(m), listen: (h) => parentPort.on('message', h) };
+    return { post: (m) => parentPort.postMessage(m, transferOf(m)), listen: (h) => parentPort.on('message', h) };
   }
   const scope = globalThis as unknown as {
-    postMessage(m: FromWorker): void;
+    postMessage(m: FromWorker, transfer: Transferable[]): void;
     addEventListener(type: 'message', h: (e: MessageEvent<ToWorker>) => void): void;
   };
-  return { post: (m) => scope.postMessage(m), listen: (h) => scope.addEventListener('message', (e) => h(e.data)) };
+  return { post: (m) => scope.postMessage(m, transferOf(m)), listen: (h) => scope.addEventListener('message', (e) => h(e.data)) };
 }
 
 let counter: UnitCounter<AnyUnit> | undefined;
 let n = 0;
+/** How this count's units travel packed, if they do. */
+let codec: UnitCodec<AnyUnit> | undefined;
 let reportEveryMs = 0;
 
 /**
@@ -33,10 +36,17 @@ let reportEveryMs = 0;
  */
 const REPORT_EVERY_MS = 50;
 
+/** The first `count` units of a packed batch, read one at a time. */
+function* unpack(codec: UnitCodec<AnyUnit> | undefined, packed: Float64Array, count: number): Generator<AnyUnit, void, undefined> {
+  if (!codec) throw codedError('a packed batch for a method whose units travel as objects', ERROR_CODES.INTERNAL);
+  for (let i = 0; i < count; i++) yield codec.read(packed, i * codec.stride);
+}
+
 function handle(port: Port, message: ToWorker): void {
   try {
     if (message.type === 'init') {
       n = message.n;
+      codec = codecFor(message.method);
       reportEveryMs = message.reportEveryMs ?? REPORT_EVERY_MS;
       setWorkerHooks(message.workerHooks);
       counter = counterFor(message.method, n, message.module, message.share);
@@ -46,19 +56,21 @@ function handle(port: Port, message: ToWorker): void {
     }
     const ready = counter;
     if (!ready) throw codedError("'run' before 'init'", ERROR_CODES.INTERNAL);
-    let results: UnitResult[] = [];
+    const packed = 'packed' in message ? message : undefined;
+    const units = packed ? unpack(codec, packed.packed, packed.count) : (message as { units: AnyUnit[] }).units;
+    let results = noResults();
     let lastReport = performance.now();
-    const record = (unit: AnyUnit, count: bigint): number => results.push({ id: unit.id, count });
+    const record = (unit: AnyUnit, count: bigint): void => addResult(results, unit.id, count);
     // Counted in pieces; between them, results and the share done go back every reportEveryMs.
-    for (const { unit, share } of countUnits(() => ready, taker(message.units), record)) {
+    for (const { unit, share } of countUnits(() => ready, taker(units), record)) {
       const now = performance.now();
       if (now - lastReport >= reportEveryMs) {
         port.post({ type: 'results', results, batchDone: false, partial: { id: unit.id, share } });
-        results = [];
+        results = noResults();
         lastReport = now;
       }
     }
-    port.post({ type: 'results', results, batchDone: true });
+    port.post({ type: 'results', results, batchDone: true, packed: packed?.packed });
   } catch (error) {
     const e = error instanceof Error ? error : new Error(String(error));
     // Every failure goes back coded: a memory V8 could not allocate as such, any other uncoded error as internal.

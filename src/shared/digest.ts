@@ -32,13 +32,21 @@ export class Digest {
   }
 }
 
-/** 8 hex digits: a line check, cheap enough to write on every line. */
-export function shortCheck(text: string): string {
-  // FNV-1a 32 with Math.imul.
-  let h = 0x811c9dc5;
+/** FNV-1a 32 (with Math.imul) over `text`, going on from `h`: a text's parts hashed in turn hash as the text. */
+export function fnv1a(text: string, h = 0x811c9dc5): number {
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
+  return h;
+}
+
+/** A hash as 8 hex digits. */
+export function hex8(h: number): string {
   return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+/** 8 hex digits: a line check, cheap enough to write on every line. */
+export function shortCheck(text: string): string {
+  return hex8(fnv1a(text));
 }

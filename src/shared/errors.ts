@@ -20,7 +20,7 @@ export const ERROR_CODES = Object.freeze({
   WORKER_FAILED: 'ERR_NQUEENS_WORKER_FAILED',
   /** CLI: a command line it cannot run (the command exits with status 2). */
   USAGE: 'ERR_NQUEENS_USAGE',
-  /** CLI: the count was interrupted (Ctrl-C). */
+  /** CLI: the count was interrupted: SIGINT (Ctrl-C), SIGTERM or SIGHUP (exit status 130, 143, 129). */
   INTERRUPTED: 'ERR_NQUEENS_INTERRUPTED',
   /** Error: an internal file used the wrong way (e.g. dist/run/worker.js run as a script), or a bug. */
   INTERNAL: 'ERR_NQUEENS_INTERNAL',

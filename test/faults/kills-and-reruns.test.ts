@@ -5,11 +5,13 @@
 // the first runs is refused. Claims from another host are leases. The waits
 // are on the checkpoint's lines, never on fixed times.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, readlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, readlinkSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, cliInTempDir, readJson } from '../cli-in-dir.js';
+import { runMerge } from '../../dist/cli/merge.js';
+import { setLeaseClock } from '../../dist/cli/owner.js';
 
 const { dir, nqueens } = cliInTempDir('nqueens-kills-');
 const lineCount = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').length - 1 : 0);
@@ -152,6 +154,32 @@ describe('claims left behind', () => {
       expect([what, taken.code]).toEqual([what, 0]);
       expect(readJson(out)).toMatchObject({ total: '724' });
     }
+  });
+
+  it('merge --verify renews its claim on --subtotals while it recounts (the event loop waits for it)', () => {
+    for (const i of [0, 1]) expect(nqueens('count', '12', '--shard', `${i}/2`, '--out', `renew-${i}.json`).code).toBe(0);
+    const out = join(dir, 'renew-subtotals.txt');
+    // A lease clock 25 s further on at each look (the heartbeat is 20 s); each look notes the claim's stamp.
+    const start = Date.now();
+    let now = start;
+    const stamps: number[] = [];
+    setLeaseClock(() => {
+      now += 25_000;
+      if (existsSync(`${out}.partial`)) stamps.push(statSync(`${out}.partial`).mtimeMs);
+      return now;
+    });
+    try {
+      runMerge(
+        [0, 1].map((i) => join(dir, `renew-${i}.json`)),
+        { verify: '20', seed: '3', subtotals: out },
+      );
+    } finally {
+      setLeaseClock();
+    }
+    // Renewed at every unit recounted, to the clock's time: never older than the lease (120 s) on that clock.
+    expect(stamps.length).toBeGreaterThanOrEqual(20);
+    expect(Math.max(...stamps)).toBeGreaterThanOrEqual(start + 20 * 25_000);
+    expect(readFileSync(out, 'utf8')).toMatch(/^# nqueens-subtotals: /);
   });
 
   it('a FILE.partial that is no owner record is refused and left as it is', () => {
