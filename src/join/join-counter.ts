@@ -169,14 +169,12 @@ export function joinUnitCounter(n: number, module: WebAssembly.Module | null, sh
  * pass again).
  */
 const KEEP_COUNTER_MAX_N = 18;
-let kept: { module: WebAssembly.Module; tableBytes: number; counter: JoinCounter } | undefined;
+let kept: [WebAssembly.Module, JoinCounter] | undefined;
 
-/** The counter kept on this thread for `module`, made on first use (or when the tables' budget changed). */
+/** The counter kept on this thread for `module`, made on first use (setJoinTableBytes drops it). */
 function keptCounter(module: WebAssembly.Module): JoinCounter {
-  if (kept?.module !== module || kept.tableBytes !== unitCounterTableBytes) {
-    kept = { module, tableBytes: unitCounterTableBytes, counter: joinCounterFrom('wasm', module, unitCounterTableBytes) };
-  }
-  return kept.counter;
+  if (kept?.[0] !== module) kept = [module, joinCounterFrom('wasm', module, unitCounterTableBytes)];
+  return kept[1];
 }
 
 /** The quarter tables' budget of joinUnitCounter's counters; every instance on a shared memory must agree. */
@@ -189,6 +187,7 @@ let unitCounterTableBytes = QUARTER_CACHE_BYTES;
  */
 export function setJoinTableBytes(bytes: number | undefined): void {
   unitCounterTableBytes = bytes ?? QUARTER_CACHE_BYTES;
+  kept = undefined;
 }
 
 /** How a thread counts the join's units. */
