@@ -3,9 +3,10 @@
 // up to the unit's count, and two counts suspended in turn on one thread's
 // state stay exact.
 import { describe, expect, it, vi } from 'vitest';
-import { count, type Progress } from '../dist/index.js';
+import { count, countSync, type Progress } from '../dist/index.js';
 import { compileJoinModule, joinCounter } from './join-module.js';
-import { joinCounterFrom } from '../dist/join/join-counter.js';
+import { joinCounterFrom, joinUnitCounter } from '../dist/join/join-counter.js';
+import { wasmModuleOf } from '../dist/engines/wasm-loader.js';
 import { JoinPlan } from '../dist/join/join-method.js';
 import { joinUnitWork, planJoin } from '../dist/join/join-plan.js';
 import { batchSize, MAX_BATCH } from '../dist/run/pool.js';
@@ -64,6 +65,25 @@ describe.each(Object.keys(engines) as (keyof typeof engines)[])('join units in p
     let step = c.next();
     while (!step.done) step = c.next();
     expect(step.value).toBe(expected[0]);
+  });
+});
+
+describe('the wasm counter a thread keeps from count to count (n <= 18)', () => {
+  it('stays exact when counts of other n use it between two pieces of a unit, and over calls of countSync', () => {
+    const module = wasmModuleOf('join');
+    if (!module) throw new Error('the join module did not compile');
+    const unit = planJoin(16).find((u) => u.mirrorWeight === 2);
+    if (!unit) throw new Error('n = 16 has no unit of two passes');
+    const expected = joinCounterFrom('wasm', module).countUnit(16, unit);
+    const steps = joinUnitCounter(16, module)(unit);
+    expect(steps.next().done).toBe(false); // suspended after its first pass
+    // Two counts on the same kept counter meanwhile, the second at n = 17 (its memory laid out again).
+    expect(countSync(13, { algorithm: 'join', engine: 'wasm' }).total).toBe(TOTAL[13]);
+    for (const other of planJoin(17).slice(0, 3)) joinUnitCounter(17, module)(other).next();
+    let step = steps.next();
+    while (!step.done) step = steps.next();
+    expect(step.value).toBe(expected);
+    for (const n of [16, 14, 16]) expect(countSync(n, { algorithm: 'join', engine: 'wasm' }).total).toBe(TOTAL[n]);
   });
 });
 

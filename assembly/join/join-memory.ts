@@ -19,8 +19,8 @@ export let tables: usize = 0;
 export let blockList: usize = 0; // the blocks one key's probes visit, with which of their halves
 export let masks: usize = 0; // scratch: one word per block, the halves of the groups being listed
 export let probeA: usize = 0; // probe halves sorted by key, a u64 each
-export let keyParts: usize = 0; // a pass's key bits and long-diagonal flag per value of a family's key field
-const KEY_PARTS_BYTES: u64 = 256 * 4; // key fields of at most 8 bits (7 key bits at n = 24, and the long diagonal)
+export let keyParts: usize = 0; // a pass's key bits and long-diagonal flag per value of a family's key field (two tables)
+const KEY_PARTS_BYTES: u64 = 2 * 256 * 4; // two tables over key fields of at most 8 bits (7 key bits at n = 24, and the long diagonal)
 
 // Pages up to `end`, which may lie past 32-bit memory: a trap then too (it cannot grow there).
 function grow(end: u64): void {

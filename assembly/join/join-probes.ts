@@ -2,7 +2,7 @@
 // tables, a tile of blocks at a time.
 
 import { at, ENTRY_BYTES, LANE_SHIFT, TILE_BYTES, WORD_SHIFT, BLOCK_BYTES } from "./join-geometry";
-import { blockList, firstSlot, masks, probeA, tables } from "./join-memory";
+import { blockList, firstSlot, masks, nextSlot, probeA, tables } from "./join-memory";
 
 // The pass being counted: its key groups, and the key whose list of blocks
 // is built (the list itself is at blockList .. listEnd).
@@ -16,6 +16,7 @@ export function countProbes(from: i32, to: i32): u64 {
   const sorted = probeA;
   const list = blockList;
   const groups = passGroups;
+  const runEnd = nextSlot; // per key, the end of its probes (preparePass's counting sort leaves it there)
   let key0 = listKey;
   let end = listEnd;
   let total: u64 = 0;
@@ -27,8 +28,7 @@ export function countProbes(from: i32, to: i32): u64 {
     }
     // The probes i .. j - 1 share the key, so its list: each takes a tile of
     // blocks in turn, while the tile stays in the L1 cache (1.4x as fast at n = 22).
-    let j = i + 1;
-    while (j < to && <i32>(load<u64>(sorted + (<usize>j << 3)) >>> 47) == key) j++;
+    const j = min(to, load<i32>(at(runEnd, key)));
     for (let tile = list; tile < end; tile += TILE_BYTES) {
       const tileEnd = min(end, tile + TILE_BYTES);
       for (let k = i; k < j; k++) {

@@ -48,12 +48,17 @@ export function preparePass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirr
   const high = shift + gBits + 1; // a window's residue: its bits under the key field, and those above it moved down
   const groups = 1 << (2 * gBits);
   // The key field of a window, bits shift .. shift + gBits (the long diagonal among them), in one lookup: its
-  // key bits (the long diagonal squeezed out), and 256 if it holds the long diagonal.
-  const parts = keyParts;
+  // key bits (the long diagonal squeezed out) as the key's low part (`low`) or high part (`highParts`), with
+  // a flag if it holds the long diagonal (bit 17 in low, 16 in highParts; table halves have none).
+  const low = keyParts;
+  const highParts = low + 1024;
   const field = (2 << gBits) - 1;
   for (let j = 0; j <= field; j++) {
     const x = j << shift;
-    store<i32>(at(parts, j), ((squeeze(x, below) >>> shift) & ((1 << gBits) - 1)) | (<i32>((x & long) != 0) << 8));
+    const bits = (squeeze(x, below) >>> shift) & ((1 << gBits) - 1);
+    const flag = <i32>((x & long) != 0);
+    store<i32>(at(low, j), bits | (flag << 17));
+    store<i32>(at(highParts, j), (bits << gBits) | (flag << 16));
   }
   const starts = firstSlot;
   // Group g's halves take slots firstSlot[g] .. firstSlot[g + 1].
@@ -62,7 +67,7 @@ export function preparePass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirr
     const d = load<u64>(clear + (<usize>i << 3));
     const a = <i32>(d >> bandShift) & window;
     const b = <i32>(d >> D2) & window;
-    const key = load<i32>(at(parts, (a >>> shift) & field)) | (load<i32>(at(parts, (b >>> shift) & field)) << gBits);
+    const key = load<i32>(at(low, (a >>> shift) & field)) | load<i32>(at(highParts, (b >>> shift) & field));
     store<i32>(at(keys, i), key);
     store<i32>(at(residuesA, i), (a & lowMask) | ((a >>> high) << shift));
     store<i32>(at(residuesB, i), (b & lowMask) | ((b >>> high) << shift));
@@ -85,13 +90,12 @@ export function preparePass(tD: usize, tCount: i32, wD: usize, wCount: i32, mirr
     const fa = <i32>(d >> bandShift) & window;
     const fb = <i32>(d >> D2) & window;
     // The mirror swaps the families: fb meets the table's first, fa its second.
-    const pa = load<i32>(at(parts, (fb >>> shift) & field));
-    const pb = load<i32>(at(parts, (fa >>> shift) & field));
-    const key = (pa & 255) | ((pb & 255) << gBits);
-    // Its weight by the long diagonals it holds: neither, the main one alone (its share), the other alone, both.
+    const kf = load<i32>(at(low, (fb >>> shift) & field)) | load<i32>(at(highParts, (fa >>> shift) & field));
+    const key = kf & 0xffff;
+    // Its weight by the long diagonals it holds (kf's flags): neither, the main one alone (its share), the other alone, both.
     const shares = <i32>(d >> SHARES);
     const weights = mirrorWeight | ((shares & 3) << 9) | ((shares & 12) << 15) | (4 << 24);
-    const weight = (weights >>> (((pb >> 8) | ((pa >> 8) << 1)) << 3)) & 255;
+    const weight = (weights >>> ((kf >>> 16) << 3)) & 255;
     const ra = (fb & lowMask) | ((fb >>> high) << shift) | (weight << 16);
     const rb = (fa & lowMask) | ((fa >>> high) << shift);
     store<u64>(keys + (<usize>probes << 3), (<u64>(rb | (key << 15)) << 32) | <u64>(<u32>ra));
