@@ -51,8 +51,11 @@ import { installPacked, ROOT } from './pack.js';
 // the search's units packed for workers (its codec, on both sides), results
 // as arrays of numbers, the pool's runs of ids in flight, and a whole
 // count's per-constellation sums.
+// The main chunk to 80.8 KB raw (32.1 KB gzipped) with the one-worker path
+// of count(n, { threads: 1 }) (no shared tables for one worker, its late
+// start on one core) and the join's kept counter.
 const BUDGET = {
-  main: { raw: 80_500, gzip: 32_250 },
+  main: { raw: 81_250, gzip: 32_500 },
   worker: { raw: 30_000, gzip: 12_000 },
   loader: { raw: 6_000, gzip: 2_800 },
 };

@@ -1,8 +1,8 @@
 // count(n, { threads: 1 }): one worker, the calling thread counting while it
 // starts. It shares no tables (workerShare), so an idle worker keeps its
 // join instance for the next count; on one core the worker starts only for a
-// long count (workerStartsLate), and the calling thread keeps its counter
-// (kept-counter.ts). Exact at every n, with abort and progress as on any
+// long count (workerStartsLate), and each thread keeps its join counter
+// (src/join/join-counter.ts). Exact at every n, with abort and progress as on any
 // other path (its script's exit: threads.test.ts).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -12,7 +12,6 @@ import { count, type Progress } from '../dist/index.js';
 import { joinMethod } from '../dist/join/join-method.js';
 import { wasmModuleOf } from '../dist/engines/wasm-loader.js';
 import { workerShare } from '../dist/run/runner.js';
-import { counterKept, dropKeptCounter, keptCounter, usingKeptCounter } from '../dist/run/kept-counter.js';
 import { closeIdleWorkers, idleWorkers } from '../dist/run/pool.js';
 import { workersAlive, workersStarted } from '../dist/run/spawn.js';
 import { workersToPrestart, workerStartsLate } from '../dist/run/thread-plan.js';
@@ -191,29 +190,5 @@ describe.runIf(oneCore)('count(16, { threads: 1 }) on one core', () => {
       after: String(TOTAL[16]),
       started: 0,
     });
-  });
-});
-
-describe("the calling thread's kept counter", () => {
-  beforeEach(dropKeptCounter);
-  const join = (n: number) => joinMethod(n);
-
-  it('is the same for the same method and module, and replaced by another', async () => {
-    const module = wasmModuleOf('join')!;
-    const first = await usingKeptCounter(async () => keptCounter(join(16), module));
-    expect(counterKept()).toBe(true);
-    expect(keptCounter(join(16), module)).toBe(first);
-    expect(keptCounter(join(16), null)).not.toBe(first);
-    expect(keptCounter(join(15), module)).not.toBe(first);
-  });
-
-  it('a count that fails drops it (its instance may hold half-built tables)', async () => {
-    keptCounter(join(16), wasmModuleOf('join')!);
-    await expect(
-      usingKeptCounter(() => {
-        throw new Error('unit failed');
-      }),
-    ).rejects.toThrow('unit failed');
-    expect(counterKept()).toBe(false);
   });
 });

@@ -8,7 +8,6 @@ import { UnitBitmap } from '../shared/unit-bitmap.js';
 
 import { countUnits, taker, type CpuEngine, type Method, type MethodName, type WorkerShare } from '../contract/method.js';
 import { idleWorkers, runOnWorkers } from './pool.js';
-import { keptCounter, usingKeptCounter } from './kept-counter.js';
 import { lateWorkerBoundMs, threadPlan, workerStartsLate } from './thread-plan.js';
 import { NOTHING_DONE, RunProgress, type Already } from './run-progress.js';
 
@@ -116,7 +115,7 @@ async function runUnits<U extends { readonly id: number }>(
   // Reports come with units and pieces of them; between (workers starting, tables being built) a beat keeps them coming.
   const beat = setInterval(() => progress.report(false), HEARTBEAT_MS);
   try {
-    return await usingKeptCounter(() => runReporting(plan, run, module, progress, left));
+    return await runReporting(plan, run, module, progress, left);
   } finally {
     clearInterval(beat);
   }
@@ -251,7 +250,7 @@ async function countHere<U extends { readonly id: number }>(
     if (signal?.aborted) throw abortError(signal);
     progress.record(unit.id, count);
   };
-  for (const { unit, share: done } of countUnits(() => keptCounter(plan, module), next, record)) {
+  for (const { unit, share: done } of countUnits(() => plan.counter(module), next, record)) {
     if (now() - sliceStart <= slices.sliceMs) continue;
     progress.partial(unit.id, done);
     await slices.pause();
