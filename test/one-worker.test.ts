@@ -1,5 +1,5 @@
 // count(n, { threads: 1 }): one worker, the calling thread counting while it
-// starts. It shares no tables (workerShare), so an idle worker keeps its
+// starts. It shares no tables (the join's Method.share), so an idle worker keeps its
 // join instance for the next count; on one core the worker starts only for a
 // long count (workerStartsLate), and each thread keeps its join counter
 // (src/join/join-counter.ts). Exact at every n, with abort and progress as on any
@@ -11,7 +11,6 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { count, type Progress } from '../dist/index.js';
 import { joinMethod } from '../dist/join/join-method.js';
 import { wasmModuleOf } from '../dist/engines/wasm-loader.js';
-import { workerShare } from '../dist/run/runner.js';
 import { closeIdleWorkers, idleWorkers } from '../dist/run/pool.js';
 import { workersAlive, workersStarted } from '../dist/run/spawn.js';
 import { workersToPrestart, workerStartsLate } from '../dist/run/thread-plan.js';
@@ -21,8 +20,8 @@ describe('what the workers of a join count share', () => {
   it('one worker shares nothing (it gets the module itself); two share one memory', async () => {
     const join = wasmModuleOf('join')!;
     const plan = joinMethod(16);
-    expect(await workerShare(plan, join, 1)).toBeUndefined();
-    const two = await workerShare(plan, join, 2);
+    expect(await plan.share!(join, 1)).toBeUndefined();
+    const two = await plan.share!(join, 2);
     expect(two?.memory.buffer).toBeInstanceOf(SharedArrayBuffer);
     expect(two?.module).not.toBe(join);
   });

@@ -172,7 +172,10 @@ const methodOf = oncePerPlan((plan: JoinPlan): PlannedMethod<JoinUnit> => {
     helps: n <= JOIN_HELP_MAX_N,
     // The last unit is among the smallest (the plan is largest first).
     warm: () => (plan.units > 0 ? plan.unit(plan.units - 1) : undefined),
-    share: (module: WebAssembly.Module | null, workers: number) => shareJoinTables(module, workers, joinMemoryBytes(n)),
+    // One worker shares with no one: it gets `module` itself, so no shared build is compiled, and an idle
+    // worker keeps its instance and tables for the next count of n (a shared memory is made per count).
+    share: (module: WebAssembly.Module | null, workers: number) =>
+      workers > 1 ? shareJoinTables(module, workers, joinMemoryBytes(n)) : Promise.resolve(undefined),
   });
 });
 

@@ -6,7 +6,7 @@ import { now, SLICE_MS, yieldToEventLoop } from '../shared/slices.js';
 import { availableCores } from '../contract/environment.js';
 import { UnitBitmap } from '../shared/unit-bitmap.js';
 
-import { countUnits, taker, type CpuEngine, type Method, type MethodName, type WorkerShare } from '../contract/method.js';
+import { countUnits, taker, type CpuEngine, type Method, type MethodName } from '../contract/method.js';
 import { idleWorkers, runOnWorkers } from './pool.js';
 import { lateWorkerBoundMs, threadPlan, workerStartsLate } from './thread-plan.js';
 import { NOTHING_DONE, RunProgress, type Already } from './run-progress.js';
@@ -157,7 +157,7 @@ async function runReporting<U extends { readonly id: number }>(
   } else if (forWorkers > 0) {
     // The workers instantiate the kernel; this thread hands out work, and
     // counts the first units itself while they start (where that pays).
-    const sharedTables = await workerShare(plan, module, threads.workers);
+    const sharedTables = await plan.share?.(module, threads.workers);
     if (signal?.aborted) throw abortError(signal);
     await runOnWorkers<U>({
       n,
@@ -215,21 +215,6 @@ async function countWhileShort<U extends { readonly id: number }>(
     return unit.value;
   });
   return taken;
-}
-
-/**
- * What `workers` workers of a count share (Method.share), or undefined.
- * One worker shares its tables with no one: it gets `module` itself, so no
- * shared build is compiled, and an idle worker keeps its instance and
- * tables for the next count of the same n (a shared memory is made per
- * count, so a worker handed one builds its tables again).
- */
-export function workerShare<U extends { readonly id: number }>(
-  plan: Method<U>,
-  module: WebAssembly.Module | null,
-  workers: number,
-): Promise<WorkerShare | undefined> {
-  return workers > 1 && plan.share ? plan.share(module, workers) : Promise.resolve(undefined);
 }
 
 /**
