@@ -252,12 +252,15 @@ export function taker<U>(units: Iterable<U>): () => U | undefined {
 }
 
 /**
- * Runs a unit counter to its end on this thread, with nothing between its
- * pieces (the join's countUnit calls it per unit: nothing allocated here).
+ * Runs a unit counter to its end on this thread, calling `between` (if
+ * any) between its pieces (countSync calls it per unit: nothing allocated here).
  */
-export function countWhole<U>(counter: UnitCounter<U>, unit: U): bigint {
+export function countWhole<U>(counter: UnitCounter<U>, unit: U, between?: () => void): bigint {
   const steps = counter(unit);
-  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    between?.();
+  }
 }
 
 /**
@@ -310,14 +313,8 @@ export function recounter<U extends { readonly id: number }>(
 ): (id: number) => bigint {
   const counter = method.counter(method.module(engine));
   return (id) => {
-    for (const unit of method.unitsIn(id, id + 1)) {
-      // `between` runs between the unit's pieces (each at most tens of milliseconds).
-      const steps = counter(unit);
-      for (let step = steps.next(); ; step = steps.next()) {
-        if (step.done) return step.value;
-        between();
-      }
-    }
+    // `between` runs between the unit's pieces (each at most tens of milliseconds).
+    for (const unit of method.unitsIn(id, id + 1)) return countWhole(counter, unit, between);
     throw rangeError(`unit ${id} is not in this plan (0 to ${method.units - 1})`);
   };
 }
