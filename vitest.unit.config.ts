@@ -21,6 +21,7 @@ export default defineConfig({
       'test/board.test.ts',
       'test/chart.test.ts',
       'test/cli-words.test.ts',
+      'test/constellations.test.ts',
       'test/count.test.ts',
       'test/docs-examples.test.ts',
       'test/docs-references.test.ts',
