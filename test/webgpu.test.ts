@@ -13,7 +13,7 @@ import { countOnDevice } from '../dist/search/webgpu/webgpu-run.js';
 import { DEFAULT_LIMITS, planGpuWork } from '../dist/search/webgpu/webgpu-plan.js';
 import type { GpuDeviceLike } from '../dist/search/webgpu/webgpu-types.js';
 import type { Progress } from '../dist/index.js';
-import { searchUnitLikeShader } from './fixtures/webgpu/cpu-twin.mjs';
+import { searchUnitLikeShader, shaderStackRows } from './fixtures/webgpu/cpu-twin.mjs';
 import { createFakeDevice } from './fixtures/webgpu/fake-device.mjs';
 import { range, TOTAL, UNIQUE } from './oeis.js';
 
@@ -24,7 +24,7 @@ function solutionsByUnits(prepared: PreparedSubproblems, rowsLeft: number, batch
   const words = new Uint32Array(batch * UNIT_WORDS);
   for (let count = stream.fill(words); count > 0; count = stream.fill(words)) {
     for (let j = 0; j < count; j++) {
-      const { low, high } = searchUnitLikeShader(words, prepared.rowTable, j, Math.max(1, rowsLeft - 1));
+      const { low, high } = searchUnitLikeShader(words, prepared.rowTable, j, shaderStackRows(unitSearchShader(rowsLeft)));
       solutions[words[j * UNIT_WORDS + 3] >>> 10] += BigInt(low) + (BigInt(high) << 32n);
     }
   }
@@ -70,11 +70,11 @@ describe("WebGPU work units, searched with the shader's loop on the CPU", () => 
     const prepared = prepareSubproblems(10, planSubproblems(10));
     const words = new Uint32Array(64 * UNIT_WORDS);
     expect(new UnitStream(prepared, 5).fill(words)).toBe(64);
-    expect(() => searchUnitLikeShader(words, prepared.rowTable, 0, 3)).toThrow(/needs 4 stacked rows, the shader has 3/);
+    expect(() => searchUnitLikeShader(words, prepared.rowTable, 0, 2)).toThrow(/needs 3 stacked rows, the shader has 2/);
   });
 
   it("sizes the shader's stack to the rows left", () => {
-    expect(unitSearchShader(9)).toContain('var stack: array<vec4<u32>, 8>');
+    expect(unitSearchShader(9)).toContain('var stack: array<vec4<u32>, 7>');
     expect(unitSearchShader(1)).toContain('var stack: array<vec4<u32>, 1>');
   });
 });
@@ -103,7 +103,7 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     expect(device.log.errors).toEqual([]);
     // The stack holds the rows above the last of the deepest unit.
     const deepest = Math.min(plan.rowsLeft, Math.max(1, ...prepared.innerRows));
-    expect(device.log.stackRows).toEqual([Math.max(1, deepest - 1)]);
+    expect(device.log.stackRows).toEqual([Math.max(1, deepest - 2)]);
   });
 
   it('keeps 3 dispatches queued while work remains, and reports progress in order, ending at 1 with the exact counts', async () => {
@@ -126,11 +126,18 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     expect(seen.at(-1)).toMatchObject({ fraction: 1, finished: 1105, units: 1105, total: TOTAL[n], unique: UNIQUE[n] });
   });
 
+  it('has the driver compile the shader while the host makes the buffers and the first units', async () => {
+    const device = createFakeDevice();
+    expect(await countOnDevice(13, onDevice(device), DEFAULT_LIMITS)).toEqual({ total: TOTAL[13], unique: UNIQUE[13] });
+    // The row table, then per queued dispatch its units, counts, read-back and batch size: all before compiling ends.
+    expect(device.log.calls.slice(0, 15)).toEqual(['compile', ...Array<string>(1 + 3 * 4).fill('createBuffer'), 'compiled']);
+  });
+
   it('with the default plan, n = 12 runs in one dispatch of all its units', async () => {
     const device = createFakeDevice();
     expect(await countOnDevice(12, onDevice(device), DEFAULT_LIMITS)).toEqual({ total: TOTAL[12], unique: UNIQUE[12] });
     expect(device.log.dispatches).toHaveLength(1);
-    expect(device.log.stackRows).toEqual([8]); // n = 12 has at most 9 inner rows, fewer than the plan's 11
+    expect(device.log.stackRows).toEqual([7]); // n = 12 has at most 9 inner rows, fewer than the plan's 11
   });
 
   it('rejects with the AbortError at once when aborted while a dispatch is still running, and submits nothing after', async () => {

@@ -25,9 +25,9 @@ export const DEFAULT_LIMITS: GpuPlanLimits = { maxComputeWorkgroupsPerDimension:
  * (test/long/webgpu-long.test.ts checks those at n = 17).
  */
 export const UNIT_STEPS: Readonly<Record<number, { readonly mean: number; readonly max: number }>> = {
-  11: { mean: 7_838, max: 39_307 },
-  12: { mean: 56_386, max: 210_155 },
-  13: { mean: 284_853, max: 1_111_145 },
+  11: { mean: 6_236, max: 30_831 },
+  12: { mean: 44_861, max: 164_132 },
+  13: { mean: 226_900, max: 876_192 },
 };
 
 /** Fewest and most rows a unit keeps (UNIT_STEPS has both ends and all between). */

@@ -16,7 +16,7 @@ import { planGpuWork, type GpuPlanLimits, type GpuWorkPlan } from './webgpu-plan
 import { unitSearchShader, WORKGROUP_SIZE } from './webgpu-shader.js';
 import { BufferUsage, MAP_READ, type GpuBufferLike, type GpuDeviceLike, type GpuPipelineLike } from './webgpu-types.js';
 import { prepareSubproblems, UnitStream, UNIT_WORDS, type PreparedSubproblems } from './webgpu-units.js';
-import { planSubproblems } from '../constellations.js';
+import { planSubproblems, type Subproblem } from '../constellations.js';
 
 export interface WebGpuCountOptions {
   signal?: AbortSignalLike | undefined;
@@ -64,10 +64,15 @@ export async function countOnDevice(
   const { signal, onProgress, onDispatch } = options;
   const start = performance.now();
   const plan = options.plan ?? planGpuWork(n, limits);
-  const prepared = prepareSubproblems(n, planSubproblems(n));
+  const subproblems = planSubproblems(n);
+  // The driver compiles the shader on its own threads while this one makes the first dispatch's units.
+  const compiled = compileSearch(device, plan, subproblems);
+  const prepared = prepareSubproblems(n, subproblems);
   const stream = new UnitStream(prepared, plan.rowsLeft);
   const counter = new SubproblemCounter(prepared);
-  const slots = await makeSlots(device, prepared, plan);
+  const buffers = makeBuffers(device, prepared, plan);
+  const prefilled = stream.fill(buffers[0].words);
+  const slots = bindSlots(device, buffers, await compiled);
   let lastReport = -Infinity;
   const report = (final: boolean): void => {
     const now = performance.now();
@@ -79,10 +84,10 @@ export async function countOnDevice(
   let submitted = 0;
   try {
     for (;;) {
-      while (queued.length < plan.inFlight && !stream.done) {
+      while (queued.length < plan.inFlight) {
         if (signal?.aborted) throw abortError(signal);
         const slot = slots[submitted % slots.length];
-        const count = stream.fill(slot.words);
+        const count = submitted === 0 ? prefilled : stream.done ? 0 : stream.fill(slot.words);
         if (count === 0) break;
         queued.push(submit(device, slot, count, stream.subproblemsDone));
         submitted++;
@@ -142,28 +147,45 @@ function untilAborted(read: Promise<void>, signal: AbortSignalLike | undefined):
   });
 }
 
-async function makeSlots(device: GpuDeviceLike, prepared: PreparedSubproblems, plan: GpuWorkPlan): Promise<Slot[]> {
-  const buffer = (size: number, usage: number): GpuBufferLike => device.createBuffer({ size: Math.max(16, size), usage });
-  const rowTable = buffer(prepared.rowTable.byteLength, BufferUsage.STORAGE | BufferUsage.COPY_DST);
-  if (prepared.rowTable.byteLength > 0) device.queue.writeBuffer(rowTable, 0, prepared.rowTable);
-  const deepest = prepared.innerRows.reduce((most, rows) => Math.max(most, rows), 0);
-  const pipeline = await device.createComputePipelineAsync({
+/** Starts compiling the search for units of at most plan.rowsLeft rows (fewer where no subproblem has as many). */
+function compileSearch(device: GpuDeviceLike, plan: GpuWorkPlan, subproblems: readonly Subproblem[]): Promise<GpuPipelineLike> {
+  const deepest = subproblems.reduce((most, s) => Math.max(most, s.innerRows), 0);
+  const compiling = device.createComputePipelineAsync({
     layout: 'auto',
     compute: {
       module: device.createShaderModule({ code: unitSearchShader(Math.min(plan.rowsLeft, Math.max(1, deepest))) }),
       entryPoint: 'main',
     },
   });
+  compiling.catch(() => undefined); // awaited later; a failure before then must not go unhandled
+  return compiling;
+}
+
+/** A slot's buffers, before the pipeline exists. */
+type SlotBuffers = Omit<Slot, 'bindGroup' | 'pipeline'> & { readonly rowTable: GpuBufferLike };
+
+function makeBuffers(device: GpuDeviceLike, prepared: PreparedSubproblems, plan: GpuWorkPlan): SlotBuffers[] {
+  const buffer = (size: number, usage: number): GpuBufferLike => device.createBuffer({ size: Math.max(16, size), usage });
+  const rowTable = buffer(prepared.rowTable.byteLength, BufferUsage.STORAGE | BufferUsage.COPY_DST);
+  if (prepared.rowTable.byteLength > 0) device.queue.writeBuffer(rowTable, 0, prepared.rowTable);
   const size = plan.unitsPerDispatch;
-  return Array.from({ length: plan.inFlight }, () => {
-    const units = buffer(size * UNIT_WORDS * 4, BufferUsage.STORAGE | BufferUsage.COPY_DST);
-    const counts = buffer(size * 8, BufferUsage.STORAGE | BufferUsage.COPY_SRC);
-    const batch = buffer(16, BufferUsage.UNIFORM | BufferUsage.COPY_DST);
-    const bindGroup = device.createBindGroup({
+  return Array.from({ length: plan.inFlight }, () => ({
+    words: new Uint32Array(size * UNIT_WORDS),
+    units: buffer(size * UNIT_WORDS * 4, BufferUsage.STORAGE | BufferUsage.COPY_DST),
+    counts: buffer(size * 8, BufferUsage.STORAGE | BufferUsage.COPY_SRC),
+    readBack: buffer(size * 8, BufferUsage.MAP_READ | BufferUsage.COPY_DST),
+    batch: buffer(16, BufferUsage.UNIFORM | BufferUsage.COPY_DST),
+    rowTable,
+  }));
+}
+
+function bindSlots(device: GpuDeviceLike, buffers: readonly SlotBuffers[], pipeline: GpuPipelineLike): Slot[] {
+  return buffers.map(({ rowTable, ...slot }) => ({
+    ...slot,
+    pipeline,
+    bindGroup: device.createBindGroup({
       layout: pipeline.getBindGroupLayout(0),
-      entries: [units, rowTable, counts, batch].map((b, binding) => ({ binding, resource: { buffer: b } })),
-    });
-    const readBack = buffer(size * 8, BufferUsage.MAP_READ | BufferUsage.COPY_DST);
-    return { words: new Uint32Array(size * UNIT_WORDS), units, counts, readBack, batch, bindGroup, pipeline };
-  });
+      entries: [slot.units, rowTable, slot.counts, slot.batch].map((b, binding) => ({ binding, resource: { buffer: b } })),
+    }),
+  }));
 }
