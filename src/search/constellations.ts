@@ -144,13 +144,15 @@ export function planSubproblems(n: number): readonly Subproblem[] {
   if (cached) return cached;
   const list: Omit<Subproblem, 'id'>[] = [];
   const m = n - 1;
-  // Each queen is tried only beside the ones before it that it leaves alone.
-  for (let a = 0; a < n; a++) {
-    for (let b = 0; b < n; b++) {
+  // A constellation is kept only where no image has a smaller code, so a is at most each image's first
+  // queen (m - a, b, m - b, c, m - c, d, m - d): the loops skip the rest. Each queen is then tried only
+  // beside the ones before it that it leaves alone.
+  for (let a = 0; 2 * a <= m; a++) {
+    for (let b = a; b <= m - a; b++) {
       if (attacks(0, a, m, b)) continue;
-      for (let c = 0; c < n; c++) {
+      for (let c = a; c <= m - a; c++) {
         if (attacks(0, a, c, 0) || attacks(m, b, c, 0)) continue;
-        for (let d = 0; d < n; d++) {
+        for (let d = a; d <= m - a; d++) {
           if (attacks(0, a, d, m) || attacks(m, b, d, m) || attacks(c, 0, d, m)) continue;
           const code = encode(n, a, b, c, d);
           let canonical = true;
