@@ -3,7 +3,7 @@
 # Here first: npm run build && bash ../shared/gpu/make-kit.sh   (builds .device-kit/, ignored by git)
 # Then the device tool: command "bash bench/gpu-device.sh", carry [".device-kit", "dist"], timeout_s 560.
 # Writes to $OUT (the device tool brings it back): gpu.jsonl (bench:gpu's lines: append them to
-# bench/results/gpu.jsonl), bench.txt, dispatches.jsonl (the dispatch log, n = 16..20), nvidia-smi.csv.
+# bench/results/gpu.jsonl), bench.txt, dispatches.jsonl (the dispatch log and phases, n = 16..20), nvidia-smi.csv.
 set -u
 out=${OUT:-bench/results/device}
 mkdir -p "$out"
@@ -11,8 +11,11 @@ kit=.device-kit/on-device.sh # unpacks Node, Dawn and the Vulkan loader, then ex
 nvidia-smi --query-gpu=timestamp,utilization.gpu,memory.used --format=csv -l 1 >"$out/nvidia-smi.csv" 2>&1 &
 smi=$!
 # n = 8..20, then n = 21 alone, each bounded, so a slow GPU cannot eat the visit; the CPU join beside each n.
-timeout 200 bash $kit node bench/gpu.mjs --from 8 --to 20 --results "$out/gpu.jsonl" 2>&1 | tee "$out/bench.txt"
-timeout 200 bash $kit node bench/gpu.mjs --from 21 --to 21 --results "$out/gpu.jsonl" 2>&1 | tee -a "$out/bench.txt"
-timeout 90 bash $kit node bench/gpu-dispatches.mjs 16 20 >"$out/dispatches.jsonl" 2>>"$out/bench.txt"
+timeout 140 bash $kit node bench/gpu.mjs --from 8 --to 20 --results "$out/gpu.jsonl" 2>&1 | tee "$out/bench.txt"
+timeout 150 bash $kit node bench/gpu.mjs --from 21 --to 21 --results "$out/gpu.jsonl" 2>&1 | tee -a "$out/bench.txt"
+# The dispatch log with the phases of each count (device, compile, host share), the plan's cut at n = 16..17,
+# then rows left 11, 12 and 13 at n = 18..20: which cut each n should get.
+timeout 50 bash $kit node bench/gpu-dispatches.mjs 16 17 >"$out/dispatches.jsonl" 2>>"$out/bench.txt"
+timeout 150 bash $kit node bench/gpu-dispatches.mjs 18 20 11,12,13 >>"$out/dispatches.jsonl" 2>>"$out/bench.txt"
 kill "$smi" 2>/dev/null
-tail -n 3 "$out/dispatches.jsonl" | cut -c1-200
+cut -c1-160 "$out/dispatches.jsonl"

@@ -1,16 +1,65 @@
 // The WebGPU engine's dispatches on a real GPU, for a visit to a GPU machine
-// (bench/gpu-device.sh): for each n, the count's time and exactness, and its
-// dispatches (units, ms from submission to read-back) as one JSON line.
-//   node bench/gpu-dispatches.mjs FROM TO      (after npm run build; Node with `webgpu`)
-import { countWebGpu } from '../dist/search/webgpu/webgpu.js';
+// (bench/gpu-device.sh). For each n, and each rows-left cut it is given (the
+// plan's own by default), one JSON line:
+//   { n, rowsLeft, deviceMs, compileMs, hostMs, ms, exact, count, slowest, dispatches }
+// deviceMs: adapter and device on a fresh instance; compileMs: the search's
+// pipeline alone, on that device; hostMs: the CPU's share alone (the plan,
+// and making every unit, as the count does, with no GPU); ms: the whole
+// count on another fresh device, from the call to the result, its
+// dispatches as [units, ms from submission to read-back].
+//   node bench/gpu-dispatches.mjs FROM TO [ROWS,ROWS...]   (after npm run build; Node with `webgpu`)
+import { planSubproblems } from '../dist/search/constellations.js';
+import { requestGpuDevice } from '../dist/search/webgpu/webgpu-device.js';
+import { deviceLimits, planGpuWork } from '../dist/search/webgpu/webgpu-plan.js';
+import { countOnDevice } from '../dist/search/webgpu/webgpu-run.js';
+import { unitSearchShader } from '../dist/search/webgpu/webgpu-shader.js';
+import { prepareSubproblems, UnitStream, UNIT_WORDS } from '../dist/search/webgpu/webgpu-units.js';
 import { TOTAL } from './oeis-totals.mjs';
 
 const [from, to] = process.argv.slice(2, 4).map(Number);
-for (let n = from; n <= to; n++) {
-  const dispatches = [];
+const cuts = process.argv[4]?.split(',').map(Number);
+const round = (ms) => Math.round(ms * 10) / 10;
+
+/** The host's share of a count with `plan`: every unit made into dispatch-sized batches. */
+function hostMs(n, plan) {
   const start = performance.now();
-  const { total } = await countWebGpu(n, { onDispatch: (d) => dispatches.push([d.units, Math.round(d.ms * 10) / 10]) });
-  const ms = Math.round(performance.now() - start);
-  const slowest = Math.max(...dispatches.map(([, t]) => t));
-  console.log(JSON.stringify({ n, ms, exact: total === TOTAL[n], count: dispatches.length, slowest, dispatches }));
+  const stream = new UnitStream(prepareSubproblems(n, planSubproblems(n)), plan.rowsLeft);
+  const words = new Uint32Array(plan.unitsPerDispatch * UNIT_WORDS);
+  while (stream.fill(words) > 0);
+  return round(performance.now() - start);
+}
+
+for (let n = from; n <= to; n++) {
+  for (const rowsLeft of cuts ?? [undefined]) {
+    let start = performance.now();
+    const probe = await requestGpuDevice();
+    const deviceMs = round(performance.now() - start);
+    const limits = deviceLimits(probe.adapter.limits);
+    const plan = planGpuWork(n, limits, rowsLeft);
+    start = performance.now();
+    await probe.device.createComputePipelineAsync({
+      layout: 'auto',
+      compute: { module: probe.device.createShaderModule({ code: unitSearchShader(plan.rowsLeft) }), entryPoint: 'main' },
+    });
+    const compileMs = round(performance.now() - start);
+    probe.close();
+    const host = hostMs(n, plan);
+
+    const dispatches = [];
+    start = performance.now();
+    const session = await requestGpuDevice();
+    let total;
+    try {
+      ({ total } = await countOnDevice(n, session.device, limits, {
+        plan,
+        onDispatch: (d) => dispatches.push([d.units, round(d.ms)]),
+      }));
+    } finally {
+      session.close();
+    }
+    const ms = round(performance.now() - start);
+    const slowest = Math.max(...dispatches.map(([, t]) => t));
+    const line = { n, rowsLeft: plan.rowsLeft, deviceMs, compileMs, hostMs: host, ms, exact: total === TOTAL[n] };
+    console.log(JSON.stringify({ ...line, count: dispatches.length, slowest, dispatches }));
+  }
 }

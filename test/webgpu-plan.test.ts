@@ -66,6 +66,16 @@ describe('the WebGPU plan for n = 16..21', () => {
     expect(() => planGpuWork(18, { ...small, maxStorageBufferBindingSize: Number.NaN })).toThrow(RangeError);
   });
 
+  it('takes another cut of 11 to 13 rows left where asked (the dispatch log compares them), sized by its loop steps', () => {
+    expect(planGpuWork(18, DEFAULT_LIMITS, 12)).toEqual({ rowsLeft: 12, unitsPerDispatch: 382_912, inFlight: 3 });
+    expect(planGpuWork(18, DEFAULT_LIMITS, 13)).toEqual({ rowsLeft: 13, unitsPerDispatch: GPU_FILL, inFlight: 3 });
+    expect(planGpuWork(21, DEFAULT_LIMITS, 11)).toEqual({ rowsLeft: 11, unitsPerDispatch: 1 << 20, inFlight: 3 });
+    for (const bad of [10, 14, 12.5, Number.NaN]) {
+      expect(() => planGpuWork(18, DEFAULT_LIMITS, bad)).toThrow(RangeError);
+      expect(() => planGpuWork(18, DEFAULT_LIMITS, bad)).toThrow(`rowsLeft must be an integer from 11 to 13, got ${bad}`);
+    }
+  });
+
   it("plans with the device's limits: the defaults, or the adapter's where lower, never an adapter's larger ones", () => {
     const big = { maxComputeWorkgroupsPerDimension: 1 << 20, maxStorageBufferBindingSize: 2 ** 31 };
     expect(deviceLimits(big)).toEqual(DEFAULT_LIMITS);

@@ -71,16 +71,23 @@ function checkLimit(value: number, name: string): void {
   if (!Number.isInteger(value) || value < 1) throw rangeError(`limits.${name} must be a positive integer, got ${String(value)}`);
 }
 
+/** Rows a unit keeps at n (the benchmark's dispatch log tries others: bench/gpu-dispatches.mjs). */
+function defaultRowsLeft(n: number): number {
+  return Math.min(MAX_ROWS_LEFT, Math.max(MIN_ROWS_LEFT, n - 7));
+}
+
 /**
  * The plan for n. Rows left grow with n, within [11, 13], so the units stay
  * 3.8 to 137 million at n = 18..21 (the host makes and sums every one) while the
  * longest unit stays near a million loop steps. Dispatches aim at
  * STEPS_PER_DISPATCH, never below GPU_FILL units, within the limits.
  */
-export function planGpuWork(n: number, limits: GpuPlanLimits = DEFAULT_LIMITS): GpuWorkPlan {
+export function planGpuWork(n: number, limits: GpuPlanLimits = DEFAULT_LIMITS, rowsLeft = defaultRowsLeft(n)): GpuWorkPlan {
   checkLimit(limits.maxComputeWorkgroupsPerDimension, 'maxComputeWorkgroupsPerDimension');
   checkLimit(limits.maxStorageBufferBindingSize, 'maxStorageBufferBindingSize');
-  const rowsLeft = Math.min(MAX_ROWS_LEFT, Math.max(MIN_ROWS_LEFT, n - 7));
+  if (!Number.isInteger(rowsLeft) || rowsLeft < MIN_ROWS_LEFT || rowsLeft > MAX_ROWS_LEFT) {
+    throw rangeError(`rowsLeft must be an integer from ${MIN_ROWS_LEFT} to ${MAX_ROWS_LEFT}, got ${String(rowsLeft)}`);
+  }
   const wanted = Math.floor(STEPS_PER_DISPATCH / UNIT_STEPS[rowsLeft].mean);
   const allowed = Math.min(
     MAX_UNITS_PER_DISPATCH,
