@@ -15,7 +15,8 @@ timeout 140 bash $kit node bench/gpu.mjs --from 8 --to 20 --results "$out/gpu.js
 timeout 150 bash $kit node bench/gpu.mjs --from 21 --to 21 --results "$out/gpu.jsonl" 2>&1 | tee -a "$out/bench.txt"
 # The dispatch log with the phases of each count (device, compile, host share), the plan's cut at n = 16..17,
 # then rows left 11, 12 and 13 at n = 18..20: which cut each n should get.
-timeout 50 bash $kit node bench/gpu-dispatches.mjs 16 17 >"$out/dispatches.jsonl" 2>>"$out/bench.txt"
-timeout 150 bash $kit node bench/gpu-dispatches.mjs 18 20 11,12,13 >>"$out/dispatches.jsonl" 2>>"$out/bench.txt"
+# (on-device.sh's own lines about the machine go to bench.txt, so dispatches.jsonl holds JSON lines only).
+timeout 50 bash $kit node bench/gpu-dispatches.mjs 16 17 2>>"$out/bench.txt" | grep --line-buffered '^{' >"$out/dispatches.jsonl"
+timeout 150 bash $kit node bench/gpu-dispatches.mjs 18 20 11,12,13 2>>"$out/bench.txt" | grep --line-buffered '^{' >>"$out/dispatches.jsonl"
 kill "$smi" 2>/dev/null
 cut -c1-160 "$out/dispatches.jsonl"

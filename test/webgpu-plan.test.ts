@@ -34,10 +34,10 @@ describe('the WebGPU plan for n = 16..21', () => {
   });
 
   it('cuts bigger boards deeper: rows left grow with n, by at most one, and never past 13', () => {
-    expect(plans.map(([, p]) => p.rowsLeft)).toEqual([11, 11, 11, 12, 13, 13]);
+    expect(plans.map(([, p]) => p.rowsLeft)).toEqual([11, 11, 12, 12, 13, 13]);
     // Refined rows: the deepest subproblem's inner rows minus the rows a unit keeps.
     const refined = plans.map(([n, p]) => Math.max(...prepareSubproblems(n, planSubproblems(n)).innerRows) - p.rowsLeft);
-    expect(refined).toEqual([2, 3, 4, 4, 4, 5]);
+    expect(refined).toEqual([2, 3, 3, 4, 4, 5]);
   });
 
   it.each(plans)('n = %i: the longest unit is estimated well under 2 s, and so is a whole dispatch', (_n, plan) => {
@@ -52,7 +52,7 @@ describe('the WebGPU plan for n = 16..21', () => {
       expect(plan.unitsPerDispatch % 64).toBe(0);
       expect(plan.inFlight).toBe(3);
     }
-    expect(plans.map(([, p]) => p.unitsPerDispatch)).toEqual([1 << 20, 1 << 20, 1 << 20, 382_912, GPU_FILL, GPU_FILL]);
+    expect(plans.map(([, p]) => p.unitsPerDispatch)).toEqual([1 << 20, 1 << 20, 382_912, 382_912, GPU_FILL, GPU_FILL]);
   });
 
   it("stays within the adapter's limits: workgroups per dispatch, and the storage binding of a dispatch's units", () => {
@@ -87,7 +87,7 @@ describe('the WebGPU plan for n = 16..21', () => {
   it.each([
     [16, 33_461],
     [17, 357_689],
-    [18, 3_767_376],
+    [18, 584_169],
     [19, 6_654_788],
     [20, 11_331_538],
   ])('n = %i: %i units, none with more rows left than planned; dispatches all full but the last', (n, units) => {

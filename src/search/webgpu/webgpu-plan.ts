@@ -71,9 +71,14 @@ function checkLimit(value: number, name: string): void {
   if (!Number.isInteger(value) || value < 1) throw rangeError(`limits.${name} must be a positive integer, got ${String(value)}`);
 }
 
-/** Rows a unit keeps at n (the benchmark's dispatch log tries others: bench/gpu-dispatches.mjs). */
+/**
+ * Rows a unit keeps at n (the benchmark's dispatch log tries others:
+ * bench/gpu-dispatches.mjs). 12 from n = 18: with 11 the host makes 3.8
+ * million units at n = 18 (0.1-0.2 s on one core, more than the GPU's
+ * estimated search), with 12 it makes 0.58 million; 13 from n = 20.
+ */
 function defaultRowsLeft(n: number): number {
-  return Math.min(MAX_ROWS_LEFT, Math.max(MIN_ROWS_LEFT, n - 7));
+  return n <= 17 ? MIN_ROWS_LEFT : n <= 19 ? 12 : MAX_ROWS_LEFT;
 }
 
 /**
