@@ -17,6 +17,13 @@ describe('outputs', () => {
     expect(r.stderr).toMatch(/stdout is closed: the result would be lost/);
   });
 
+  // Before, these printed nothing and exited 0.
+  it.each(['version', '--version', '--help', 'help'])('%s with stdout closed at start: exit 1, as every command that prints', (command) => {
+    const r = sh(`"${process.execPath}" "${cli}" ${command} >&-`);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/stdout is closed: the result would be lost/);
+  });
+
   it('stdout sent to /dev/null on purpose: exit 0', () => {
     expect(sh(`"${process.execPath}" "${cli}" count 8 > /dev/null`).status).toBe(0);
   });
