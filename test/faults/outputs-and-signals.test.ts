@@ -88,4 +88,47 @@ describe('signals', () => {
     expect(await exited).toBe(130);
     expect(stderr).toMatch(/interrupted; the work done is lost \(with --checkpoint FILE a count keeps its finished units and resumes\)/);
   });
+
+  // Before, solve's search and merge --verify's recounts never let the event loop run: Ctrl-C waited for the end
+  // (hours for solve 18 --limit all), and a merge then printed its result before exiting 130.
+  /** Starts the CLI in `dir`, sends SIGINT once `ready` holds of what it printed, and returns how it ended. */
+  async function interruptWhen(dir: string, args: string[], ready: (stdout: string, stderr: string) => boolean) {
+    const child = spawn(process.execPath, [cli, ...args], { cwd: dir });
+    let [stdout, stderr, sent] = ['', '', false];
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const check = () => {
+      if (!sent && ready(stdout, stderr)) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    };
+    child.stdout.on('data', (d: Buffer) => {
+      if (stdout.length < 1024) stdout += d.toString();
+      check();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      check();
+    });
+    try {
+      return { code: await exited, stdout, stderr };
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }
+
+  it('Ctrl-C during solve --limit all stops the listing: exit 130', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nqueens-sigint-solve-'));
+    const r = await interruptWhen(dir, ['solve', '18', '--limit', 'all', '--format', 'json'], (stdout) => stdout.length > 0);
+    expect([r.code, r.stderr]).toEqual([130, 'nqueens: interrupted; output files not written\n']);
+  }, 60_000);
+
+  it('Ctrl-C during merge --verify stops the recounts: exit 130, no result printed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nqueens-sigint-verify-'));
+    expect(spawnSync(process.execPath, [cli, 'count', '17', '--shard', '0/1', '--out', 's.json'], { cwd: dir }).status).toBe(0);
+    const args = ['merge', 's.json', '--verify', '54779', '--engine', 'js'];
+    const r = await interruptWhen(dir, args, (_, stderr) => stderr.includes('verifying'));
+    expect([r.code, r.stdout]).toEqual([130, '']);
+    expect(r.stderr).toMatch(/\nnqueens: interrupted; output files not written\n$/);
+  }, 60_000);
 });
