@@ -244,4 +244,15 @@ function existsAsLink(file: string): boolean {
   }
 }
 
+/** Where `file` points if it is a symbolic link to nothing (else undefined). */
+export function danglingLinkTarget(file: string): string | undefined {
+  if (!existsAsLink(file)) return undefined;
+  try {
+    statSync(file);
+    return undefined;
+  } catch {
+    return readlinkSync(file);
+  }
+}
+
 export { describeError };

@@ -54,6 +54,20 @@ describe('outputs', () => {
   });
 });
 
+describe('a dangling symbolic link as the checkpoint', () => {
+  // Before: "cannot write the checkpoint dangling.ckpt: EEXIST (file already exists, …)", of a file that is not there.
+  it('is refused naming the link, not with EEXIST', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nqueens-link-'));
+    symlinkSync('nowhere/x.ckpt', join(dir, 'dangling.ckpt'));
+    const r = spawnSync(process.execPath, [cli, 'count', '8', '--checkpoint', 'dangling.ckpt'], { cwd: dir, encoding: 'utf8' });
+    expect([r.status, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toMatch(
+      /^nqueens: cannot write the checkpoint dangling\.ckpt: it is a symbolic link to nowhere\/x\.ckpt, which does not exist \[ERR_NQUEENS_WRITE_FAILED\]\n$/,
+    );
+    expect(readlinkSync(join(dir, 'dangling.ckpt'))).toBe('nowhere/x.ckpt');
+  });
+});
+
 describe('signals', () => {
   it('two Ctrl-C in a row: exit 130 with a message and no FILE.partial left', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'nqueens-sigint-'));
