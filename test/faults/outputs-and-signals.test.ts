@@ -54,6 +54,19 @@ describe('outputs', () => {
   });
 });
 
+describe('an output under a regular file', () => {
+  // Before: "plain/x.json: it is a symbolic link to nowhere (ENOTDIR …)", though no link is involved.
+  it('--out plain/x.json, where plain is a file: ENOTDIR, not a link to nowhere', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nqueens-notdir-'));
+    writeFileSync(join(dir, 'plain'), 'mine');
+    const r = spawnSync(process.execPath, [cli, 'count', '8', '--shard', '0/1', '--out', 'plain/x.json'], { cwd: dir, encoding: 'utf8' });
+    expect([r.status, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toMatch(/^nqueens: cannot write the shard result to plain\/x\.json: ENOTDIR \(not a directory/);
+    expect(r.stderr).not.toMatch(/symbolic link/);
+    expect(readFileSync(join(dir, 'plain'), 'utf8')).toBe('mine');
+  });
+});
+
 describe('a dangling symbolic link as the checkpoint', () => {
   // Before: "cannot write the checkpoint dangling.ckpt: EEXIST (file already exists, …)", of a file that is not there.
   it('is refused naming the link, not with EEXIST', () => {
