@@ -200,6 +200,8 @@ export function planUnits(n: number, options?: PlanOptions): PlanInfo {
   const choice = checkAlgorithm(opts.algorithm);
   const algorithm = planAlgorithm(n, 'auto', choice, opts.depth);
   const parts = opts.parts === undefined ? 1 : checkInteger(opts.parts, 'options.parts', 1, Number.MAX_SAFE_INTEGER);
+  // A depth of the wrong type is a TypeError whichever plan it is for.
+  if (opts.depth !== undefined && typeof opts.depth !== 'number') checkInteger(opts.depth, 'options.depth', 0, MAX_DEPTH);
   if (!hasDepth(algorithm) && opts.depth !== undefined && opts.depth !== 0) {
     throw rangeError(`options.depth must be 0 or undefined for the ${algorithm}'s plan (it has no depth); got ${describe(opts.depth)}`);
   }

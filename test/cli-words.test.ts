@@ -68,6 +68,30 @@ describe('messages name the flag', () => {
   });
 });
 
+describe('an empty value (an unset variable: --checkpoint "$CKPT") is refused, never ignored', () => {
+  // Before, an empty --checkpoint, --shard or --subtotals ran the whole count with none of them (exit 0).
+  it.each([
+    [['count', '8', '--checkpoint', ''], '--checkpoint'],
+    [['count', '8', '--checkpoint='], '--checkpoint'],
+    [['count', '8', '--subtotals', ''], '--subtotals'],
+    [['count', '8', '--shard', '0/2', '--out', ''], '--out'],
+    [['merge', 'shard.json', '--subtotals', ''], '--subtotals'],
+  ])('%j: a usage error naming %s', (args, flag) => {
+    expect(usageError(...args)).toBe(`nqueens: ${flag} needs a file name; got "" (see nqueens --help)`);
+  });
+
+  it.each([[['count', '8', '--shard', '']], [['count', '8', '--shard=', '--out', 'shard.json']]])(
+    '%j: a usage error naming --shard',
+    (args) => {
+      expect(usageError(...args)).toMatch(/^nqueens: --shard must be i\/m .*; got ""/);
+    },
+  );
+
+  it('count 8 --placed 0:0 --shard "": a usage error (--placed takes no shard), not completions counted', () => {
+    expect(usageError('count', '8', '--placed', '0:0', '--shard', '')).toMatch(/^nqueens: --placed does not go with .*--shard/);
+  });
+});
+
 it('a library message that reaches the command line anyway is put in its terms', () => {
   expect(inFlags('solutions(): options.unique and options.placed cannot be combined')).toBe('--unique and --placed cannot be combined');
   expect(inFlags("options.engine must be one of 'auto', 'wasm'; got \"gpu\" (a string)")).toBe(

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { planUnits } from '../dist/index.js';
+import { ERROR_CODES, planUnits } from '../dist/index.js';
 import { makesPlan, methodForCount, planLabel, recordedPlan, resolveAlgorithm } from '../dist/run/methods.js';
 import { cliInTempDir } from './cli-in-dir.js';
 import { range } from './oeis.js';
@@ -30,6 +30,17 @@ describe('planUnits', () => {
     expect(planUnits(16, { depth: 1 })).toMatchObject({ algorithm: 'search', method: 'search', depth: 1 });
     expect(() => planUnits(16, { algorithm: 'join', depth: 1 })).toThrow(RangeError);
     expect(planUnits(16, { algorithm: 'search' }).algorithm).toBe('search');
+  });
+
+  // Before, the join's plan answered a depth of the wrong type with a RangeError ("must be 0 or undefined").
+  it.each(['1', null, 1n, true])('depth %s with the join: a coded TypeError, as with the search', (depth) => {
+    const expected = expect.objectContaining({
+      name: 'TypeError',
+      code: ERROR_CODES.INVALID_TYPE,
+      message: expect.stringMatching(/^options\.depth /),
+    });
+    expect(() => planUnits(16, { algorithm: 'join', depth } as never)).toThrow(expected);
+    expect(() => planUnits(12, { algorithm: 'search', depth } as never)).toThrow(expected);
   });
 
   it.each([12, 16])('n = %i: a default count --checkpoint records the plan planUnits(n) names', (n) => {

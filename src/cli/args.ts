@@ -96,19 +96,23 @@ function checkKnownOptions(argv: readonly string[]): void {
   }
 }
 
+/** The options that name a file. */
+const FILE_OPTIONS = ['checkpoint', 'out', 'subtotals'] as const;
+
 /** Splits argv into option values and positionals; UsageError for unknown options. */
 export function parseCommandLine(argv: readonly string[]): { values: OptionValues; positionals: string[] } {
   checkKnownOptions(argv);
+  let parsed;
   try {
-    const { values, positionals } = parseArgs({ args: numbersAsValues(argv), allowPositionals: true, strict: true, options: OPTIONS });
-    return { values: values as OptionValues, positionals };
+    parsed = parseArgs({ args: numbersAsValues(argv), allowPositionals: true, strict: true, options: OPTIONS });
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new UsageError((error as Error).message.split('\n')[0]);
   }
+  return { values: parsed.values as OptionValues, positionals: parsed.positionals };
 }
 
-/** Refuses options that the command does not take. */
+/** Refuses options that the command does not take, and file options without a file. */
 export function checkCommandOptions(command: Command, values: OptionValues): void {
   const allowed: readonly string[] = COMMAND_OPTIONS[command];
   for (const key of Object.keys(values)) {
@@ -116,6 +120,8 @@ export function checkCommandOptions(command: Command, values: OptionValues): voi
       throw new UsageError(`--${key} does not apply to ${command}; ${command} takes ${allowed.map((o) => `--${o}`).join(', ')}`);
     }
   }
+  // An unset shell variable (`--checkpoint "$CKPT"`) names no file: refused, not read as "no checkpoint".
+  for (const name of FILE_OPTIONS) if (values[name] === '') throw new UsageError(`--${name} needs a file name; got ""`);
 }
 
 /**

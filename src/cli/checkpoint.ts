@@ -17,7 +17,7 @@ import { ERROR_CODES, failure } from '../shared/errors.js';
 import { hasDepth, implausibleCount, recordedPlan, type PlannedMethod } from '../run/methods.js';
 import type { Already } from '../run/runner.js';
 import { VERSION } from '../shared/version.js';
-import { describeError } from './files.js';
+import { danglingLinkTarget, describeError } from './files.js';
 import { claim, release, type Claim } from './owner.js';
 import { kindOf } from './regular-file.js';
 import { canonical } from './reserve-output.js';
@@ -285,7 +285,10 @@ export class Checkpoint {
       this.fd = openSync(file, 'a');
     } catch (error) {
       if ((error as { code?: string }).code === ERROR_CODES.BAD_CHECKPOINT) throw error;
-      throw failure(`cannot write the checkpoint ${file}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
+      // 'wx' never follows a link: a dangling one fails with EEXIST, of a file that is not there.
+      const link = danglingLinkTarget(file);
+      const why = link === undefined ? describeError(error) : `it is a symbolic link to ${link}, which does not exist`;
+      throw failure(`cannot write the checkpoint ${file}: ${why}`, ERROR_CODES.WRITE_FAILED);
     }
     this.lastSync = performance.now();
   }

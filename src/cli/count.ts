@@ -78,10 +78,11 @@ export async function runCount(positionals: string[], values: OptionValues): Pro
   const json = values.json === true;
   const depth = values.depth === undefined ? undefined : parseInteger(values.depth, '--depth', 0, MAX_DEPTH);
   const { checkpoint: checkpointFile, shard: shardText, out, subtotals } = values;
-  const slice = checkpointFile || shardText || subtotals || depth !== undefined;
+  const slice = checkpointFile !== undefined || shardText !== undefined || subtotals !== undefined || depth !== undefined;
   if (sizes.length > 1 && slice) throw new UsageError('--checkpoint, --shard, --subtotals and --depth take a single n, not a range');
-  if (out && !shardText) throw new UsageError('--out goes with --shard i/m');
-  if (subtotals && shardText) throw new UsageError('--subtotals is for a whole count; for shards, use it with merge');
+  if (out !== undefined && shardText === undefined) throw new UsageError('--out goes with --shard i/m');
+  if (subtotals !== undefined && shardText !== undefined)
+    throw new UsageError('--subtotals is for a whole count; for shards, use it with merge');
   if (slice && (engine === 'reference' || engine === 'webgpu')) {
     throw new UsageError('--checkpoint, --shard, --subtotals and --depth need engine auto, wasm or js (they count plan units on the CPU)');
   }
@@ -168,7 +169,7 @@ async function countSlice(
 /** `count <n> --placed r:c,...`: the solutions containing those queens (no unique count: symmetry does not apply). */
 async function runCompletionsCount(sizes: number[], values: OptionValues): Promise<void> {
   if (sizes.length > 1) throw new UsageError('--placed takes a single n, not a range');
-  if (values.checkpoint || values.shard || values.subtotals || values.depth)
+  if ([values.checkpoint, values.shard, values.subtotals, values.depth].some((value) => value !== undefined))
     throw new UsageError('--placed does not go with --checkpoint, --shard, --subtotals or --depth');
   if (parseAlgorithm(values.algorithm) !== 'auto')
     throw new UsageError('--placed counts completions with its own search; drop --algorithm (or give auto)');

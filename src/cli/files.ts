@@ -124,11 +124,14 @@ export class PendingFile {
     try {
       if (lstatSync(file).isSymbolicLink()) target = realpathSync(file);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || existsAsLink(file))
+      // A link to nowhere, or a path that cannot be looked up (ENOTDIR: a regular file stands where a directory should).
+      if (existsAsLink(file))
         throw failure(
           `cannot write ${what} to ${file}: it is a symbolic link to nowhere (${describeError(error)})`,
           ERROR_CODES.WRITE_FAILED,
         );
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        throw failure(`cannot write ${what} to ${file}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
     }
     this.target = target;
     this.refuseSpecialFile();
@@ -241,6 +244,17 @@ function existsAsLink(file: string): boolean {
     return lstatSync(file).isSymbolicLink();
   } catch {
     return false;
+  }
+}
+
+/** Where `file` points if it is a symbolic link to nothing (else undefined). */
+export function danglingLinkTarget(file: string): string | undefined {
+  if (!existsAsLink(file)) return undefined;
+  try {
+    statSync(file);
+    return undefined;
+  } catch {
+    return readlinkSync(file);
   }
 }
 

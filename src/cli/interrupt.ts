@@ -61,6 +61,15 @@ export function installInterrupts(): void {
   }
 }
 
+/**
+ * A turn of the event loop for work that runs on this thread (solve's
+ * search, merge --verify's recounts): a signal's handler runs only then, so
+ * without one Ctrl-C would wait for the whole listing or verification.
+ */
+export function letSignalsIn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** Runs work with a progress bar on stderr and the stop signals wired to its signal. */
 export async function withProgress<T>(work: (bar: ProgressBar, signal: AbortSignal) => Promise<T>): Promise<T> {
   const bar = progressBar(process.stderr);

@@ -102,6 +102,14 @@ export async function main(argv: string[]): Promise<number> {
   installInterrupts();
   try {
     const { values, positionals } = parseCommandLine(argv);
+    const [command, ...rest] = positionals;
+    // Everything but a shard written to its --out file prints its result (help and version too).
+    if (stdoutClosedAtStart() && !(command === 'count' && values.out !== undefined && values.out !== '-')) {
+      throw failure(
+        'stdout is closed: the result would be lost (redirect it to a file, or to /dev/null to discard it)',
+        ERROR_CODES.WRITE_FAILED,
+      );
+    }
     if (values.help) {
       writeOut(HELP);
       return 0;
@@ -110,7 +118,6 @@ export async function main(argv: string[]): Promise<number> {
       println(VERSION);
       return 0;
     }
-    const [command, ...rest] = positionals;
     if (command === undefined || (command === 'help' && rest.length === 0)) {
       // No arguments at all (or `nqueens help`): the usage, as most commands do.
       writeOut(HELP);
@@ -126,12 +133,6 @@ export async function main(argv: string[]): Promise<number> {
       throw new UsageError(`unknown command ${quote(command)}, expected ${oneOf(known.slice(0, -1))}${didYouMean(command, known)}`);
     }
     checkCommandOptions(command as Command, values);
-    if (stdoutClosedAtStart() && !(command === 'count' && values.out !== undefined && values.out !== '-')) {
-      throw failure(
-        'stdout is closed: the result would be lost (redirect it to a file, or to /dev/null to discard it)',
-        ERROR_CODES.WRITE_FAILED,
-      );
-    }
     await COMMANDS[command as Command](rest, values);
     return 0;
   } catch (error) {

@@ -9,6 +9,7 @@ import { formatMs, printPairs, roundMs } from './output.js';
 import { readRegularFile } from './regular-file.js';
 import { MAX_SHARD_BYTES, mergeShards, type MergedShards } from './shards.js';
 import { renewDue } from './owner.js';
+import { letSignalsIn } from './interrupt.js';
 
 function readShard(name: string): { name: string; text: string } {
   try {
@@ -34,7 +35,7 @@ function random(seed: number): () => number {
 }
 
 /** Recounts `k` distinct random units and compares them with the shards; throws on the first difference. */
-function verify(m: MergedShards, k: number, seed: number, engine: 'auto' | 'wasm' | 'js'): number {
+async function verify(m: MergedShards, k: number, seed: number, engine: 'auto' | 'wasm' | 'js'): Promise<number> {
   const next = random(seed);
   const picked = new Set<number>();
   const want = Math.min(k, m.plan.units);
@@ -43,6 +44,8 @@ function verify(m: MergedShards, k: number, seed: number, engine: 'auto' | 'wasm
   // the claim on --subtotals' FILE.partial is renewed from here: another host takes over a claim 120 s old.
   const recount = recounter(m.plan, engine, renewDue);
   for (const id of [...picked].sort((p, q) => p - q)) {
+    // Between units, a stop signal's handler gets its turn (Ctrl-C during a long verification).
+    await letSignalsIn();
     const value = recount(id);
     const recorded = m.countOf(id);
     if (value !== recorded.count) {
@@ -55,7 +58,7 @@ function verify(m: MergedShards, k: number, seed: number, engine: 'auto' | 'wasm
   return want;
 }
 
-export function runMerge(files: string[], values: OptionValues): void {
+export async function runMerge(files: string[], values: OptionValues): Promise<void> {
   if (files.length === 0) throw new UsageError('merge needs the shard files, e.g. `nqueens merge shard-*.json`');
   const verifyCount = values.verify === undefined ? 0 : parseInteger(values.verify, '--verify', 0, Number.MAX_SAFE_INTEGER);
   if (values.seed !== undefined && values.verify === undefined) throw new UsageError('--seed goes with --verify K');
@@ -71,7 +74,7 @@ export function runMerge(files: string[], values: OptionValues): void {
       printErr(
         `verifying ${Math.min(verifyCount, m.plan.units)} random units (seed ${seed}; repeat with --verify ${verifyCount} --seed ${seed})`,
       );
-      verified = verify(m, verifyCount, seed, engine);
+      verified = await verify(m, verifyCount, seed, engine);
     }
     subtotals?.commit(m.plan.subtotals((id) => m.countOf(id).count));
     if (values.json === true) {

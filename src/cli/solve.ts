@@ -12,8 +12,9 @@ import {
   type OptionValues,
 } from './args.js';
 import { writeOut } from './files.js';
+import { letSignalsIn } from './interrupt.js';
 
-export function runSolve(positionals: string[], values: OptionValues): void {
+export async function runSolve(positionals: string[], values: OptionValues): Promise<void> {
   if (positionals[0] === undefined) throw new UsageError('solve needs a board size, e.g. `nqueens solve 8`');
   if (positionals.length > 1) throw new UsageError(`solve takes one size; unexpected ${quote(positionals[1])}`);
   const n = parseSize(positionals[0], 'n');
@@ -25,8 +26,10 @@ export function runSolve(positionals: string[], values: OptionValues): void {
       '--unique does not go with --placed: the smallest solution of a class need not hold the placed queens; drop --unique for every solution holding them',
     );
   // json is JSON Lines: one placement per line. Written in blocks of about 64 KB; a closed stdout (`| head`) ends the loop at once.
+  // Every 1,024 solutions, at most every 50 ms, the event loop runs, so Ctrl-C stops a long listing.
   let index = 0;
   let block = '';
+  let turn = performance.now();
   for (const placement of solutions(n, { limit: limit === Infinity ? undefined : limit, engine, ...narrowing(n, values) })) {
     if (format === 'json') block += JSON.stringify(placement) + '\n';
     else {
@@ -37,6 +40,10 @@ export function runSolve(positionals: string[], values: OptionValues): void {
     if (block.length >= 65536) {
       writeOut(block);
       block = '';
+    }
+    if ((index & 1023) === 0 && performance.now() - turn >= 50) {
+      await letSignalsIn();
+      turn = performance.now();
     }
   }
   if (index === 0 && format === 'board' && limit > 0)

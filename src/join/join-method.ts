@@ -26,7 +26,7 @@ import { VERSION } from '../shared/version.js';
 import { joinCounting, joinUnitCounter } from './join-counter.js';
 import { shareJoinTables } from './join-share.js';
 import { joinMemoryBytes, joinUnitAt, joinUnitWork, planJoinCompact, type CompactJoinPlan, type JoinUnit } from './join-plan.js';
-import { countSymmetricSolutions, uniqueFromTotal } from './symmetric-solutions.js';
+import { classesTimesEight, countSymmetricSolutions, uniqueFromTotal } from './symmetric-solutions.js';
 
 export class JoinPlan implements PlanIdentity {
   readonly method = 'join' as const;
@@ -179,10 +179,11 @@ const methodOf = oncePerPlan((plan: JoinPlan): PlannedMethod<JoinUnit> => {
   });
 });
 
-/** Burnside: total + S180 + 2 x S90 is 8 x the number of classes. */
+/** Burnside: 8 x the number of classes is a whole number (classesTimesEight). */
 function checkParts(plan: JoinPlan, total: bigint): string | undefined {
-  const { s180, s90 } = plan.symmetric();
-  if ((total + s180 + 2n * s90) % 8n === 0n) return undefined;
+  const symmetric = plan.symmetric();
+  if (classesTimesEight(plan.n, total, symmetric) % 8n === 0n) return undefined;
+  const { s180, s90 } = symmetric;
   return `the total ${total} cannot be a count of n = ${plan.n}: with ${s180} half-turn and ${s90} quarter-turn symmetric solutions, Burnside's lemma gives no whole number of classes`;
 }
 
@@ -207,7 +208,9 @@ function subtotals(plan: JoinPlan, countOf: (id: number) => bigint): string {
     '# One line per row split, one per class under the north-south and east-west mirrors: split (row 0 first: E, the',
     '# queen stands in the east half, columns 0..n/2-1; W, the west half; C, the centre column, odd n), weight (splits in',
     '# the class), solutions of the split.',
-    `# total = sum of weight x solutions; unique = (total + ${s180} + 2 x ${s90}) / 8 (Burnside: half- and quarter-turn symmetric solutions).`,
+    plan.n === 1
+      ? '# total = sum of weight x solutions; unique = total (Burnside: the one board is fixed by all 8 symmetries).'
+      : `# total = sum of weight x solutions; unique = (total + ${s180} + 2 x ${s90}) / 8 (Burnside: half- and quarter-turn symmetric solutions).`,
     'id split weight solutions',
   ];
   for (const u of plan.unitsIn()) {

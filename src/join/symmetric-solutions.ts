@@ -105,8 +105,19 @@ function bit(lo: number, hi: number, d: number): number {
   return d < 32 ? (lo >>> d) & 1 : (hi >>> (d - 32)) & 1;
 }
 
+/**
+ * Burnside: 8 x the classes under the 8 symmetries of the square is the sum
+ * of the boards each fixes: the total (identity), S180 (half turn), 2 x S90
+ * (both quarter turns) and, for the 4 reflections, a board only at n = 1 (a
+ * queen and its mirror image share a row, column or diagonal otherwise).
+ * Not divisible by 8: no count gives this total.
+ */
+export function classesTimesEight(n: number, total: bigint, symmetric: SymmetricCounts): bigint {
+  const reflected = n === 1 ? 4n * total : 0n;
+  return total + symmetric.s180 + 2n * symmetric.s90 + reflected;
+}
+
 /** Burnside: classes under the 8 symmetries of the square, from the total and the two symmetric counts. */
 export function uniqueFromTotal(n: number, total: bigint, symmetric: SymmetricCounts): bigint {
-  if (n === 1) return 1n;
-  return (total + symmetric.s180 + 2n * symmetric.s90) / 8n;
+  return classesTimesEight(n, total, symmetric) / 8n;
 }

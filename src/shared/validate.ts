@@ -30,7 +30,11 @@ export function checkN(n: unknown): number {
   return checkInteger(n, 'n', MIN_N, MAX_N);
 }
 
-/** Options must be undefined or a plain object with only the listed keys. */
+/**
+ * Options must be undefined or a plain object with only the listed keys.
+ * Returns a copy with each listed key read once: a getter or proxy cannot
+ * answer the checks with one value and the count with another.
+ */
 export function checkOptions<T extends object>(options: unknown, fn: string, allowed: readonly string[]): Partial<T> {
   if (options === undefined) return {};
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
@@ -44,7 +48,12 @@ export function checkOptions<T extends object>(options: unknown, fn: string, all
       );
     }
   }
-  return options as Partial<T>;
+  const copy: Record<string, unknown> = {};
+  for (const key of allowed) {
+    const value = (options as Record<string, unknown>)[key];
+    if (value !== undefined) copy[key] = value;
+  }
+  return copy as Partial<T>;
 }
 
 export function checkChoice<T extends string>(value: unknown, name: string, choices: readonly T[]): T {

@@ -5,7 +5,7 @@
 // failure repeats).
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { count, countCompletions, countCompletionsSync, ERROR_CODES, solutions } from '../../dist/index.js';
+import { count, countCompletions, countCompletionsSync, countSync, ERROR_CODES, planUnits, solutions } from '../../dist/index.js';
 import { soak } from '../soak.js';
 
 describe('odd placed arrays', () => {
@@ -54,5 +54,55 @@ describe('threads beyond the work', () => {
 describe('a soak of concurrent counts with random aborts', () => {
   it('40 counts at once (n = 8..14, 1-3 threads, both algorithms, half aborted at random times): each exact or an AbortError', async () => {
     expect(await soak(40, 14, 20261124)).toEqual([]);
+  });
+});
+
+describe('options behind getters and proxies', () => {
+  /** `options` behind a proxy that counts the reads of each key. */
+  function counted<T extends object>(options: T): { options: T; reads: Map<string, number> } {
+    const reads = new Map<string, number>();
+    const handler: ProxyHandler<T> = {
+      get(target, key, receiver) {
+        reads.set(String(key), (reads.get(String(key)) ?? 0) + 1);
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    };
+    return { options: new Proxy(options, handler), reads };
+  }
+
+  // Before, count() read onProgress three times and signal twice, so a getter could pass the checks with one value
+  // and be used with another (a count rejecting with "onProgress is not a function", solutions() ignoring unique).
+  it('each option is read once, so the value checked is the value used', async () => {
+    const signal = new AbortController().signal;
+    const cases: [string, (options: never) => unknown, object][] = [
+      ['count', (o) => count(8, o), { engine: 'js', algorithm: 'search', threads: 1, onProgress: () => {}, signal }],
+      ['countSync', (o) => countSync(8, o), { engine: 'js', algorithm: 'join' }],
+      ['countCompletions', (o) => countCompletions(8, [[0, 0]], o), { engine: 'js', threads: 1, onProgress: () => {}, signal }],
+      ['countCompletionsSync', (o) => countCompletionsSync(8, [[0, 0]], o), { engine: 'js' }],
+      ['solutions', (o) => [...solutions(8, o)], { limit: 2, engine: 'js', unique: true, after: [0, 0, 0, 0, 0, 0, 0, 0] }],
+      ['planUnits', (o) => planUnits(16, o), { algorithm: 'search', depth: 1, parts: 2 }],
+    ];
+    for (const [name, call, options] of cases) {
+      const { options: proxy, reads } = counted(options);
+      await call(proxy as never);
+      const times = (key: string) => [key, reads.get(key)];
+      expect([name, [...reads.keys()].map(times)]).toEqual([name, [...reads.keys()].map((key) => [key, 1])]);
+      expect([name, Object.keys(options).map(times)]).toEqual([name, Object.keys(options).map((key) => [key, 1])]);
+    }
+  });
+
+  /** An object whose `key` is `first` on its first read and `later` after. */
+  function changing(key: string, first: unknown, later: unknown): object {
+    let reads = 0;
+    return Object.defineProperty({}, key, { enumerable: true, get: () => (reads++ === 0 ? first : later) });
+  }
+
+  it('a getter that changes its answer after the checks changes nothing', async () => {
+    const fractions: number[] = [];
+    const onProgress = (p: { fraction: number }) => void fractions.push(p.fraction);
+    expect((await count(10, changing('onProgress', onProgress, 'not a function') as never)).total).toBe(724n);
+    expect(fractions.at(-1)).toBe(1);
+    expect([...solutions(8, changing('unique', true, 'yes') as never)]).toHaveLength(12);
+    expect(planUnits(16, changing('depth', 2, undefined) as never)).toMatchObject({ algorithm: 'search', depth: 2 });
   });
 });

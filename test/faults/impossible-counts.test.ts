@@ -7,10 +7,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { shardResult } from '../../dist/cli/shards.js';
 import { methodForCount, plannedMethod, recounter } from '../../dist/run/methods.js';
+import { classesTimesEight, countSymmetricSolutions } from '../../dist/join/symmetric-solutions.js';
 import { constellationPlan } from '../../dist/search/search-plan.js';
 import { shortCheck } from '../../dist/shared/digest.js';
 import { cliInTempDir, readJson } from '../cli-in-dir.js';
-import { range } from '../oeis.js';
+import { range, TOTAL, UNIQUE } from '../oeis.js';
 
 const MAX_U64 = (1n << 64n) - 1n;
 
@@ -84,6 +85,34 @@ describe('sealed but impossible shards', () => {
     const r = nqueens('merge', ...files);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`${files[1]}: unit ${s1.from} records ${1n << 40n} solutions, more than it can hold (at most 518400)`);
+  });
+});
+
+describe('the rules every real count passes', () => {
+  // Before, the join's Burnside check left out the reflections, which fix the one board of n = 1:
+  // `count 1 --algorithm join --checkpoint F` and a merge of its shard were refused as impossible.
+  it('n = 1 to 21: the exact total is 8 x the unique count by Burnside', () => {
+    const eight = range(1, 21).map((n) => classesTimesEight(n, TOTAL[n], countSymmetricSolutions(n)));
+    expect(eight).toEqual(range(1, 21).map((n) => 8n * UNIQUE[n]));
+  });
+
+  it('n = 1: the join accepts the exact total', () => {
+    expect(methodForCount(1, 'join', 1).checkParts(1n, 0n, () => ({ name: '', count: 0n }))).toBeUndefined();
+  });
+
+  it('n = 1 with the join: any other total is refused', () => {
+    expect(methodForCount(1, 'join', 1).checkParts(0n, 0n, () => ({ name: '', count: 0n }))).toMatch(/no whole number of classes/);
+  });
+
+  it.each(['join', 'search'])('n = 1, --algorithm %s: a checkpointed count and a merged shard give 1 and 1', (algorithm) => {
+    const { nqueens } = cliInTempDir('nqueens-one-');
+    const counted = nqueens('count', '1', '--algorithm', algorithm, '--checkpoint', 'one.ckpt', '--json');
+    expect([counted.code, counted.stderr]).toEqual([0, '']);
+    expect(JSON.parse(counted.stdout)).toMatchObject({ n: 1, total: '1', unique: '1' });
+    expect(nqueens('count', '1', '--algorithm', algorithm, '--shard', '0/1', '--out', 'one.json').code).toBe(0);
+    const merged = nqueens('merge', 'one.json', '--json');
+    expect([merged.code, merged.stderr]).toEqual([0, '']);
+    expect(JSON.parse(merged.stdout)).toMatchObject({ n: 1, total: '1', unique: '1' });
   });
 });
 

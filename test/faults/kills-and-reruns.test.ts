@@ -156,7 +156,7 @@ describe('claims left behind', () => {
     }
   });
 
-  it('merge --verify renews its claim on --subtotals while it recounts (the event loop waits for it)', () => {
+  it('merge --verify renews its claim on --subtotals while it recounts (each unit blocks the event loop)', async () => {
     for (const i of [0, 1]) expect(nqueens('count', '12', '--shard', `${i}/2`, '--out', `renew-${i}.json`).code).toBe(0);
     const out = join(dir, 'renew-subtotals.txt');
     // A lease clock 25 s further on at each look (the heartbeat is 20 s); each look notes the claim's stamp.
@@ -169,7 +169,7 @@ describe('claims left behind', () => {
       return now;
     });
     try {
-      runMerge(
+      await runMerge(
         [0, 1].map((i) => join(dir, `renew-${i}.json`)),
         { verify: '20', seed: '3', subtotals: out },
       );

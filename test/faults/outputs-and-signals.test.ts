@@ -17,6 +17,13 @@ describe('outputs', () => {
     expect(r.stderr).toMatch(/stdout is closed: the result would be lost/);
   });
 
+  // Before, these printed nothing and exited 0.
+  it.each(['version', '--version', '--help', 'help'])('%s with stdout closed at start: exit 1, as every command that prints', (command) => {
+    const r = sh(`"${process.execPath}" "${cli}" ${command} >&-`);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/stdout is closed: the result would be lost/);
+  });
+
   it('stdout sent to /dev/null on purpose: exit 0', () => {
     expect(sh(`"${process.execPath}" "${cli}" count 8 > /dev/null`).status).toBe(0);
   });
@@ -44,6 +51,33 @@ describe('outputs', () => {
     const r = spawnSync(process.execPath, [cli, 'count', '10', '--shard', '0/1', '--out', 'dangling.json'], { cwd: dir, encoding: 'utf8' });
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/dangling\.json: it is a symbolic link to nowhere/);
+  });
+});
+
+describe('an output under a regular file', () => {
+  // Before: "plain/x.json: it is a symbolic link to nowhere (ENOTDIR …)", though no link is involved.
+  it('--out plain/x.json, where plain is a file: ENOTDIR, not a link to nowhere', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nqueens-notdir-'));
+    writeFileSync(join(dir, 'plain'), 'mine');
+    const r = spawnSync(process.execPath, [cli, 'count', '8', '--shard', '0/1', '--out', 'plain/x.json'], { cwd: dir, encoding: 'utf8' });
+    expect([r.status, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toMatch(/^nqueens: cannot write the shard result to plain\/x\.json: ENOTDIR \(not a directory/);
+    expect(r.stderr).not.toMatch(/symbolic link/);
+    expect(readFileSync(join(dir, 'plain'), 'utf8')).toBe('mine');
+  });
+});
+
+describe('a dangling symbolic link as the checkpoint', () => {
+  // Before: "cannot write the checkpoint dangling.ckpt: EEXIST (file already exists, …)", of a file that is not there.
+  it('is refused naming the link, not with EEXIST', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nqueens-link-'));
+    symlinkSync('nowhere/x.ckpt', join(dir, 'dangling.ckpt'));
+    const r = spawnSync(process.execPath, [cli, 'count', '8', '--checkpoint', 'dangling.ckpt'], { cwd: dir, encoding: 'utf8' });
+    expect([r.status, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toMatch(
+      /^nqueens: cannot write the checkpoint dangling\.ckpt: it is a symbolic link to nowhere\/x\.ckpt, which does not exist \[ERR_NQUEENS_WRITE_FAILED\]\n$/,
+    );
+    expect(readlinkSync(join(dir, 'dangling.ckpt'))).toBe('nowhere/x.ckpt');
   });
 });
 
@@ -81,4 +115,47 @@ describe('signals', () => {
     expect(await exited).toBe(130);
     expect(stderr).toMatch(/interrupted; the work done is lost \(with --checkpoint FILE a count keeps its finished units and resumes\)/);
   });
+
+  // Before, solve's search and merge --verify's recounts never let the event loop run: Ctrl-C waited for the end
+  // (hours for solve 18 --limit all), and a merge then printed its result before exiting 130.
+  /** Starts the CLI in `dir`, sends SIGINT once `ready` holds of what it printed, and returns how it ended. */
+  async function interruptWhen(dir: string, args: string[], ready: (stdout: string, stderr: string) => boolean) {
+    const child = spawn(process.execPath, [cli, ...args], { cwd: dir });
+    let [stdout, stderr, sent] = ['', '', false];
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const check = () => {
+      if (!sent && ready(stdout, stderr)) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    };
+    child.stdout.on('data', (d: Buffer) => {
+      if (stdout.length < 1024) stdout += d.toString();
+      check();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      check();
+    });
+    try {
+      return { code: await exited, stdout, stderr };
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }
+
+  it('Ctrl-C during solve --limit all stops the listing: exit 130', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nqueens-sigint-solve-'));
+    const r = await interruptWhen(dir, ['solve', '18', '--limit', 'all', '--format', 'json'], (stdout) => stdout.length > 0);
+    expect([r.code, r.stderr]).toEqual([130, 'nqueens: interrupted; output files not written\n']);
+  }, 60_000);
+
+  it('Ctrl-C during merge --verify stops the recounts: exit 130, no result printed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nqueens-sigint-verify-'));
+    expect(spawnSync(process.execPath, [cli, 'count', '17', '--shard', '0/1', '--out', 's.json'], { cwd: dir }).status).toBe(0);
+    const args = ['merge', 's.json', '--verify', '54779', '--engine', 'js'];
+    const r = await interruptWhen(dir, args, (_, stderr) => stderr.includes('verifying'));
+    expect([r.code, r.stdout]).toEqual([130, '']);
+    expect(r.stderr).toMatch(/\nnqueens: interrupted; output files not written\n$/);
+  }, 60_000);
 });
