@@ -88,7 +88,7 @@ describe('shards', () => {
     expect(r.stderr).toMatch(/units \d+\.\.\d+ are counted twice: in .* and .*/);
   });
 
-  it('merge refuses edited numbers: total, unique8, a unit count, n, of, shard, the digest', () => {
+  it('merge refuses edited numbers: total, unique8, a unit count, n, of, shard, the digest, and a run that is not one', () => {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tampering edits arbitrary fields of parsed JSON
     const cases: [string, (s: Record<string, any>) => void, RegExp][] = [
       [
@@ -103,6 +103,11 @@ describe('shards', () => {
       ['shard', (s) => (s.shard = 7), /edited-shard.json: "shard": 7 is not an index below "of" \(4\)/],
       ['digest', (s) => (s.digest = '0000000000000000'), /edited-digest.json: its digest does not match/],
       ['range', (s) => (s.to = 1e15), /edited-range.json: it covers units \d+\.\.999999999999999 but holds \d+ counts/],
+      // Outside the digest, but shaped: merge adds up the times.
+      ['elapsedMs', (s) => (s.elapsedMs = -5e12), /edited-elapsedMs.json: "elapsedMs": -5000000000000 is not a time in ms \(0 or more\)/],
+      ['time', (s) => (s.elapsedMs = '12'), /edited-time.json: "elapsedMs": "12" is not a time in ms/],
+      ['threads', (s) => (s.threads = 0), /edited-threads.json: "threads": 0 is not a thread count \(1 or more\)/],
+      ['engine', (s) => (s.engine = null), /edited-engine.json: "engine": null is not an engine's name/],
     ];
     for (const [what, edit, message] of cases) {
       const bad = tampered(files[1], `edited-${what}.json`, edit);

@@ -201,6 +201,13 @@ function parseShardFile(name: string, text: string): ParsedShard & { algorithm: 
     refuse(`${name} has no valid total/unique8 counts`);
   const { digest: stated, engine: _engine, threads: _threads, elapsedMs: _elapsed, ...body } = r;
   if (stated !== digestOf(body)) refuse(`${name}: its digest does not match its contents (edited or damaged)`);
+  // Outside the digest (they describe the run, not the counts), but merge adds up the times: checked for shape.
+  if (typeof r.engine !== 'string') refuse(`${name}: "engine": ${JSON.stringify(r.engine)} is not an engine's name`);
+  if (!isInt(r.threads, 1, Number.MAX_SAFE_INTEGER))
+    refuse(`${name}: "threads": ${JSON.stringify(r.threads)} is not a thread count (1 or more)`);
+  if (typeof r.elapsedMs !== 'number' || !(r.elapsedMs >= 0 && r.elapsedMs <= Number.MAX_SAFE_INTEGER)) {
+    refuse(`${name}: "elapsedMs": ${JSON.stringify(r.elapsedMs)} is not a time in ms (0 or more)`);
+  }
   const counts = r.counts.map(
     (c, k) => parseCount(c) ?? refuse(`${name}: the count of unit ${r.from + k} (${JSON.stringify(c)}) is not a count`),
   );
@@ -286,7 +293,7 @@ export function mergeShards(files: { name: string; text: string }[]): MergedShar
     files: distinct.length,
     total,
     unique: plan.uniqueOf(total, unique8),
-    elapsedMs: distinct.reduce((sum, { r }) => sum + (Number.isFinite(r.elapsedMs) ? r.elapsedMs : 0), 0),
+    elapsedMs: distinct.reduce((sum, { r }) => sum + r.elapsedMs, 0),
     countOf,
   };
 }
