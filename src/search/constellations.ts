@@ -58,6 +58,14 @@ function encode(n: number, a: number, b: number, c: number, d: number): number {
   return ((a * n + b) * n + c) * n + d;
 }
 
+function decode(n: number, code: number): [number, number, number, number] {
+  const d = code % n;
+  const c = Math.floor(code / n) % n;
+  const b = Math.floor(code / (n * n)) % n;
+  const a = Math.floor(code / (n * n * n));
+  return [a, b, c, d];
+}
+
 /**
  * The code of the constellation (a, b, c, d) moved by SYMMETRIES[g]: each
  * border line maps onto a border line, so each queen's new line and place
@@ -111,15 +119,11 @@ function cheapestOrientation(n: number, a: number, b: number, c: number, d: numb
   let best: [number, number, number, number] = [0, 0, 0, 0];
   let bestScore = Infinity;
   for (let g = 0; g < SYMMETRIES.length; g++) {
-    const code = imageCode(n, g, a, b, c, d);
-    const ga = Math.floor(code / (n * n * n));
-    const gb = Math.floor(code / (n * n)) % n;
-    const gc = Math.floor(code / n) % n;
-    const gd = code % n;
-    const score = searchCostScore(n, ga, gb, gc, gd);
+    const image = decode(n, imageCode(n, g, a, b, c, d));
+    const score = searchCostScore(n, ...image);
     if (score < bestScore) {
       bestScore = score;
-      best = [ga, gb, gc, gd];
+      best = image;
     }
   }
   return best;
