@@ -22,6 +22,7 @@ export default tseslint.config(
       'examples/*/node_modules/',
       'examples/*/dist/',
       'web/dist/',
+      '.device-kit/', // the GPU visit's kit (../shared/gpu/make-kit.sh), not ours
     ],
   },
   js.configs.recommended,

@@ -5,7 +5,15 @@
 // units themselves are made and checked against the plan.
 import { describe, expect, it } from 'vitest';
 import { planSubproblems } from '../dist/search/constellations.js';
-import { DEFAULT_LIMITS, GPU_FILL, deviceLimits, UNIT_STEPS, planGpuWork, type GpuWorkPlan } from '../dist/search/webgpu/webgpu-plan.js';
+import {
+  DEFAULT_LIMITS,
+  GPU_FILL,
+  INVOCATIONS,
+  deviceLimits,
+  UNIT_STEPS,
+  planGpuWork,
+  type GpuWorkPlan,
+} from '../dist/search/webgpu/webgpu-plan.js';
 import { prepareSubproblems } from '../dist/search/webgpu/webgpu-units.js';
 import { unitsOfPlan } from './webgpu-plan-units.js';
 import { range } from './oeis.js';
@@ -34,10 +42,10 @@ describe('the WebGPU plan for n = 16..21', () => {
   });
 
   it('cuts bigger boards deeper: rows left grow with n, by at most one, and never past 13', () => {
-    expect(plans.map(([, p]) => p.rowsLeft)).toEqual([11, 11, 12, 12, 13, 13]);
+    expect(plans.map(([, p]) => p.rowsLeft)).toEqual([11, 11, 12, 12, 12, 13]);
     // Refined rows: the deepest subproblem's inner rows minus the rows a unit keeps.
     const refined = plans.map(([n, p]) => Math.max(...prepareSubproblems(n, planSubproblems(n)).innerRows) - p.rowsLeft);
-    expect(refined).toEqual([2, 3, 3, 4, 4, 5]);
+    expect(refined).toEqual([2, 3, 3, 4, 5, 5]);
   });
 
   it.each(plans)('n = %i: the longest unit is estimated well under 2 s, and so is a whole dispatch', (_n, plan) => {
@@ -51,8 +59,11 @@ describe('the WebGPU plan for n = 16..21', () => {
       expect(plan.unitsPerDispatch).toBeGreaterThanOrEqual(GPU_FILL);
       expect(plan.unitsPerDispatch % 64).toBe(0);
       expect(plan.inFlight).toBe(3);
+      // Each invocation takes two units or more, so a lane whose unit ends early takes another.
+      expect(plan.invocations).toBe(INVOCATIONS);
+      expect(plan.unitsPerDispatch / plan.invocations).toBeGreaterThanOrEqual(2);
     }
-    expect(plans.map(([, p]) => p.unitsPerDispatch)).toEqual([1 << 20, 1 << 20, 382_912, 382_912, GPU_FILL, GPU_FILL]);
+    expect(plans.map(([, p]) => p.unitsPerDispatch)).toEqual([1 << 20, 1 << 20, 382_912, 382_912, 382_912, GPU_FILL]);
   });
 
   it("stays within the adapter's limits: workgroups per dispatch, and the storage binding of a dispatch's units", () => {
@@ -67,9 +78,14 @@ describe('the WebGPU plan for n = 16..21', () => {
   });
 
   it('takes another cut of 11 to 13 rows left where asked (the dispatch log compares them), sized by its loop steps', () => {
-    expect(planGpuWork(18, DEFAULT_LIMITS, 12)).toEqual({ rowsLeft: 12, unitsPerDispatch: 382_912, inFlight: 3 });
-    expect(planGpuWork(18, DEFAULT_LIMITS, 13)).toEqual({ rowsLeft: 13, unitsPerDispatch: GPU_FILL, inFlight: 3 });
-    expect(planGpuWork(21, DEFAULT_LIMITS, 11)).toEqual({ rowsLeft: 11, unitsPerDispatch: 1 << 20, inFlight: 3 });
+    expect(planGpuWork(18, DEFAULT_LIMITS, 12)).toEqual({ rowsLeft: 12, unitsPerDispatch: 382_912, invocations: INVOCATIONS, inFlight: 3 });
+    expect(planGpuWork(18, DEFAULT_LIMITS, 13)).toEqual({
+      rowsLeft: 13,
+      unitsPerDispatch: GPU_FILL,
+      invocations: INVOCATIONS,
+      inFlight: 3,
+    });
+    expect(planGpuWork(21, DEFAULT_LIMITS, 11)).toEqual({ rowsLeft: 11, unitsPerDispatch: 1 << 20, invocations: INVOCATIONS, inFlight: 3 });
     for (const bad of [10, 14, 12.5, Number.NaN]) {
       expect(() => planGpuWork(18, DEFAULT_LIMITS, bad)).toThrow(RangeError);
       expect(() => planGpuWork(18, DEFAULT_LIMITS, bad)).toThrow(`rowsLeft must be an integer from 11 to 13, got ${bad}`);
@@ -89,7 +105,7 @@ describe('the WebGPU plan for n = 16..21', () => {
     [17, 357_689],
     [18, 584_169],
     [19, 6_654_788],
-    [20, 11_331_538],
+    [20, 75_236_529],
   ])('n = %i: %i units, none with more rows left than planned; dispatches all full but the last', (n, units) => {
     const plan = planGpuWork(n);
     const { sizes, mostRows, done } = unitsOfPlan(n);

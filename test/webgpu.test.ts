@@ -74,8 +74,22 @@ describe("WebGPU work units, searched with the shader's loop on the CPU", () => 
   });
 
   it("sizes the shader's stack to the rows left", () => {
-    expect(unitSearchShader(9)).toContain('var stack: array<vec4<u32>, 7>');
-    expect(unitSearchShader(1)).toContain('var stack: array<vec4<u32>, 1>');
+    expect(unitSearchShader(9)).toContain('const STACK_ROWS = 7u;');
+    expect(unitSearchShader(1)).toContain('const STACK_ROWS = 1u;');
+    expect(shaderStackRows(unitSearchShader(13))).toBe(11);
+  });
+
+  it('keeps the stack in workgroup memory, one slot per invocation and row, or in each invocation where asked', () => {
+    const shared = unitSearchShader(13);
+    expect(shared).toContain('var<workgroup> stack: array<vec4<u32>, STACK_ROWS * WORKGROUP_SIZE>;');
+    expect(shared).toContain('stack[(row - firstRow) * WORKGROUP_SIZE + lane]');
+    expect(shared).not.toContain('var stack');
+    // 11 rows x 64 invocations x 16 bytes: within the 16 KiB of workgroup memory every adapter gives.
+    expect(11 * 64 * 16).toBeLessThanOrEqual(16_384);
+    const own = unitSearchShader(13, 'private');
+    expect(own).toContain('var stack: array<vec4<u32>, STACK_ROWS>;');
+    expect(own).toContain('stack[row - firstRow]');
+    expect(own).not.toContain('var<workgroup>');
   });
 });
 
@@ -85,7 +99,7 @@ const onDevice = (device: FakeDevice): GpuDeviceLike => device as unknown as Gpu
 describe('the dispatch loop on a stand-in device (dispatches run with the CPU twin)', () => {
   it.each(range(1, 12))('n = %i in dispatches of 64 units, 3 in flight: exact, in order, every dispatch full but the last', async (n) => {
     const device = createFakeDevice();
-    const plan = { rowsLeft: 4, unitsPerDispatch: 64, inFlight: 3 };
+    const plan = { rowsLeft: 4, unitsPerDispatch: 64, invocations: 64, inFlight: 3 };
     const reported: number[] = [];
     const r = await countOnDevice(n, onDevice(device), DEFAULT_LIMITS, { plan, onDispatch: (d) => reported.push(d.units) });
     expect(r).toEqual({ total: TOTAL[n], unique: UNIQUE[n] });
@@ -99,7 +113,7 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     expect(ran).toEqual(planned);
     expect(reported).toEqual(planned);
     expect(ran.slice(0, -1).every((units) => units === 64)).toBe(true);
-    expect(device.log.dispatches.every((d) => d.workgroups === Math.ceil(d.units / 64))).toBe(true);
+    expect(device.log.dispatches.every((d) => d.workgroups === 1)).toBe(true);
     expect(device.log.errors).toEqual([]);
     // The stack holds the rows above the last of the deepest unit.
     const deepest = Math.min(plan.rowsLeft, Math.max(1, ...prepared.innerRows));
@@ -111,12 +125,14 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     const device = createFakeDevice();
     const seen: Progress[] = [];
     const r = await countOnDevice(n, onDevice(device), DEFAULT_LIMITS, {
-      plan: { rowsLeft: 5, unitsPerDispatch: 256, inFlight: 3 },
+      plan: { rowsLeft: 5, unitsPerDispatch: 256, invocations: 128, inFlight: 3 },
       onProgress: (p) => seen.push(p),
     });
     expect(r).toEqual({ total: TOTAL[n], unique: UNIQUE[n] });
     expect(device.log.dispatches.length).toBeGreaterThan(10);
     expect(device.log.mostQueued).toBe(3);
+    // Two workgroups per dispatch take all of its units (the last dispatch has fewer than 128).
+    expect(device.log.dispatches.slice(0, -1).every((d) => d.units === 256 && d.workgroups === 2)).toBe(true);
     // Every dispatch after the first two went in behind two others still queued.
     expect(device.log.dispatches.slice(2, -2).every((d) => d.queuedBefore === 2)).toBe(true);
     const fractions = seen.map((p) => p.fraction);
@@ -129,8 +145,8 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
   it('has the driver compile the shader while the host makes the buffers and the first units', async () => {
     const device = createFakeDevice();
     expect(await countOnDevice(13, onDevice(device), DEFAULT_LIMITS)).toEqual({ total: TOTAL[13], unique: UNIQUE[13] });
-    // The row table, then per queued dispatch its units, counts, read-back and batch size: all before compiling ends.
-    expect(device.log.calls.slice(0, 15)).toEqual(['compile', ...Array<string>(1 + 3 * 4).fill('createBuffer'), 'compiled']);
+    // The row table, then per queued dispatch its units, counts, read-back, batch size and counter: all before compiling ends.
+    expect(device.log.calls.slice(0, 18)).toEqual(['compile', ...Array<string>(1 + 3 * 5).fill('createBuffer'), 'compiled']);
   });
 
   it('with the default plan, n = 12 runs in one dispatch of all its units', async () => {
@@ -145,7 +161,7 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     const controller = new AbortController();
     const counting = countOnDevice(12, onDevice(device), DEFAULT_LIMITS, {
       signal: controller.signal,
-      plan: { rowsLeft: 4, unitsPerDispatch: 64, inFlight: 3 },
+      plan: { rowsLeft: 4, unitsPerDispatch: 64, invocations: 64, inFlight: 3 },
     });
     await new Promise((resolve) => setTimeout(resolve, 0));
     controller.abort();
@@ -163,7 +179,7 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     let dispatches = 0;
     const outcome = await countOnDevice(12, onDevice(device), DEFAULT_LIMITS, {
       signal: controller.signal,
-      plan: { rowsLeft: 4, unitsPerDispatch: 64, inFlight: 2 },
+      plan: { rowsLeft: 4, unitsPerDispatch: 64, invocations: 64, inFlight: 2 },
       onDispatch: () => {
         if (++dispatches === 3) controller.abort(reason);
       },

@@ -150,7 +150,7 @@ describe.skipIf(!HAVE_CHROMIUM)("engine 'webgpu' in Chromium (SwiftShader)", () 
     });
     afterAll(() => files?.close());
 
-    it('is exact in dispatches of 256 units, every one full but the last, and aborts with dispatches still queued', async () => {
+    it('is exact in dispatches of 256 units taken by 64 invocations, stack shared or private, and aborts with dispatches queued', async () => {
       const context = await browser.newContext();
       const page = await context.newPage();
       pages.push(page);
@@ -161,11 +161,12 @@ describe.skipIf(!HAVE_CHROMIUM)("engine 'webgpu' in Chromium (SwiftShader)", () 
         const load = new Function('url', 'return import(url)') as (url: string) => Promise<unknown>;
         const { countOnDevice } = (await load(runUrl)) as typeof import('../../dist/search/webgpu/webgpu-run.js');
         const gpu = (navigator as unknown as { gpu: { requestAdapter(): Promise<{ requestDevice(): Promise<unknown> }> } }).gpu;
-        const plan = { rowsLeft: 5, unitsPerDispatch: 256, inFlight: 3 };
+        const plan = { rowsLeft: 5, unitsPerDispatch: 256, invocations: 64, inFlight: 3 }; // each invocation takes 4 units
         const limits = { maxComputeWorkgroupsPerDimension: 65_535, maxStorageBufferBindingSize: 128 << 20 };
         const device = (await (await gpu.requestAdapter()).requestDevice()) as Parameters<typeof countOnDevice>[1];
         const sizes: number[] = [];
         const r = await countOnDevice(12, device, limits, { plan, onDispatch: (d) => sizes.push(d.units) });
+        const own = await countOnDevice(12, device, limits, { plan, stackPlace: 'private' });
         const controller = new AbortController();
         const aborted = await countOnDevice(12, device, limits, {
           plan,
@@ -176,9 +177,14 @@ describe.skipIf(!HAVE_CHROMIUM)("engine 'webgpu' in Chromium (SwiftShader)", () 
           (e: Error) => e.name,
         );
         device.destroy();
-        return { total: String(r.total), unique: String(r.unique), sizes, aborted };
+        return { total: String(r.total), unique: String(r.unique), sizes, aborted, privateTotal: String(own.total) };
       }, '/dist/search/webgpu/webgpu-run.js');
-      expect(outcome).toMatchObject({ total: String(TOTAL[12]), unique: String(UNIQUE[12]), aborted: 'AbortError' });
+      expect(outcome).toMatchObject({
+        total: String(TOTAL[12]),
+        unique: String(UNIQUE[12]),
+        aborted: 'AbortError',
+        privateTotal: String(TOTAL[12]),
+      });
       expect(outcome.sizes.length).toBeGreaterThan(10);
       expect(outcome.sizes.slice(0, -1).every((units) => units === 256)).toBe(true);
       expect(errors.filter((e) => !e.includes('/favicon.ico'))).toEqual([]); // the plain file server has no icon

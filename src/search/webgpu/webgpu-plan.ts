@@ -39,6 +39,13 @@ const MAX_ROWS_LEFT = 13;
  * holds 132 SMs x 2,048 = 270,336. A dispatch is never smaller while work remains.
  */
 export const GPU_FILL = 1 << 18;
+/**
+ * Invocations a dispatch starts, each taking units until none are left: half
+ * of GPU_FILL, since an invocation's stack in workgroup memory (11 KiB per 64)
+ * keeps an H100 SM to about 1,280 at once; every dispatch then holds at least
+ * two units per invocation, so a lane whose unit ends early takes another.
+ */
+export const INVOCATIONS = GPU_FILL / 2;
 /** Most units in one dispatch: its units buffer stays at 16 MiB. */
 const MAX_UNITS_PER_DISPATCH = 1 << 20;
 /** Loop steps a dispatch aims at: about 17 ms at the 10^12 steps/s of a big GPU. */
@@ -63,6 +70,11 @@ export interface GpuWorkPlan {
   readonly rowsLeft: number;
   /** Units per dispatch (a multiple of the workgroup size); only the last dispatch may be smaller. */
   readonly unitsPerDispatch: number;
+  /**
+   * Invocations per dispatch (a multiple of the workgroup size, at most
+   * unitsPerDispatch): each takes units from the dispatch until none are left.
+   */
+  readonly invocations: number;
   /** Dispatches submitted before the host waits for the oldest. */
   readonly inFlight: number;
 }
@@ -75,10 +87,11 @@ function checkLimit(value: number, name: string): void {
  * Rows a unit keeps at n (the benchmark's dispatch log tries others:
  * bench/gpu-dispatches.mjs). 12 from n = 18: with 11 the host makes 3.8
  * million units at n = 18 (0.1-0.2 s on one core, more than the GPU's
- * estimated search), with 12 it makes 0.58 million; 13 from n = 20.
+ * estimated search), with 12 it makes 0.58 million; 13 from n = 21, where
+ * 12 would have the host make about 600 million.
  */
 function defaultRowsLeft(n: number): number {
-  return n <= 17 ? MIN_ROWS_LEFT : n <= 19 ? 12 : MAX_ROWS_LEFT;
+  return n <= 17 ? MIN_ROWS_LEFT : n <= 20 ? 12 : MAX_ROWS_LEFT;
 }
 
 /**
@@ -100,9 +113,6 @@ export function planGpuWork(n: number, limits: GpuPlanLimits = DEFAULT_LIMITS, r
     Math.floor(limits.maxStorageBufferBindingSize / 16), // 16 bytes per unit
   );
   const units = Math.min(allowed, Math.max(GPU_FILL, wanted));
-  return {
-    rowsLeft,
-    unitsPerDispatch: Math.max(WORKGROUP_SIZE, Math.floor(units / WORKGROUP_SIZE) * WORKGROUP_SIZE),
-    inFlight: IN_FLIGHT,
-  };
+  const unitsPerDispatch = Math.max(WORKGROUP_SIZE, Math.floor(units / WORKGROUP_SIZE) * WORKGROUP_SIZE);
+  return { rowsLeft, unitsPerDispatch, invocations: Math.min(INVOCATIONS, unitsPerDispatch), inFlight: IN_FLIGHT };
 }

@@ -13,7 +13,7 @@ import { ERROR_CODES, failure } from '../../shared/errors.js';
 import type { Progress } from '../../shared/progress.js';
 import { SubproblemCounter } from './webgpu-counter.js';
 import { planGpuWork, type GpuPlanLimits, type GpuWorkPlan } from './webgpu-plan.js';
-import { unitSearchShader, WORKGROUP_SIZE } from './webgpu-shader.js';
+import { unitSearchShader, WORKGROUP_SIZE, type StackPlace } from './webgpu-shader.js';
 import { BufferUsage, MAP_READ, type GpuBufferLike, type GpuDeviceLike, type GpuPipelineLike } from './webgpu-types.js';
 import { prepareSubproblems, UnitStream, UNIT_WORDS, type PreparedSubproblems } from './webgpu-units.js';
 import { planSubproblems, type Subproblem } from '../constellations.js';
@@ -29,6 +29,8 @@ export interface WebGpuCountOptions {
 interface DeviceCountOptions extends WebGpuCountOptions {
   /** Overrides planGpuWork (tests: many small dispatches at small n). */
   plan?: GpuWorkPlan;
+  /** Overrides where the shader keeps its stack (bench/gpu-dispatches.mjs compares both on a GPU). */
+  stackPlace?: StackPlace;
 }
 
 const PROGRESS_INTERVAL_MS = 100;
@@ -40,6 +42,7 @@ interface Slot {
   readonly counts: GpuBufferLike;
   readonly readBack: GpuBufferLike;
   readonly batch: GpuBufferLike;
+  readonly handedOut: GpuBufferLike;
   readonly bindGroup: ReturnType<GpuDeviceLike['createBindGroup']>;
   readonly pipeline: GpuPipelineLike;
 }
@@ -66,7 +69,7 @@ export async function countOnDevice(
   const plan = options.plan ?? planGpuWork(n, limits);
   const subproblems = planSubproblems(n);
   // The driver compiles the shader on its own threads while this one makes the first dispatch's units.
-  const compiled = compileSearch(device, plan, subproblems);
+  const compiled = compileSearch(device, plan, subproblems, options.stackPlace);
   const prepared = prepareSubproblems(n, subproblems);
   const stream = new UnitStream(prepared, plan.rowsLeft);
   const counter = new SubproblemCounter(prepared);
@@ -89,7 +92,7 @@ export async function countOnDevice(
         const slot = slots[submitted % slots.length];
         const count = submitted === 0 ? prefilled : stream.done ? 0 : stream.fill(slot.words);
         if (count === 0) break;
-        queued.push(submit(device, slot, count, stream.subproblemsDone));
+        queued.push(submit(device, slot, count, plan.invocations, stream.subproblemsDone));
         submitted++;
       }
       const oldest = queued.shift();
@@ -112,15 +115,16 @@ export async function countOnDevice(
   return counter.result();
 }
 
-function submit(device: GpuDeviceLike, slot: Slot, count: number, subproblemsDone: number): Submitted {
+function submit(device: GpuDeviceLike, slot: Slot, count: number, invocations: number, subproblemsDone: number): Submitted {
   const began = performance.now();
   device.queue.writeBuffer(slot.units, 0, slot.words.subarray(0, count * UNIT_WORDS));
   device.queue.writeBuffer(slot.batch, 0, new Uint32Array([count, 0, 0, 0]));
+  device.queue.writeBuffer(slot.handedOut, 0, new Uint32Array(4));
   const encoder = device.createCommandEncoder();
   const pass = encoder.beginComputePass();
   pass.setPipeline(slot.pipeline);
   pass.setBindGroup(0, slot.bindGroup);
-  pass.dispatchWorkgroups(Math.ceil(count / WORKGROUP_SIZE));
+  pass.dispatchWorkgroups(Math.ceil(Math.min(count, invocations) / WORKGROUP_SIZE)); // each takes units until none are left
   pass.end();
   encoder.copyBufferToBuffer(slot.counts, 0, slot.readBack, 0, count * 8);
   device.queue.submit([encoder.finish()]);
@@ -148,12 +152,17 @@ function untilAborted(read: Promise<void>, signal: AbortSignalLike | undefined):
 }
 
 /** Starts compiling the search for units of at most plan.rowsLeft rows (fewer where no subproblem has as many). */
-function compileSearch(device: GpuDeviceLike, plan: GpuWorkPlan, subproblems: readonly Subproblem[]): Promise<GpuPipelineLike> {
+function compileSearch(
+  device: GpuDeviceLike,
+  plan: GpuWorkPlan,
+  subproblems: readonly Subproblem[],
+  stackPlace: StackPlace | undefined,
+): Promise<GpuPipelineLike> {
   const deepest = subproblems.reduce((most, s) => Math.max(most, s.innerRows), 0);
   const compiling = device.createComputePipelineAsync({
     layout: 'auto',
     compute: {
-      module: device.createShaderModule({ code: unitSearchShader(Math.min(plan.rowsLeft, Math.max(1, deepest))) }),
+      module: device.createShaderModule({ code: unitSearchShader(Math.min(plan.rowsLeft, Math.max(1, deepest)), stackPlace) }),
       entryPoint: 'main',
     },
   });
@@ -175,6 +184,7 @@ function makeBuffers(device: GpuDeviceLike, prepared: PreparedSubproblems, plan:
     counts: buffer(size * 8, BufferUsage.STORAGE | BufferUsage.COPY_SRC),
     readBack: buffer(size * 8, BufferUsage.MAP_READ | BufferUsage.COPY_DST),
     batch: buffer(16, BufferUsage.UNIFORM | BufferUsage.COPY_DST),
+    handedOut: buffer(16, BufferUsage.STORAGE | BufferUsage.COPY_DST),
     rowTable,
   }));
 }
@@ -185,7 +195,7 @@ function bindSlots(device: GpuDeviceLike, buffers: readonly SlotBuffers[], pipel
     pipeline,
     bindGroup: device.createBindGroup({
       layout: pipeline.getBindGroupLayout(0),
-      entries: [slot.units, rowTable, slot.counts, slot.batch].map((b, binding) => ({ binding, resource: { buffer: b } })),
+      entries: [slot.units, rowTable, slot.counts, slot.batch, slot.handedOut].map((b, binding) => ({ binding, resource: { buffer: b } })),
     }),
   }));
 }

@@ -1,30 +1,58 @@
-// The WebGPU engine's compute shader (WGSL): one invocation searches one work
-// unit (src/search/webgpu/webgpu-units.ts) to the last row and writes how many
-// solutions it found, as two 32-bit words (WGSL has no 64-bit integers).
+// The WebGPU engine's compute shader (WGSL): each invocation takes work units
+// (src/search/webgpu/webgpu-units.ts) from its dispatch until none are left,
+// searches each to the last row and writes how many solutions it found, as two
+// 32-bit words (WGSL has no 64-bit integers).
 // test/fixtures/webgpu/cpu-twin.mjs runs the same loop on the CPU: change both.
 //
-// Shaped after the published GPU solvers (NQueensFAF's OpenCL kernel,
-// Somers-style bitmask searches on GPUs):
+// Shaped after the published GPU solvers (NQueensFAF's OpenCL kernel, the
+// persistent CUDA counters with their stacks in shared memory):
 // - no recursion: one loop, where every step places the lowest free queen,
 //   after going back a row first where the current one has none left, so the
 //   invocations of a wave stay on the same path as long as their searches
 //   allow (a step that only went back cost a fifth of all steps);
 // - a queen on the second-to-last row is counted at once where the last row
 //   has its square free, without a step there;
-// - the private state is the current row's masks plus a stack exactly as
-//   deep as the refinement left rows (generated per count), to keep
-//   registers and scratch memory, and so occupancy, in check;
-// - neighbouring invocations search units of the same subproblem, so their
+// - the stack, exactly as deep as the refinement left rows (generated per
+//   count), sits in workgroup memory, one slot per invocation and row, so
+//   neighbouring invocations touch neighbouring words: on an H100 that took
+//   0.4-0.5x the time of a private stack (2026-11-27, bench/gpu-layouts.mjs);
+// - an invocation whose unit ends takes the next from an atomic counter, so
+//   a wave does not idle behind its longest unit;
+// - neighbouring units belong to the same subproblem, so the invocations'
 //   row-table reads hit the same addresses.
 
 /** Invocations per workgroup: a multiple of every common wave size (32, 64). */
 export const WORKGROUP_SIZE = 64;
 
+/**
+ * Where an invocation keeps its stack. 'workgroup': in workgroup memory,
+ * interleaved so that neighbouring invocations use neighbouring words (the
+ * default, as the fast CUDA counters do); 'private': in the invocation's own
+ * array, which drivers put in scratch memory once it is indexed by a
+ * variable (bench/gpu-dispatches.mjs compares the two on a GPU).
+ */
+export type StackPlace = 'workgroup' | 'private';
+
 /** The shader for units with at most `maxRowsLeft` rows to search. */
-export function unitSearchShader(maxRowsLeft: number): string {
+export function unitSearchShader(maxRowsLeft: number, stackPlace: StackPlace = 'workgroup'): string {
   // The stack holds the rows above the one being searched; the last two rows are never pushed.
   const stackRows = Math.max(1, maxRowsLeft - 2);
+  const inWorkgroup = stackPlace === 'workgroup';
   return /* wgsl */ `
+const WORKGROUP_SIZE = ${WORKGROUP_SIZE}u;
+const STACK_ROWS = ${stackRows}u;
+${BINDINGS}
+${inWorkgroup ? 'var<workgroup> stack: array<vec4<u32>, STACK_ROWS * WORKGROUP_SIZE>;' : ''}
+
+@compute @workgroup_size(${WORKGROUP_SIZE})
+fn main(@builtin(local_invocation_index) lane: u32) {
+  ${inWorkgroup ? '' : 'var stack: array<vec4<u32>, STACK_ROWS>;'}
+${searchLoop(inWorkgroup ? '(row - firstRow) * WORKGROUP_SIZE + lane' : 'row - firstRow')}
+}
+`;
+}
+
+const BINDINGS = /* wgsl */ `
 struct Batch {
   count: u32,
 }
@@ -33,40 +61,58 @@ struct Batch {
 @group(0) @binding(0) var<storage, read> units: array<vec4<u32>>;
 // Per subproblem, 32 rows of (border queens' attacks, shift to the next inner row).
 @group(0) @binding(1) var<storage, read> rowTable: array<vec2<u32>>;
-// Per invocation (one per unit of this dispatch): its solutions, low word then high word.
+// Per unit of this dispatch: its solutions, low word then high word.
 @group(0) @binding(2) var<storage, read_write> counts: array<vec2<u32>>;
 @group(0) @binding(3) var<uniform> batch: Batch;
+// Units handed out so far in this dispatch (zero before it starts).
+@group(0) @binding(4) var<storage, read_write> handedOut: atomic<u32>;`;
 
-@compute @workgroup_size(${WORKGROUP_SIZE})
-fn main(@builtin(global_invocation_id) id: vec3<u32>) {
-  let index = id.x;
-  if (index >= batch.count) {
-    return;
-  }
-  let unit = units[index];
-  let table = (unit.w >> 10u) * 32u;
-  let firstRow = (unit.w >> 5u) & 31u;
-  let lastRow = unit.w & 31u;
-  var row = firstRow;
-  var cols = unit.x;
-  var ld = unit.y;
-  var rd = unit.z;
-  var free = ~(cols | ld | rd | rowTable[table + row].x);
+/** The body of main: take a unit, search it, write its count, take the next; `slot` indexes this row's stack entry. */
+function searchLoop(slot: string): string {
+  return /* wgsl */ `
+  // Each invocation takes units until none are left, so a lane whose unit ends
+  // early starts another instead of idling until its wave's longest unit ends.
+  var index = 0xffffffffu;
+  var table = 0u;
+  var firstRow = 0u;
+  var lastRow = 0u;
+  var row = 0u;
+  var cols = 0u;
+  var ld = 0u;
+  var rd = 0u;
+  var free = 0u;
   var low = 0u;
   var high = 0u;
-  var stack: array<vec4<u32>, ${stackRows}>;
-  if (row == lastRow) {
-    // As many columns are free as rows are left, so the last row has at most one free square.
-    low = select(0u, 1u, free != 0u);
-    free = 0u;
-  }
   loop {
-    if (free == 0u) {
-      if (row == firstRow) {
+    if (free == 0u && row == firstRow) {
+      if (index != 0xffffffffu) {
+        counts[index] = vec2<u32>(low, high);
+      }
+      index = atomicAdd(&handedOut, 1u);
+      if (index >= batch.count) {
         break;
       }
+      let unit = units[index];
+      table = (unit.w >> 10u) * 32u;
+      firstRow = (unit.w >> 5u) & 31u;
+      lastRow = unit.w & 31u;
+      row = firstRow;
+      cols = unit.x;
+      ld = unit.y;
+      rd = unit.z;
+      free = ~(cols | ld | rd | rowTable[table + row].x);
+      low = 0u;
+      high = 0u;
+      if (row == lastRow) {
+        // As many columns are free as rows are left, so the last row has at most one free square.
+        low = select(0u, 1u, free != 0u);
+        free = 0u;
+      }
+      continue;
+    }
+    if (free == 0u) {
       row -= 1u;
-      let saved = stack[row - firstRow];
+      let saved = stack[${slot}];
       free = saved.x;
       cols = saved.y;
       ld = saved.z;
@@ -88,7 +134,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
           }
         }
       } else {
-        stack[row - firstRow] = vec4<u32>(free, cols, ld, rd);
+        stack[${slot}] = vec4<u32>(free, cols, ld, rd);
         cols = nextCols;
         ld = nextLd;
         rd = nextRd;
@@ -96,8 +142,5 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         row += 1u;
       }
     }
-  }
-  counts[index] = vec2<u32>(low, high);
-}
-`;
+  }`;
 }
