@@ -1,7 +1,7 @@
 // The WebGPU engine's long checks without a GPU (npm run test:long): the
 // default plan's dispatch loop on the stand-in device (dispatches run with
 // the shader's loop on the CPU) at n = 15..17, the loop-step figures the plan
-// is sized by, and the 137 million units of n = 21.
+// is sized by, and the 847 million units of n = 21.
 import { describe, expect, it } from 'vitest';
 import { planSubproblems } from '../../dist/search/constellations.js';
 import { DEFAULT_LIMITS, UNIT_STEPS, planGpuWork } from '../../dist/search/webgpu/webgpu-plan.js';
@@ -43,12 +43,12 @@ describe('the WebGPU engine, long checks on the CPU', () => {
     expect({ mean: Math.round(steps / units), max: most }).toEqual(UNIT_STEPS[rowsLeft]);
   });
 
-  it('n = 21: 137,474,721 units of at most 13 rows, in dispatches all full but the last', () => {
+  it('n = 21: 847,441,336 units of at most 12 rows, in dispatches all full but the last', () => {
     const plan = planGpuWork(21);
     const { sizes, mostRows, done } = unitsOfPlan(21);
-    expect(sizes.reduce((a, b) => a + b, 0)).toBe(137_474_721);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(847_441_336);
     expect(sizes.slice(0, -1).every((size) => size === plan.unitsPerDispatch)).toBe(true);
-    expect(mostRows).toBe(13);
+    expect(mostRows).toBe(12);
     expect(done).toBe(true);
   });
 });

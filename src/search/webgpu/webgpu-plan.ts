@@ -86,18 +86,21 @@ function checkLimit(value: number, name: string): void {
 /**
  * Rows a unit keeps at n (the benchmark's dispatch log tries others:
  * bench/gpu-dispatches.mjs). 12 from n = 18: with 11 the host makes 3.8
- * million units at n = 18 (0.1-0.2 s on one core, more than the GPU's
- * estimated search), with 12 it makes 0.58 million; 13 from n = 21, where
- * 12 would have the host make about 600 million.
+ * million units at n = 18 (0.1-0.2 s on one core, a quarter of the
+ * whole count on an H100), with 12 it makes 0.58 million. 13 would cut n = 21's
+ * 847 million units (15-28 s of the host, overlapped) to 137 million, but
+ * its longest unit would run about 1 s at the H100's measured 1.2 us a step
+ * per invocation, too close to the ~2 s watchdogs.
  */
 function defaultRowsLeft(n: number): number {
-  return n <= 17 ? MIN_ROWS_LEFT : n <= 20 ? 12 : MAX_ROWS_LEFT;
+  return n <= 17 ? MIN_ROWS_LEFT : 12;
 }
 
 /**
- * The plan for n. Rows left grow with n, within [11, 13] (defaultRowsLeft),
- * so the units stay 0.58 to 137 million at n = 18..21 (the host makes and
- * sums every one) while the longest unit stays under a million loop steps. Dispatches aim at
+ * The plan for n. Rows left grow with n, 11 then 12 (defaultRowsLeft; 13 where
+ * asked), so the longest unit stays short (164,132 loop steps at 12 rows, at
+ * n = 17) while the host makes and sums 0.58 to 847 million units at
+ * n = 18..21. Dispatches aim at
  * STEPS_PER_DISPATCH, never below GPU_FILL units, within the limits.
  */
 export function planGpuWork(n: number, limits: GpuPlanLimits = DEFAULT_LIMITS, rowsLeft = defaultRowsLeft(n)): GpuWorkPlan {
