@@ -3,8 +3,8 @@
 # Here first: npm run build && bash ../shared/gpu/make-kit.sh   (builds .device-kit/, ignored by git)
 # Then the device tool: command "bash bench/gpu-device.sh", carry [".device-kit", "dist"], timeout_s 420.
 # Writes to $OUT (the device tool brings it back): gpu.jsonl (bench:gpu's lines, n = 16..21: append them to
-# bench/results/gpu.jsonl), bench.txt, dispatches.jsonl (the dispatch log and phases of n = 20), layouts.jsonl
-# (the shader's layouts compared at n = 19), nvidia-smi.csv. Each step is bounded (390 s in all), so a slow GPU
+# bench/results/gpu.jsonl), bench.txt, probe.jsonl (bench/gpu-probe.mjs: the shader's variants on one batch),
+# dispatches.jsonl (the dispatch log and phases of n = 20), nvidia-smi.csv. Each step is bounded (390 s in all), so a slow GPU
 # cannot eat the visit.
 set -u
 out=${OUT:-bench/results/device}
@@ -13,14 +13,14 @@ kit=.device-kit/on-device.sh # unpacks Node, Dawn and the Vulkan loader, then ex
 nvidia-smi --query-gpu=timestamp,utilization.gpu,memory.used --format=csv -l 1 >"$out/nvidia-smi.csv" 2>&1 &
 smi=$!
 # on-device.sh's own lines about the machine go to bench.txt, so the .jsonl files hold JSON lines only.
-# The counts with the package's defaults, the CPU join beside each n; n = 21 alone, without the CPU join
-# (about 2-3 minutes on 16 threads), so that its GPU time fits the visit.
+# The counts with the package's defaults, the CPU join beside each n.
 timeout 60 bash $kit node bench/gpu.mjs --from 16 --to 19 --results "$out/gpu.jsonl" 2>&1 | tee -a "$out/bench.txt"
 timeout 60 bash $kit node bench/gpu.mjs --from 20 --to 20 --results "$out/gpu.jsonl" 2>&1 | tee -a "$out/bench.txt"
-timeout 150 bash $kit node bench/gpu.mjs --from 21 --to 21 --no-cpu --results "$out/gpu.jsonl" 2>&1 | tee -a "$out/bench.txt"
-# The dispatch log of n = 20 (is the GPU ever idle?), and the shader's layouts at n = 19.
+# Where the shader's time goes (its variants on one batch), and the dispatch log of n = 20 (is the GPU ever idle?).
+timeout 60 bash $kit node bench/gpu-probe.mjs 3 2>>"$out/bench.txt" | grep --line-buffered '^{' >"$out/probe.jsonl"
 timeout 60 bash $kit node bench/gpu-dispatches.mjs 20 20 2>>"$out/bench.txt" | grep --line-buffered '^{' >"$out/dispatches.jsonl"
-timeout 60 bash $kit node bench/gpu-layouts.mjs 19 19 2 2>>"$out/bench.txt" | grep --line-buffered '^{' >"$out/layouts.jsonl"
+# n = 21 last and alone, without the CPU join (about 2-3 minutes on 16 threads), so that its GPU time fits.
+timeout 150 bash $kit node bench/gpu.mjs --from 21 --to 21 --no-cpu --results "$out/gpu.jsonl" 2>&1 | tee -a "$out/bench.txt"
 kill "$smi" 2>/dev/null
-cat "$out/layouts.jsonl"
+cat "$out/probe.jsonl"
 cut -c1-200 "$out/dispatches.jsonl"

@@ -1,0 +1,152 @@
+// Where the WebGPU shader's time goes, for a visit to a GPU machine
+// (bench/gpu-device.sh). One fixed batch of units (n = 19, 12 rows left, the
+// sixth dispatch of the plan: 382,912 units, or the first UNITS of it) is searched by variants of the
+// shipped shader that search the same tree, each dispatch timed from
+// submission to read-back, 1 warm-up then ROUNDS timed, the variants
+// interleaved round by round. The variants:
+// - shipped: the package's shader (stack in workgroup memory, 64 a workgroup);
+// - private: the stack in each invocation's private array;
+// - wg32, wg128: 32 or 128 invocations a workgroup;
+// - tableShared: each invocation copies its unit's rows of the row table into
+//   workgroup memory when it takes the unit, instead of reading storage twice a step;
+// - countBranchless: a solution counted with select, no carry (exact here: no
+//   unit has 2^32 solutions);
+// - and the shipped shader with 8,192 to 262,144 invocations: where the time
+//   stops falling is about how many invocations the GPU runs at once.
+// Every variant's solutions must equal the shipped one's (`same`). One JSON line
+// per variant: { variant, invocations, ms: [...], medianMs, solutions, same }.
+//   node bench/gpu-probe.mjs [ROUNDS [UNITS]]   (after npm run build; Node with `webgpu`;
+//   a smaller UNITS, such as 4096, checks the variants on a software adapter)
+import { planSubproblems } from '../dist/search/constellations.js';
+import { BufferUsage, MAP_READ } from '../dist/search/webgpu/webgpu-types.js';
+import { unitSearchShader } from '../dist/search/webgpu/webgpu-shader.js';
+import { prepareSubproblems, UnitStream, UNIT_WORDS } from '../dist/search/webgpu/webgpu-units.js';
+
+const ROUNDS = Number(process.argv[2] ?? 3);
+const N = 19;
+const ROWS_LEFT = 12;
+const UNITS = Number(process.argv[3] ?? 382_912);
+const DAWN_PACKAGE = /** @type {string} */ ('webgpu');
+
+/** The shipped shader with `from` replaced by `to` (each must occur). */
+function edit(code, ...pairs) {
+  for (const [from, to] of pairs) {
+    if (!code.includes(from)) throw new Error(`gpu-probe: the shader no longer contains ${JSON.stringify(from)}`);
+    code = code.split(from).join(to);
+  }
+  return code;
+}
+
+function workgroupOf(size) {
+  return edit(
+    unitSearchShader(ROWS_LEFT),
+    ['const WORKGROUP_SIZE = 64u;', `const WORKGROUP_SIZE = ${size}u;`],
+    ['@workgroup_size(64)', `@workgroup_size(${size})`],
+  );
+}
+
+const TABLE_SHARED = edit(
+  unitSearchShader(ROWS_LEFT),
+  ['var<workgroup> stack:', `var<workgroup> rows: array<vec2<u32>, ${ROWS_LEFT} * WORKGROUP_SIZE>;\nvar<workgroup> stack:`],
+  [
+    '      lastRow = unit.w & 31u;\n',
+    '      lastRow = unit.w & 31u;\n      for (var k = 0u; k <= lastRow - firstRow; k++) {\n        rows[k * WORKGROUP_SIZE + lane] = rowTable[table + firstRow + k];\n      }\n',
+  ],
+  ['rowTable[table + row].y', 'rows[(row - firstRow) * WORKGROUP_SIZE + lane].y'],
+  ['rowTable[table + row + 1u].x', 'rows[(row + 1u - firstRow) * WORKGROUP_SIZE + lane].x'],
+);
+
+const COUNT_BRANCHLESS = edit(unitSearchShader(ROWS_LEFT), [
+  '        if (nextFree != 0u) {\n          low += 1u;\n          if (low == 0u) {\n            high += 1u;\n          }\n        }',
+  '        low += select(0u, 1u, nextFree != 0u);',
+]);
+
+const variants = [
+  ['shipped', unitSearchShader(ROWS_LEFT), 131_072, 64],
+  ['private', unitSearchShader(ROWS_LEFT, 'private'), 131_072, 64],
+  ['wg32', workgroupOf(32), 131_072, 32],
+  ['wg128', workgroupOf(128), 131_072, 128],
+  ['tableShared', TABLE_SHARED, 131_072, 64],
+  ['countBranchless', COUNT_BRANCHLESS, 131_072, 64],
+  ...[8_192, 16_384, 32_768, 65_536, 262_144].map((invocations) => ['shipped', unitSearchShader(ROWS_LEFT), invocations, 64]),
+];
+
+// The batch: the plan's sixth dispatch of n = 19.
+const prepared = prepareSubproblems(N, planSubproblems(N));
+const stream = new UnitStream(prepared, ROWS_LEFT);
+const words = new Uint32Array(UNITS * UNIT_WORDS);
+let count = 0;
+for (let d = 0; d < 6; d++) count = stream.fill(words);
+
+// Its own device, with the adapter's workgroup memory (wg128 and tableShared need more than the default 16 KiB).
+const dawn = await import(DAWN_PACKAGE);
+const gpu = dawn.create([]); // held until the end: Dawn's instance must outlive the device
+const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+if (!adapter) throw new Error('gpu-probe: no adapter');
+const device = await adapter.requestDevice({
+  requiredLimits: { maxComputeWorkgroupStorageSize: adapter.limits.maxComputeWorkgroupStorageSize },
+});
+const buffer = (size, usage) => device.createBuffer({ size: Math.max(16, size), usage });
+const units = buffer(count * UNIT_WORDS * 4, BufferUsage.STORAGE | BufferUsage.COPY_DST);
+device.queue.writeBuffer(units, 0, words.subarray(0, count * UNIT_WORDS));
+const rowTable = buffer(prepared.rowTable.byteLength, BufferUsage.STORAGE | BufferUsage.COPY_DST);
+device.queue.writeBuffer(rowTable, 0, prepared.rowTable);
+const counts = buffer(count * 8, BufferUsage.STORAGE | BufferUsage.COPY_SRC);
+const readBack = buffer(count * 8, BufferUsage.MAP_READ | BufferUsage.COPY_DST);
+const batch = buffer(16, BufferUsage.UNIFORM | BufferUsage.COPY_DST);
+device.queue.writeBuffer(batch, 0, new Uint32Array([count, 0, 0, 0]));
+const handedOut = buffer(16, BufferUsage.STORAGE | BufferUsage.COPY_DST);
+
+const runs = await Promise.all(
+  variants.map(async ([name, code, invocations, size]) => {
+    const pipeline = await device.createComputePipelineAsync({
+      layout: 'auto',
+      compute: { module: device.createShaderModule({ code }), entryPoint: 'main' },
+    });
+    const bindGroup = device.createBindGroup({
+      layout: pipeline.getBindGroupLayout(0),
+      entries: [units, rowTable, counts, batch, handedOut].map((b, binding) => ({ binding, resource: { buffer: b } })),
+    });
+    return { name, invocations, size, pipeline, bindGroup, ms: [], solutions: 0n };
+  }),
+);
+
+/** One dispatch of the batch; its ms from submission to read-back, and its solutions. */
+async function dispatch(run) {
+  const start = performance.now();
+  device.queue.writeBuffer(handedOut, 0, new Uint32Array(4));
+  const encoder = device.createCommandEncoder();
+  const pass = encoder.beginComputePass();
+  pass.setPipeline(run.pipeline);
+  pass.setBindGroup(0, run.bindGroup);
+  pass.dispatchWorkgroups(Math.ceil(Math.min(count, run.invocations) / run.size));
+  pass.end();
+  encoder.copyBufferToBuffer(counts, 0, readBack, 0, count * 8);
+  device.queue.submit([encoder.finish()]);
+  await readBack.mapAsync(MAP_READ);
+  const ms = performance.now() - start;
+  const got = new Uint32Array(readBack.getMappedRange(0, count * 8));
+  let solutions = 0n;
+  let low = 0;
+  for (let j = 0; j < count; j++) {
+    low += got[j * 2];
+    if (got[j * 2 + 1] !== 0) solutions += BigInt(got[j * 2 + 1]) << 32n;
+  }
+  readBack.unmap();
+  return { ms, solutions: solutions + BigInt(low) };
+}
+
+for (const run of runs) await dispatch(run); // warm-up: the driver's first use of each pipeline
+for (let round = 0; round < ROUNDS; round++) {
+  for (const run of runs) {
+    const { ms, solutions } = await dispatch(run);
+    run.ms.push(Math.round(ms * 10) / 10);
+    run.solutions = solutions;
+  }
+}
+const expected = runs[0].solutions;
+for (const { name, invocations, ms, solutions } of runs) {
+  const medianMs = [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)];
+  console.log(JSON.stringify({ variant: name, invocations, ms, medianMs, solutions: String(solutions), same: solutions === expected }));
+}
+device.destroy();
