@@ -11,6 +11,7 @@
 //   workgroup memory when it takes the unit, instead of reading storage twice a step;
 // - countBranchless: a solution counted with select, no carry (exact here: no
 //   unit has 2^32 solutions);
+// - stackOneWord: NQueensFAF's stack, one word a row (below);
 // - and the shipped shader with 8,192 to 262,144 invocations: where the time
 //   stops falling is about how many invocations the GPU runs at once.
 // Every variant's solutions must equal the shipped one's (`same`). One JSON line
@@ -56,6 +57,34 @@ const TABLE_SHARED = edit(
   ['rowTable[table + row + 1u].x', 'rows[(row + 1u - firstRow) * WORKGROUP_SIZE + lane].x'],
 );
 
+// NQueensFAF's stack: one word a row, the queens tried so far (the one placed is the lowest) with the row's
+// shift in the top two bits; going back shifts the diagonals back, with a second word for the bits the
+// right diagonal shifts off the board (a unit's shifts add up to less than 32). A quarter of the stack.
+const STACK_ONE_WORD = edit(
+  unitSearchShader(ROWS_LEFT),
+  ['var<workgroup> stack: array<vec4<u32>,', 'var<workgroup> stack: array<u32,'],
+  ['  var rd = 0u;\n', '  var rd = 0u;\n  var rdLow = 0u;\n'],
+  ['      rd = unit.z;\n', '      rd = unit.z;\n      rdLow = 0u;\n'],
+  [
+    '      free = saved.x;\n      cols = saved.y;\n      ld = saved.z;\n      rd = saved.w;\n',
+    [
+      '      let back = saved >> 30u;',
+      '      let tried = saved & 0x3fffffffu;',
+      '      let placed = tried & (0u - tried);',
+      '      free = tried ^ placed;',
+      '      cols ^= placed;',
+      '      ld = (ld >> back) & ~placed;',
+      '      rd = ((rd << back) | (rdLow >> (32u - back))) & ~placed;',
+      '      rdLow = rdLow << back;',
+      '',
+    ].join('\n'),
+  ],
+  [
+    'stack[(row - firstRow) * WORKGROUP_SIZE + lane] = vec4<u32>(free, cols, ld, rd);',
+    'stack[(row - firstRow) * WORKGROUP_SIZE + lane] = (shift << 30u) | free | bit;\n        rdLow = (rdLow >> shift) | ((rd | bit) << (32u - shift));',
+  ],
+);
+
 const COUNT_BRANCHLESS = edit(unitSearchShader(ROWS_LEFT), [
   '        if (nextFree != 0u) {\n          low += 1u;\n          if (low == 0u) {\n            high += 1u;\n          }\n        }',
   '        low += select(0u, 1u, nextFree != 0u);',
@@ -68,6 +97,7 @@ const variants = [
   ['wg128', workgroupOf(128), 131_072, 128],
   ['tableShared', TABLE_SHARED, 131_072, 64],
   ['countBranchless', COUNT_BRANCHLESS, 131_072, 64],
+  ['stackOneWord', STACK_ONE_WORD, 131_072, 64],
   ...[8_192, 16_384, 32_768, 65_536, 262_144].map((invocations) => ['shipped', unitSearchShader(ROWS_LEFT), invocations, 64]),
 ];
 
