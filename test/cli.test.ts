@@ -97,6 +97,10 @@ describe('nqueens CLI', () => {
     [['fly'], /unknown command "fly"/],
     [['count', '8', '--limit', '3'], /--limit does not apply to count; count takes --engine, --algorithm, --threads/],
     [['solve', '8', '--threads', '2'], /--threads does not apply to solve; solve takes --engine, --limit, --format/],
+    [['count', '8', '--threads', '1', '--threads', '2'], /--threads is given twice \("1" and "2"\); give it once/],
+    [['count', '8', '--engine=js', '--engine', 'js'], /--engine is given twice \("js" and "js"\); give it once/],
+    [['solve', '8', '--unique', '--limit', '1', '--unique'], /--unique is given twice; give it once/],
+    [['merge', 'a.json', '--seed', '1', '--seed', '1'], /--seed is given twice \("1" and "1"\); give it once/],
   ])('%j fails with one line and a non-zero exit', (args, message) => {
     const r = nqueens(...args);
     expect(r.code).not.toBe(0);

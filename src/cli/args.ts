@@ -104,12 +104,26 @@ export function parseCommandLine(argv: readonly string[]): { values: OptionValue
   checkKnownOptions(argv);
   let parsed;
   try {
-    parsed = parseArgs({ args: numbersAsValues(argv), allowPositionals: true, strict: true, options: OPTIONS });
+    parsed = parseArgs({ args: numbersAsValues(argv), allowPositionals: true, strict: true, options: OPTIONS, tokens: true });
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new UsageError((error as Error).message.split('\n')[0]);
   }
+  refuseRepeats(parsed.tokens);
   return { values: parsed.values as OptionValues, positionals: parsed.positionals };
+}
+
+/** An option given twice (`--threads 1 --threads 2`) is refused: which one was meant is a guess. */
+function refuseRepeats(tokens: ReturnType<typeof parseArgs>['tokens']): void {
+  const seen = new Map<string, string | undefined>();
+  for (const token of tokens ?? []) {
+    if (token.kind !== 'option') continue;
+    if (seen.has(token.name)) {
+      const values = [seen.get(token.name), token.value].filter((v) => v !== undefined).map(quote);
+      throw new UsageError(`--${token.name} is given twice${values.length === 2 ? ` (${values.join(' and ')})` : ''}; give it once`);
+    }
+    seen.set(token.name, token.value);
+  }
 }
 
 /** Refuses options that the command does not take, and file options without a file. */
