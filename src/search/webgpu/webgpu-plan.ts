@@ -88,7 +88,7 @@ function checkLimit(value: number, name: string): void {
  * bench/gpu-dispatches.mjs). 12 from n = 18: with 11 the host makes 3.8
  * million units at n = 18 (0.1-0.2 s on one core, a quarter of the
  * whole count on an H100), with 12 it makes 0.58 million. 13 would cut n = 21's
- * 847 million units (15-28 s of the host, overlapped) to 137 million, but
+ * 847 million units (13 s of the host, overlapped) to 137 million, but
  * its longest unit would run about 1 s at the H100's measured 1.2 us a step
  * per invocation, too close to the ~2 s watchdogs.
  */

@@ -101,29 +101,51 @@ export class UnitStream {
   private step(out: Uint32Array): void {
     const { rowTable, innerRows } = this.prepared;
     const d = this.depth;
-    const free = this.free[d];
+    let free = this.free[d];
     if (free === 0) {
       this.depth--; // the walk ends when it climbs above row 0
       return;
     }
-    const bit = free & -free;
-    this.free[d] = free ^ bit;
     const at = (this.subproblem * TABLE_ROWS + d) * 2;
     const shift = rowTable[at + 1];
-    const cols = this.cols[d] | bit;
-    const ld = (this.ld[d] | bit) << shift;
-    const rd = (this.rd[d] | bit) >>> shift;
-    const childFree = ~(cols | ld | rd | rowTable[at + 2]);
-    if (childFree === 0) return; // a dead end costs the GPU nothing
+    const below = rowTable[at + 2];
+    const cols = this.cols[d];
+    const ld = this.ld[d];
+    const rd = this.rd[d];
     if (innerRows[this.subproblem] - (d + 1) <= this.rowsLeft) {
-      this.emit(out, cols, ld, rd, d + 1);
+      // The row's children are units: written in one go, as many as fit (the rest on the next call).
+      const packed = this.packed(d + 1);
+      const end = Math.floor(out.length / UNIT_WORDS) * UNIT_WORDS;
+      let at = this.written * UNIT_WORDS;
+      while (free !== 0 && at < end) {
+        const bit = free & -free;
+        free ^= bit;
+        const childCols = cols | bit;
+        const childLd = (ld | bit) << shift;
+        const childRd = (rd | bit) >>> shift;
+        if (~(childCols | childLd | childRd | below) === 0) continue; // a dead end costs the GPU nothing
+        out[at] = childCols;
+        out[at + 1] = childLd;
+        out[at + 2] = childRd;
+        out[at + 3] = packed;
+        at += UNIT_WORDS;
+      }
+      this.written = at / UNIT_WORDS;
+      this.free[d] = free;
       return;
     }
+    const bit = free & -free;
+    this.free[d] = free ^ bit;
+    const childCols = cols | bit;
+    const childLd = (ld | bit) << shift;
+    const childRd = (rd | bit) >>> shift;
+    const childFree = ~(childCols | childLd | childRd | below);
+    if (childFree === 0) return;
     this.depth = d + 1;
     this.free[d + 1] = childFree;
-    this.cols[d + 1] = cols;
-    this.ld[d + 1] = ld;
-    this.rd[d + 1] = rd;
+    this.cols[d + 1] = childCols;
+    this.ld[d + 1] = childLd;
+    this.rd[d + 1] = childRd;
   }
 
   /** Moves to the next subproblem with rows to search (a small one becomes one unit); false when none is left. */
@@ -151,12 +173,17 @@ export class UnitStream {
   }
 
   private emit(out: Uint32Array, cols: number, ld: number, rd: number, row: number): void {
-    const s = this.subproblem;
     const at = this.written * UNIT_WORDS;
     out[at] = cols;
     out[at + 1] = ld;
     out[at + 2] = rd;
-    out[at + 3] = (s << 10) | (row << 5) | (this.prepared.innerRows[s] - 1);
+    out[at + 3] = this.packed(row);
     this.written++;
+  }
+
+  /** A unit's fourth word: its subproblem, first row and last row. */
+  private packed(row: number): number {
+    const s = this.subproblem;
+    return (s << 10) | (row << 5) | (this.prepared.innerRows[s] - 1);
   }
 }
