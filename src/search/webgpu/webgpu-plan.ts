@@ -85,21 +85,23 @@ function checkLimit(value: number, name: string): void {
 
 /**
  * Rows a unit keeps at n (the benchmark's dispatch log tries others:
- * bench/gpu-dispatches.mjs). 12 from n = 18: with 11 the host makes 3.8
- * million units at n = 18 (0.1-0.2 s on one core, a quarter of the
- * whole count on an H100), with 12 it makes 0.58 million. 13 would cut n = 21's
- * 847 million units (13 s of the host, overlapped) to 137 million, but
- * its longest unit would run about 1 s at the H100's measured 1.2 us a step
- * per invocation, too close to the ~2 s watchdogs.
+ * bench/gpu-dispatches.mjs). 11 up to n = 18: on the H100 n = 18 took 0.92 s
+ * with 11 and 1.01 s with 12 (the private-stack shader, 2026-11-27), as a
+ * dispatch lasts at least as long as its longest unit (30,831 steps at 11
+ * rows, 164,132 at 12); its 3.8 million units take the host about 0.1 s,
+ * overlapped. 12 from n = 19, where 11 would make 39 million. 13 would cut
+ * n = 21's 847 million units (13 s of the host, overlapped) to 137 million,
+ * but its longest unit would run about 1 s at the H100's measured 1.2 us a
+ * step per invocation, too close to the ~2 s watchdogs.
  */
 function defaultRowsLeft(n: number): number {
-  return n <= 17 ? MIN_ROWS_LEFT : 12;
+  return n <= 18 ? MIN_ROWS_LEFT : 12;
 }
 
 /**
  * The plan for n. Rows left grow with n, 11 then 12 (defaultRowsLeft; 13 where
  * asked), so the longest unit stays short (164,132 loop steps at 12 rows, at
- * n = 17) while the host makes and sums 0.58 to 847 million units at
+ * n = 17) while the host makes and sums 3.8 to 847 million units at
  * n = 18..21. Dispatches aim at
  * STEPS_PER_DISPATCH, never below GPU_FILL units, within the limits.
  */
