@@ -156,6 +156,25 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     expect(device.log.stackRows).toEqual([7]); // n = 12 has at most 9 inner rows, fewer than the plan's 11
   });
 
+  // A dispatch of no invocations searches nothing and leaves its counts as they were: never a count, always a refusal.
+  it.each([
+    ['invocations', 0],
+    ['invocations', Number.NaN],
+    ['invocations', undefined],
+    ['invocations', 1.5],
+    ['unitsPerDispatch', 0],
+    ['inFlight', 0],
+    ['rowsLeft', 0],
+    ['rowsLeft', 14], // the stack of 13 rows left is what the workgroup memory is sized for
+  ])('refuses a plan whose %s is %s, before it touches the device', async (field, value) => {
+    const device = createFakeDevice();
+    const plan = { rowsLeft: 5, unitsPerDispatch: 256, invocations: 64, inFlight: 3, [field]: value };
+    const outcome = await countOnDevice(10, onDevice(device), DEFAULT_LIMITS, { plan }).catch((error: unknown) => error);
+    expect(outcome).toBeInstanceOf(RangeError);
+    expect((outcome as Error).message).toMatch(new RegExp(`^plan\\.${field} must be an integer from 1 to \\d+, got ${String(value)}$`));
+    expect(device.log.calls).toEqual([]);
+  });
+
   it('rejects with the AbortError at once when aborted while a dispatch is still running, and submits nothing after', async () => {
     const device = createFakeDevice({ hold: true }); // no dispatch ever finishes
     const controller = new AbortController();
