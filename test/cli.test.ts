@@ -130,9 +130,10 @@ describe('nqueens count --algorithm', () => {
     [['count', '8', '--threads=1', '--threads', '2'], '--threads is given twice ("1" and "2")'],
     [['solve', '6', '--limit=1', '--limit=1'], '--limit is given twice ("1" and "1")'],
     [['merge', '--json', 'a.json', '--json'], '--json is given twice'],
-    [['-h', '--help'], '--help is given twice'],
-    [['help', '-h', '-h'], '--help is given twice'],
-    [['version', '-v', '--version'], '--version is given twice'],
+    [['-h', '--help'], '--help is given twice (-h and --help)'],
+    [['help', '-h', '-h'], '-h is given twice'],
+    [['version', '-v', '--version'], '--version is given twice (-v and --version)'],
+    [['version', '-v', '-v'], '-v is given twice'],
   ])('%j: an option given twice is a usage error (exit 2), before anything runs', (args, message) => {
     const r = nqueens(...args);
     expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 2, stdout: '' });
