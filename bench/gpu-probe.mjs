@@ -1,6 +1,6 @@
 // Where the WebGPU shader's time goes, for a visit to a GPU machine
 // (bench/gpu-device.sh). One fixed batch of units (n = 19, 12 rows left, the
-// sixth dispatch of the plan: 382,912 units, or the first UNITS of it) is searched by variants of the
+// sixth dispatch of the plan: 382,912 units; with a smaller UNITS, the sixth batch of UNITS) is searched by variants of the
 // shipped shader that search the same tree, each dispatch timed from
 // submission to read-back, 1 warm-up then ROUNDS timed, the variants
 // interleaved round by round. The variants:
@@ -14,6 +14,8 @@
 // - stackOneWord: NQueensFAF's stack, one word a row (below);
 // - and the shipped shader with 8,192 to 262,144 invocations: where the time
 //   stops falling is about how many invocations the GPU runs at once.
+// - and a control that takes no unit: its `same` must be false, which shows
+//   that the counts are cleared before each dispatch (each variant's own).
 // Every variant's solutions must equal the shipped one's (`same`). One JSON line
 // per variant: { variant, invocations, ms: [...], medianMs, solutions, same }.
 //   node bench/gpu-probe.mjs [ROUNDS [UNITS]]   (after npm run build; Node with `webgpu`;
@@ -90,6 +92,9 @@ const COUNT_BRANCHLESS = edit(unitSearchShader(ROWS_LEFT), [
   '        low += select(0u, 1u, nextFree != 0u);',
 ]);
 
+// (It still reads batch.count: a layout 'auto' without binding 3 would refuse the bind group.)
+const TAKES_NONE = edit(unitSearchShader(ROWS_LEFT), ['if (index >= batch.count) {', 'if (index >= batch.count || true) {']);
+
 const variants = [
   ['shipped', unitSearchShader(ROWS_LEFT), 131_072, 64],
   ['private', unitSearchShader(ROWS_LEFT, 'private'), 131_072, 64],
@@ -99,6 +104,7 @@ const variants = [
   ['countBranchless', COUNT_BRANCHLESS, 131_072, 64],
   ['stackOneWord', STACK_ONE_WORD, 131_072, 64],
   ...[8_192, 16_384, 32_768, 65_536, 262_144].map((invocations) => ['shipped', unitSearchShader(ROWS_LEFT), invocations, 64]),
+  ['control', TAKES_NONE, 131_072, 64],
 ];
 
 // The batch: the plan's sixth dispatch of n = 19.
@@ -121,7 +127,7 @@ const units = buffer(count * UNIT_WORDS * 4, BufferUsage.STORAGE | BufferUsage.C
 device.queue.writeBuffer(units, 0, words.subarray(0, count * UNIT_WORDS));
 const rowTable = buffer(prepared.rowTable.byteLength, BufferUsage.STORAGE | BufferUsage.COPY_DST);
 device.queue.writeBuffer(rowTable, 0, prepared.rowTable);
-const counts = buffer(count * 8, BufferUsage.STORAGE | BufferUsage.COPY_SRC);
+const counts = buffer(count * 8, BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST); // COPY_DST: cleared
 const readBack = buffer(count * 8, BufferUsage.MAP_READ | BufferUsage.COPY_DST);
 const batch = buffer(16, BufferUsage.UNIFORM | BufferUsage.COPY_DST);
 device.queue.writeBuffer(batch, 0, new Uint32Array([count, 0, 0, 0]));
@@ -143,8 +149,15 @@ const runs = await Promise.all(
 
 /** One dispatch of the batch; its ms from submission to read-back, and its solutions. */
 async function dispatch(run) {
-  const start = performance.now();
+  // The counts of the variant before are cleared, here and in the read-back (which a dispatch the device
+  // refuses leaves as it was), so a variant that writes none cannot pass for the same; not timed.
+  const clear = device.createCommandEncoder();
+  clear.clearBuffer(counts);
+  clear.clearBuffer(readBack);
   device.queue.writeBuffer(handedOut, 0, new Uint32Array(4));
+  device.queue.submit([clear.finish()]);
+  await device.queue.onSubmittedWorkDone();
+  const start = performance.now();
   const encoder = device.createCommandEncoder();
   const pass = encoder.beginComputePass();
   pass.setPipeline(run.pipeline);

@@ -125,6 +125,27 @@ describe('nqueens count --algorithm', () => {
     expect(r.stderr).toMatch(/--algorithm must be auto, join or search; got "fast" \(see/);
   });
 
+  // Every command, the short and long names of one option, and --name=value beside --name value.
+  it.each([
+    [['count', '8', '--threads=1', '--threads', '2'], '--threads is given twice ("1" and "2")'],
+    [['solve', '6', '--limit=1', '--limit=1'], '--limit is given twice ("1" and "1")'],
+    [['merge', '--json', 'a.json', '--json'], '--json is given twice'],
+    [['-h', '--help'], '--help is given twice (-h and --help)'],
+    [['help', '-h', '-h'], '-h is given twice'],
+    [['version', '-v', '--version'], '--version is given twice (-v and --version)'],
+    [['version', '-v', '-v'], '-v is given twice'],
+  ])('%j: an option given twice is a usage error (exit 2), before anything runs', (args, message) => {
+    const r = nqueens(...args);
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 2, stdout: '' });
+    expect(r.stderr).toBe(`nqueens: ${message}; give it once (see nqueens --help)\n`);
+  });
+
+  it('after --, a repeated --json is a positional, never an option', () => {
+    const r = nqueens('count', '8', '--', '--json', '--json');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^nqueens: count takes one size or range; unexpected "--json"/);
+  });
+
   it.each([[[]], [['help']]])('%j: the usage on stdout, exit 0', (args) => {
     const r = nqueens(...args);
     expect([r.code, r.stderr]).toEqual([0, '']);

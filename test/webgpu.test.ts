@@ -84,8 +84,11 @@ describe("WebGPU work units, searched with the shader's loop on the CPU", () => 
     expect(shared).toContain('var<workgroup> stack: array<vec4<u32>, STACK_ROWS * WORKGROUP_SIZE>;');
     expect(shared).toContain('stack[(row - firstRow) * WORKGROUP_SIZE + lane]');
     expect(shared).not.toContain('var stack');
-    // 11 rows x 64 invocations x 16 bytes: within the 16 KiB of workgroup memory every adapter gives.
-    expect(11 * 64 * 16).toBeLessThanOrEqual(16_384);
+    // Within the 16 KiB of workgroup memory every device has by default, for every rows left a plan may ask
+    // (1 to 13: checkGpuWorkPlan); at 13, 11 rows x 64 invocations x 16 bytes (a vec4<u32>).
+    const workgroupBytes = (code: string) => shaderStackRows(code) * Number(/const WORKGROUP_SIZE = (\d+)u;/.exec(code)?.[1]) * 16;
+    expect(workgroupBytes(shared)).toBe(11 * 64 * 16);
+    for (const rows of range(1, 13)) expect(workgroupBytes(unitSearchShader(rows))).toBeLessThanOrEqual(16_384);
     const own = unitSearchShader(13, 'private');
     expect(own).toContain('var stack: array<vec4<u32>, STACK_ROWS>;');
     expect(own).toContain('stack[row - firstRow]');
@@ -154,6 +157,25 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     expect(await countOnDevice(12, onDevice(device), DEFAULT_LIMITS)).toEqual({ total: TOTAL[12], unique: UNIQUE[12] });
     expect(device.log.dispatches).toHaveLength(1);
     expect(device.log.stackRows).toEqual([7]); // n = 12 has at most 9 inner rows, fewer than the plan's 11
+  });
+
+  // A dispatch of no invocations searches nothing and leaves its counts as they were: never a count, always a refusal.
+  it.each([
+    ['invocations', 0],
+    ['invocations', Number.NaN],
+    ['invocations', undefined],
+    ['invocations', 1.5],
+    ['unitsPerDispatch', 0],
+    ['inFlight', 0],
+    ['rowsLeft', 0],
+    ['rowsLeft', 14], // the stack of 13 rows left is what the workgroup memory is sized for
+  ])('refuses a plan whose %s is %s, before it touches the device', async (field, value) => {
+    const device = createFakeDevice();
+    const plan = { rowsLeft: 5, unitsPerDispatch: 256, invocations: 64, inFlight: 3, [field]: value };
+    const outcome = await countOnDevice(10, onDevice(device), DEFAULT_LIMITS, { plan }).catch((error: unknown) => error);
+    expect(outcome).toBeInstanceOf(RangeError);
+    expect((outcome as Error).message).toMatch(new RegExp(`^plan\\.${field} must be an integer from 1 to \\d+, got ${String(value)}$`));
+    expect(device.log.calls).toEqual([]);
   });
 
   it('rejects with the AbortError at once when aborted while a dispatch is still running, and submits nothing after', async () => {

@@ -115,14 +115,18 @@ export function parseCommandLine(argv: readonly string[]): { values: OptionValue
 
 /** An option given twice (`--threads 1 --threads 2`) is refused: which one was meant is a guess. */
 function refuseRepeats(tokens: ReturnType<typeof parseArgs>['tokens']): void {
-  const seen = new Map<string, string | undefined>();
+  const seen = new Map<string, { rawName: string; value?: string | undefined }>();
   for (const token of tokens ?? []) {
     if (token.kind !== 'option') continue;
-    if (seen.has(token.name)) {
-      const values = [seen.get(token.name), token.value].filter((v) => v !== undefined).map(quote);
-      throw new UsageError(`--${token.name} is given twice${values.length === 2 ? ` (${values.join(' and ')})` : ''}; give it once`);
+    const first = seen.get(token.name);
+    if (first) {
+      // Named as typed: `-v -v` says -v; `-h --help` says both (only -h and -v have a short name, and take no value).
+      const named = first.rawName === token.rawName ? token.rawName : `--${token.name}`;
+      const shown = [first.value, token.value].filter((v) => v !== undefined).map(quote);
+      const detail = shown.length === 2 ? shown : first.rawName === token.rawName ? [] : [first.rawName, token.rawName];
+      throw new UsageError(`${named} is given twice${detail.length === 2 ? ` (${detail.join(' and ')})` : ''}; give it once`);
     }
-    seen.set(token.name, token.value);
+    seen.set(token.name, token);
   }
 }
 

@@ -5,7 +5,8 @@
 // garbage is collected every millisecond and the caller holds nothing of
 // Dawn; counts at once, progress and abort work; and Node exits by itself.
 // A control shows that real Dawn does crash when a device outlives its
-// instance, so the count run proves something.
+// instance, so the count run proves something. The GPU visit's probe
+// (bench/gpu-probe.mjs) runs here too, on a small batch.
 //
 // Needs `npm ci --prefix test/dawn --ignore-scripts` and a Vulkan driver Dawn
 // accepts (lavapipe from Mesa 23 or later: Debian bookworm's 22.3 is refused,
@@ -16,6 +17,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { planSubproblems } from '../../dist/search/constellations.js';
+import { prepareSubproblems, UnitStream, UNIT_WORDS } from '../../dist/search/webgpu/webgpu-units.js';
+import { searchUnitLikeShader } from '../fixtures/webgpu/cpu-twin.mjs';
 import { TOTAL, UNIQUE } from '../oeis.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -34,6 +38,21 @@ function runChild(args: string[], timeout = 90_000) {
     .filter(Boolean)
     .map((line) => JSON.parse(line) as Record<string, unknown>);
   return { status: child.status, signal: child.signal, lines, stderr: child.stderr };
+}
+
+/** The solutions of the probe's batch (the sixth of `units` units of n = 19, 12 rows left), by the shader's loop on the CPU. */
+function cpuSolutionsOfProbe(units: number): bigint {
+  const prepared = prepareSubproblems(19, planSubproblems(19));
+  const stream = new UnitStream(prepared, 12);
+  const words = new Uint32Array(units * UNIT_WORDS);
+  let count = 0;
+  for (let batch = 0; batch < 6; batch++) count = stream.fill(words);
+  let solutions = 0n;
+  for (let j = 0; j < count; j++) {
+    const { low, high } = searchUnitLikeShader(words, prepared.rowTable, j, 10); // 12 rows left: 10 stacked
+    solutions += BigInt(low) + (BigInt(high) << 32n);
+  }
+  return solutions;
 }
 
 /** Dawn's adapter here, or why there is none. */
@@ -90,6 +109,36 @@ describe.runIf(found.adapter || REQUIRED)('the WebGPU engine on Dawn in Node', (
     ]);
     expect(stderr).not.toMatch(/terminate called|Segmentation fault|Aborted|Error:/);
     expect({ status, signal }).toEqual({ status: 0, signal: null });
+  });
+
+  // bench/gpu-probe.mjs is run on a GPU visit only: here its string edits of the shader are checked to
+  // still apply, and every variant to count what the shader's loop on the CPU counts for the same units.
+  it("bench/gpu-probe.mjs on 1,024 units: every variant finds the CPU's solutions; its control, none", () => {
+    const child = spawnSync(process.execPath, ['--import', './test/dawn/use-dawn.mjs', 'bench/gpu-probe.mjs', '1', '1024'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect({ status: child.status, stderr: child.stderr }).toMatchObject({
+      status: 0,
+      stderr: expect.not.stringMatching(/validation|Error/),
+    });
+    const lines = child.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { variant: string; solutions: string; same: boolean });
+    const probed = cpuSolutionsOfProbe(1024);
+    expect(probed).toBeGreaterThan(0n);
+    expect(lines.map((l) => l.variant)).toEqual([
+      ...['shipped', 'private', 'wg32', 'wg128', 'tableShared', 'countBranchless', 'stackOneWord'],
+      ...Array<string>(5).fill('shipped'),
+      'control',
+    ]);
+    for (const { variant, solutions, same } of lines) {
+      expect({ variant, solutions, same }).toEqual(
+        variant === 'control' ? { variant, solutions: '0', same: false } : { variant, solutions: String(probed), same: true },
+      );
+    }
   });
 
   it('the control: real Dawn crashes when a device outlives its instance (the bug the package guards against)', () => {

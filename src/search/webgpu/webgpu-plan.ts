@@ -52,6 +52,8 @@ const MAX_UNITS_PER_DISPATCH = 1 << 20;
 const STEPS_PER_DISPATCH = 2 ** 34;
 /** Dispatches queued at once: one running, the next ones ready behind it. */
 export const IN_FLIGHT = 3;
+/** Most dispatches a plan given to the dispatch loop may queue (each holds its own buffers). */
+const MAX_IN_FLIGHT = 16;
 
 /**
  * The limits a device gets from requestDevice() without requiredLimits: the
@@ -120,4 +122,26 @@ export function planGpuWork(n: number, limits: GpuPlanLimits = DEFAULT_LIMITS, r
   const units = Math.min(allowed, Math.max(GPU_FILL, wanted));
   const unitsPerDispatch = Math.max(WORKGROUP_SIZE, Math.floor(units / WORKGROUP_SIZE) * WORKGROUP_SIZE);
   return { rowsLeft, unitsPerDispatch, invocations: Math.min(INVOCATIONS, unitsPerDispatch), inFlight: IN_FLIGHT };
+}
+
+/**
+ * Refuses a plan the dispatch loop cannot run exactly (the loop's `plan`
+ * option, for tests and benchmarks, skips planGpuWork): a dispatch of no
+ * invocations would search nothing and leave its counts as they were, and a
+ * stack deeper than 13 rows left outgrows the 16 KiB of workgroup memory a
+ * device has by default (11 rows of 64 x 16 bytes at 13).
+ */
+export function checkGpuWorkPlan(plan: GpuWorkPlan, limits: GpuPlanLimits): void {
+  const bounds: Record<keyof GpuWorkPlan, number> = {
+    rowsLeft: MAX_ROWS_LEFT,
+    unitsPerDispatch: MAX_UNITS_PER_DISPATCH,
+    invocations: limits.maxComputeWorkgroupsPerDimension * WORKGROUP_SIZE,
+    inFlight: MAX_IN_FLIGHT,
+  };
+  for (const [field, most] of Object.entries(bounds)) {
+    const value = plan[field as keyof GpuWorkPlan];
+    if (!Number.isInteger(value) || value < 1 || value > most) {
+      throw rangeError(`plan.${field} must be an integer from 1 to ${most}, got ${String(value)}`);
+    }
+  }
 }

@@ -12,7 +12,7 @@ import { abortError, type AbortSignalLike } from '../../shared/abort.js';
 import { ERROR_CODES, failure } from '../../shared/errors.js';
 import type { Progress } from '../../shared/progress.js';
 import { SubproblemCounter } from './webgpu-counter.js';
-import { planGpuWork, type GpuPlanLimits, type GpuWorkPlan } from './webgpu-plan.js';
+import { checkGpuWorkPlan, planGpuWork, type GpuPlanLimits, type GpuWorkPlan } from './webgpu-plan.js';
 import { unitSearchShader, WORKGROUP_SIZE, type StackPlace } from './webgpu-shader.js';
 import { BufferUsage, MAP_READ, type GpuBufferLike, type GpuDeviceLike, type GpuPipelineLike } from './webgpu-types.js';
 import { prepareSubproblems, UnitStream, UNIT_WORDS, type PreparedSubproblems } from './webgpu-units.js';
@@ -67,6 +67,7 @@ export async function countOnDevice(
   const { signal, onProgress, onDispatch } = options;
   const start = performance.now();
   const plan = options.plan ?? planGpuWork(n, limits);
+  checkGpuWorkPlan(plan, limits);
   const subproblems = planSubproblems(n);
   // The driver compiles the shader on its own threads while this one makes the first dispatch's units.
   const compiled = compileSearch(device, plan, subproblems, options.stackPlace);
