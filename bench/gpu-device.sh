@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # One visit to a lent GPU machine (no Node, no network): everything issue 43 asks to measure, in one call.
 # Here first: npm run build && bash ../shared/gpu/make-kit.sh   (builds .device-kit/, ignored by git)
-# Then the device tool: command "bash bench/gpu-device.sh", carry [".device-kit", "dist"], timeout_s 420.
+# Then the device tool: command "bash bench/gpu-device.sh", carry [".device-kit", "dist"], timeout_s 450.
 # Writes to $OUT (the device tool brings it back): gpu.jsonl (bench:gpu's lines, n = 16..21: append them to
 # bench/results/gpu.jsonl), bench.txt, probe.jsonl (bench/gpu-probe.mjs: the shader's variants on one batch),
-# dispatches.jsonl (the dispatch log and phases of n = 20), nvidia-smi.csv. Each step is bounded (390 s in all), so a slow GPU
-# cannot eat the visit.
+# dispatches.jsonl (the dispatch log and phases of n = 20, and of n = 18 cut at 11 and 12 rows),
+# nvidia-smi.csv. Each step is bounded (420 s in all), so a slow GPU cannot eat the visit.
 set -u
 out=${OUT:-bench/results/device}
 mkdir -p "$out"
@@ -19,6 +19,8 @@ timeout 60 bash $kit node bench/gpu.mjs --from 20 --to 20 --results "$out/gpu.js
 # Where the shader's time goes (its variants on one batch), and the dispatch log of n = 20 (is the GPU ever idle?).
 timeout 60 bash $kit node bench/gpu-probe.mjs 3 2>>"$out/bench.txt" | grep --line-buffered '^{' >"$out/probe.jsonl"
 timeout 60 bash $kit node bench/gpu-dispatches.mjs 20 20 2>>"$out/bench.txt" | grep --line-buffered '^{' >"$out/dispatches.jsonl"
+# n = 18 cut at 11 and 12 rows left on this shader (the plan takes 11 from the older shader's log).
+timeout 30 bash $kit node bench/gpu-dispatches.mjs 18 18 11,12 2>>"$out/bench.txt" | grep --line-buffered '^{' >>"$out/dispatches.jsonl"
 # n = 21 last and alone, without the CPU join (about 2-3 minutes on 16 threads), so that its GPU time fits.
 timeout 150 bash $kit node bench/gpu.mjs --from 21 --to 21 --no-cpu --results "$out/gpu.jsonl" 2>&1 | tee -a "$out/bench.txt"
 kill "$smi" 2>/dev/null
