@@ -12,8 +12,9 @@
 // - countBranchless: a solution counted with select, no carry (exact here: no
 //   unit has 2^32 solutions);
 // - stackOneWord: NQueensFAF's stack, one word a row (below);
-// - and the shipped shader with 8,192 to 262,144 invocations: where the time
-//   stops falling is about how many invocations the GPU runs at once.
+// - the shipped shader with 8,192 to 262,144 invocations: where the time
+//   stops falling is about how many invocations the GPU runs at once; and
+//   with one invocation per unit (no unit taken after the first);
 // - and a control that takes no unit: its `same` must be false, which shows
 //   that the counts are cleared before each dispatch (each variant's own).
 // Every variant's solutions must equal the shipped one's (`same`). One JSON line
@@ -103,7 +104,7 @@ const variants = [
   ['tableShared', TABLE_SHARED, 131_072, 64],
   ['countBranchless', COUNT_BRANCHLESS, 131_072, 64],
   ['stackOneWord', STACK_ONE_WORD, 131_072, 64],
-  ...[8_192, 16_384, 32_768, 65_536, 262_144].map((invocations) => ['shipped', unitSearchShader(ROWS_LEFT), invocations, 64]),
+  ...[8_192, 16_384, 32_768, 65_536, 262_144, UNITS].map((invocations) => ['shipped', unitSearchShader(ROWS_LEFT), invocations, 64]),
   ['control', TAKES_NONE, 131_072, 64],
 ];
 

@@ -131,7 +131,7 @@ describe.runIf(found.adapter || REQUIRED)('the WebGPU engine on Dawn in Node', (
     expect(probed).toBeGreaterThan(0n);
     expect(lines.map((l) => l.variant)).toEqual([
       ...['shipped', 'private', 'wg32', 'wg128', 'tableShared', 'countBranchless', 'stackOneWord'],
-      ...Array<string>(5).fill('shipped'),
+      ...Array<string>(6).fill('shipped'),
       'control',
     ]);
     for (const { variant, solutions, same } of lines) {
