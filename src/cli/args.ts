@@ -121,10 +121,16 @@ function refuseRepeats(tokens: ReturnType<typeof parseArgs>['tokens']): void {
     const first = seen.get(token.name);
     if (first) {
       // Named as typed: `-v -v` says -v; `-h --help` says both (only -h and -v have a short name, and take no value).
-      const named = first.rawName === token.rawName ? token.rawName : `--${token.name}`;
-      const shown = [first.value, token.value].filter((v) => v !== undefined).map(quote);
-      const detail = shown.length === 2 ? shown : first.rawName === token.rawName ? [] : [first.rawName, token.rawName];
-      throw new UsageError(`${named} is given twice${detail.length === 2 ? ` (${detail.join(' and ')})` : ''}; give it once`);
+      const sameSpelling = first.rawName === token.rawName;
+      const named = sameSpelling ? token.rawName : `--${token.name}`;
+      // Options with a value always have one here; the others are shown by their spelling where it differs.
+      const detail =
+        token.value !== undefined
+          ? ` (${quote(first.value ?? '')} and ${quote(token.value)})`
+          : sameSpelling
+            ? ''
+            : ` (${first.rawName} and ${token.rawName})`;
+      throw new UsageError(`${named} is given twice${detail}; give it once`);
     }
     seen.set(token.name, token);
   }
