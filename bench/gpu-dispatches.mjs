@@ -13,19 +13,19 @@ import { requestGpuDevice } from '../dist/search/webgpu/webgpu-device.js';
 import { deviceLimits, planGpuWork } from '../dist/search/webgpu/webgpu-plan.js';
 import { countOnDevice } from '../dist/search/webgpu/webgpu-run.js';
 import { unitSearchShader } from '../dist/search/webgpu/webgpu-shader.js';
-import { prepareSubproblems, UnitStream, UNIT_WORDS } from '../dist/search/webgpu/webgpu-units.js';
+import { prepareSubproblems, UnitBatch, UnitStream } from '../dist/search/webgpu/webgpu-units.js';
 import { TOTAL } from './oeis-totals.mjs';
 
 const [from, to] = process.argv.slice(2, 4).map(Number);
 const cuts = process.argv[4]?.split(',').map(Number);
 const round = (ms) => Math.round(ms * 10) / 10;
 
-/** The host's share of a count with `plan`: every unit made into dispatch-sized batches. */
+/** The host's share of a count with `plan`: every unit's branch made, in dispatch-sized batches. */
 function hostMs(n, plan) {
   const start = performance.now();
   const stream = new UnitStream(prepareSubproblems(n, planSubproblems(n)), plan.rowsLeft);
-  const words = new Uint32Array(plan.unitsPerDispatch * UNIT_WORDS);
-  while (stream.fill(words) > 0);
+  const batch = new UnitBatch(plan.unitsPerDispatch);
+  while (stream.fill(batch) > 0);
   return round(performance.now() - start);
 }
 

@@ -1,6 +1,6 @@
 // Where the WebGPU shader's time goes, for a visit to a GPU machine
 // (bench/gpu-device.sh). One fixed batch of units (n = 19, 12 rows left, the
-// sixth dispatch of the plan: 382,912 units; with a smaller UNITS, the sixth batch of UNITS) is searched by variants of the
+// sixth dispatch of at most 382,912 units; with a smaller UNITS, the sixth batch of at most UNITS) is searched by variants of the
 // shipped shader that search the same tree, each dispatch timed from
 // submission to read-back, 1 warm-up then ROUNDS timed, the variants
 // interleaved round by round. The variants:
@@ -8,15 +8,18 @@
 // - private: the stack in each invocation's private array;
 // - wg32, wg128: 32 or 128 invocations a workgroup;
 // - tableShared: each invocation copies its unit's rows of the row table into
-//   workgroup memory when it takes the unit, instead of reading storage twice a step;
+//   workgroup memory when it makes the unit, instead of reading storage twice a step;
 // - countBranchless: a solution counted with select, no carry (exact here: no
-//   unit has 2^32 solutions);
+//   invocation finds 2^32 solutions of one subproblem);
 // - stackOneWord: NQueensFAF's stack, one word a row (below);
 // - the shipped shader with 8,192 to 262,144 invocations: where the time
 //   stops falling is about how many invocations the GPU runs at once; and
 //   with one invocation per unit (no unit taken after the first);
+// - carried: the shipped shader with every sum's low word starting at 2^32 - 1,
+//   so that each subproblem's first addition carries into the high word (the
+//   start is taken off again): its `same` shows the carry is exact;
 // - and a control that takes no unit: its `same` must be false, which shows
-//   that the counts are cleared before each dispatch (each variant's own).
+//   that the sums are cleared before each dispatch (each variant's own).
 // Every variant's solutions must equal the shipped one's (`same`). One JSON line
 // per variant: { variant, invocations, ms: [...], medianMs, solutions, same }.
 //   node bench/gpu-probe.mjs [ROUNDS [UNITS]]   (after npm run build; Node with `webgpu`;
@@ -24,7 +27,7 @@
 import { planSubproblems } from '../dist/search/constellations.js';
 import { BufferUsage, MAP_READ } from '../dist/search/webgpu/webgpu-types.js';
 import { unitSearchShader } from '../dist/search/webgpu/webgpu-shader.js';
-import { prepareSubproblems, UnitStream, UNIT_WORDS } from '../dist/search/webgpu/webgpu-units.js';
+import { BRANCH_WORDS, prepareSubproblems, UnitBatch, UnitStream } from '../dist/search/webgpu/webgpu-units.js';
 
 const ROUNDS = Number(process.argv[2] ?? 3);
 const N = 19;
@@ -53,8 +56,8 @@ const TABLE_SHARED = edit(
   unitSearchShader(ROWS_LEFT),
   ['var<workgroup> stack:', `var<workgroup> rows: array<vec2<u32>, ${ROWS_LEFT} * WORKGROUP_SIZE>;\nvar<workgroup> stack:`],
   [
-    '      lastRow = unit.w & 31u;\n',
-    '      lastRow = unit.w & 31u;\n      for (var k = 0u; k <= lastRow - firstRow; k++) {\n        rows[k * WORKGROUP_SIZE + lane] = rowTable[table + firstRow + k];\n      }\n',
+    '      firstRow = row;\n',
+    '      firstRow = row;\n      for (var k = 0u; k <= lastRow - firstRow; k++) {\n        rows[k * WORKGROUP_SIZE + lane] = rowTable[table + firstRow + k];\n      }\n',
   ],
   ['rowTable[table + row].y', 'rows[(row - firstRow) * WORKGROUP_SIZE + lane].y'],
   ['rowTable[table + row + 1u].x', 'rows[(row + 1u - firstRow) * WORKGROUP_SIZE + lane].x'],
@@ -67,7 +70,7 @@ const STACK_ONE_WORD = edit(
   unitSearchShader(ROWS_LEFT),
   ['var<workgroup> stack: array<vec4<u32>,', 'var<workgroup> stack: array<u32,'],
   ['  var rd = 0u;\n', '  var rd = 0u;\n  var rdLow = 0u;\n'],
-  ['      rd = unit.z;\n', '      rd = unit.z;\n      rdLow = 0u;\n'],
+  ['      firstRow = row;\n', '      firstRow = row;\n      rdLow = 0u;\n'],
   [
     '      free = saved.x;\n      cols = saved.y;\n      ld = saved.z;\n      rd = saved.w;\n',
     [
@@ -93,8 +96,8 @@ const COUNT_BRANCHLESS = edit(unitSearchShader(ROWS_LEFT), [
   '        low += select(0u, 1u, nextFree != 0u);',
 ]);
 
-// (It still reads batch.count: a layout 'auto' without binding 3 would refuse the bind group.)
-const TAKES_NONE = edit(unitSearchShader(ROWS_LEFT), ['if (index >= batch.count) {', 'if (index >= batch.count || true) {']);
+// (It still reads batch.units: a layout 'auto' without binding 4 would refuse the bind group.)
+const TAKES_NONE = edit(unitSearchShader(ROWS_LEFT), ['if (index >= batch.units) {', 'if (index >= batch.units || true) {']);
 
 const variants = [
   ['shipped', unitSearchShader(ROWS_LEFT), 131_072, 64],
@@ -105,15 +108,19 @@ const variants = [
   ['countBranchless', COUNT_BRANCHLESS, 131_072, 64],
   ['stackOneWord', STACK_ONE_WORD, 131_072, 64],
   ...[8_192, 16_384, 32_768, 65_536, 262_144, UNITS].map((invocations) => ['shipped', unitSearchShader(ROWS_LEFT), invocations, 64]),
+  ['carried', unitSearchShader(ROWS_LEFT), 131_072, 64],
   ['control', TAKES_NONE, 131_072, 64],
 ];
+/** The low word every sum starts from in the 'carried' variant. */
+const CARRIED_START = 0xffff_ffff;
 
 // The batch: the plan's sixth dispatch of n = 19.
 const prepared = prepareSubproblems(N, planSubproblems(N));
 const stream = new UnitStream(prepared, ROWS_LEFT);
-const words = new Uint32Array(UNITS * UNIT_WORDS);
-let count = 0;
-for (let d = 0; d < 6; d++) count = stream.fill(words);
+const batchUnits = new UnitBatch(UNITS);
+for (let d = 0; d < 6; d++) stream.fill(batchUnits);
+const count = batchUnits.unitCount;
+const { first, span } = batchUnits.subproblems();
 
 // Its own device, with the adapter's workgroup memory (wg128 and tableShared need more than the default 16 KiB).
 const dawn = await import(DAWN_PACKAGE);
@@ -124,14 +131,17 @@ const device = await adapter.requestDevice({
   requiredLimits: { maxComputeWorkgroupStorageSize: adapter.limits.maxComputeWorkgroupStorageSize },
 });
 const buffer = (size, usage) => device.createBuffer({ size: Math.max(16, size), usage });
-const units = buffer(count * UNIT_WORDS * 4, BufferUsage.STORAGE | BufferUsage.COPY_DST);
-device.queue.writeBuffer(units, 0, words.subarray(0, count * UNIT_WORDS));
+const { branchCount } = batchUnits;
+const branches = buffer(branchCount * BRANCH_WORDS * 4, BufferUsage.STORAGE | BufferUsage.COPY_DST);
+device.queue.writeBuffer(branches, 0, batchUnits.branches.subarray(0, branchCount * BRANCH_WORDS));
+const firstUnit = buffer(branchCount * 4, BufferUsage.STORAGE | BufferUsage.COPY_DST);
+device.queue.writeBuffer(firstUnit, 0, batchUnits.firstUnit.subarray(0, branchCount));
 const rowTable = buffer(prepared.rowTable.byteLength, BufferUsage.STORAGE | BufferUsage.COPY_DST);
 device.queue.writeBuffer(rowTable, 0, prepared.rowTable);
-const counts = buffer(count * 8, BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST); // COPY_DST: cleared
-const readBack = buffer(count * 8, BufferUsage.MAP_READ | BufferUsage.COPY_DST);
-const batch = buffer(16, BufferUsage.UNIFORM | BufferUsage.COPY_DST);
-device.queue.writeBuffer(batch, 0, new Uint32Array([count, 0, 0, 0]));
+const sums = buffer(span * 8, BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST); // COPY_DST: cleared
+const readBack = buffer(span * 8, BufferUsage.MAP_READ | BufferUsage.COPY_DST);
+const sizes = buffer(16, BufferUsage.UNIFORM | BufferUsage.COPY_DST);
+device.queue.writeBuffer(sizes, 0, new Uint32Array([count, branchCount, first, 0]));
 const handedOut = buffer(16, BufferUsage.STORAGE | BufferUsage.COPY_DST);
 
 const runs = await Promise.all(
@@ -142,7 +152,7 @@ const runs = await Promise.all(
     });
     const bindGroup = device.createBindGroup({
       layout: pipeline.getBindGroupLayout(0),
-      entries: [units, rowTable, counts, batch, handedOut].map((b, binding) => ({ binding, resource: { buffer: b } })),
+      entries: [branches, firstUnit, rowTable, sums, sizes, handedOut].map((b, binding) => ({ binding, resource: { buffer: b } })),
     });
     return { name, invocations, size, pipeline, bindGroup, ms: [], solutions: 0n };
   }),
@@ -150,13 +160,19 @@ const runs = await Promise.all(
 
 /** One dispatch of the batch; its ms from submission to read-back, and its solutions. */
 async function dispatch(run) {
-  // The counts of the variant before are cleared, here and in the read-back (which a dispatch the device
+  // The sums of the variant before are cleared, here and in the read-back (which a dispatch the device
   // refuses leaves as it was), so a variant that writes none cannot pass for the same; not timed.
   const clear = device.createCommandEncoder();
-  clear.clearBuffer(counts);
+  clear.clearBuffer(sums);
   clear.clearBuffer(readBack);
   device.queue.writeBuffer(handedOut, 0, new Uint32Array(4));
   device.queue.submit([clear.finish()]);
+  if (run.name === 'carried')
+    device.queue.writeBuffer(
+      sums,
+      0,
+      new Uint32Array(span * 2).map((_, i) => (i % 2 === 0 ? CARRIED_START : 0)),
+    );
   await device.queue.onSubmittedWorkDone();
   const start = performance.now();
   const encoder = device.createCommandEncoder();
@@ -165,19 +181,16 @@ async function dispatch(run) {
   pass.setBindGroup(0, run.bindGroup);
   pass.dispatchWorkgroups(Math.ceil(Math.min(count, run.invocations) / run.size));
   pass.end();
-  encoder.copyBufferToBuffer(counts, 0, readBack, 0, count * 8);
+  encoder.copyBufferToBuffer(sums, 0, readBack, 0, span * 8);
   device.queue.submit([encoder.finish()]);
   await readBack.mapAsync(MAP_READ);
   const ms = performance.now() - start;
-  const got = new Uint32Array(readBack.getMappedRange(0, count * 8));
+  const got = new Uint32Array(readBack.getMappedRange(0, span * 8));
   let solutions = 0n;
-  let low = 0;
-  for (let j = 0; j < count; j++) {
-    low += got[j * 2];
-    if (got[j * 2 + 1] !== 0) solutions += BigInt(got[j * 2 + 1]) << 32n;
-  }
+  for (let k = 0; k < span; k++) solutions += BigInt(got[k * 2]) + (BigInt(got[k * 2 + 1]) << 32n);
   readBack.unmap();
-  return { ms, solutions: solutions + BigInt(low) };
+  if (run.name === 'carried') solutions -= BigInt(span) * BigInt(CARRIED_START);
+  return { ms, solutions };
 }
 
 for (const run of runs) await dispatch(run); // warm-up: the driver's first use of each pipeline

@@ -98,18 +98,21 @@ describe('the WebGPU plan for n = 16..21', () => {
     expect(deviceLimits(low)).toEqual(low);
   });
 
-  // The units themselves, where making them is quick (n = 20: 11 million; n = 21's 137 million are in test:long).
+  // The units themselves, where making them is quick (n = 21's 847 million are in test:long), and the branches
+  // the host sends for them (a unit per free square of its branch's row: about a seventh as many records).
   it.each([
-    [16, 33_461],
-    [17, 357_689],
-    [18, 3_767_376],
-    [19, 6_654_788],
-    [20, 75_236_529],
-  ])('n = %i: %i units, none with more rows left than planned; dispatches all full but the last', (n, units) => {
+    [16, 33_461, 3_964],
+    [17, 357_689, 49_726],
+    [18, 3_767_380, 584_169],
+    [19, 6_654_788, 914_542],
+    [20, 75_236_729, 11_331_538],
+  ])('n = %i: %i units in %i branches, none with more rows left than planned; dispatches full but the last', (n, units, branchCount) => {
     const plan = planGpuWork(n);
-    const { sizes, mostRows, done } = unitsOfPlan(n);
+    const { sizes, branches, mostRows, done } = unitsOfPlan(n);
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(units);
-    expect(sizes.slice(0, -1).every((size) => size === plan.unitsPerDispatch)).toBe(true);
+    expect(branches).toBe(branchCount);
+    // Whole branches only: a dispatch stops short of full only where the next branch (at most 32 units) would not fit.
+    expect(sizes.slice(0, -1).every((size) => size <= plan.unitsPerDispatch && size > plan.unitsPerDispatch - 32)).toBe(true);
     expect(mostRows).toBe(plan.rowsLeft);
     expect(done).toBe(true);
   });

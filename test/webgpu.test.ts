@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { contribution, planSubproblems } from '../dist/search/constellations.js';
 import { countFixesOnly, countSubproblem } from '../dist/search/symmetry.js';
-import { prepareSubproblems, UnitStream, UNIT_WORDS, type PreparedSubproblems } from '../dist/search/webgpu/webgpu-units.js';
+import { prepareSubproblems, UnitBatch, UnitStream, type PreparedSubproblems } from '../dist/search/webgpu/webgpu-units.js';
 import { unitSearchShader } from '../dist/search/webgpu/webgpu-shader.js';
 import { countWebGpu } from '../dist/search/webgpu/webgpu.js';
 import { countOnDevice } from '../dist/search/webgpu/webgpu-run.js';
@@ -21,11 +21,13 @@ import { range, TOTAL, UNIQUE } from './oeis.js';
 function solutionsByUnits(prepared: PreparedSubproblems, rowsLeft: number, batch: number): bigint[] {
   const solutions = Array.from(prepared.cpuSolutions, (count) => BigInt(count));
   const stream = new UnitStream(prepared, rowsLeft);
-  const words = new Uint32Array(batch * UNIT_WORDS);
-  for (let count = stream.fill(words); count > 0; count = stream.fill(words)) {
+  const units = new UnitBatch(batch);
+  const stackRows = shaderStackRows(unitSearchShader(rowsLeft));
+  for (let count = stream.fill(units); count > 0; count = stream.fill(units)) {
+    expect(count).toBeLessThanOrEqual(batch);
     for (let j = 0; j < count; j++) {
-      const { low, high } = searchUnitLikeShader(words, prepared.rowTable, j, shaderStackRows(unitSearchShader(rowsLeft)));
-      solutions[words[j * UNIT_WORDS + 3] >>> 10] += BigInt(low) + (BigInt(high) << 32n);
+      const { subproblem, low, high } = searchUnitLikeShader(units, prepared.rowTable, j, stackRows);
+      solutions[subproblem] += BigInt(low) + (BigInt(high) << 32n);
     }
   }
   return solutions;
@@ -43,11 +45,12 @@ function totals(n: number, found: readonly bigint[]): { total: bigint; unique: b
 }
 
 describe("WebGPU work units, searched with the shader's loop on the CPU", () => {
-  // [n, rows left per unit, units per batch]: from whole subproblems to units of one row, batches of 1 unit and more.
+  // [n, rows left per unit, most units per batch]: from whole subproblems to units of one row, batches from the
+  // fewest units a batch may hold (a branch's most, 32) up.
   const cases = [
     ...range(1, 12).map((n) => [n, 3, 64]),
-    [9, 1, 1],
-    [10, 2, 7],
+    [9, 1, 32],
+    [10, 2, 33],
     [12, 5, 1000],
     [13, 4, 4096],
     [13, 11, 64],
@@ -68,9 +71,9 @@ describe("WebGPU work units, searched with the shader's loop on the CPU", () => 
 
   it('the twin refuses a unit deeper than the stack it is given, as the shader would overrun it', () => {
     const prepared = prepareSubproblems(10, planSubproblems(10));
-    const words = new Uint32Array(64 * UNIT_WORDS);
-    expect(new UnitStream(prepared, 5).fill(words)).toBe(64);
-    expect(() => searchUnitLikeShader(words, prepared.rowTable, 0, 2)).toThrow(/needs 3 stacked rows, the shader has 2/);
+    const batch = new UnitBatch(64);
+    expect(new UnitStream(prepared, 5).fill(batch)).toBeGreaterThan(32);
+    expect(() => searchUnitLikeShader(batch, prepared.rowTable, 0, 2)).toThrow(/needs 3 stacked rows, the shader has 2/);
   });
 
   it("sizes the shader's stack to the rows left", () => {
@@ -100,7 +103,7 @@ type FakeDevice = ReturnType<typeof createFakeDevice>;
 const onDevice = (device: FakeDevice): GpuDeviceLike => device as unknown as GpuDeviceLike;
 
 describe('the dispatch loop on a stand-in device (dispatches run with the CPU twin)', () => {
-  it.each(range(1, 12))('n = %i in dispatches of 64 units, 3 in flight: exact, in order, every dispatch full but the last', async (n) => {
+  it.each(range(1, 12))('n = %i in dispatches of at most 64 units, 3 in flight: exact, in order, as the stream cut them', async (n) => {
     const device = createFakeDevice();
     const plan = { rowsLeft: 4, unitsPerDispatch: 64, invocations: 64, inFlight: 3 };
     const reported: number[] = [];
@@ -109,13 +112,12 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     const prepared = prepareSubproblems(n, planSubproblems(n));
     const stream = new UnitStream(prepared, plan.rowsLeft);
     const planned: number[] = [];
-    for (let count = stream.fill(new Uint32Array(64 * UNIT_WORDS)); count > 0; count = stream.fill(new Uint32Array(64 * UNIT_WORDS))) {
-      planned.push(count);
-    }
+    for (let count = stream.fill(new UnitBatch(64)); count > 0; count = stream.fill(new UnitBatch(64))) planned.push(count);
     const ran = device.log.dispatches.map((d) => d.units);
     expect(ran).toEqual(planned);
     expect(reported).toEqual(planned);
-    expect(ran.slice(0, -1).every((units) => units === 64)).toBe(true);
+    // Whole branches only: a dispatch stops short of 64 units only where the next branch would not fit.
+    expect(ran.slice(0, -1).every((units) => units > 64 - 32 && units <= 64)).toBe(true);
     expect(device.log.dispatches.every((d) => d.workgroups === 1)).toBe(true);
     expect(device.log.errors).toEqual([]);
     // The stack holds the rows above the last of the deepest unit.
@@ -135,7 +137,7 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     expect(device.log.dispatches.length).toBeGreaterThan(10);
     expect(device.log.mostQueued).toBe(3);
     // Two workgroups per dispatch take all of its units (the last dispatch has fewer than 128).
-    expect(device.log.dispatches.slice(0, -1).every((d) => d.units === 256 && d.workgroups === 2)).toBe(true);
+    expect(device.log.dispatches.slice(0, -1).every((d) => d.units > 256 - 32 && d.units <= 256 && d.workgroups === 2)).toBe(true);
     // Every dispatch after the first two went in behind two others still queued.
     expect(device.log.dispatches.slice(2, -2).every((d) => d.queuedBefore === 2)).toBe(true);
     const fractions = seen.map((p) => p.fraction);
@@ -148,8 +150,9 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
   it('has the driver compile the shader while the host makes the buffers and the first units', async () => {
     const device = createFakeDevice();
     expect(await countOnDevice(13, onDevice(device), DEFAULT_LIMITS)).toEqual({ total: TOTAL[13], unique: UNIQUE[13] });
-    // The row table, then per queued dispatch its units, counts, read-back, batch size and counter: all before compiling ends.
-    expect(device.log.calls.slice(0, 18)).toEqual(['compile', ...Array<string>(1 + 3 * 5).fill('createBuffer'), 'compiled']);
+    // The row table, then per queued dispatch its branches, their first units, sums, read-back, sizes and counter: all
+    // before compiling ends.
+    expect(device.log.calls.slice(0, 21)).toEqual(['compile', ...Array<string>(1 + 3 * 6).fill('createBuffer'), 'compiled']);
   });
 
   it('with the default plan, n = 12 runs in one dispatch of all its units', async () => {
@@ -166,6 +169,7 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     ['invocations', undefined],
     ['invocations', 1.5],
     ['unitsPerDispatch', 0],
+    ['unitsPerDispatch', 31], // a dispatch must hold a whole branch: up to 32 units
     ['inFlight', 0],
     ['rowsLeft', 0],
     ['rowsLeft', 14], // the stack of 13 rows left is what the workgroup memory is sized for
@@ -174,7 +178,10 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     const plan = { rowsLeft: 5, unitsPerDispatch: 256, invocations: 64, inFlight: 3, [field]: value };
     const outcome = await countOnDevice(10, onDevice(device), DEFAULT_LIMITS, { plan }).catch((error: unknown) => error);
     expect(outcome).toBeInstanceOf(RangeError);
-    expect((outcome as Error).message).toMatch(new RegExp(`^plan\\.${field} must be an integer from 1 to \\d+, got ${String(value)}$`));
+    const least = field === 'unitsPerDispatch' ? 32 : 1;
+    expect((outcome as Error).message).toMatch(
+      new RegExp(`^plan\\.${field} must be an integer from ${least} to \\d+, got ${String(value)}$`),
+    );
     expect(device.log.calls).toEqual([]);
   });
 

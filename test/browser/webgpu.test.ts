@@ -150,7 +150,7 @@ describe.skipIf(!HAVE_CHROMIUM)("engine 'webgpu' in Chromium (SwiftShader)", () 
     });
     afterAll(() => files?.close());
 
-    it('is exact in dispatches of 256 units taken by 64 invocations, stack shared or private, and aborts with dispatches queued', async () => {
+    it('is exact in dispatches of up to 256 units taken by 64 invocations, stack shared or private, and aborts with dispatches queued', async () => {
       const context = await browser.newContext();
       const page = await context.newPage();
       pages.push(page);
@@ -186,7 +186,8 @@ describe.skipIf(!HAVE_CHROMIUM)("engine 'webgpu' in Chromium (SwiftShader)", () 
         privateTotal: String(TOTAL[12]),
       });
       expect(outcome.sizes.length).toBeGreaterThan(10);
-      expect(outcome.sizes.slice(0, -1).every((units) => units === 256)).toBe(true);
+      // Whole branches only: a dispatch stops short of 256 units only where the next branch (at most 32) would not fit.
+      expect(outcome.sizes.slice(0, -1).every((units) => units > 256 - 32 && units <= 256)).toBe(true);
       expect(errors.filter((e) => !e.includes('/favicon.ico'))).toEqual([]); // the plain file server has no icon
     });
   });

@@ -18,7 +18,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { planSubproblems } from '../../dist/search/constellations.js';
-import { prepareSubproblems, UnitStream, UNIT_WORDS } from '../../dist/search/webgpu/webgpu-units.js';
+import { prepareSubproblems, UnitBatch, UnitStream } from '../../dist/search/webgpu/webgpu-units.js';
 import { searchUnitLikeShader } from '../fixtures/webgpu/cpu-twin.mjs';
 import { TOTAL, UNIQUE } from '../oeis.js';
 
@@ -40,16 +40,15 @@ function runChild(args: string[], timeout = 90_000) {
   return { status: child.status, signal: child.signal, lines, stderr: child.stderr };
 }
 
-/** The solutions of the probe's batch (the sixth of `units` units of n = 19, 12 rows left), by the shader's loop on the CPU. */
+/** The solutions of the probe's batch (the sixth of at most `units` units of n = 19, 12 rows left), by the shader's loop on the CPU. */
 function cpuSolutionsOfProbe(units: number): bigint {
   const prepared = prepareSubproblems(19, planSubproblems(19));
   const stream = new UnitStream(prepared, 12);
-  const words = new Uint32Array(units * UNIT_WORDS);
-  let count = 0;
-  for (let batch = 0; batch < 6; batch++) count = stream.fill(words);
+  const batch = new UnitBatch(units);
+  for (let d = 0; d < 6; d++) stream.fill(batch);
   let solutions = 0n;
-  for (let j = 0; j < count; j++) {
-    const { low, high } = searchUnitLikeShader(words, prepared.rowTable, j, 10); // 12 rows left: 10 stacked
+  for (let j = 0; j < batch.unitCount; j++) {
+    const { low, high } = searchUnitLikeShader(batch, prepared.rowTable, j, 10); // 12 rows left: 10 stacked
     solutions += BigInt(low) + (BigInt(high) << 32n);
   }
   return solutions;
@@ -113,7 +112,7 @@ describe.runIf(found.adapter || REQUIRED)('the WebGPU engine on Dawn in Node', (
 
   // bench/gpu-probe.mjs is run on a GPU visit only: here its string edits of the shader are checked to
   // still apply, and every variant to count what the shader's loop on the CPU counts for the same units.
-  it("bench/gpu-probe.mjs on 1,024 units: every variant finds the CPU's solutions; its control, none", () => {
+  it("bench/gpu-probe.mjs on 1,024 units: every variant finds the CPU's solutions (one across a carry); its control, none", () => {
     const child = spawnSync(process.execPath, ['--import', './test/dawn/use-dawn.mjs', 'bench/gpu-probe.mjs', '1', '1024'], {
       cwd: ROOT,
       encoding: 'utf8',
@@ -132,6 +131,7 @@ describe.runIf(found.adapter || REQUIRED)('the WebGPU engine on Dawn in Node', (
     expect(lines.map((l) => l.variant)).toEqual([
       ...['shipped', 'private', 'wg32', 'wg128', 'tableShared', 'countBranchless', 'stackOneWord'],
       ...Array<string>(6).fill('shipped'),
+      'carried',
       'control',
     ]);
     for (const { variant, solutions, same } of lines) {

@@ -1,13 +1,13 @@
 // The WebGPU engine's long checks without a GPU (npm run test:long): the
 // default plan's dispatch loop on the stand-in device (dispatches run with
 // the shader's loop on the CPU) at n = 15..17, the loop-step figures the plan
-// is sized by, and the 847 million units of n = 21.
+// is sized by, and the 847 million units (137 million branches) of n = 21.
 import { describe, expect, it } from 'vitest';
 import { planSubproblems } from '../../dist/search/constellations.js';
 import { DEFAULT_LIMITS, UNIT_STEPS, planGpuWork } from '../../dist/search/webgpu/webgpu-plan.js';
 import { countOnDevice } from '../../dist/search/webgpu/webgpu-run.js';
 import type { GpuDeviceLike } from '../../dist/search/webgpu/webgpu-types.js';
-import { prepareSubproblems, UnitStream, UNIT_WORDS } from '../../dist/search/webgpu/webgpu-units.js';
+import { prepareSubproblems, UnitBatch, UnitStream } from '../../dist/search/webgpu/webgpu-units.js';
 import { searchUnitLikeShader } from '../fixtures/webgpu/cpu-twin.mjs';
 import { createFakeDevice } from '../fixtures/webgpu/fake-device.mjs';
 import { TOTAL, UNIQUE } from '../oeis.js';
@@ -28,13 +28,13 @@ describe('the WebGPU engine, long checks on the CPU', () => {
     const n = 17;
     const prepared = prepareSubproblems(n, planSubproblems(n));
     const stream = new UnitStream(prepared, rowsLeft);
-    const words = new Uint32Array((1 << 16) * UNIT_WORDS);
+    const batch = new UnitBatch(1 << 16);
     let units = 0;
     let steps = 0;
     let most = 0;
-    for (let count = stream.fill(words); count > 0; count = stream.fill(words)) {
+    for (let count = stream.fill(batch); count > 0; count = stream.fill(batch)) {
       for (let j = 0; j < count; j++) {
-        const s = searchUnitLikeShader(words, prepared.rowTable, j, rowsLeft - 2).steps;
+        const s = searchUnitLikeShader(batch, prepared.rowTable, j, rowsLeft - 2).steps;
         steps += s;
         most = Math.max(most, s);
       }
@@ -43,11 +43,12 @@ describe('the WebGPU engine, long checks on the CPU', () => {
     expect({ mean: Math.round(steps / units), max: most }).toEqual(UNIT_STEPS[rowsLeft]);
   });
 
-  it('n = 21: 847,441,336 units of at most 12 rows, in dispatches all full but the last', () => {
+  it('n = 21: 847,466,213 units of at most 12 rows in 137,474,721 branches, dispatches full but the last', () => {
     const plan = planGpuWork(21);
-    const { sizes, mostRows, done } = unitsOfPlan(21);
-    expect(sizes.reduce((a, b) => a + b, 0)).toBe(847_441_336);
-    expect(sizes.slice(0, -1).every((size) => size === plan.unitsPerDispatch)).toBe(true);
+    const { sizes, branches, mostRows, done } = unitsOfPlan(21);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(847_466_213);
+    expect(branches).toBe(137_474_721);
+    expect(sizes.slice(0, -1).every((size) => size <= plan.unitsPerDispatch && size > plan.unitsPerDispatch - 32)).toBe(true);
     expect(mostRows).toBe(12);
     expect(done).toBe(true);
   });

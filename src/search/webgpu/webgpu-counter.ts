@@ -1,9 +1,9 @@
-// Adds the GPU's per-unit counts into per-subproblem bigints, and the
+// Adds the GPU's sums per subproblem into bigints, and the
 // finished subproblems' contributions into the totals, in plan order.
 import { contribution } from '../constellations.js';
 import type { Progress } from '../../shared/progress.js';
 import { countFixesOnly } from '../symmetry.js';
-import { UNIT_WORDS, type PreparedSubproblems } from './webgpu-units.js';
+import type { PreparedSubproblems } from './webgpu-units.js';
 
 /** A subproblem's expected cost grows about this much per inner row (for progress only). */
 const COST_PER_ROW = 6;
@@ -25,26 +25,13 @@ export class SubproblemCounter {
     innerRows.forEach((rows, i) => (this.weightBefore[i + 1] = this.weightBefore[i] + COST_PER_ROW ** (rows - widest)));
   }
 
-  /** Adds the counts (low, high words per unit) of `count` units whose words are in `units`. */
-  add(units: Uint32Array, counts: Uint32Array, count: number): void {
-    let subproblem = -1;
-    let running = 0; // low words of the current subproblem; flushed long before 2^53
-    for (let j = 0; j < count; j++) {
-      const owner = units[j * UNIT_WORDS + 3] >>> 10;
-      if (owner !== subproblem) {
-        if (subproblem >= 0) this.solutions[subproblem] += BigInt(running);
-        subproblem = owner;
-        running = 0;
-      }
-      running += counts[j * 2];
-      const high = counts[j * 2 + 1];
-      if (high !== 0) this.solutions[owner] += BigInt(high) << 32n;
-      if (running >= 2 ** 52) {
-        this.solutions[owner] += BigInt(running);
-        running = 0;
-      }
+  /** Adds a dispatch's sums (low, high words per subproblem) of the `span` subproblems from `first` on. */
+  add(sums: Uint32Array, first: number, span: number): void {
+    for (let k = 0; k < span; k++) {
+      const low = sums[k * 2];
+      const high = sums[k * 2 + 1];
+      if (low !== 0 || high !== 0) this.solutions[first + k] += BigInt(low) + (BigInt(high) << 32n);
     }
-    if (subproblem >= 0) this.solutions[subproblem] += BigInt(running);
   }
 
   /** Moves subproblems [finished, done) into the totals: all their units are counted. */

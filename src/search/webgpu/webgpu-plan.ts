@@ -8,6 +8,7 @@
 // remains, with several dispatches queued so the GPU never waits on the host.
 import { rangeError } from '../../shared/errors.js';
 import { WORKGROUP_SIZE } from './webgpu-shader.js';
+import { MAX_UNITS_PER_BRANCH } from './webgpu-units.js';
 
 /** The adapter limits the plan respects (GPUSupportedLimits). */
 export interface GpuPlanLimits {
@@ -117,7 +118,7 @@ export function planGpuWork(n: number, limits: GpuPlanLimits = DEFAULT_LIMITS, r
   const allowed = Math.min(
     MAX_UNITS_PER_DISPATCH,
     limits.maxComputeWorkgroupsPerDimension * WORKGROUP_SIZE,
-    Math.floor(limits.maxStorageBufferBindingSize / 16), // 16 bytes per unit
+    Math.floor(limits.maxStorageBufferBindingSize / 16), // 16 bytes per branch, at most a branch per unit
   );
   const units = Math.min(allowed, Math.max(GPU_FILL, wanted));
   const unitsPerDispatch = Math.max(WORKGROUP_SIZE, Math.floor(units / WORKGROUP_SIZE) * WORKGROUP_SIZE);
@@ -127,21 +128,22 @@ export function planGpuWork(n: number, limits: GpuPlanLimits = DEFAULT_LIMITS, r
 /**
  * Refuses a plan the dispatch loop cannot run exactly (the loop's `plan`
  * option, for tests and benchmarks, skips planGpuWork): a dispatch of no
- * invocations would search nothing and leave its counts as they were, and a
- * stack deeper than 13 rows left outgrows the 16 KiB of workgroup memory a
- * device has by default (11 rows of 64 x 16 bytes at 13).
+ * invocations would search nothing and leave its sums as they were, one of
+ * fewer than 32 units might not hold a whole branch, and a stack deeper than
+ * 13 rows left outgrows the 16 KiB of workgroup memory a device has by
+ * default (11 rows of 64 x 16 bytes at 13).
  */
 export function checkGpuWorkPlan(plan: GpuWorkPlan, limits: GpuPlanLimits): void {
-  const bounds: Record<keyof GpuWorkPlan, number> = {
-    rowsLeft: MAX_ROWS_LEFT,
-    unitsPerDispatch: MAX_UNITS_PER_DISPATCH,
-    invocations: limits.maxComputeWorkgroupsPerDimension * WORKGROUP_SIZE,
-    inFlight: MAX_IN_FLIGHT,
+  const bounds: Record<keyof GpuWorkPlan, readonly [number, number]> = {
+    rowsLeft: [1, MAX_ROWS_LEFT],
+    unitsPerDispatch: [MAX_UNITS_PER_BRANCH, MAX_UNITS_PER_DISPATCH],
+    invocations: [1, limits.maxComputeWorkgroupsPerDimension * WORKGROUP_SIZE],
+    inFlight: [1, MAX_IN_FLIGHT],
   };
-  for (const [field, most] of Object.entries(bounds)) {
+  for (const [field, [least, most]] of Object.entries(bounds)) {
     const value = plan[field as keyof GpuWorkPlan];
-    if (!Number.isInteger(value) || value < 1 || value > most) {
-      throw rangeError(`plan.${field} must be an integer from 1 to ${most}, got ${String(value)}`);
+    if (!Number.isInteger(value) || value < least || value > most) {
+      throw rangeError(`plan.${field} must be an integer from ${least} to ${most}, got ${String(value)}`);
     }
   }
 }

@@ -1,8 +1,9 @@
 // The WebGPU engine's dispatch loop on a device: streams the units
-// (webgpu-units.ts) into a ring of `inFlight` slots, each with its own
-// buffers, so the GPU always has the next dispatches queued while the host
-// reads back the oldest and makes the next units. Counts come back in
-// submission order and are added as bigints (webgpu-counter.ts).
+// (webgpu-units.ts, as branches) into a ring of `inFlight` slots, each with
+// its own buffers, so the GPU always has the next dispatches queued while the
+// host reads back the oldest and makes the next units. Each dispatch sums
+// its solutions per subproblem on the GPU; the sums come back in submission
+// order and are added as bigints (webgpu-counter.ts).
 //
 // Abort: no dispatch is submitted after the signal fires, and the wait for a
 // read-back ends at once, so a count rejects within one event-loop turn of
@@ -15,7 +16,7 @@ import { SubproblemCounter } from './webgpu-counter.js';
 import { checkGpuWorkPlan, planGpuWork, type GpuPlanLimits, type GpuWorkPlan } from './webgpu-plan.js';
 import { unitSearchShader, WORKGROUP_SIZE, type StackPlace } from './webgpu-shader.js';
 import { BufferUsage, MAP_READ, type GpuBufferLike, type GpuDeviceLike, type GpuPipelineLike } from './webgpu-types.js';
-import { prepareSubproblems, UnitStream, UNIT_WORDS, type PreparedSubproblems } from './webgpu-units.js';
+import { BRANCH_WORDS, prepareSubproblems, UnitBatch, UnitStream, type PreparedSubproblems } from './webgpu-units.js';
 import { planSubproblems, type Subproblem } from '../constellations.js';
 
 export interface WebGpuCountOptions {
@@ -35,13 +36,14 @@ interface DeviceCountOptions extends WebGpuCountOptions {
 
 const PROGRESS_INTERVAL_MS = 100;
 
-/** One ring slot: a dispatch's units (here and on the GPU), its counts and their read-back copy. */
+/** One ring slot: a dispatch's units (here as a batch, and on the GPU), its sums and their read-back copy. */
 interface Slot {
-  readonly words: Uint32Array;
-  readonly units: GpuBufferLike;
-  readonly counts: GpuBufferLike;
+  readonly batch: UnitBatch;
+  readonly branches: GpuBufferLike;
+  readonly firstUnit: GpuBufferLike;
+  readonly sums: GpuBufferLike;
   readonly readBack: GpuBufferLike;
-  readonly batch: GpuBufferLike;
+  readonly sizes: GpuBufferLike;
   readonly handedOut: GpuBufferLike;
   readonly bindGroup: ReturnType<GpuDeviceLike['createBindGroup']>;
   readonly pipeline: GpuPipelineLike;
@@ -50,7 +52,10 @@ interface Slot {
 /** A submitted dispatch, until its counts are added. */
 interface Submitted {
   readonly slot: Slot;
-  readonly count: number;
+  readonly units: number;
+  /** The subproblems its sums cover: the first, and how many. */
+  readonly first: number;
+  readonly span: number;
   /** Subproblems whose units were all handed out once this dispatch's were. */
   readonly subproblemsDone: number;
   readonly read: Promise<void>;
@@ -75,7 +80,7 @@ export async function countOnDevice(
   const stream = new UnitStream(prepared, plan.rowsLeft);
   const counter = new SubproblemCounter(prepared);
   const buffers = makeBuffers(device, prepared, plan);
-  const prefilled = stream.fill(buffers[0].words);
+  const prefilled = stream.fill(buffers[0].batch);
   const slots = bindSlots(device, buffers, await compiled);
   let lastReport = -Infinity;
   const report = (final: boolean): void => {
@@ -91,19 +96,19 @@ export async function countOnDevice(
       while (queued.length < plan.inFlight) {
         if (signal?.aborted) throw abortError(signal);
         const slot = slots[submitted % slots.length];
-        const count = submitted === 0 ? prefilled : stream.done ? 0 : stream.fill(slot.words);
-        if (count === 0) break;
-        queued.push(submit(device, slot, count, plan.invocations, stream.subproblemsDone));
+        const units = submitted === 0 ? prefilled : stream.done ? 0 : stream.fill(slot.batch);
+        if (units === 0) break;
+        queued.push(submit(device, slot, plan.invocations, stream.subproblemsDone));
         submitted++;
       }
       const oldest = queued.shift();
       if (!oldest) break;
       await untilAborted(oldest.read, signal);
-      const counts = new Uint32Array(oldest.slot.readBack.getMappedRange(0, oldest.count * 8));
-      counter.add(oldest.slot.words, counts, oldest.count);
+      const sums = new Uint32Array(oldest.slot.readBack.getMappedRange(0, oldest.span * 8));
+      counter.add(sums, oldest.first, oldest.span);
       oldest.slot.readBack.unmap();
       counter.finishUpTo(oldest.subproblemsDone);
-      onDispatch?.({ units: oldest.count, ms: performance.now() - oldest.began });
+      onDispatch?.({ units: oldest.units, ms: performance.now() - oldest.began });
       report(false);
     }
   } finally {
@@ -116,20 +121,24 @@ export async function countOnDevice(
   return counter.result();
 }
 
-function submit(device: GpuDeviceLike, slot: Slot, count: number, invocations: number, subproblemsDone: number): Submitted {
+function submit(device: GpuDeviceLike, slot: Slot, invocations: number, subproblemsDone: number): Submitted {
   const began = performance.now();
-  device.queue.writeBuffer(slot.units, 0, slot.words.subarray(0, count * UNIT_WORDS));
-  device.queue.writeBuffer(slot.batch, 0, new Uint32Array([count, 0, 0, 0]));
+  const { batch } = slot;
+  const { first, span } = batch.subproblems();
+  device.queue.writeBuffer(slot.branches, 0, batch.branches.subarray(0, batch.branchCount * BRANCH_WORDS));
+  device.queue.writeBuffer(slot.firstUnit, 0, batch.firstUnit.subarray(0, batch.branchCount));
+  device.queue.writeBuffer(slot.sizes, 0, new Uint32Array([batch.unitCount, batch.branchCount, first, 0]));
   device.queue.writeBuffer(slot.handedOut, 0, new Uint32Array(4));
+  device.queue.writeBuffer(slot.sums, 0, new Uint32Array(span * 2));
   const encoder = device.createCommandEncoder();
   const pass = encoder.beginComputePass();
   pass.setPipeline(slot.pipeline);
   pass.setBindGroup(0, slot.bindGroup);
-  pass.dispatchWorkgroups(Math.ceil(Math.min(count, invocations) / WORKGROUP_SIZE)); // each takes units until none are left
+  pass.dispatchWorkgroups(Math.ceil(Math.min(batch.unitCount, invocations) / WORKGROUP_SIZE)); // each takes units until none are left
   pass.end();
-  encoder.copyBufferToBuffer(slot.counts, 0, slot.readBack, 0, count * 8);
+  encoder.copyBufferToBuffer(slot.sums, 0, slot.readBack, 0, span * 8);
   device.queue.submit([encoder.finish()]);
-  return { slot, count, subproblemsDone, read: slot.readBack.mapAsync(MAP_READ), began };
+  return { slot, units: batch.unitCount, first, span, subproblemsDone, read: slot.readBack.mapAsync(MAP_READ), began };
 }
 
 /** Waits for `read`, or rejects as soon as the signal fires. */
@@ -178,13 +187,15 @@ function makeBuffers(device: GpuDeviceLike, prepared: PreparedSubproblems, plan:
   const buffer = (size: number, usage: number): GpuBufferLike => device.createBuffer({ size: Math.max(16, size), usage });
   const rowTable = buffer(prepared.rowTable.byteLength, BufferUsage.STORAGE | BufferUsage.COPY_DST);
   if (prepared.rowTable.byteLength > 0) device.queue.writeBuffer(rowTable, 0, prepared.rowTable);
-  const size = plan.unitsPerDispatch;
+  const units = plan.unitsPerDispatch; // at most as many branches as units
+  const sumBytes = prepared.subproblems.length * 8; // a dispatch's subproblems are at most all of them
   return Array.from({ length: plan.inFlight }, () => ({
-    words: new Uint32Array(size * UNIT_WORDS),
-    units: buffer(size * UNIT_WORDS * 4, BufferUsage.STORAGE | BufferUsage.COPY_DST),
-    counts: buffer(size * 8, BufferUsage.STORAGE | BufferUsage.COPY_SRC),
-    readBack: buffer(size * 8, BufferUsage.MAP_READ | BufferUsage.COPY_DST),
-    batch: buffer(16, BufferUsage.UNIFORM | BufferUsage.COPY_DST),
+    batch: new UnitBatch(units),
+    branches: buffer(units * BRANCH_WORDS * 4, BufferUsage.STORAGE | BufferUsage.COPY_DST),
+    firstUnit: buffer(units * 4, BufferUsage.STORAGE | BufferUsage.COPY_DST),
+    sums: buffer(sumBytes, BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST),
+    readBack: buffer(sumBytes, BufferUsage.MAP_READ | BufferUsage.COPY_DST),
+    sizes: buffer(16, BufferUsage.UNIFORM | BufferUsage.COPY_DST),
     handedOut: buffer(16, BufferUsage.STORAGE | BufferUsage.COPY_DST),
     rowTable,
   }));
@@ -196,7 +207,10 @@ function bindSlots(device: GpuDeviceLike, buffers: readonly SlotBuffers[], pipel
     pipeline,
     bindGroup: device.createBindGroup({
       layout: pipeline.getBindGroupLayout(0),
-      entries: [slot.units, rowTable, slot.counts, slot.batch, slot.handedOut].map((b, binding) => ({ binding, resource: { buffer: b } })),
+      entries: [slot.branches, slot.firstUnit, rowTable, slot.sums, slot.sizes, slot.handedOut].map((b, binding) => ({
+        binding,
+        resource: { buffer: b },
+      })),
     }),
   }));
 }

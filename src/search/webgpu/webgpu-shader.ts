@@ -1,7 +1,8 @@
 // The WebGPU engine's compute shader (WGSL): each invocation takes work units
 // (src/search/webgpu/webgpu-units.ts) from its dispatch until none are left,
-// searches each to the last row and writes how many solutions it found, as two
-// 32-bit words (WGSL has no 64-bit integers).
+// makes each from its branch, searches it to the last row, and adds what it
+// found to its subproblem's sum, two 32-bit words (WGSL has no 64-bit
+// integers) added with atomics.
 // test/fixtures/webgpu/cpu-twin.mjs runs the same loop on the CPU: change both.
 //
 // Shaped after the published GPU solvers (NQueensFAF's OpenCL kernel, the
@@ -17,7 +18,12 @@
 //   neighbouring invocations touch neighbouring words: on an H100 that took
 //   0.4-0.5x the time of a private stack (2026-11-27, bench/gpu-layouts.mjs);
 // - an invocation whose unit ends takes the next from an atomic counter, so
-//   a wave does not idle behind its longest unit;
+//   a wave does not idle behind its longest unit; it finds the unit's branch
+//   by a binary search over the branches' first units, a few loads against
+//   the thousands of steps of a unit;
+// - an invocation sums its units while they belong to one subproblem and adds
+//   the sum when the next belongs to another: the host reads back a few words
+//   per subproblem instead of two per unit, and adds no unit itself;
 // - neighbouring units belong to the same subproblem, so the invocations'
 //   row-table reads hit the same addresses.
 
@@ -54,25 +60,106 @@ ${searchLoop(inWorkgroup ? '(row - firstRow) * WORKGROUP_SIZE + lane' : 'row - f
 
 const BINDINGS = /* wgsl */ `
 struct Batch {
-  count: u32,
+  units: u32,
+  branches: u32,
+  firstSubproblem: u32,
 }
 
-// This dispatch's units, four words each: taken columns, diagonals, (subproblem << 10) | (first row << 5) | last row.
-@group(0) @binding(0) var<storage, read> units: array<vec4<u32>>;
+// This dispatch's branches, four words each: taken columns, diagonals, (subproblem << 10) | (its row << 5) | last row.
+@group(0) @binding(0) var<storage, read> branches: array<vec4<u32>>;
+// Per branch, the index of its first unit (a unit per free square of the branch's row).
+@group(0) @binding(1) var<storage, read> firstUnit: array<u32>;
 // Per subproblem, 32 rows of (border queens' attacks, shift to the next inner row).
-@group(0) @binding(1) var<storage, read> rowTable: array<vec2<u32>>;
-// Per unit of this dispatch: its solutions, low word then high word.
-@group(0) @binding(2) var<storage, read_write> counts: array<vec2<u32>>;
-@group(0) @binding(3) var<uniform> batch: Batch;
+@group(0) @binding(2) var<storage, read> rowTable: array<vec2<u32>>;
+// Per subproblem from batch.firstSubproblem on: its solutions in this dispatch, low word then high word (zero before it starts).
+@group(0) @binding(3) var<storage, read_write> sums: array<atomic<u32>>;
+@group(0) @binding(4) var<uniform> batch: Batch;
 // Units handed out so far in this dispatch (zero before it starts).
-@group(0) @binding(4) var<storage, read_write> handedOut: atomic<u32>;`;
+@group(0) @binding(5) var<storage, read_write> handedOut: atomic<u32>;
 
-/** The body of main: take a unit, search it, write its count, take the next; `slot` indexes this row's stack entry. */
+// Adds an invocation's solutions of one subproblem to its sum, carrying into the high word.
+fn addToSum(subproblem: u32, low: u32, high: u32) {
+  if (low == 0u && high == 0u) {
+    return;
+  }
+  let at = (subproblem - batch.firstSubproblem) * 2u;
+  let before = atomicAdd(&sums[at], low);
+  let carried = high + select(0u, 1u, before + low < before);
+  if (carried != 0u) {
+    atomicAdd(&sums[at + 1u], carried);
+  }
+}`;
+
+/**
+ * The start of the loop: where an invocation's unit is done (its first row
+ * has no free square left), take the next, find its branch, place its
+ * queen, and add the sum so far where the subproblem changes.
+ */
+const TAKE_UNIT = /* wgsl */ `
+    if (free == 0u && row == firstRow) {
+      let index = atomicAdd(&handedOut, 1u);
+      if (index >= batch.units) {
+        break;
+      }
+      // Its branch: the last whose first unit is at or before it.
+      var lo = 0u;
+      var hi = batch.branches;
+      while (hi - lo > 1u) {
+        let mid = (lo + hi) / 2u;
+        if (firstUnit[mid] <= index) {
+          lo = mid;
+        } else {
+          hi = mid;
+        }
+      }
+      let branch = branches[lo];
+      if ((branch.w >> 10u) != subproblem) {
+        addToSum(subproblem, low, high);
+        subproblem = branch.w >> 10u;
+        low = 0u;
+        high = 0u;
+      }
+      table = subproblem * 32u;
+      row = (branch.w >> 5u) & 31u;
+      lastRow = branch.w & 31u;
+      // Its queen: the branch row's free square of its rank among the branch's units.
+      let branchRow = rowTable[table + row];
+      var squares = ~(branch.x | branch.y | branch.z | branchRow.x);
+      for (var k = firstUnit[lo]; k < index; k++) {
+        squares &= squares - 1u;
+      }
+      let bit = squares & (0u - squares);
+      if (row == lastRow) {
+        // A subproblem of one inner row: the unit's square ends a solution.
+        free = bit;
+      } else {
+        cols = branch.x | bit;
+        ld = (branch.y | bit) << branchRow.y;
+        rd = (branch.z | bit) >> branchRow.y;
+        row += 1u;
+        free = ~(cols | ld | rd | rowTable[table + row].x);
+      }
+      firstRow = row;
+      if (row == lastRow) {
+        // As many columns are free as rows are left, so the last row has at most one free square.
+        if (free != 0u) {
+          low += 1u;
+          if (low == 0u) {
+            high += 1u;
+          }
+        }
+        free = 0u;
+      }
+      continue;
+    }
+`;
+
+/** The body of main: take a unit, make it from its branch, search it, sum its count, take the next; `slot` indexes this row's stack entry. */
 function searchLoop(slot: string): string {
   return /* wgsl */ `
   // Each invocation takes units until none are left, so a lane whose unit ends
   // early starts another instead of idling until its wave's longest unit ends.
-  var index = 0xffffffffu;
+  var subproblem = 0xffffffffu;
   var table = 0u;
   var firstRow = 0u;
   var lastRow = 0u;
@@ -84,33 +171,7 @@ function searchLoop(slot: string): string {
   var low = 0u;
   var high = 0u;
   loop {
-    if (free == 0u && row == firstRow) {
-      if (index != 0xffffffffu) {
-        counts[index] = vec2<u32>(low, high);
-      }
-      index = atomicAdd(&handedOut, 1u);
-      if (index >= batch.count) {
-        break;
-      }
-      let unit = units[index];
-      table = (unit.w >> 10u) * 32u;
-      firstRow = (unit.w >> 5u) & 31u;
-      lastRow = unit.w & 31u;
-      row = firstRow;
-      cols = unit.x;
-      ld = unit.y;
-      rd = unit.z;
-      free = ~(cols | ld | rd | rowTable[table + row].x);
-      low = 0u;
-      high = 0u;
-      if (row == lastRow) {
-        // As many columns are free as rows are left, so the last row has at most one free square.
-        low = select(0u, 1u, free != 0u);
-        free = 0u;
-      }
-      continue;
-    }
-    if (free == 0u) {
+${TAKE_UNIT}    if (free == 0u) {
       row -= 1u;
       let saved = stack[${slot}];
       free = saved.x;
@@ -142,5 +203,6 @@ function searchLoop(slot: string): string {
         row += 1u;
       }
     }
-  }`;
+  }
+  addToSum(subproblem, low, high);`;
 }

@@ -3,10 +3,13 @@
 // rows until a unit has at most `rowsLeft` rows to search (webgpu-plan.ts
 // picks it). Units are cut by the work they hold, not by how many there are:
 // a bigger board is refined deeper, so its longest unit stays as short as a
-// small board's. At n = 21 that is 137 million units, so they are
-// streamed: `UnitStream.fill` hands out the next batch, in plan order, while
-// the GPU searches the last ones. Branches that die while refining cost the
-// GPU nothing.
+// small board's. The host sends them as branches, one placement a row above
+// its units: the GPU makes each unit from its branch (one unit per free
+// square of the branch's row), so the host writes, sends and the GPU reads
+// about a seventh as much (n = 20: 11.3 million branches for 75.2 million
+// units). They are streamed: `UnitStream.fill` hands out the next batch, in
+// plan order, while the GPU searches the last ones.
+import { popcount } from '../../shared/bits.js';
 import { rangeError } from '../../shared/errors.js';
 import type { Subproblem } from '../constellations.js';
 import { rowAttacks, rowShift } from '../row-search.js';
@@ -15,8 +18,41 @@ import { borderColumns, prepare } from '../symmetry.js';
 /** Rows per subproblem in the row table: masks are 32 bits, so no board has more inner rows. */
 export const TABLE_ROWS = 32;
 
-/** Words per unit: taken columns, the two diagonal masks on its first row, (subproblem << 10) | (first row << 5) | last row. */
-export const UNIT_WORDS = 4;
+/** Words per branch: taken columns, the two diagonal masks on its row, (subproblem << 10) | (its row << 5) | last row. */
+export const BRANCH_WORDS = 4;
+
+/** Most units a branch holds: one per free square of its row, a 32-bit mask. */
+export const MAX_UNITS_PER_BRANCH = 32;
+
+/**
+ * One dispatch's units, as branches. Unit i belongs to the last branch b
+ * with firstUnit[b] <= i, and places a queen on the (i - firstUnit[b])-th
+ * free square (lowest first) of b's row; it searches the rows below.
+ */
+export class UnitBatch {
+  /** BRANCH_WORDS per branch. */
+  readonly branches: Uint32Array;
+  /** Per branch, the index of its first unit in the batch. */
+  readonly firstUnit: Uint32Array;
+  branchCount = 0;
+  unitCount = 0;
+
+  constructor(readonly maxUnits: number) {
+    if (!Number.isInteger(maxUnits) || maxUnits < MAX_UNITS_PER_BRANCH) {
+      throw rangeError(`a batch holds at least ${MAX_UNITS_PER_BRANCH} units (a branch's most), got ${String(maxUnits)}`);
+    }
+    // A branch holds at least one unit, so there are never more branches than units.
+    this.branches = new Uint32Array(maxUnits * BRANCH_WORDS);
+    this.firstUnit = new Uint32Array(maxUnits);
+  }
+
+  /** The subproblems its branches belong to: the first, and how many from there to the last (plan order). */
+  subproblems(): { first: number; span: number } {
+    if (this.branchCount === 0) return { first: 0, span: 0 };
+    const first = this.branches[3] >>> 10;
+    return { first, span: (this.branches[(this.branchCount - 1) * BRANCH_WORDS + 3] >>> 10) - first + 1 };
+  }
+}
 
 /** The subproblems laid out for the GPU: what every unit refers to. */
 export interface PreparedSubproblems {
@@ -51,9 +87,9 @@ export function prepareSubproblems(n: number, subproblems: readonly Subproblem[]
 }
 
 /**
- * The units of every subproblem in plan order, handed out in batches. Each
- * unit has between 1 and `rowsLeft` rows to search and a free square on its
- * first row. A depth-first walk per subproblem, resumable between batches.
+ * The units of every subproblem in plan order, handed out in batches of
+ * whole branches. Each unit has between 1 and `rowsLeft` rows to search. A
+ * depth-first walk per subproblem, resumable between batches.
  */
 export class UnitStream {
   private subproblem = -1;
@@ -63,8 +99,6 @@ export class UnitStream {
   private readonly cols = new Int32Array(TABLE_ROWS);
   private readonly ld = new Int32Array(TABLE_ROWS);
   private readonly rd = new Int32Array(TABLE_ROWS);
-  /** Units written by the current call of fill. */
-  private written = 0;
 
   constructor(
     readonly prepared: PreparedSubproblems,
@@ -82,86 +116,68 @@ export class UnitStream {
     return this.depth < 0 && this.subproblem + 1 >= this.prepared.subproblems.length;
   }
 
-  /** Writes the next units into `out` (UNIT_WORDS each), as many as fit; returns how many. 0 means done. */
-  fill(out: Uint32Array): number {
-    const capacity = Math.floor(out.length / UNIT_WORDS);
-    if (capacity < 1) throw rangeError(`fill needs room for a unit (${UNIT_WORDS} words), got ${out.length}`);
-    this.written = 0;
-    while (this.written < capacity) {
-      if (this.depth < 0) {
-        if (!this.startNext(out)) break;
-        continue;
-      }
-      this.step(out);
+  /** Refills `batch` with the next branches, as many as its units allow; returns its units. 0 means done. */
+  fill(batch: UnitBatch): number {
+    batch.branchCount = 0;
+    batch.unitCount = 0;
+    while (this.depth >= 0 || this.startNext()) {
+      if (!this.step(batch)) break;
     }
-    return this.written;
+    return batch.unitCount;
   }
 
-  /** One step of the walk: splits the next free square of the current row, or climbs a row. */
-  private step(out: Uint32Array): void {
+  /**
+   * One step of the walk: writes the current row as a branch where its
+   * squares are units (false if they do not fit in the batch), else places
+   * the next queen on it, or climbs a row.
+   */
+  private step(batch: UnitBatch): boolean {
     const { rowTable, innerRows } = this.prepared;
     const d = this.depth;
-    let free = this.free[d];
+    const free = this.free[d];
     if (free === 0) {
       this.depth--; // the walk ends when it climbs above row 0
-      return;
+      return true;
+    }
+    if (innerRows[this.subproblem] - (d + 1) <= this.rowsLeft) {
+      const units = popcount(free);
+      if (batch.unitCount + units > batch.maxUnits) return false;
+      const at = batch.branchCount * BRANCH_WORDS;
+      batch.branches[at] = this.cols[d];
+      batch.branches[at + 1] = this.ld[d];
+      batch.branches[at + 2] = this.rd[d];
+      batch.branches[at + 3] = (this.subproblem << 10) | (d << 5) | (innerRows[this.subproblem] - 1);
+      batch.firstUnit[batch.branchCount++] = batch.unitCount;
+      batch.unitCount += units;
+      this.depth--; // a branch's squares all go at once (dead ends cost the GPU one step each)
+      return true;
     }
     const at = (this.subproblem * TABLE_ROWS + d) * 2;
     const shift = rowTable[at + 1];
-    const below = rowTable[at + 2];
-    const cols = this.cols[d];
-    const ld = this.ld[d];
-    const rd = this.rd[d];
-    if (innerRows[this.subproblem] - (d + 1) <= this.rowsLeft) {
-      // The row's children are units: written in one go, as many as fit (the rest on the next call).
-      const packed = this.packed(d + 1);
-      const end = Math.floor(out.length / UNIT_WORDS) * UNIT_WORDS;
-      let at = this.written * UNIT_WORDS;
-      while (free !== 0 && at < end) {
-        const bit = free & -free;
-        free ^= bit;
-        const childCols = cols | bit;
-        const childLd = (ld | bit) << shift;
-        const childRd = (rd | bit) >>> shift;
-        if (~(childCols | childLd | childRd | below) === 0) continue; // a dead end costs the GPU nothing
-        out[at] = childCols;
-        out[at + 1] = childLd;
-        out[at + 2] = childRd;
-        out[at + 3] = packed;
-        at += UNIT_WORDS;
-      }
-      this.written = at / UNIT_WORDS;
-      this.free[d] = free;
-      return;
-    }
     const bit = free & -free;
     this.free[d] = free ^ bit;
-    const childCols = cols | bit;
-    const childLd = (ld | bit) << shift;
-    const childRd = (rd | bit) >>> shift;
-    const childFree = ~(childCols | childLd | childRd | below);
-    if (childFree === 0) return;
+    const childCols = this.cols[d] | bit;
+    const childLd = (this.ld[d] | bit) << shift;
+    const childRd = (this.rd[d] | bit) >>> shift;
+    const childFree = ~(childCols | childLd | childRd | rowTable[at + 2]);
+    if (childFree === 0) return true;
     this.depth = d + 1;
     this.free[d + 1] = childFree;
     this.cols[d + 1] = childCols;
     this.ld[d + 1] = childLd;
     this.rd[d + 1] = childRd;
+    return true;
   }
 
-  /** Moves to the next subproblem with rows to search (a small one becomes one unit); false when none is left. */
-  private startNext(out: Uint32Array): boolean {
+  /** Starts the walk of the next subproblem with rows to search; false when none is left. */
+  private startNext(): boolean {
     const { subproblems, rowTable, innerRows, n } = this.prepared;
     while (this.subproblem + 1 < subproblems.length) {
       const s = ++this.subproblem;
-      const inner = innerRows[s];
-      if (inner === 0) continue; // counted on the CPU
+      if (innerRows[s] === 0) continue; // counted on the CPU
       const cols = borderColumns(n, subproblems[s]);
       const free = ~(cols | rowTable[s * TABLE_ROWS * 2]);
       if (free === 0) continue;
-      if (inner <= this.rowsLeft) {
-        this.emit(out, cols, 0, 0, 0);
-        return true;
-      }
       this.depth = 0;
       this.free[0] = free;
       this.cols[0] = cols;
@@ -170,20 +186,5 @@ export class UnitStream {
       return true;
     }
     return false;
-  }
-
-  private emit(out: Uint32Array, cols: number, ld: number, rd: number, row: number): void {
-    const at = this.written * UNIT_WORDS;
-    out[at] = cols;
-    out[at + 1] = ld;
-    out[at + 2] = rd;
-    out[at + 3] = this.packed(row);
-    this.written++;
-  }
-
-  /** A unit's fourth word: its subproblem, first row and last row. */
-  private packed(row: number): number {
-    const s = this.subproblem;
-    return (s << 10) | (row << 5) | (this.prepared.innerRows[s] - 1);
   }
 }
