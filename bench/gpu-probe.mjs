@@ -12,6 +12,12 @@
 // - countBranchless: a solution counted with select, no carry (exact here: no
 //   invocation finds 2^32 solutions of one subproblem);
 // - stackOneWord: NQueensFAF's stack, one word a row (below);
+// - skipDead: a queen whose next row has no free square is not pushed (a
+//   third of all pushes at n = 17 led to such a row and were popped at once);
+// - lastTwo: a queen two rows above the last counts the one or two ways to
+//   end the board at once, instead of pushing a row for them;
+// - unchecked: the shipped shader on a device of a Dawn instance created with
+//   the toggle disable_robustness (no bounds clamps on array indexes);
 // - the shipped shader with 8,192 to 262,144 invocations: where the time
 //   stops falling is about how many invocations the GPU runs at once; and
 //   with one invocation per unit (no unit taken after the first);
@@ -96,6 +102,33 @@ const COUNT_BRANCHLESS = edit(unitSearchShader(ROWS_LEFT), [
   '        low += select(0u, 1u, nextFree != 0u);',
 ]);
 
+/** The hot loop's push, where the variants below change what happens instead of it. */
+const PUSH = '      } else {\n        stack[(row - firstRow) * WORKGROUP_SIZE + lane] = vec4<u32>(free, cols, ld, rd);';
+
+const SKIP_DEAD = edit(unitSearchShader(ROWS_LEFT), [PUSH, PUSH.replace('} else {', '} else if (nextFree != 0u) {')]);
+
+const LAST_TWO = edit(unitSearchShader(ROWS_LEFT), [
+  PUSH,
+  [
+    '      } else if (row + 2u == lastRow) {',
+    '        // Two columns are left: each free square of the next row ends a solution where the last row keeps its square.',
+    '        let after = rowTable[table + row + 1u].y;',
+    '        let lastAttacks = rowTable[table + row + 2u].x;',
+    '        var ends = nextFree;',
+    '        while (ends != 0u) {',
+    '          let end = ends & (0u - ends);',
+    '          ends ^= end;',
+    '          if (~((nextCols | end) | ((nextLd | end) << after) | ((nextRd | end) >> after) | lastAttacks) != 0u) {',
+    '            low += 1u;',
+    '            if (low == 0u) {',
+    '              high += 1u;',
+    '            }',
+    '          }',
+    '        }',
+    PUSH,
+  ].join('\n'),
+]);
+
 // (It still reads batch.units: a layout 'auto' without binding 4 would refuse the bind group.)
 const TAKES_NONE = edit(unitSearchShader(ROWS_LEFT), ['if (index >= batch.units) {', 'if (index >= batch.units || true) {']);
 
@@ -107,6 +140,9 @@ const variants = [
   ['tableShared', TABLE_SHARED, 131_072, 64],
   ['countBranchless', COUNT_BRANCHLESS, 131_072, 64],
   ['stackOneWord', STACK_ONE_WORD, 131_072, 64],
+  ['skipDead', SKIP_DEAD, 131_072, 64],
+  ['lastTwo', LAST_TWO, 131_072, 64],
+  ['unchecked', unitSearchShader(ROWS_LEFT), 131_072, 64, 'unchecked'],
   ...[8_192, 16_384, 32_768, 65_536, 262_144, UNITS].map((invocations) => ['shipped', unitSearchShader(ROWS_LEFT), invocations, 64]),
   ['carried', unitSearchShader(ROWS_LEFT), 131_072, 64],
   ['control', TAKES_NONE, 131_072, 64],
@@ -122,44 +158,59 @@ for (let d = 0; d < 6; d++) stream.fill(batchUnits);
 const count = batchUnits.unitCount;
 const { first, span } = batchUnits.subproblems();
 
-// Its own device, with the adapter's workgroup memory (wg128 and tableShared need more than the default 16 KiB).
 const dawn = await import(DAWN_PACKAGE);
-const gpu = dawn.create([]); // held until the end: Dawn's instance must outlive the device
-const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
-if (!adapter) throw new Error('gpu-probe: no adapter');
-const device = await adapter.requestDevice({
-  requiredLimits: { maxComputeWorkgroupStorageSize: adapter.limits.maxComputeWorkgroupStorageSize },
-});
-const buffer = (size, usage) => device.createBuffer({ size: Math.max(16, size), usage });
 const { branchCount } = batchUnits;
-const branches = buffer(branchCount * BRANCH_WORDS * 4, BufferUsage.STORAGE | BufferUsage.COPY_DST);
-device.queue.writeBuffer(branches, 0, batchUnits.branches.subarray(0, branchCount * BRANCH_WORDS));
-const firstUnit = buffer(branchCount * 4, BufferUsage.STORAGE | BufferUsage.COPY_DST);
-device.queue.writeBuffer(firstUnit, 0, batchUnits.firstUnit.subarray(0, branchCount));
-const rowTable = buffer(prepared.rowTable.byteLength, BufferUsage.STORAGE | BufferUsage.COPY_DST);
-device.queue.writeBuffer(rowTable, 0, prepared.rowTable);
-const sums = buffer(span * 8, BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST); // COPY_DST: cleared
-const readBack = buffer(span * 8, BufferUsage.MAP_READ | BufferUsage.COPY_DST);
-const sizes = buffer(16, BufferUsage.UNIFORM | BufferUsage.COPY_DST);
-device.queue.writeBuffer(sizes, 0, new Uint32Array([count, branchCount, first, 0]));
-const handedOut = buffer(16, BufferUsage.STORAGE | BufferUsage.COPY_DST);
+
+/**
+ * A device of its own Dawn instance (held until the end: an instance must outlive its device), with the
+ * adapter's workgroup memory (wg128 and tableShared need more than the default 16 KiB), and the batch's buffers.
+ */
+async function openDevice(flags) {
+  const gpu = dawn.create(flags);
+  const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+  if (!adapter) throw new Error('gpu-probe: no adapter');
+  const device = await adapter.requestDevice({
+    requiredLimits: { maxComputeWorkgroupStorageSize: adapter.limits.maxComputeWorkgroupStorageSize },
+  });
+  const buffer = (size, usage) => device.createBuffer({ size: Math.max(16, size), usage });
+  const buffers = {
+    branches: buffer(branchCount * BRANCH_WORDS * 4, BufferUsage.STORAGE | BufferUsage.COPY_DST),
+    firstUnit: buffer(branchCount * 4, BufferUsage.STORAGE | BufferUsage.COPY_DST),
+    rowTable: buffer(prepared.rowTable.byteLength, BufferUsage.STORAGE | BufferUsage.COPY_DST),
+    sums: buffer(span * 8, BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST), // COPY_DST: cleared
+    readBack: buffer(span * 8, BufferUsage.MAP_READ | BufferUsage.COPY_DST),
+    sizes: buffer(16, BufferUsage.UNIFORM | BufferUsage.COPY_DST),
+    handedOut: buffer(16, BufferUsage.STORAGE | BufferUsage.COPY_DST),
+  };
+  device.queue.writeBuffer(buffers.branches, 0, batchUnits.branches.subarray(0, branchCount * BRANCH_WORDS));
+  device.queue.writeBuffer(buffers.firstUnit, 0, batchUnits.firstUnit.subarray(0, branchCount));
+  device.queue.writeBuffer(buffers.rowTable, 0, prepared.rowTable);
+  device.queue.writeBuffer(buffers.sizes, 0, new Uint32Array([count, branchCount, first, 0]));
+  return { gpu, device, buffers };
+}
+
+const opened = { default: await openDevice([]), unchecked: await openDevice(['enable-dawn-features=disable_robustness']) };
 
 const runs = await Promise.all(
-  variants.map(async ([name, code, invocations, size]) => {
+  variants.map(async ([name, code, invocations, size, where = 'default']) => {
+    const { device, buffers } = opened[where];
     const pipeline = await device.createComputePipelineAsync({
       layout: 'auto',
       compute: { module: device.createShaderModule({ code }), entryPoint: 'main' },
     });
+    const { branches, firstUnit, rowTable, sums, sizes, handedOut } = buffers;
     const bindGroup = device.createBindGroup({
       layout: pipeline.getBindGroupLayout(0),
       entries: [branches, firstUnit, rowTable, sums, sizes, handedOut].map((b, binding) => ({ binding, resource: { buffer: b } })),
     });
-    return { name, invocations, size, pipeline, bindGroup, ms: [], solutions: 0n };
+    return { name, invocations, size, device, buffers, pipeline, bindGroup, ms: [], solutions: 0n };
   }),
 );
 
 /** One dispatch of the batch; its ms from submission to read-back, and its solutions. */
 async function dispatch(run) {
+  const { device } = run;
+  const { sums, readBack, handedOut } = run.buffers;
   // The sums of the variant before are cleared, here and in the read-back (which a dispatch the device
   // refuses leaves as it was), so a variant that writes none cannot pass for the same; not timed.
   const clear = device.createCommandEncoder();
@@ -206,4 +257,4 @@ for (const { name, invocations, ms, solutions } of runs) {
   const medianMs = [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)];
   console.log(JSON.stringify({ variant: name, invocations, ms, medianMs, solutions: String(solutions), same: solutions === expected }));
 }
-device.destroy();
+for (const { device } of Object.values(opened)) device.destroy();
