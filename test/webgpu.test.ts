@@ -13,25 +13,35 @@ import { countOnDevice } from '../dist/search/webgpu/webgpu-run.js';
 import { DEFAULT_LIMITS, planGpuWork } from '../dist/search/webgpu/webgpu-plan.js';
 import type { GpuDeviceLike } from '../dist/search/webgpu/webgpu-types.js';
 import type { Progress } from '../dist/index.js';
-import { searchUnitLikeShader, shaderStackRows } from './fixtures/webgpu/cpu-twin.mjs';
+import { searchUnitLikeShader, shaderLookahead, shaderStackRows } from './fixtures/webgpu/cpu-twin.mjs';
 import { createFakeDevice } from './fixtures/webgpu/fake-device.mjs';
 import { range, TOTAL, UNIQUE } from './oeis.js';
 
 /** Per subproblem: the solutions its units find with the shader's loop, plus those found whole on the CPU. */
-function solutionsByUnits(prepared: PreparedSubproblems, rowsLeft: number, batch: number): bigint[] {
+function solutionsByUnits(prepared: PreparedSubproblems, rowsLeft: number, batch: number, lookahead = 0): bigint[] {
+  return searchUnits(prepared, rowsLeft, batch, lookahead).solutions;
+}
+
+/** The units' solutions per subproblem, and the loop steps they took, with the shader's loop and `lookahead`. */
+function searchUnits(prepared: PreparedSubproblems, rowsLeft: number, batch: number, lookahead: number) {
   const solutions = Array.from(prepared.cpuSolutions, (count) => BigInt(count));
+  let steps = 0;
   const stream = new UnitStream(prepared, rowsLeft);
   const units = new UnitBatch(batch);
   const stackRows = shaderStackRows(unitSearchShader(rowsLeft));
   for (let count = stream.fill(units); count > 0; count = stream.fill(units)) {
     expect(count).toBeLessThanOrEqual(batch);
     for (let j = 0; j < count; j++) {
-      const { subproblem, low, high } = searchUnitLikeShader(units, prepared.rowTable, j, stackRows);
-      solutions[subproblem] += BigInt(low) + (BigInt(high) << 32n);
+      const unit = searchUnitLikeShader(units, prepared.rowTable, j, stackRows, lookahead);
+      solutions[unit.subproblem] += BigInt(unit.low) + (BigInt(unit.high) << 32n);
+      steps += unit.steps;
     }
   }
-  return solutions;
+  return { solutions, steps };
 }
+
+/** Loop steps of every unit of n = 14 (11 rows left) with lookahead 0 to 3, by the shader's loop on the CPU. */
+const LOOKAHEAD_STEPS_14 = [8_062_057, 6_969_555, 5_635_002, 5_147_301];
 
 function totals(n: number, found: readonly bigint[]): { total: bigint; unique: bigint } {
   let total = 0n;
@@ -63,6 +73,24 @@ describe("WebGPU work units, searched with the shader's loop on the CPU", () => 
     expect(totals(n, found)).toEqual({ total: TOTAL[n], unique: UNIQUE[n] });
   });
 
+  // Lookahead drops only subtrees without a solution: every subproblem keeps its count, n = 1..12 and deeper units.
+  it.each([
+    ...range(1, 12).flatMap((n) => [1, 2, 3].map((lookahead) => [n, 4, lookahead])),
+    ...[1, 2, 3].map((lookahead) => [13, 11, lookahead]),
+  ])('n = %i, units of at most %i rows, lookahead %i: each subproblem gets exactly its solutions', (n, rowsLeft, lookahead) => {
+    const subproblems = planSubproblems(n);
+    const found = solutionsByUnits(prepareSubproblems(n, subproblems), rowsLeft, 64, lookahead);
+    subproblems.forEach((s, i) => expect(found[i], `subproblem ${i}`).toBe(countSubproblem(n, s).solutions));
+  });
+
+  it('n = 14, 11 rows left: each row of lookahead takes fewer loop steps for the same solutions', () => {
+    const n = 14;
+    const prepared = prepareSubproblems(n, planSubproblems(n));
+    const runs = [0, 1, 2, 3].map((lookahead) => searchUnits(prepared, 11, 1 << 16, lookahead));
+    for (const run of runs) expect(totals(n, run.solutions)).toEqual({ total: TOTAL[n], unique: UNIQUE[n] });
+    expect(runs.map((run) => run.steps)).toEqual(LOOKAHEAD_STEPS_14);
+  });
+
   it('n = 14 with the planned rows left: the exact totals', () => {
     const n = 14;
     const found = solutionsByUnits(prepareSubproblems(n, planSubproblems(n)), planGpuWork(n).rowsLeft, 1 << 16);
@@ -74,6 +102,26 @@ describe("WebGPU work units, searched with the shader's loop on the CPU", () => 
     const batch = new UnitBatch(64);
     expect(new UnitStream(prepared, 5).fill(batch)).toBeGreaterThan(32);
     expect(() => searchUnitLikeShader(batch, prepared.rowTable, 0, 2)).toThrow(/needs 3 stacked rows, the shader has 2/);
+  });
+
+  it('declares its lookahead and checks the rows below a queen only where asked; refuses a lookahead out of 0..3', () => {
+    const plain = unitSearchShader(11);
+    expect(plain).not.toContain('LOOKAHEAD');
+    expect(plain).toContain('      } else {\n        stack[');
+    expect(unitSearchShader(11, 'workgroup', 1)).toContain('const LOOKAHEAD = 1u;');
+    expect(unitSearchShader(11, 'workgroup', 1)).toContain('} else if (nextFree != 0u) {');
+    expect(unitSearchShader(11, 'workgroup', 1)).not.toContain('fn keepsSquares');
+    for (const lookahead of [2, 3]) {
+      const code = unitSearchShader(11, 'workgroup', lookahead);
+      expect(code).toContain(`const LOOKAHEAD = ${lookahead}u;`);
+      expect(code).toContain('fn keepsSquares(');
+      expect(code).toContain('} else if (nextFree != 0u && keepsSquares(nextCols, nextLd, nextRd, table + row, lastRow - row)) {');
+      expect(shaderLookahead(code)).toBe(lookahead);
+    }
+    for (const bad of [-1, 4, 1.5, Number.NaN]) {
+      expect(() => unitSearchShader(11, 'workgroup', bad)).toThrow(RangeError);
+      expect(() => unitSearchShader(11, 'workgroup', bad)).toThrow(`lookahead must be an integer from 0 to 3, got ${bad}`);
+    }
   });
 
   it("sizes the shader's stack to the rows left", () => {
@@ -124,6 +172,21 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     const deepest = Math.min(plan.rowsLeft, Math.max(1, ...prepared.innerRows));
     expect(device.log.stackRows).toEqual([Math.max(1, deepest - 2)]);
   });
+
+  it.each([1, 2, 3])(
+    'n = 1..12 with lookahead %i: exact on the stand-in device, which runs the lookahead the shader declares',
+    async (lookahead) => {
+      for (const n of range(1, 12)) {
+        const device = createFakeDevice();
+        const plan = { rowsLeft: 6, unitsPerDispatch: 256, invocations: 64, inFlight: 3 };
+        expect(await countOnDevice(n, onDevice(device), DEFAULT_LIMITS, { plan, lookahead })).toEqual({
+          total: TOTAL[n],
+          unique: UNIQUE[n],
+        });
+        expect(device.log.errors).toEqual([]);
+      }
+    },
+  );
 
   it('keeps 3 dispatches queued while work remains, and reports progress in order, ending at 1 with the exact counts', async () => {
     const n = 13;

@@ -150,7 +150,7 @@ describe.skipIf(!HAVE_CHROMIUM)("engine 'webgpu' in Chromium (SwiftShader)", () 
     });
     afterAll(() => files?.close());
 
-    it('is exact in dispatches of up to 256 units taken by 64 invocations, stack shared or private, and aborts with dispatches queued', async () => {
+    it('is exact in dispatches of up to 256 units taken by 64 invocations, stack shared or private, lookahead 3, and aborts with dispatches queued', async () => {
       const context = await browser.newContext();
       const page = await context.newPage();
       pages.push(page);
@@ -167,6 +167,7 @@ describe.skipIf(!HAVE_CHROMIUM)("engine 'webgpu' in Chromium (SwiftShader)", () 
         const sizes: number[] = [];
         const r = await countOnDevice(12, device, limits, { plan, onDispatch: (d) => sizes.push(d.units) });
         const own = await countOnDevice(12, device, limits, { plan, stackPlace: 'private' });
+        const looked = await countOnDevice(12, device, limits, { plan, lookahead: 3 });
         const controller = new AbortController();
         const aborted = await countOnDevice(12, device, limits, {
           plan,
@@ -177,13 +178,21 @@ describe.skipIf(!HAVE_CHROMIUM)("engine 'webgpu' in Chromium (SwiftShader)", () 
           (e: Error) => e.name,
         );
         device.destroy();
-        return { total: String(r.total), unique: String(r.unique), sizes, aborted, privateTotal: String(own.total) };
+        return {
+          total: String(r.total),
+          unique: String(r.unique),
+          sizes,
+          aborted,
+          privateTotal: String(own.total),
+          lookaheadTotal: String(looked.total),
+        };
       }, '/dist/search/webgpu/webgpu-run.js');
       expect(outcome).toMatchObject({
         total: String(TOTAL[12]),
         unique: String(UNIQUE[12]),
         aborted: 'AbortError',
         privateTotal: String(TOTAL[12]),
+        lookaheadTotal: String(TOTAL[12]),
       });
       expect(outcome.sizes.length).toBeGreaterThan(10);
       // Whole branches only: a dispatch stops short of 256 units only where the next branch (at most 32) would not fit.

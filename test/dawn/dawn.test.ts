@@ -129,7 +129,20 @@ describe.runIf(found.adapter || REQUIRED)('the WebGPU engine on Dawn in Node', (
     const probed = cpuSolutionsOfProbe(1024);
     expect(probed).toBeGreaterThan(0n);
     expect(lines.map((l) => l.variant)).toEqual([
-      ...['shipped', 'private', 'wg32', 'wg128', 'tableShared', 'countBranchless', 'stackOneWord', 'skipDead', 'lastTwo', 'unchecked'],
+      ...[
+        'shipped',
+        'private',
+        'wg32',
+        'wg128',
+        'tableShared',
+        'countBranchless',
+        'stackOneWord',
+        'look1',
+        'look2',
+        'look3',
+        'lastTwo',
+        'unchecked',
+      ],
       ...Array<string>(6).fill('shipped'),
       'carried',
       'control',

@@ -30,8 +30,10 @@ export interface WebGpuCountOptions {
 interface DeviceCountOptions extends WebGpuCountOptions {
   /** Overrides planGpuWork (tests: many small dispatches at small n). */
   plan?: GpuWorkPlan;
-  /** Overrides where the shader keeps its stack (bench/gpu-dispatches.mjs compares both on a GPU). */
+  /** Overrides where the shader keeps its stack (bench/gpu-layouts.mjs compares both on a GPU). */
   stackPlace?: StackPlace;
+  /** Overrides the shader's lookahead, 0 by default (bench/gpu-layouts.mjs compares them on a GPU). */
+  lookahead?: number;
 }
 
 const PROGRESS_INTERVAL_MS = 100;
@@ -75,7 +77,7 @@ export async function countOnDevice(
   checkGpuWorkPlan(plan, limits);
   const subproblems = planSubproblems(n);
   // The driver compiles the shader on its own threads while this one makes the first dispatch's units.
-  const compiled = compileSearch(device, plan, subproblems, options.stackPlace);
+  const compiled = compileSearch(device, plan, subproblems, options);
   const prepared = prepareSubproblems(n, subproblems);
   const stream = new UnitStream(prepared, plan.rowsLeft);
   const counter = new SubproblemCounter(prepared);
@@ -166,13 +168,13 @@ function compileSearch(
   device: GpuDeviceLike,
   plan: GpuWorkPlan,
   subproblems: readonly Subproblem[],
-  stackPlace: StackPlace | undefined,
+  { stackPlace, lookahead }: Pick<DeviceCountOptions, 'stackPlace' | 'lookahead'>,
 ): Promise<GpuPipelineLike> {
   const deepest = subproblems.reduce((most, s) => Math.max(most, s.innerRows), 0);
   const compiling = device.createComputePipelineAsync({
     layout: 'auto',
     compute: {
-      module: device.createShaderModule({ code: unitSearchShader(Math.min(plan.rowsLeft, Math.max(1, deepest)), stackPlace) }),
+      module: device.createShaderModule({ code: unitSearchShader(Math.min(plan.rowsLeft, Math.max(1, deepest)), stackPlace, lookahead) }),
       entryPoint: 'main',
     },
   });
