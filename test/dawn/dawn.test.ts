@@ -20,7 +20,7 @@ import { describe, expect, it } from 'vitest';
 import { planSubproblems } from '../../dist/search/constellations.js';
 import { prepareSubproblems, UnitBatch, UnitStream } from '../../dist/search/webgpu/webgpu-units.js';
 import { searchUnitLikeShader } from '../fixtures/webgpu/cpu-twin.mjs';
-import { TOTAL, UNIQUE } from '../oeis.js';
+import { range, TOTAL, UNIQUE } from '../oeis.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const REQUIRED = process.env.NQUEENS_REQUIRE_DAWN === '1';
@@ -108,6 +108,22 @@ describe.runIf(found.adapter || REQUIRED)('the WebGPU engine on Dawn in Node', (
     ]);
     expect(stderr).not.toMatch(/terminate called|Segmentation fault|Aborted|Error:/);
     expect({ status, signal }).toEqual({ status: 0, signal: null });
+  });
+
+  it('the CLI counts n = 1..12 with --engine webgpu, each line exact, and exits 0 by itself', () => {
+    const child = spawnSync(
+      process.execPath,
+      ['--import', './test/dawn/use-dawn.mjs', 'dist/cli/main.js', 'count', '1..12', '--engine', 'webgpu', '--json'],
+      { cwd: ROOT, encoding: 'utf8', timeout: 120_000 },
+    );
+    expect({ status: child.status, signal: child.signal }).toEqual({ status: 0, signal: null });
+    const lines = child.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map(({ n, total, unique, engine, algorithm }) => ({ n, total, unique, engine, algorithm }))).toEqual(
+      range(1, 12).map((n) => ({ n, total: String(TOTAL[n]), unique: String(UNIQUE[n]), engine: 'webgpu', algorithm: 'search' })),
+    );
   });
 
   // bench/gpu-probe.mjs is run on a GPU visit only: here its string edits of the shader are checked to
