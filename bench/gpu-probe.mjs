@@ -59,44 +59,47 @@ function workgroupOf(size) {
   );
 }
 
-const TABLE_SHARED = edit(
-  unitSearchShader(ROWS_LEFT),
-  ['var<workgroup> stack:', `var<workgroup> rows: array<vec2<u32>, ${ROWS_LEFT} * WORKGROUP_SIZE>;\nvar<workgroup> stack:`],
-  [
-    '      firstRow = row;\n',
-    '      firstRow = row;\n      for (var k = 0u; k <= lastRow - firstRow; k++) {\n        rows[k * WORKGROUP_SIZE + lane] = rowTable[table + firstRow + k];\n      }\n',
-  ],
-  ['rowTable[table + row].y', 'rows[(row - firstRow) * WORKGROUP_SIZE + lane].y'],
-  ['rowTable[table + row + 1u].x', 'rows[(row + 1u - firstRow) * WORKGROUP_SIZE + lane].x'],
-);
+/** Each invocation's rows of the row table copied into workgroup memory when it makes its unit. */
+const tableShared = (code) =>
+  edit(
+    code,
+    ['var<workgroup> stack:', `var<workgroup> rows: array<vec2<u32>, ${ROWS_LEFT} * WORKGROUP_SIZE>;\nvar<workgroup> stack:`],
+    [
+      '      firstRow = row;\n',
+      '      firstRow = row;\n      for (var k = 0u; k <= lastRow - firstRow; k++) {\n        rows[k * WORKGROUP_SIZE + lane] = rowTable[table + firstRow + k];\n      }\n',
+    ],
+    ['rowTable[table + row].y', 'rows[(row - firstRow) * WORKGROUP_SIZE + lane].y'],
+    ['rowTable[table + row + 1u].x', 'rows[(row + 1u - firstRow) * WORKGROUP_SIZE + lane].x'],
+  );
 
 // NQueensFAF's stack: one word a row, the queens tried so far (the one placed is the lowest) with the row's
 // shift in the top two bits; going back shifts the diagonals back, with a second word for the bits the
 // right diagonal shifts off the board (a unit's shifts add up to less than 32). A quarter of the stack.
-const STACK_ONE_WORD = edit(
-  unitSearchShader(ROWS_LEFT),
-  ['var<workgroup> stack: array<vec4<u32>,', 'var<workgroup> stack: array<u32,'],
-  ['  var rd = 0u;\n', '  var rd = 0u;\n  var rdLow = 0u;\n'],
-  ['      firstRow = row;\n', '      firstRow = row;\n      rdLow = 0u;\n'],
-  [
-    '      free = saved.x;\n      cols = saved.y;\n      ld = saved.z;\n      rd = saved.w;\n',
+const stackOneWord = (code) =>
+  edit(
+    code,
+    ['var<workgroup> stack: array<vec4<u32>,', 'var<workgroup> stack: array<u32,'],
+    ['  var rd = 0u;\n', '  var rd = 0u;\n  var rdLow = 0u;\n'],
+    ['      firstRow = row;\n', '      firstRow = row;\n      rdLow = 0u;\n'],
     [
-      '      let back = saved >> 30u;',
-      '      let tried = saved & 0x3fffffffu;',
-      '      let placed = tried & (0u - tried);',
-      '      free = tried ^ placed;',
-      '      cols ^= placed;',
-      '      ld = (ld >> back) & ~placed;',
-      '      rd = ((rd << back) | (rdLow >> (32u - back))) & ~placed;',
-      '      rdLow = rdLow << back;',
-      '',
-    ].join('\n'),
-  ],
-  [
-    'stack[(row - firstRow) * WORKGROUP_SIZE + lane] = vec4<u32>(free, cols, ld, rd);',
-    'stack[(row - firstRow) * WORKGROUP_SIZE + lane] = (shift << 30u) | free | bit;\n        rdLow = (rdLow >> shift) | ((rd | bit) << (32u - shift));',
-  ],
-);
+      '      free = saved.x;\n      cols = saved.y;\n      ld = saved.z;\n      rd = saved.w;\n',
+      [
+        '      let back = saved >> 30u;',
+        '      let tried = saved & 0x3fffffffu;',
+        '      let placed = tried & (0u - tried);',
+        '      free = tried ^ placed;',
+        '      cols ^= placed;',
+        '      ld = (ld >> back) & ~placed;',
+        '      rd = ((rd << back) | (rdLow >> (32u - back))) & ~placed;',
+        '      rdLow = rdLow << back;',
+        '',
+      ].join('\n'),
+    ],
+    [
+      'stack[(row - firstRow) * WORKGROUP_SIZE + lane] = vec4<u32>(free, cols, ld, rd);',
+      'stack[(row - firstRow) * WORKGROUP_SIZE + lane] = (shift << 30u) | free | bit;\n        rdLow = (rdLow >> shift) | ((rd | bit) << (32u - shift));',
+    ],
+  );
 
 const COUNT_BRANCHLESS = edit(unitSearchShader(ROWS_LEFT), [
   '        if (nextFree != 0u) {\n          low += 1u;\n          if (low == 0u) {\n            high += 1u;\n          }\n        }',
@@ -136,12 +139,16 @@ const variants = [
   ['private', unitSearchShader(ROWS_LEFT, 'private'), 131_072, 64],
   ['wg32', workgroupOf(32), 131_072, 32],
   ['wg128', workgroupOf(128), 131_072, 128],
-  ['tableShared', TABLE_SHARED, 131_072, 64],
+  ['tableShared', tableShared(unitSearchShader(ROWS_LEFT)), 131_072, 64],
   ['countBranchless', COUNT_BRANCHLESS, 131_072, 64],
-  ['stackOneWord', STACK_ONE_WORD, 131_072, 64],
+  ['stackOneWord', stackOneWord(unitSearchShader(ROWS_LEFT)), 131_072, 64],
   ...[1, 2, 3].map((lookahead) => [`look${lookahead}`, unitSearchShader(ROWS_LEFT, 'workgroup', lookahead), 131_072, 64]),
   ['lastTwo', LAST_TWO, 131_072, 64],
   ['unchecked', unitSearchShader(ROWS_LEFT), 131_072, 64, 'unchecked'],
+  // Lookahead 3 with each of the others, so that one visit can find the best combination.
+  ['look3+tableShared', tableShared(unitSearchShader(ROWS_LEFT, 'workgroup', 3)), 131_072, 64],
+  ['look3+stackOneWord', stackOneWord(unitSearchShader(ROWS_LEFT, 'workgroup', 3)), 131_072, 64],
+  ['look3+unchecked', unitSearchShader(ROWS_LEFT, 'workgroup', 3), 131_072, 64, 'unchecked'],
   ...[8_192, 16_384, 32_768, 65_536, 262_144, UNITS].map((invocations) => ['shipped', unitSearchShader(ROWS_LEFT), invocations, 64]),
   ['carried', unitSearchShader(ROWS_LEFT), 131_072, 64],
   ['control', TAKES_NONE, 131_072, 64],
