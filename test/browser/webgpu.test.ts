@@ -150,7 +150,7 @@ describe.skipIf(!HAVE_CHROMIUM)("engine 'webgpu' in Chromium (SwiftShader)", () 
     });
     afterAll(() => files?.close());
 
-    it('is exact in dispatches of up to 256 units taken by 64 invocations, stack shared or private, lookahead 3, and aborts with dispatches queued', async () => {
+    it('is exact in dispatches of up to 256 units taken by 64 invocations, stack shared or private, lookahead 0, 1 or 3, and aborts with dispatches queued', async () => {
       const context = await browser.newContext();
       const page = await context.newPage();
       pages.push(page);
@@ -168,6 +168,7 @@ describe.skipIf(!HAVE_CHROMIUM)("engine 'webgpu' in Chromium (SwiftShader)", () 
         const r = await countOnDevice(12, device, limits, { plan, onDispatch: (d) => sizes.push(d.units) });
         const own = await countOnDevice(12, device, limits, { plan, stackPlace: 'private' });
         const looked = await countOnDevice(12, device, limits, { plan, lookahead: 3 });
+        const plain = await countOnDevice(12, device, limits, { plan, lookahead: 0 });
         const controller = new AbortController();
         const aborted = await countOnDevice(12, device, limits, {
           plan,
@@ -185,6 +186,7 @@ describe.skipIf(!HAVE_CHROMIUM)("engine 'webgpu' in Chromium (SwiftShader)", () 
           aborted,
           privateTotal: String(own.total),
           lookaheadTotal: String(looked.total),
+          plainTotal: String(plain.total),
         };
       }, '/dist/search/webgpu/webgpu-run.js');
       expect(outcome).toMatchObject({
@@ -193,6 +195,7 @@ describe.skipIf(!HAVE_CHROMIUM)("engine 'webgpu' in Chromium (SwiftShader)", () 
         aborted: 'AbortError',
         privateTotal: String(TOTAL[12]),
         lookaheadTotal: String(TOTAL[12]),
+        plainTotal: String(TOTAL[12]),
       });
       expect(outcome.sizes.length).toBeGreaterThan(10);
       // Whole branches only: a dispatch stops short of 256 units only where the next branch (at most 32) would not fit.

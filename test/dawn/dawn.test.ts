@@ -153,7 +153,7 @@ describe.runIf(found.adapter || REQUIRED)('the WebGPU engine on Dawn in Node', (
         'tableShared',
         'countBranchless',
         'stackOneWord',
-        'look1',
+        'look0',
         'look2',
         'look3',
         'lastTwo',

@@ -34,7 +34,7 @@ describe('the WebGPU engine, long checks on the CPU', () => {
     let most = 0;
     for (let count = stream.fill(batch); count > 0; count = stream.fill(batch)) {
       for (let j = 0; j < count; j++) {
-        const s = searchUnitLikeShader(batch, prepared.rowTable, j, rowsLeft - 2).steps;
+        const s = searchUnitLikeShader(batch, prepared.rowTable, j, rowsLeft - 2, 0).steps; // lookahead 0: a bound for every lookahead
         steps += s;
         most = Math.max(most, s);
       }

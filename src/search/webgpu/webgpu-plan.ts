@@ -21,8 +21,9 @@ export const DEFAULT_LIMITS: GpuPlanLimits = { maxComputeWorkgroupsPerDimension:
 
 /**
  * Loop steps of one unit with this many rows left, measured with the
- * shader's loop on the CPU (test/fixtures/webgpu/cpu-twin.mjs): mean and
- * largest. 11 and 12 rows: every unit at n = 17; 13: every unit at n = 18
+ * shader's loop on the CPU (test/fixtures/webgpu/cpu-twin.mjs) with no
+ * lookahead, a bound for every lookahead (the engine's 1 takes 0.86x): mean
+ * and largest. 11 and 12 rows: every unit at n = 17; 13: every unit at n = 18
  * (test/long/webgpu-long.test.ts checks those at n = 17).
  */
 export const UNIT_STEPS: Readonly<Record<number, { readonly mean: number; readonly max: number }>> = {

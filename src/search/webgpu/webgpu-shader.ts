@@ -12,7 +12,8 @@
 //   invocations of a wave stay on the same path as long as their searches
 //   allow (a step that only went back cost a fifth of all steps);
 // - a queen on the second-to-last row is counted at once where the last row
-//   has its square free, without a step there;
+//   has its square free, without a step there, and a queen whose next row has
+//   no free square is never pushed (lookahead, below);
 // - the stack, exactly as deep as the refinement left rows (generated per
 //   count), sits in workgroup memory, one slot per invocation and row, so
 //   neighbouring invocations touch neighbouring words: on an H100 that took
@@ -45,17 +46,27 @@ export type StackPlace = 'workgroup' | 'private';
 const MAX_LOOKAHEAD = 3;
 
 /**
+ * The lookahead the engine uses: a queen whose next row has no free square
+ * is not pushed. With the shader's loop on the CPU that is 0.86x the loop
+ * steps and 0.67x the pushes (n = 16 and 17), with no more reads per step;
+ * on lavapipe pinned to one core, 0.90-0.92x the time of 0 at n = 15 (three
+ * runs of 5 interleaved rounds, 2026-11-27). Not yet timed on a GPU.
+ */
+const DEFAULT_LOOKAHEAD = 1;
+
+/**
  * The shader for units with at most `maxRowsLeft` rows to search. With a
  * `lookahead` of k >= 1, a queen is pushed only where each of the k inner
  * rows below it (within the unit) keeps a free square for the queens placed
  * so far: a test that ignores the queens still to come, so it drops only
- * subtrees without a solution. 0, the default, pushes every queen above the
+ * subtrees without a solution; 0 pushes every queen above the
  * second-to-last row. With the shader's loop on the CPU (n = 16 and 17), 1
- * takes 0.86x the loop steps and 0.67x the pushes, 2 0.69x and 0.52x, 3
- * 0.62x and 0.46x, for the same solutions (each step then does more); what
- * that does to a GPU's time awaits a GPU (bench/gpu-layouts.mjs).
+ * takes 0.86x the loop steps and 0.67x the pushes of 0, 2 0.69x and 0.52x,
+ * 3 0.62x and 0.46x, for the same solutions, but 2 and 3 read more of the
+ * row table per step (on lavapipe 0.92-0.93x and 1.35-1.43x the time of 0,
+ * against 0.90-0.92x for 1); bench/gpu-layouts.mjs times them on a GPU.
  */
-export function unitSearchShader(maxRowsLeft: number, stackPlace: StackPlace = 'workgroup', lookahead = 0): string {
+export function unitSearchShader(maxRowsLeft: number, stackPlace: StackPlace = 'workgroup', lookahead = DEFAULT_LOOKAHEAD): string {
   if (!Number.isInteger(lookahead) || lookahead < 0 || lookahead > MAX_LOOKAHEAD) {
     throw rangeError(`lookahead must be an integer from 0 to ${MAX_LOOKAHEAD}, got ${String(lookahead)}`);
   }
@@ -67,7 +78,6 @@ const WORKGROUP_SIZE = ${WORKGROUP_SIZE}u;
 const STACK_ROWS = ${stackRows}u;
 ${lookahead > 0 ? `const LOOKAHEAD = ${lookahead}u;` : ''}
 ${BINDINGS}
-${lookahead > 1 ? KEEPS_SQUARES : ''}
 ${inWorkgroup ? 'var<workgroup> stack: array<vec4<u32>, STACK_ROWS * WORKGROUP_SIZE>;' : ''}
 
 @compute @workgroup_size(${WORKGROUP_SIZE})
@@ -174,25 +184,21 @@ const TAKE_UNIT = /* wgsl */ `
     }
 `;
 
-/** Lookahead beyond the next row: whether the inner rows 2 to LOOKAHEAD below row `at` keep a free square. */
-const KEEPS_SQUARES = /* wgsl */ `
-// cols, ld, rd: the masks on the row after \`at\` (a table index), with its queen; left: rows from \`at\` to the last.
-fn keepsSquares(cols: u32, ld: u32, rd: u32, at: u32, left: u32) -> bool {
-  var reach = 0u;
-  for (var k = 2u; k <= min(LOOKAHEAD, left); k++) {
-    reach += rowTable[at + k - 1u].y;
-    if (~(cols | (ld << reach) | (rd >> reach) | rowTable[at + k].x) == 0u) {
-      return false;
-    }
-  }
-  return true;
-}`;
-
 /** Where a queen above the second-to-last row is pushed: always, or only where the rows below keep a square (lookahead). */
 function pushWhere(lookahead: number): string {
   if (lookahead === 0) return '} else {';
-  if (lookahead === 1) return '} else if (nextFree != 0u) {';
-  return '} else if (nextFree != 0u && keepsSquares(nextCols, nextLd, nextRd, table + row, lastRow - row)) {';
+  const checks = ['nextFree != 0u'];
+  // Straight-line tests (a loop over the rows cost lavapipe 1.3x the time at lookahead 3); row + 2 <= lastRow here.
+  if (lookahead >= 2) checks.push(keepsSquare(2));
+  if (lookahead >= 3) checks.push(`(row + 3u > lastRow || ${keepsSquare(3)})`);
+  return `} else if (${checks.join(' && ')}) {`;
+}
+
+/** Whether inner row row + k keeps a free square for the masks of row + 1 (the queen just placed included). */
+function keepsSquare(k: number): string {
+  const shifts = Array.from({ length: k - 1 }, (_, j) => `rowTable[table + row + ${j + 1}u].y`).join(' + ');
+  const reach = k === 2 ? shifts : `(${shifts})`;
+  return `~(nextCols | (nextLd << ${reach}) | (nextRd >> ${reach}) | rowTable[table + row + ${k}u].x) != 0u`;
 }
 
 /** The body of main: take a unit, make it from its branch, search it, sum its count, take the next; `slot` indexes this row's stack entry. */
