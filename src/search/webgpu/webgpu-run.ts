@@ -32,7 +32,7 @@ interface DeviceCountOptions extends WebGpuCountOptions {
   plan?: GpuWorkPlan;
   /** Overrides where the shader keeps its stack (bench/gpu-layouts.mjs compares both on a GPU). */
   stackPlace?: StackPlace;
-  /** Overrides the shader's lookahead, 0 by default (bench/gpu-layouts.mjs compares them on a GPU). */
+  /** Overrides the shader's lookahead (1 by default; bench/gpu-layouts.mjs compares 0 to 3 on a GPU). */
   lookahead?: number;
 }
 
