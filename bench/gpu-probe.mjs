@@ -34,7 +34,7 @@
 //   a smaller UNITS, such as 4096, checks the variants on a software adapter)
 import { planSubproblems } from '../dist/search/constellations.js';
 import { BufferUsage, MAP_READ } from '../dist/search/webgpu/webgpu-types.js';
-import { unitSearchShader } from '../dist/search/webgpu/webgpu-shader.js';
+import { BINDING_NAMES, unitSearchShader } from '../dist/search/webgpu/webgpu-shader.js';
 import { BRANCH_WORDS, prepareSubproblems, UnitBatch, UnitStream } from '../dist/search/webgpu/webgpu-units.js';
 
 const ROUNDS = Number(process.argv[2] ?? 3);
@@ -132,8 +132,8 @@ const LAST_TWO = edit(unitSearchShader(ROWS_LEFT), [
   ].join('\n'),
 ]);
 
-// (It still reads batch.units: a layout 'auto' without binding 4 would refuse the bind group.)
-const TAKES_NONE = edit(unitSearchShader(ROWS_LEFT), ['if (index >= batch.units) {', 'if (index >= batch.units || true) {']);
+// (It still reads sizes.units: a layout 'auto' without binding 4 would refuse the bind group.)
+const TAKES_NONE = edit(unitSearchShader(ROWS_LEFT), ['if (index >= sizes.units) {', 'if (index >= sizes.units || true) {']);
 
 const variants = [
   ['shipped', unitSearchShader(ROWS_LEFT), 131_072, 64],
@@ -205,10 +205,9 @@ const runs = await Promise.all(
       layout: 'auto',
       compute: { module: device.createShaderModule({ code }), entryPoint: 'main' },
     });
-    const { branches, firstUnit, rowTable, sums, sizes, handedOut } = buffers;
     const bindGroup = device.createBindGroup({
       layout: pipeline.getBindGroupLayout(0),
-      entries: [branches, firstUnit, rowTable, sums, sizes, handedOut].map((b, binding) => ({ binding, resource: { buffer: b } })),
+      entries: BINDING_NAMES.map((name, binding) => ({ binding, resource: { buffer: buffers[name] } })),
     });
     return { name, invocations, size, device, buffers, pipeline, bindGroup, ms: [], solutions: 0n };
   }),

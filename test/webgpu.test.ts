@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { contribution, planSubproblems } from '../dist/search/constellations.js';
 import { countFixesOnly, countSubproblem } from '../dist/search/symmetry.js';
 import { prepareSubproblems, UnitBatch, UnitStream, type PreparedSubproblems } from '../dist/search/webgpu/webgpu-units.js';
-import { unitSearchShader } from '../dist/search/webgpu/webgpu-shader.js';
+import { BINDING_NAMES, unitSearchShader } from '../dist/search/webgpu/webgpu-shader.js';
 import { countWebGpu } from '../dist/search/webgpu/webgpu.js';
 import { countOnDevice } from '../dist/search/webgpu/webgpu-run.js';
 import { DEFAULT_LIMITS, planGpuWork } from '../dist/search/webgpu/webgpu-plan.js';
@@ -123,6 +123,13 @@ describe("WebGPU work units, searched with the shader's loop on the CPU", () => 
     for (const bad of [-1, 4, 1.5, Number.NaN]) {
       expect(() => unitSearchShader(11, 'workgroup', bad)).toThrow(RangeError);
       expect(() => unitSearchShader(11, 'workgroup', bad)).toThrow(`lookahead must be an integer from 0 to 3, got ${bad}`);
+    }
+  });
+
+  it('declares its buffers in the order BINDING_NAMES gives the hosts (the engine, the probe)', () => {
+    for (const code of [unitSearchShader(12), unitSearchShader(12, 'private', 0), unitSearchShader(12, 'workgroup', 3)]) {
+      const declared = [...code.matchAll(/@group\(0\) @binding\((\d+)\) var<[^>]+> (\w+):/g)].map((m) => [Number(m[1]), m[2]]);
+      expect(declared).toEqual(BINDING_NAMES.map((name, binding) => [binding, name]));
     }
   });
 

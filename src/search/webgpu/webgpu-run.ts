@@ -14,7 +14,7 @@ import { ERROR_CODES, failure } from '../../shared/errors.js';
 import type { Progress } from '../../shared/progress.js';
 import { SubproblemCounter } from './webgpu-counter.js';
 import { checkGpuWorkPlan, planGpuWork, type GpuPlanLimits, type GpuWorkPlan } from './webgpu-plan.js';
-import { unitSearchShader, WORKGROUP_SIZE, type StackPlace } from './webgpu-shader.js';
+import { BINDING_NAMES, unitSearchShader, WORKGROUP_SIZE, type StackPlace } from './webgpu-shader.js';
 import { BufferUsage, MAP_READ, type GpuBufferLike, type GpuDeviceLike, type GpuPipelineLike } from './webgpu-types.js';
 import { BRANCH_WORDS, prepareSubproblems, UnitBatch, UnitStream, type PreparedSubproblems } from './webgpu-units.js';
 import { planSubproblems, type Subproblem } from '../constellations.js';
@@ -204,15 +204,9 @@ function makeBuffers(device: GpuDeviceLike, prepared: PreparedSubproblems, plan:
 }
 
 function bindSlots(device: GpuDeviceLike, buffers: readonly SlotBuffers[], pipeline: GpuPipelineLike): Slot[] {
-  return buffers.map(({ rowTable, ...slot }) => ({
-    ...slot,
-    pipeline,
-    bindGroup: device.createBindGroup({
-      layout: pipeline.getBindGroupLayout(0),
-      entries: [slot.branches, slot.firstUnit, rowTable, slot.sums, slot.sizes, slot.handedOut].map((b, binding) => ({
-        binding,
-        resource: { buffer: b },
-      })),
-    }),
-  }));
+  return buffers.map((named) => {
+    const { rowTable: _shared, ...slot } = named;
+    const entries = BINDING_NAMES.map((name, binding) => ({ binding, resource: { buffer: named[name] } }));
+    return { ...slot, pipeline, bindGroup: device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries }) };
+  });
 }

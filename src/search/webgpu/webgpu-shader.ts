@@ -33,12 +33,15 @@ import { rangeError } from '../../shared/errors.js';
 /** Invocations per workgroup: a multiple of every common wave size (32, 64). */
 export const WORKGROUP_SIZE = 64;
 
+/** The shader's buffers in binding order (group 0), by the names its WGSL gives them: what a host binds. */
+export const BINDING_NAMES = ['branches', 'firstUnit', 'rowTable', 'sums', 'sizes', 'handedOut'] as const;
+
 /**
  * Where an invocation keeps its stack. 'workgroup': in workgroup memory,
  * interleaved so that neighbouring invocations use neighbouring words (the
  * default, as the fast CUDA counters do); 'private': in the invocation's own
  * array, which drivers put in scratch memory once it is indexed by a
- * variable (bench/gpu-dispatches.mjs compares the two on a GPU).
+ * variable (`bench/gpu-layouts.mjs --stacks` compares the two on a GPU).
  */
 export type StackPlace = 'workgroup' | 'private';
 
@@ -76,7 +79,12 @@ export function unitSearchShader(maxRowsLeft: number, stackPlace: StackPlace = '
   return /* wgsl */ `
 const WORKGROUP_SIZE = ${WORKGROUP_SIZE}u;
 const STACK_ROWS = ${stackRows}u;
-${lookahead > 0 ? `const LOOKAHEAD = ${lookahead}u;` : ''}
+${
+  lookahead > 0
+    ? `// Rows below a queen checked before it is pushed (the tests below are written out; the CPU twin reads this).
+const LOOKAHEAD = ${lookahead}u;`
+    : ''
+}
 ${BINDINGS}
 ${inWorkgroup ? 'var<workgroup> stack: array<vec4<u32>, STACK_ROWS * WORKGROUP_SIZE>;' : ''}
 
@@ -89,7 +97,8 @@ ${searchLoop(inWorkgroup ? '(row - firstRow) * WORKGROUP_SIZE + lane' : 'row - f
 }
 
 const BINDINGS = /* wgsl */ `
-struct Batch {
+// This dispatch's units and branches, and the subproblem its sums start at.
+struct Sizes {
   units: u32,
   branches: u32,
   firstSubproblem: u32,
@@ -101,9 +110,9 @@ struct Batch {
 @group(0) @binding(1) var<storage, read> firstUnit: array<u32>;
 // Per subproblem, 32 rows of (border queens' attacks, shift to the next inner row).
 @group(0) @binding(2) var<storage, read> rowTable: array<vec2<u32>>;
-// Per subproblem from batch.firstSubproblem on: its solutions in this dispatch, low word then high word (zero before it starts).
+// Per subproblem from sizes.firstSubproblem on: its solutions in this dispatch, low word then high word (zero before it starts).
 @group(0) @binding(3) var<storage, read_write> sums: array<atomic<u32>>;
-@group(0) @binding(4) var<uniform> batch: Batch;
+@group(0) @binding(4) var<uniform> sizes: Sizes;
 // Units handed out so far in this dispatch (zero before it starts).
 @group(0) @binding(5) var<storage, read_write> handedOut: atomic<u32>;
 
@@ -112,7 +121,7 @@ fn addToSum(subproblem: u32, low: u32, high: u32) {
   if (low == 0u && high == 0u) {
     return;
   }
-  let at = (subproblem - batch.firstSubproblem) * 2u;
+  let at = (subproblem - sizes.firstSubproblem) * 2u;
   let before = atomicAdd(&sums[at], low);
   let carried = high + select(0u, 1u, before + low < before);
   if (carried != 0u) {
@@ -128,12 +137,12 @@ fn addToSum(subproblem: u32, low: u32, high: u32) {
 const TAKE_UNIT = /* wgsl */ `
     if (free == 0u && row == firstRow) {
       let index = atomicAdd(&handedOut, 1u);
-      if (index >= batch.units) {
+      if (index >= sizes.units) {
         break;
       }
       // Its branch: the last whose first unit is at or before it.
       var lo = 0u;
-      var hi = batch.branches;
+      var hi = sizes.branches;
       while (hi - lo > 1u) {
         let mid = (lo + hi) / 2u;
         if (firstUnit[mid] <= index) {
