@@ -3,6 +3,7 @@
 // file lays out the subproblem's rows and handles the rare symmetric
 // constellations; the hot search is in row-search.ts.
 import { type Subproblem, type SubproblemCount } from './constellations.js';
+import { popcount } from '../shared/bits.js';
 import { boardMask } from '../shared/board-mask.js';
 import { countBelow, rowAttacks, rowShift } from './row-search.js';
 
@@ -109,7 +110,7 @@ const pairRow = new Int32Array(16);
 // assembly/search/symmetry.ts still searches row by row: the tests compare the two.
 function countFixes(n: number, s: Subproblem): bigint {
   // n = 1: the one solution is fixed by every symmetry.
-  if (n === 1) return BigInt(bitCount(s.symmetries & 0xfe));
+  if (n === 1) return BigInt(popcount(s.symmetries & 0xfe));
   const turns = s.symmetries & TURNS;
   if (turns === 0) return 0n;
   const perHalfTurnFix = (turns >> 2) & 1;
@@ -157,12 +158,6 @@ function free(row: number, col: number): boolean {
 function take(row: number, col: number, flag: 0 | 1): void {
   taken[col] = taken[32 + row + col] = taken[127 + row - col] = flag;
   placement[row] = flag === 1 ? col : -1;
-}
-
-function bitCount(x: number): number {
-  let count = 0;
-  for (; x !== 0; x &= x - 1) count++;
-  return count;
 }
 
 /** Does the quarter turn, (r, c) -> (c, n - 1 - r) in SYMMETRIES, map the placement to itself? */
