@@ -6,11 +6,12 @@
 // pipeline alone, on that device; hostMs: the CPU's share alone (the plan,
 // and making every unit, as the count does, with no GPU); ms: the whole
 // count on another fresh device, from the call to the result, its
-// dispatches as [units, ms from submission to read-back].
+// dispatches as [units, ms from submission to read-back, ms on the GPU as the
+// engine times it].
 //   node bench/gpu-dispatches.mjs FROM TO [ROWS,ROWS...]   (after npm run build; Node with `webgpu`)
 import { planSubproblems } from '../dist/search/constellations.js';
 import { requestGpuDevice } from '../dist/search/webgpu/webgpu-device.js';
-import { deviceLimits, planGpuWork } from '../dist/search/webgpu/webgpu-plan.js';
+import { branchRoom, deviceLimits, planGpuWork } from '../dist/search/webgpu/webgpu-plan.js';
 import { countOnDevice } from '../dist/search/webgpu/webgpu-run.js';
 import { unitSearchShader } from '../dist/search/webgpu/webgpu-shader.js';
 import { prepareSubproblems, UnitBatch, UnitStream } from '../dist/search/webgpu/webgpu-units.js';
@@ -24,7 +25,7 @@ const round = (ms) => Math.round(ms * 10) / 10;
 function hostMs(n, plan) {
   const start = performance.now();
   const stream = new UnitStream(prepareSubproblems(n, planSubproblems(n)), plan.rowsLeft);
-  const batch = new UnitBatch(plan.unitsPerDispatch);
+  const batch = new UnitBatch(plan.maxUnitsPerDispatch, branchRoom(plan.maxUnitsPerDispatch));
   while (stream.fill(batch) > 0);
   return round(performance.now() - start);
 }
@@ -52,7 +53,7 @@ for (let n = from; n <= to; n++) {
     try {
       ({ total } = await countOnDevice(n, session.device, limits, {
         plan,
-        onDispatch: (d) => dispatches.push([d.units, round(d.ms)]),
+        onDispatch: (d) => dispatches.push([d.units, round(d.ms), round(d.gpuMs)]),
       }));
     } finally {
       session.close();

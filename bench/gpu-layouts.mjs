@@ -1,14 +1,17 @@
 // The WebGPU engine's shader layouts compared on a real GPU, for a visit to a
 // GPU machine (bench/gpu-device.sh): the shader's lookahead (0 to 3 rows
-// below a queen checked before it is pushed; 0 is the default), each with the
+// below a queen checked before it is pushed; 1 is the default), each with the
 // stack in workgroup memory and the plan's invocations. (Where the stack lives
 // and how many invocations take units were compared on an H100 on
 // 2026-11-27: docs/engines.md; `--stacks` runs those layouts again.) For each
 // n, every layout counts in turn on one device, for ROUNDS rounds
-// (interleaved, so a clock change hits them alike). One JSON line per count:
-//   { n, stackPlace, invocations, lookahead, rowsLeft, ms, exact, dispatches }
+// (interleaved, so a clock change hits them alike). `--sizes` compares the
+// dispatches' sizes instead: the engine's growth towards 100 ms a dispatch
+// (the default), fixed at 382,912 units a dispatch (the plan of the H100's
+// visits at n >= 19), and growth towards 200, 400 and 50 ms. One JSON line per count:
+//   { n, layout, stackPlace, invocations, lookahead, dispatchMs, maxUnits, rowsLeft, ms, exact, dispatches, largest }
 // ms: from the call to the result, the pipeline's compile included.
-//   node bench/gpu-layouts.mjs FROM TO [ROUNDS] [--stacks]   (after npm run build; Node with `webgpu`)
+//   node bench/gpu-layouts.mjs FROM TO [ROUNDS] [--stacks | --sizes]   (after npm run build; Node with `webgpu`)
 import { requestGpuDevice } from '../dist/search/webgpu/webgpu-device.js';
 import { deviceLimits, planGpuWork } from '../dist/search/webgpu/webgpu-plan.js';
 import { countOnDevice } from '../dist/search/webgpu/webgpu-run.js';
@@ -19,35 +22,71 @@ const [from, to, rounds = 2] = process.argv
   .filter((arg) => !arg.startsWith('--'))
   .map(Number);
 const stacks = process.argv.includes('--stacks');
+const sizes = process.argv.includes('--sizes');
 const session = await requestGpuDevice();
 const limits = deviceLimits(session.adapter.limits);
+
+/** The layouts to compare at n: a label, and what each changes from the engine's own plan and shader. */
+function layoutsOf(plan) {
+  const at = (label, change) => ({ label, stackPlace: 'workgroup', lookahead: 1, plan, ...change });
+  if (stacks) {
+    return [
+      at('private, one unit each', { stackPlace: 'private', lookahead: 0, plan: { ...plan, invocations: plan.unitsPerDispatch } }),
+      at('private', { stackPlace: 'private', lookahead: 0 }),
+      at('workgroup, one unit each', { lookahead: 0, plan: { ...plan, invocations: plan.unitsPerDispatch } }),
+      at('workgroup', { lookahead: 0 }),
+      at('workgroup, half the invocations', { lookahead: 0, plan: { ...plan, invocations: plan.invocations / 2 } }),
+    ];
+  }
+  if (sizes) {
+    const fixed = Math.min(382_912, plan.maxUnitsPerDispatch);
+    return [
+      // The most telling first, so that a visit's time bound cuts the least.
+      at('grow to 100 ms', {}),
+      at('fixed 382,912', { plan: { ...plan, unitsPerDispatch: fixed, maxUnitsPerDispatch: fixed } }),
+      at('grow to 200 ms', { plan: { ...plan, dispatchMs: 200 } }),
+      at('grow to 400 ms', { plan: { ...plan, dispatchMs: 400 } }),
+      at('grow to 50 ms', { plan: { ...plan, dispatchMs: 50 } }),
+    ];
+  }
+  return [0, 1, 2, 3].map((lookahead) => at(`lookahead ${lookahead}`, { lookahead }));
+}
+
 try {
   for (let n = from; n <= to; n++) {
-    const plan = planGpuWork(n, limits);
-    /** @type {{ stackPlace: 'private' | 'workgroup', invocations: number, lookahead: number }[]} */
-    const layouts = stacks
-      ? [
-          { stackPlace: 'private', invocations: plan.unitsPerDispatch, lookahead: 0 },
-          { stackPlace: 'private', invocations: plan.invocations, lookahead: 0 },
-          { stackPlace: 'workgroup', invocations: plan.unitsPerDispatch, lookahead: 0 },
-          { stackPlace: 'workgroup', invocations: plan.invocations, lookahead: 0 },
-          { stackPlace: 'workgroup', invocations: plan.invocations / 2, lookahead: 0 },
-        ]
-      : [0, 1, 2, 3].map((lookahead) => ({ stackPlace: 'workgroup', invocations: plan.invocations, lookahead }));
+    const layouts = layoutsOf(planGpuWork(n, limits));
     for (let round = 0; round < rounds; round++) {
-      for (const { stackPlace, invocations, lookahead } of layouts) {
+      for (const { label, stackPlace, lookahead, plan } of layouts) {
         let dispatches = 0;
+        let largest = 0;
         const start = performance.now();
         const { total } = await countOnDevice(n, session.device, limits, {
-          plan: { ...plan, invocations },
+          plan,
           stackPlace,
           lookahead,
-          onDispatch: () => dispatches++,
+          onDispatch: (d) => {
+            dispatches++;
+            largest = Math.max(largest, d.units);
+          },
         });
         const ms = Math.round((performance.now() - start) * 10) / 10;
-        console.log(
-          JSON.stringify({ n, stackPlace, invocations, lookahead, rowsLeft: plan.rowsLeft, ms, exact: total === TOTAL[n], dispatches }),
-        );
+        const { invocations, dispatchMs, maxUnitsPerDispatch: maxUnits, rowsLeft } = plan;
+        const exact = total === TOTAL[n];
+        const line = {
+          n,
+          layout: label,
+          stackPlace,
+          invocations,
+          lookahead,
+          dispatchMs,
+          maxUnits,
+          rowsLeft,
+          ms,
+          exact,
+          dispatches,
+          largest,
+        };
+        console.log(JSON.stringify(line));
       }
     }
   }

@@ -6,10 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import { planSubproblems } from '../dist/search/constellations.js';
 import {
+  branchRoom,
   DEFAULT_LIMITS,
+  DISPATCH_MS,
   GPU_FILL,
   INVOCATIONS,
   deviceLimits,
+  nextDispatchUnits,
   UNIT_STEPS,
   planGpuWork,
   type GpuWorkPlan,
@@ -27,7 +30,7 @@ const STEP_NS = 1200;
 /** A quarter of the ~2 s watchdogs. */
 const DISPATCH_BUDGET_MS = 500;
 
-/** Estimated ms of one full dispatch: its units' mean steps shared by the invocations, plus the longest unit at the end. */
+/** Estimated ms of one of the first dispatches (before any is timed): its units' mean steps shared by the invocations, plus the longest unit at the end. */
 function dispatchMs(plan: GpuWorkPlan): number {
   const { mean, max } = UNIT_STEPS[plan.rowsLeft];
   return (((plan.unitsPerDispatch * mean) / plan.invocations + max) * STEP_NS) / 1e6;
@@ -47,44 +50,83 @@ describe('the WebGPU plan for n = 16..21', () => {
     expect(refined).toEqual([2, 3, 4, 4, 5, 6]);
   });
 
-  it.each(plans)('n = %i: the longest unit is estimated well under 2 s, and so is a whole dispatch', (_n, plan) => {
+  it.each(plans)('n = %i: the longest unit is estimated well under 2 s, and so is a whole first dispatch', (_n, plan) => {
     const longestMs = (UNIT_STEPS[plan.rowsLeft].max * STEP_NS) / 1e6;
     expect(longestMs).toBeLessThanOrEqual(300);
     expect(dispatchMs(plan)).toBeLessThanOrEqual(DISPATCH_BUDGET_MS);
   });
 
-  it('never dispatches fewer units than a big GPU runs at once, whole workgroups, 3 queued', () => {
+  it('never dispatches fewer units than a big GPU runs at once, whole workgroups, 3 queued, growing to 16 times that', () => {
     for (const [, plan] of plans) {
-      expect(plan.unitsPerDispatch).toBeGreaterThanOrEqual(GPU_FILL);
-      expect(plan.unitsPerDispatch % 64).toBe(0);
+      expect(plan.unitsPerDispatch).toBe(GPU_FILL);
+      expect(plan.maxUnitsPerDispatch).toBe(16 * GPU_FILL);
+      expect(plan.dispatchMs).toBe(DISPATCH_MS);
       expect(plan.inFlight).toBe(3);
       // Each invocation takes two units or more, so a lane whose unit ends early takes another.
       expect(plan.invocations).toBe(INVOCATIONS);
       expect(plan.unitsPerDispatch / plan.invocations).toBeGreaterThanOrEqual(2);
     }
-    expect(plans.map(([, p]) => p.unitsPerDispatch)).toEqual([1 << 20, 1 << 20, 1 << 20, 382_912, 382_912, 382_912]);
   });
 
-  it("stays within the adapter's limits: workgroups per dispatch, and the storage binding of a dispatch's units", () => {
+  it('sizes the next dispatch by the pace of the last one timed: towards plan.dispatchMs, at most doubling, within the plan', () => {
+    const plan = planGpuWork(20);
+    expect(nextDispatchUnits(plan)).toBe(GPU_FILL); // none timed yet
+    expect(nextDispatchUnits(plan, { units: GPU_FILL, ms: 10 })).toBe(2 * GPU_FILL); // 10x faster than aimed: doubles
+    expect(nextDispatchUnits(plan, { units: 1_000_000, ms: 80 })).toBe(1_250_000); // at its pace, 100 ms
+    expect(nextDispatchUnits(plan, { units: 4_000_000, ms: 50 })).toBe(plan.maxUnitsPerDispatch);
+    expect(nextDispatchUnits(plan, { units: 1_000_000, ms: 1000 })).toBe(GPU_FILL); // slow: back to the fewest
+    expect(nextDispatchUnits(plan, { units: 100, ms: 0 })).toBe(GPU_FILL); // the last, small one, timed at 0 ms
+    // Whatever the pace, a dispatch sized from a timed one takes at most plan.dispatchMs at that pace, or
+    // (where the plan's fewest units are more) as long as the plan's first dispatches do.
+    for (const units of [GPU_FILL, 777_777, 2_500_000, plan.maxUnitsPerDispatch]) {
+      for (const ms of [0.5, 7, 33, 99, 100, 101, 450, 2000]) {
+        const next = nextDispatchUnits(plan, { units, ms });
+        expect(Number.isInteger(next)).toBe(true);
+        expect(next).toBeGreaterThanOrEqual(plan.unitsPerDispatch);
+        expect(next).toBeLessThanOrEqual(Math.min(plan.maxUnitsPerDispatch, Math.max(plan.unitsPerDispatch, 2 * units)));
+        expect((next * ms) / units).toBeLessThanOrEqual(Math.max(plan.dispatchMs, (plan.unitsPerDispatch * ms) / units) + 1e-9);
+      }
+    }
+  });
+
+  it('keeps room for a branch per unit up to GPU_FILL units, and a quarter as many beyond', () => {
+    expect(branchRoom(64)).toBe(64);
+    expect(branchRoom(GPU_FILL)).toBe(GPU_FILL);
+    expect(branchRoom(2 * GPU_FILL)).toBe(GPU_FILL);
+    expect(branchRoom(16 * GPU_FILL)).toBe(4 * GPU_FILL); // 16 MiB of branches, 4 MiB of first units
+  });
+
+  it("stays within the adapter's limits: workgroups per dispatch, and the storage binding of a dispatch's branches", () => {
     const small = { maxComputeWorkgroupsPerDimension: 1024, maxStorageBufferBindingSize: 128 << 20 };
-    expect(planGpuWork(21, small).unitsPerDispatch).toBe(1024 * 64);
+    expect(planGpuWork(21, small)).toMatchObject({
+      invocations: 1024 * 64,
+      unitsPerDispatch: GPU_FILL,
+      maxUnitsPerDispatch: 16 * GPU_FILL,
+    });
+    // 1 MiB holds 65,536 branches: as many units, a branch's room each.
     const narrow = { maxComputeWorkgroupsPerDimension: 65_535, maxStorageBufferBindingSize: 1 << 20 };
-    expect(planGpuWork(18, narrow).unitsPerDispatch).toBe((1 << 20) / 16);
+    expect(planGpuWork(18, narrow)).toMatchObject({ unitsPerDispatch: 65_536, maxUnitsPerDispatch: 65_536, invocations: 65_536 });
+    // 8 MiB holds 524,288 branches: four times as many units.
+    const middle = { maxComputeWorkgroupsPerDimension: 65_535, maxStorageBufferBindingSize: 8 << 20 };
+    expect(planGpuWork(18, middle)).toMatchObject({ unitsPerDispatch: GPU_FILL, maxUnitsPerDispatch: 1 << 21 });
+    expect(branchRoom(1 << 21) * 16).toBe(8 << 20);
     expect(() => planGpuWork(18, { ...small, maxComputeWorkgroupsPerDimension: 0 })).toThrow(
       /limits\.maxComputeWorkgroupsPerDimension must be a positive integer, got 0/,
     );
     expect(() => planGpuWork(18, { ...small, maxStorageBufferBindingSize: Number.NaN })).toThrow(RangeError);
   });
 
-  it('takes another cut of 11 to 13 rows left where asked (the dispatch log compares them), sized by its loop steps', () => {
-    expect(planGpuWork(18, DEFAULT_LIMITS, 12)).toEqual({ rowsLeft: 12, unitsPerDispatch: 382_912, invocations: INVOCATIONS, inFlight: 3 });
-    expect(planGpuWork(18, DEFAULT_LIMITS, 13)).toEqual({
-      rowsLeft: 13,
+  it('takes another cut of 11 to 13 rows left where asked (the dispatch log compares them)', () => {
+    const sized = {
       unitsPerDispatch: GPU_FILL,
+      maxUnitsPerDispatch: 16 * GPU_FILL,
+      dispatchMs: DISPATCH_MS,
       invocations: INVOCATIONS,
       inFlight: 3,
-    });
-    expect(planGpuWork(21, DEFAULT_LIMITS, 11)).toEqual({ rowsLeft: 11, unitsPerDispatch: 1 << 20, invocations: INVOCATIONS, inFlight: 3 });
+    };
+    expect(planGpuWork(18, DEFAULT_LIMITS, 12)).toEqual({ rowsLeft: 12, ...sized });
+    expect(planGpuWork(18, DEFAULT_LIMITS, 13)).toEqual({ rowsLeft: 13, ...sized });
+    expect(planGpuWork(21, DEFAULT_LIMITS, 11)).toEqual({ rowsLeft: 11, ...sized });
     for (const bad of [10, 14, 12.5, Number.NaN]) {
       expect(() => planGpuWork(18, DEFAULT_LIMITS, bad)).toThrow(RangeError);
       expect(() => planGpuWork(18, DEFAULT_LIMITS, bad)).toThrow(`rowsLeft must be an integer from 11 to 13, got ${bad}`);

@@ -104,6 +104,44 @@ describe("WebGPU work units, searched with the shader's loop on the CPU", () => 
     expect(() => searchUnitLikeShader(batch, prepared.rowTable, 0, 2)).toThrow(/needs 3 stacked rows, the shader has 2/);
   });
 
+  it('fills a batch to the units asked and the branches it has room for, whole branches only, and the same units in all', () => {
+    const n = 12;
+    const prepared = prepareSubproblems(n, planSubproblems(n));
+    const cut = (units: number, branches: number, limit?: number) => {
+      const stream = new UnitStream(prepared, 5);
+      const batch = new UnitBatch(units, branches);
+      const counts: number[] = [];
+      const shapes: number[] = [];
+      for (let count = stream.fill(batch, limit); count > 0; count = stream.fill(batch, limit)) {
+        counts.push(count);
+        shapes.push(batch.branchCount);
+        for (let j = 0; j < count; j++) expect(searchUnitLikeShader(batch, prepared.rowTable, j, 3, 1).steps).toBeGreaterThan(0);
+      }
+      return { counts, shapes, units: counts.reduce((a, b) => a + b, 0) };
+    };
+    const free = cut(256, 256);
+    const roomy = cut(1024, 1024, 256); // asked for 256 of its 1,024
+    expect(roomy).toEqual(free);
+    expect(free.counts.slice(0, -1).every((units) => units > 256 - 32 && units <= 256)).toBe(true);
+    const narrow = cut(256, 8); // 8 branches a batch: the branches bind first
+    expect(narrow.units).toBe(free.units);
+    expect(narrow.shapes.slice(0, -1).every((branches) => branches === 8)).toBe(true);
+    expect(narrow.counts.every((units) => units <= 256)).toBe(true);
+    for (const [units, branches] of [
+      [31, 31],
+      [64, 0],
+      [64, 65],
+      [64, 1.5],
+    ]) {
+      expect(() => new UnitBatch(units, branches)).toThrow(RangeError);
+    }
+    expect(() => new UnitBatch(64, 65)).toThrow('a batch of 64 units holds 1 to 64 branches, got 65');
+    const stream = new UnitStream(prepared, 5);
+    for (const limit of [31, 65, 40.5, Number.NaN]) {
+      expect(() => stream.fill(new UnitBatch(64), limit)).toThrow(`a fill takes 32 to 64 units (the batch's room), got ${limit}`);
+    }
+  });
+
   it('declares its lookahead and checks the rows below a queen only where asked; refuses a lookahead out of 0..3', () => {
     const plain = unitSearchShader(11, 'workgroup', 0);
     expect(plain).not.toContain('LOOKAHEAD');
@@ -162,7 +200,7 @@ const onDevice = (device: FakeDevice): GpuDeviceLike => device as unknown as Gpu
 describe('the dispatch loop on a stand-in device (dispatches run with the CPU twin)', () => {
   it.each(range(1, 12))('n = %i in dispatches of at most 64 units, 3 in flight: exact, in order, as the stream cut them', async (n) => {
     const device = createFakeDevice();
-    const plan = { rowsLeft: 4, unitsPerDispatch: 64, invocations: 64, inFlight: 3 };
+    const plan = { rowsLeft: 4, unitsPerDispatch: 64, maxUnitsPerDispatch: 64, dispatchMs: 100, invocations: 64, inFlight: 3 };
     const reported: number[] = [];
     const r = await countOnDevice(n, onDevice(device), DEFAULT_LIMITS, { plan, onDispatch: (d) => reported.push(d.units) });
     expect(r).toEqual({ total: TOTAL[n], unique: UNIQUE[n] });
@@ -188,7 +226,7 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     async (lookahead) => {
       for (const n of range(1, 12)) {
         const device = createFakeDevice();
-        const plan = { rowsLeft: 6, unitsPerDispatch: 256, invocations: 64, inFlight: 3 };
+        const plan = { rowsLeft: 6, unitsPerDispatch: 256, maxUnitsPerDispatch: 256, dispatchMs: 100, invocations: 64, inFlight: 3 };
         expect(await countOnDevice(n, onDevice(device), DEFAULT_LIMITS, { plan, lookahead })).toEqual({
           total: TOTAL[n],
           unique: UNIQUE[n],
@@ -203,7 +241,7 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     const device = createFakeDevice();
     const seen: Progress[] = [];
     const r = await countOnDevice(n, onDevice(device), DEFAULT_LIMITS, {
-      plan: { rowsLeft: 5, unitsPerDispatch: 256, invocations: 128, inFlight: 3 },
+      plan: { rowsLeft: 5, unitsPerDispatch: 256, maxUnitsPerDispatch: 256, dispatchMs: 100, invocations: 128, inFlight: 3 },
       onProgress: (p) => seen.push(p),
     });
     expect(r).toEqual({ total: TOTAL[n], unique: UNIQUE[n] });
@@ -223,9 +261,54 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
   it('has the driver compile the shader while the host makes the buffers and the first units', async () => {
     const device = createFakeDevice();
     expect(await countOnDevice(13, onDevice(device), DEFAULT_LIMITS)).toEqual({ total: TOTAL[13], unique: UNIQUE[13] });
-    // The row table, then per queued dispatch its branches, their first units, sums, read-back, sizes and counter: all
+    // The row table, then the first dispatch's branches, their first units, sums, read-back, sizes and counter: all
     // before compiling ends.
-    expect(device.log.calls.slice(0, 21)).toEqual(['compile', ...Array<string>(1 + 3 * 6).fill('createBuffer'), 'compiled']);
+    expect(device.log.calls.slice(0, 9)).toEqual(['compile', ...Array<string>(1 + 6).fill('createBuffer'), 'compiled']);
+  });
+
+  // The dispatch loop's clock is a counter here, so the sizes it picks do not depend on this machine's speed.
+  const ticking = (msPerCall: number): (() => number) => {
+    let now = 0;
+    return () => (now += msPerCall);
+  };
+
+  it("grows the dispatches, at most doubling, up to the plan's most, while they take less than plan.dispatchMs", async () => {
+    const n = 13;
+    const device = createFakeDevice();
+    const plan = { rowsLeft: 5, unitsPerDispatch: 64, maxUnitsPerDispatch: 1024, dispatchMs: 100, invocations: 64, inFlight: 3 };
+    const timed: number[] = [];
+    const r = await countOnDevice(n, onDevice(device), DEFAULT_LIMITS, {
+      plan,
+      clock: ticking(1), // every dispatch seems to take a few ms
+      onDispatch: (d) => timed.push(d.gpuMs),
+    });
+    expect(r).toEqual({ total: TOTAL[n], unique: UNIQUE[n] });
+    expect(device.log.errors).toEqual([]);
+    const sizes = device.log.dispatches.map((d) => d.units);
+    // The first three are filled before any is timed; each later one holds up to twice the one timed before it
+    // (three back), and whole branches of up to 32 units, so it stops at most 31 short of that.
+    expect(sizes.slice(0, 3).every((units) => units <= 64)).toBe(true);
+    for (let k = 3; k < sizes.length - 1; k++) {
+      const wanted = Math.min(1024, Math.max(64, 2 * sizes[k - 3]));
+      expect(sizes[k]).toBeLessThanOrEqual(wanted);
+      expect(sizes[k]).toBeGreaterThan(wanted - 32);
+    }
+    expect(Math.max(...sizes)).toBeGreaterThan(1024 - 32);
+    expect(timed.every((ms) => ms > 0 && ms < 10)).toBe(true);
+    // Each slot grew as the dispatches did: more buffers than the first three slots' 6 each.
+    expect(device.log.calls.filter((c) => c === 'createBuffer').length).toBeGreaterThan(1 + 3 * 6);
+  });
+
+  it("keeps the dispatches at the plan's fewest units while each takes longer than plan.dispatchMs", async () => {
+    const n = 11;
+    const device = createFakeDevice();
+    const plan = { rowsLeft: 5, unitsPerDispatch: 64, maxUnitsPerDispatch: 1024, dispatchMs: 100, invocations: 64, inFlight: 3 };
+    const r = await countOnDevice(n, onDevice(device), DEFAULT_LIMITS, { plan, clock: ticking(1000) });
+    expect(r).toEqual({ total: TOTAL[n], unique: UNIQUE[n] });
+    const sizes = device.log.dispatches.map((d) => d.units);
+    expect(sizes.every((units) => units <= 64)).toBe(true);
+    expect(sizes.slice(0, -1).every((units) => units > 64 - 32)).toBe(true);
+    expect(device.log.calls.filter((c) => c === 'createBuffer')).toHaveLength(1 + 3 * 6); // no slot outgrew its buffers
   });
 
   it('with the default plan, n = 12 runs in one dispatch of all its units', async () => {
@@ -248,7 +331,15 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     ['rowsLeft', 14], // the stack of 13 rows left is what the workgroup memory is sized for
   ])('refuses a plan whose %s is %s, before it touches the device', async (field, value) => {
     const device = createFakeDevice();
-    const plan = { rowsLeft: 5, unitsPerDispatch: 256, invocations: 64, inFlight: 3, [field]: value };
+    const plan = {
+      rowsLeft: 5,
+      unitsPerDispatch: 256,
+      maxUnitsPerDispatch: 256,
+      dispatchMs: 100,
+      invocations: 64,
+      inFlight: 3,
+      [field]: value,
+    };
     const outcome = await countOnDevice(10, onDevice(device), DEFAULT_LIMITS, { plan }).catch((error: unknown) => error);
     expect(outcome).toBeInstanceOf(RangeError);
     const least = field === 'unitsPerDispatch' ? 32 : 1;
@@ -263,7 +354,7 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     const controller = new AbortController();
     const counting = countOnDevice(12, onDevice(device), DEFAULT_LIMITS, {
       signal: controller.signal,
-      plan: { rowsLeft: 4, unitsPerDispatch: 64, invocations: 64, inFlight: 3 },
+      plan: { rowsLeft: 4, unitsPerDispatch: 64, maxUnitsPerDispatch: 64, dispatchMs: 100, invocations: 64, inFlight: 3 },
     });
     await new Promise((resolve) => setTimeout(resolve, 0));
     controller.abort();
@@ -281,7 +372,7 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     let dispatches = 0;
     const outcome = await countOnDevice(12, onDevice(device), DEFAULT_LIMITS, {
       signal: controller.signal,
-      plan: { rowsLeft: 4, unitsPerDispatch: 64, invocations: 64, inFlight: 2 },
+      plan: { rowsLeft: 4, unitsPerDispatch: 64, maxUnitsPerDispatch: 64, dispatchMs: 100, invocations: 64, inFlight: 2 },
       onDispatch: () => {
         if (++dispatches === 3) controller.abort(reason);
       },

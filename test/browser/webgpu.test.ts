@@ -161,7 +161,7 @@ describe.skipIf(!HAVE_CHROMIUM)("engine 'webgpu' in Chromium (SwiftShader)", () 
         const load = new Function('url', 'return import(url)') as (url: string) => Promise<unknown>;
         const { countOnDevice } = (await load(runUrl)) as typeof import('../../dist/search/webgpu/webgpu-run.js');
         const gpu = (navigator as unknown as { gpu: { requestAdapter(): Promise<{ requestDevice(): Promise<unknown> }> } }).gpu;
-        const plan = { rowsLeft: 5, unitsPerDispatch: 256, invocations: 64, inFlight: 3 }; // each invocation takes 4 units
+        const plan = { rowsLeft: 5, unitsPerDispatch: 256, maxUnitsPerDispatch: 256, dispatchMs: 100, invocations: 64, inFlight: 3 }; // each invocation takes 4 units
         const limits = { maxComputeWorkgroupsPerDimension: 65_535, maxStorageBufferBindingSize: 128 << 20 };
         const device = (await (await gpu.requestAdapter()).requestDevice()) as Parameters<typeof countOnDevice>[1];
         const sizes: number[] = [];

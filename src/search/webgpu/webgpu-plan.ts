@@ -38,7 +38,10 @@ const MAX_ROWS_LEFT = 13;
 
 /**
  * Invocations a GPU runs at once, at most, among today's largest: an H100
- * holds 132 SMs x 2,048 = 270,336. A dispatch is never smaller while work remains.
+ * holds 132 SMs x 2,048 = 270,336. A dispatch is never smaller while work
+ * remains, and the first ones hold this many (the GPU starts sooner than it
+ * would after a bigger first batch, and no dispatch is larger before one
+ * has been timed).
  */
 export const GPU_FILL = 1 << 18;
 /**
@@ -48,10 +51,40 @@ export const GPU_FILL = 1 << 18;
  * two units per invocation, so a lane whose unit ends early takes another.
  */
 export const INVOCATIONS = GPU_FILL / 2;
-/** Most units in one dispatch: its units buffer stays at 16 MiB. */
-const MAX_UNITS_PER_DISPATCH = 1 << 20;
-/** Loop steps a dispatch aims at: about 17 ms at the 10^12 steps/s of a big GPU. */
-const STEPS_PER_DISPATCH = 2 ** 34;
+/** Most units a dispatch grows to: 16 times GPU_FILL (its branches then take 16 MiB). */
+const MAX_UNITS_PER_DISPATCH = 1 << 22;
+/** Units per branch a big batch keeps room for: a branch averages 6 to 9 units at n = 16..21. */
+const UNITS_PER_BRANCH_ROOM = 4;
+/** Bytes a branch takes on the GPU: its four words (webgpu-units.ts). */
+const BRANCH_BYTES = 16;
+
+/**
+ * Branches a dispatch of up to `units` units keeps room for: one per unit up
+ * to GPU_FILL units (5 MiB with their first units), a quarter as many beyond
+ * (20 MiB at the most units). A dispatch stops early where its branches run
+ * out, so a plan with fewer units per branch is only cut finer.
+ */
+export function branchRoom(units: number): number {
+  return Math.max(Math.min(units, GPU_FILL), Math.floor(units / UNITS_PER_BRANCH_ROOM));
+}
+
+/** Most units a dispatch may hold whose branches fit in one storage binding of `bytes`. */
+function mostUnitsBound(bytes: number): number {
+  const branches = Math.floor(bytes / BRANCH_BYTES);
+  return branches >= GPU_FILL ? branches * UNITS_PER_BRANCH_ROOM : branches;
+}
+/**
+ * GPU time a dispatch aims at, once one has been timed. A dispatch ends
+ * with its slowest lanes while the rest idle, and the next one starts only
+ * then: at n = 19..21 a dispatch of GPU_FILL to 382,912 units (2 to 3 per
+ * invocation, 10 to 40 ms on an H100) leaves half the GPU idle in a model of
+ * its lanes, four times as many units about a fifth, sixteen times about a
+ * twentieth (bench/gpu-schedule.mjs). 100 ms is far under the ~2 s
+ * watchdogs, and abort never waits for a dispatch.
+ */
+export const DISPATCH_MS = 100;
+/** Most GPU time a plan may aim a dispatch at: half a second, a quarter of the watchdogs. */
+const MAX_DISPATCH_MS = 500;
 /** Dispatches queued at once: one running, the next ones ready behind it. */
 export const IN_FLIGHT = 3;
 /** Most dispatches a plan given to the dispatch loop may queue (each holds its own buffers). */
@@ -72,8 +105,15 @@ export function deviceLimits(adapter: GpuPlanLimits): GpuPlanLimits {
 export interface GpuWorkPlan {
   /** Most rows a unit has left to search: units are refined until they have no more. */
   readonly rowsLeft: number;
-  /** Units per dispatch (a multiple of the workgroup size); only the last dispatch may be smaller. */
+  /**
+   * Units of the first dispatches, before one has been timed, and the fewest
+   * a dispatch holds while work remains (only the last may hold fewer).
+   */
   readonly unitsPerDispatch: number;
+  /** Most units a dispatch grows to (nextDispatchUnits): what its buffers grow to hold. */
+  readonly maxUnitsPerDispatch: number;
+  /** GPU time, in ms, a dispatch aims at once one has been timed (nextDispatchUnits). */
+  readonly dispatchMs: number;
   /**
    * Invocations per dispatch (a multiple of the workgroup size, at most
    * unitsPerDispatch): each takes units from the dispatch until none are left.
@@ -106,8 +146,8 @@ function defaultRowsLeft(n: number): number {
  * The plan for n. Rows left grow with n, 11 then 12 (defaultRowsLeft; 13 where
  * asked), so the longest unit stays short (164,132 loop steps at 12 rows, at
  * n = 17) while the host makes and sums 3.8 to 847 million units at
- * n = 18..21. Dispatches aim at
- * STEPS_PER_DISPATCH, never below GPU_FILL units, within the limits.
+ * n = 18..21. Dispatches start at GPU_FILL units and grow by their measured
+ * pace towards DISPATCH_MS (nextDispatchUnits), within the limits.
  */
 export function planGpuWork(n: number, limits: GpuPlanLimits = DEFAULT_LIMITS, rowsLeft = defaultRowsLeft(n)): GpuWorkPlan {
   checkLimit(limits.maxComputeWorkgroupsPerDimension, 'maxComputeWorkgroupsPerDimension');
@@ -115,22 +155,34 @@ export function planGpuWork(n: number, limits: GpuPlanLimits = DEFAULT_LIMITS, r
   if (!Number.isInteger(rowsLeft) || rowsLeft < MIN_ROWS_LEFT || rowsLeft > MAX_ROWS_LEFT) {
     throw rangeError(`rowsLeft must be an integer from ${MIN_ROWS_LEFT} to ${MAX_ROWS_LEFT}, got ${String(rowsLeft)}`);
   }
-  const wanted = Math.floor(STEPS_PER_DISPATCH / UNIT_STEPS[rowsLeft].mean);
-  const allowed = Math.min(
-    MAX_UNITS_PER_DISPATCH,
-    limits.maxComputeWorkgroupsPerDimension * WORKGROUP_SIZE,
-    Math.floor(limits.maxStorageBufferBindingSize / 16), // 16 bytes per branch, at most a branch per unit
-  );
-  const units = Math.min(allowed, Math.max(GPU_FILL, wanted));
-  const unitsPerDispatch = Math.max(WORKGROUP_SIZE, Math.floor(units / WORKGROUP_SIZE) * WORKGROUP_SIZE);
-  return { rowsLeft, unitsPerDispatch, invocations: Math.min(INVOCATIONS, unitsPerDispatch), inFlight: IN_FLIGHT };
+  const bound = mostUnitsBound(limits.maxStorageBufferBindingSize); // a dispatch's branches are one storage binding
+  const wholeGroups = (units: number): number => Math.max(WORKGROUP_SIZE, Math.floor(units / WORKGROUP_SIZE) * WORKGROUP_SIZE);
+  const maxUnitsPerDispatch = wholeGroups(Math.min(MAX_UNITS_PER_DISPATCH, bound));
+  const unitsPerDispatch = Math.min(GPU_FILL, maxUnitsPerDispatch);
+  const invocations = Math.min(INVOCATIONS, unitsPerDispatch, limits.maxComputeWorkgroupsPerDimension * WORKGROUP_SIZE);
+  return { rowsLeft, unitsPerDispatch, maxUnitsPerDispatch, dispatchMs: DISPATCH_MS, invocations, inFlight: IN_FLIGHT };
+}
+
+/**
+ * Units for the next dispatch, given the last one timed (its units, and its
+ * ms on the GPU): as many as would take plan.dispatchMs at that pace, but at
+ * most twice as many as it held (so no dispatch outgrows a timed one by more
+ * than 2x, whatever the GPU), and from plan.unitsPerDispatch to
+ * plan.maxUnitsPerDispatch. Before any is timed, plan.unitsPerDispatch.
+ */
+export function nextDispatchUnits(plan: GpuWorkPlan, timed?: { readonly units: number; readonly ms: number }): number {
+  if (!timed) return plan.unitsPerDispatch;
+  const paced = timed.ms > 0 ? (timed.units * plan.dispatchMs) / timed.ms : Infinity;
+  const units = Math.floor(Math.min(plan.maxUnitsPerDispatch, 2 * timed.units, paced));
+  return Math.max(plan.unitsPerDispatch, units);
 }
 
 /**
  * Refuses a plan the dispatch loop cannot run exactly (the loop's `plan`
  * option, for tests and benchmarks, skips planGpuWork): a dispatch of no
  * invocations would search nothing and leave its sums as they were, one of
- * fewer than 32 units might not hold a whole branch, and a stack deeper than
+ * fewer than 32 units might not hold a whole branch, one aimed past half a
+ * second nears the watchdogs, and a stack deeper than
  * 13 rows left outgrows the 16 KiB of workgroup memory a device has by
  * default (11 rows of 64 x 16 bytes at 13).
  */
@@ -138,6 +190,8 @@ export function checkGpuWorkPlan(plan: GpuWorkPlan, limits: GpuPlanLimits): void
   const bounds: Record<keyof GpuWorkPlan, readonly [number, number]> = {
     rowsLeft: [1, MAX_ROWS_LEFT],
     unitsPerDispatch: [MAX_UNITS_PER_BRANCH, MAX_UNITS_PER_DISPATCH],
+    maxUnitsPerDispatch: [plan.unitsPerDispatch, MAX_UNITS_PER_DISPATCH],
+    dispatchMs: [1, MAX_DISPATCH_MS],
     invocations: [1, limits.maxComputeWorkgroupsPerDimension * WORKGROUP_SIZE],
     inFlight: [1, MAX_IN_FLIGHT],
   };

@@ -13,7 +13,7 @@ import { abortError, type AbortSignalLike } from '../../shared/abort.js';
 import { ERROR_CODES, failure } from '../../shared/errors.js';
 import type { Progress } from '../../shared/progress.js';
 import { SubproblemCounter } from './webgpu-counter.js';
-import { checkGpuWorkPlan, planGpuWork, type GpuPlanLimits, type GpuWorkPlan } from './webgpu-plan.js';
+import { checkGpuWorkPlan, branchRoom, nextDispatchUnits, planGpuWork, type GpuPlanLimits, type GpuWorkPlan } from './webgpu-plan.js';
 import { BINDING_NAMES, unitSearchShader, WORKGROUP_SIZE, type StackPlace } from './webgpu-shader.js';
 import { BufferUsage, MAP_READ, type GpuBufferLike, type GpuDeviceLike, type GpuPipelineLike } from './webgpu-types.js';
 import { BRANCH_WORDS, prepareSubproblems, UnitBatch, UnitStream, type PreparedSubproblems } from './webgpu-units.js';
@@ -23,8 +23,13 @@ export interface WebGpuCountOptions {
   signal?: AbortSignalLike | undefined;
   /** Called between dispatches, at most every 100 ms, and once at the end. */
   onProgress?: (progress: Progress) => void;
-  /** Called after each dispatch's read-back: how many units it searched, and the ms from its submission to its counts. */
-  onDispatch?: (dispatch: { units: number; ms: number }) => void;
+  /**
+   * Called after each dispatch's read-back: how many units it searched, the
+   * ms from its submission to its counts, and its ms on the GPU as the
+   * dispatch loop times it (from its submission, or the previous read-back
+   * if later, to its own).
+   */
+  onDispatch?: (dispatch: { units: number; ms: number; gpuMs: number }) => void;
 }
 
 interface DeviceCountOptions extends WebGpuCountOptions {
@@ -34,11 +39,17 @@ interface DeviceCountOptions extends WebGpuCountOptions {
   stackPlace?: StackPlace;
   /** Overrides the shader's lookahead (1 by default; bench/gpu-layouts.mjs compares 0 to 3 on a GPU). */
   lookahead?: number;
+  /** Overrides the clock that times dispatches, in ms (tests: a clock that ticks per call, so sizes are deterministic). */
+  clock?: () => number;
 }
 
 const PROGRESS_INTERVAL_MS = 100;
 
-/** One ring slot: a dispatch's units (here as a batch, and on the GPU), its sums and their read-back copy. */
+/**
+ * One ring slot: a dispatch's units (here as a batch, and on the GPU), its
+ * sums and their read-back copy. Its units' room grows with the dispatches
+ * (nextDispatchUnits), and the slot with it.
+ */
 interface Slot {
   readonly batch: UnitBatch;
   readonly branches: GpuBufferLike;
@@ -47,6 +58,7 @@ interface Slot {
   readonly readBack: GpuBufferLike;
   readonly sizes: GpuBufferLike;
   readonly handedOut: GpuBufferLike;
+  readonly rowTable: GpuBufferLike;
   readonly bindGroup: ReturnType<GpuDeviceLike['createBindGroup']>;
   readonly pipeline: GpuPipelineLike;
 }
@@ -71,8 +83,8 @@ export async function countOnDevice(
   limits: GpuPlanLimits,
   options: DeviceCountOptions = {},
 ): Promise<{ total: bigint; unique: bigint }> {
-  const { signal, onProgress, onDispatch } = options;
-  const start = performance.now();
+  const { signal, onProgress, onDispatch, clock = () => performance.now() } = options;
+  const start = clock();
   const plan = options.plan ?? planGpuWork(n, limits);
   checkGpuWorkPlan(plan, limits);
   const subproblems = planSubproblems(n);
@@ -81,36 +93,52 @@ export async function countOnDevice(
   const prepared = prepareSubproblems(n, subproblems);
   const stream = new UnitStream(prepared, plan.rowsLeft);
   const counter = new SubproblemCounter(prepared);
-  const buffers = makeBuffers(device, prepared, plan);
-  const prefilled = stream.fill(buffers[0].batch);
-  const slots = bindSlots(device, buffers, await compiled);
+  const rowTable = makeRowTable(device, prepared);
+  const sumBytes = prepared.subproblems.length * 8; // a dispatch's subproblems are at most all of them
+  const first = makeBuffers(device, plan.unitsPerDispatch, sumBytes);
+  const prefilled = stream.fill(first.batch);
+  const pipeline = await compiled;
+  const slots: Slot[] = [bindSlot(device, first, rowTable, pipeline)];
   let lastReport = -Infinity;
   const report = (final: boolean): void => {
-    const now = performance.now();
+    const now = clock();
     if (!onProgress || (!final && now - lastReport < PROGRESS_INTERVAL_MS)) return;
     lastReport = now;
     onProgress({ n, ...counter.progress(), elapsedMs: now - start });
   };
   const queued: Submitted[] = [];
   let submitted = 0;
+  let timed: { units: number; ms: number } | undefined;
+  let lastReadBack = -Infinity;
   try {
     for (;;) {
       while (queued.length < plan.inFlight) {
         if (signal?.aborted) throw abortError(signal);
-        const slot = slots[submitted % slots.length];
-        const units = submitted === 0 ? prefilled : stream.done ? 0 : stream.fill(slot.batch);
+        const at = submitted % plan.inFlight;
+        const wanted = nextDispatchUnits(plan, timed);
+        if (submitted > 0 && (slots.length <= at || slots[at].batch.maxUnits < wanted)) {
+          // A new slot, or a bigger one: its last dispatch has been read back (the ring's oldest).
+          if (at < slots.length) destroySlot(slots[at]);
+          slots[at] = bindSlot(device, makeBuffers(device, wanted, sumBytes), rowTable, pipeline);
+        }
+        const slot = slots[at];
+        const units = submitted === 0 ? prefilled : stream.done ? 0 : stream.fill(slot.batch, wanted);
         if (units === 0) break;
-        queued.push(submit(device, slot, plan.invocations, stream.subproblemsDone));
+        queued.push(submit(device, slot, plan.invocations, stream.subproblemsDone, clock()));
         submitted++;
       }
       const oldest = queued.shift();
       if (!oldest) break;
       await untilAborted(oldest.read, signal);
+      const readBack = clock();
+      const gpuMs = readBack - Math.max(oldest.began, lastReadBack);
+      lastReadBack = readBack;
+      timed = { units: oldest.units, ms: gpuMs };
       const sums = new Uint32Array(oldest.slot.readBack.getMappedRange(0, oldest.span * 8));
       counter.add(sums, oldest.first, oldest.span);
       oldest.slot.readBack.unmap();
       counter.finishUpTo(oldest.subproblemsDone);
-      onDispatch?.({ units: oldest.units, ms: performance.now() - oldest.began });
+      onDispatch?.({ units: oldest.units, ms: readBack - oldest.began, gpuMs });
       report(false);
     }
   } finally {
@@ -123,8 +151,7 @@ export async function countOnDevice(
   return counter.result();
 }
 
-function submit(device: GpuDeviceLike, slot: Slot, invocations: number, subproblemsDone: number): Submitted {
-  const began = performance.now();
+function submit(device: GpuDeviceLike, slot: Slot, invocations: number, subproblemsDone: number, began: number): Submitted {
   const { batch } = slot;
   const { first, span } = batch.subproblems();
   device.queue.writeBuffer(slot.branches, 0, batch.branches.subarray(0, batch.branchCount * BRANCH_WORDS));
@@ -183,30 +210,40 @@ function compileSearch(
 }
 
 /** A slot's buffers, before the pipeline exists. */
-type SlotBuffers = Omit<Slot, 'bindGroup' | 'pipeline'> & { readonly rowTable: GpuBufferLike };
+type SlotBuffers = Omit<Slot, 'bindGroup' | 'pipeline' | 'rowTable'>;
 
-function makeBuffers(device: GpuDeviceLike, prepared: PreparedSubproblems, plan: GpuWorkPlan): SlotBuffers[] {
-  const buffer = (size: number, usage: number): GpuBufferLike => device.createBuffer({ size: Math.max(16, size), usage });
-  const rowTable = buffer(prepared.rowTable.byteLength, BufferUsage.STORAGE | BufferUsage.COPY_DST);
-  if (prepared.rowTable.byteLength > 0) device.queue.writeBuffer(rowTable, 0, prepared.rowTable);
-  const units = plan.unitsPerDispatch; // at most as many branches as units
-  const sumBytes = prepared.subproblems.length * 8; // a dispatch's subproblems are at most all of them
-  return Array.from({ length: plan.inFlight }, () => ({
-    batch: new UnitBatch(units),
-    branches: buffer(units * BRANCH_WORDS * 4, BufferUsage.STORAGE | BufferUsage.COPY_DST),
-    firstUnit: buffer(units * 4, BufferUsage.STORAGE | BufferUsage.COPY_DST),
-    sums: buffer(sumBytes, BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST),
-    readBack: buffer(sumBytes, BufferUsage.MAP_READ | BufferUsage.COPY_DST),
-    sizes: buffer(16, BufferUsage.UNIFORM | BufferUsage.COPY_DST),
-    handedOut: buffer(16, BufferUsage.STORAGE | BufferUsage.COPY_DST),
-    rowTable,
-  }));
+function makeBuffer(device: GpuDeviceLike, size: number, usage: number): GpuBufferLike {
+  return device.createBuffer({ size: Math.max(16, size), usage });
 }
 
-function bindSlots(device: GpuDeviceLike, buffers: readonly SlotBuffers[], pipeline: GpuPipelineLike): Slot[] {
-  return buffers.map((named) => {
-    const { rowTable: _shared, ...slot } = named;
-    const entries = BINDING_NAMES.map((name, binding) => ({ binding, resource: { buffer: named[name] } }));
-    return { ...slot, pipeline, bindGroup: device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries }) };
-  });
+/** The subproblems' row table, one buffer every dispatch reads. */
+function makeRowTable(device: GpuDeviceLike, prepared: PreparedSubproblems): GpuBufferLike {
+  const rowTable = makeBuffer(device, prepared.rowTable.byteLength, BufferUsage.STORAGE | BufferUsage.COPY_DST);
+  if (prepared.rowTable.byteLength > 0) device.queue.writeBuffer(rowTable, 0, prepared.rowTable);
+  return rowTable;
+}
+
+/** A slot's buffers for dispatches of up to `units` units (and branchRoom(units) branches). */
+function makeBuffers(device: GpuDeviceLike, units: number, sumBytes: number): SlotBuffers {
+  const branches = branchRoom(units);
+  return {
+    batch: new UnitBatch(units, branches),
+    branches: makeBuffer(device, branches * BRANCH_WORDS * 4, BufferUsage.STORAGE | BufferUsage.COPY_DST),
+    firstUnit: makeBuffer(device, branches * 4, BufferUsage.STORAGE | BufferUsage.COPY_DST),
+    sums: makeBuffer(device, sumBytes, BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST),
+    readBack: makeBuffer(device, sumBytes, BufferUsage.MAP_READ | BufferUsage.COPY_DST),
+    sizes: makeBuffer(device, 16, BufferUsage.UNIFORM | BufferUsage.COPY_DST),
+    handedOut: makeBuffer(device, 16, BufferUsage.STORAGE | BufferUsage.COPY_DST),
+  };
+}
+
+function bindSlot(device: GpuDeviceLike, buffers: SlotBuffers, rowTable: GpuBufferLike, pipeline: GpuPipelineLike): Slot {
+  const named = { ...buffers, rowTable };
+  const entries = BINDING_NAMES.map((name, binding) => ({ binding, resource: { buffer: named[name] } }));
+  return { ...named, pipeline, bindGroup: device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries }) };
+}
+
+/** Frees a slot outgrown by the dispatches (the row table stays: every slot reads it). */
+function destroySlot(slot: Slot): void {
+  for (const buffer of [slot.branches, slot.firstUnit, slot.sums, slot.readBack, slot.sizes, slot.handedOut]) buffer.destroy();
 }

@@ -37,13 +37,23 @@ export class UnitBatch {
   branchCount = 0;
   unitCount = 0;
 
-  constructor(readonly maxUnits: number) {
+  /**
+   * Room for `maxUnits` units in at most `maxBranches` branches (a branch
+   * holds at least one unit, so never more branches than units; the engine
+   * keeps less room for big dispatches: webgpu-plan.ts, branchRoom).
+   */
+  constructor(
+    readonly maxUnits: number,
+    readonly maxBranches = maxUnits,
+  ) {
     if (!Number.isInteger(maxUnits) || maxUnits < MAX_UNITS_PER_BRANCH) {
       throw rangeError(`a batch holds at least ${MAX_UNITS_PER_BRANCH} units (a branch's most), got ${String(maxUnits)}`);
     }
-    // A branch holds at least one unit, so there are never more branches than units.
-    this.branches = new Uint32Array(maxUnits * BRANCH_WORDS);
-    this.firstUnit = new Uint32Array(maxUnits);
+    if (!Number.isInteger(maxBranches) || maxBranches < 1 || maxBranches > maxUnits) {
+      throw rangeError(`a batch of ${maxUnits} units holds 1 to ${maxUnits} branches, got ${String(maxBranches)}`);
+    }
+    this.branches = new Uint32Array(maxBranches * BRANCH_WORDS);
+    this.firstUnit = new Uint32Array(maxBranches);
   }
 
   /** The subproblems its branches belong to: the first, and how many from there to the last (plan order). */
@@ -116,12 +126,18 @@ export class UnitStream {
     return this.depth < 0 && this.subproblem + 1 >= this.prepared.subproblems.length;
   }
 
-  /** Refills `batch` with the next branches, as many as its units allow; returns its units. 0 means done. */
-  fill(batch: UnitBatch): number {
+  /**
+   * Refills `batch` with the next branches, as many as its room allows with
+   * at most `units` units; returns its units. 0 means done.
+   */
+  fill(batch: UnitBatch, units = batch.maxUnits): number {
+    if (!Number.isInteger(units) || units < MAX_UNITS_PER_BRANCH || units > batch.maxUnits) {
+      throw rangeError(`a fill takes ${MAX_UNITS_PER_BRANCH} to ${batch.maxUnits} units (the batch's room), got ${String(units)}`);
+    }
     batch.branchCount = 0;
     batch.unitCount = 0;
     while (this.depth >= 0 || this.startNext()) {
-      if (!this.step(batch)) break;
+      if (!this.step(batch, units)) break;
     }
     return batch.unitCount;
   }
@@ -131,7 +147,7 @@ export class UnitStream {
    * squares are units (false if they do not fit in the batch), else places
    * the next queen on it, or climbs a row.
    */
-  private step(batch: UnitBatch): boolean {
+  private step(batch: UnitBatch, limit: number): boolean {
     const { rowTable, innerRows } = this.prepared;
     const d = this.depth;
     const free = this.free[d];
@@ -141,7 +157,7 @@ export class UnitStream {
     }
     if (innerRows[this.subproblem] - (d + 1) <= this.rowsLeft) {
       const units = popcount(free);
-      if (batch.unitCount + units > batch.maxUnits) return false;
+      if (batch.unitCount + units > limit || batch.branchCount === batch.maxBranches) return false;
       const at = batch.branchCount * BRANCH_WORDS;
       batch.branches[at] = this.cols[d];
       batch.branches[at + 1] = this.ld[d];
