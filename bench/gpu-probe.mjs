@@ -18,6 +18,8 @@
 //   0.69x, 0.62x the loop steps of 0 at n = 16 and 17);
 // - lastTwo: a queen two rows above the last counts the one or two ways to
 //   end the board at once, instead of pushing a row for them;
+// - searchAll: an invocation finds its unit's branch by a binary search of
+//   all the dispatch's branches, not of those its block of 32 units spans;
 // - unchecked: the shipped shader on a device of a Dawn instance created with
 //   the toggle disable_robustness (no bounds clamps on array indexes);
 // - the shipped shader with 8,192 to 262,144 invocations: where the time
@@ -132,6 +134,14 @@ const LAST_TWO = edit(unitSearchShader(ROWS_LEFT), [
   ].join('\n'),
 ]);
 
+// The search of a unit's branch over all of the dispatch's branches, as before the block index (about 19 loads
+// here, against at most 6). It still reads the block index: a layout 'auto' without binding 6 would refuse the
+// bind group.
+const SEARCH_ALL = edit(unitSearchShader(ROWS_LEFT), [
+  '      var lo = blockBranch[block];\n      var hi = blockBranch[block + 1u] + 1u;\n',
+  '      var lo = blockBranch[block] * 0u;\n      var hi = sizes.branches;\n',
+]);
+
 // (It still reads sizes.units: a layout 'auto' without binding 4 would refuse the bind group.)
 const TAKES_NONE = edit(unitSearchShader(ROWS_LEFT), ['if (index >= sizes.units) {', 'if (index >= sizes.units || true) {']);
 
@@ -145,6 +155,7 @@ const variants = [
   ['stackOneWord', stackOneWord(unitSearchShader(ROWS_LEFT)), 131_072, 64],
   ...[0, 2, 3].map((lookahead) => [`look${lookahead}`, unitSearchShader(ROWS_LEFT, 'workgroup', lookahead), 131_072, 64]),
   ['lastTwo', LAST_TWO, 131_072, 64],
+  ['searchAll', SEARCH_ALL, 131_072, 64],
   ['unchecked', unitSearchShader(ROWS_LEFT), 131_072, 64, 'unchecked'],
   // Lookahead 3 with each of the others, so that one visit can find the best combination.
   ['look3+tableShared', tableShared(unitSearchShader(ROWS_LEFT, 'workgroup', 3)), 131_072, 64],
@@ -183,6 +194,7 @@ async function openDevice(flags) {
   const buffers = {
     branches: buffer(branchCount * BRANCH_WORDS * 4, BufferUsage.STORAGE | BufferUsage.COPY_DST),
     firstUnit: buffer(branchCount * 4, BufferUsage.STORAGE | BufferUsage.COPY_DST),
+    blockBranch: buffer(batchUnits.blockCount * 4, BufferUsage.STORAGE | BufferUsage.COPY_DST),
     rowTable: buffer(prepared.rowTable.byteLength, BufferUsage.STORAGE | BufferUsage.COPY_DST),
     sums: buffer(span * 8, BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST), // COPY_DST: cleared
     readBack: buffer(span * 8, BufferUsage.MAP_READ | BufferUsage.COPY_DST),
@@ -191,6 +203,7 @@ async function openDevice(flags) {
   };
   device.queue.writeBuffer(buffers.branches, 0, batchUnits.branches.subarray(0, branchCount * BRANCH_WORDS));
   device.queue.writeBuffer(buffers.firstUnit, 0, batchUnits.firstUnit.subarray(0, branchCount));
+  device.queue.writeBuffer(buffers.blockBranch, 0, batchUnits.blockBranch.subarray(0, batchUnits.blockCount));
   device.queue.writeBuffer(buffers.rowTable, 0, prepared.rowTable);
   device.queue.writeBuffer(buffers.sizes, 0, new Uint32Array([count, branchCount, first, 0]));
   return { gpu, device, buffers };

@@ -142,6 +142,35 @@ describe("WebGPU work units, searched with the shader's loop on the CPU", () => 
     }
   });
 
+  it("indexes each block of 32 units by the branch of its first unit, so a unit's branch is among the few its block spans", () => {
+    for (const [n, rowsLeft, units] of [
+      [10, 3, 64],
+      [12, 5, 1000],
+      [13, 4, 4096],
+      [14, 8, 1 << 16],
+    ]) {
+      const prepared = prepareSubproblems(n, planSubproblems(n));
+      const stream = new UnitStream(prepared, rowsLeft);
+      const batch = new UnitBatch(units);
+      let widest = 0;
+      for (let count = stream.fill(batch); count > 0; count = stream.fill(batch)) {
+        expect(batch.blockCount).toBe(Math.ceil(count / 32) + 1);
+        expect(batch.blockBranch[batch.blockCount - 1]).toBe(batch.branchCount - 1);
+        // Unit i's branch (the last whose first unit is at or before it), found by walking the branches.
+        let branch = 0;
+        for (let i = 0; i < count; i++) {
+          while (branch + 1 < batch.branchCount && batch.firstUnit[branch + 1] <= i) branch++;
+          const block = Math.floor(i / 32);
+          if (i % 32 === 0) expect(batch.blockBranch[block], `n = ${n}, unit ${i}`).toBe(branch);
+          expect(branch).toBeGreaterThanOrEqual(batch.blockBranch[block]);
+          expect(branch).toBeLessThanOrEqual(batch.blockBranch[block + 1]);
+          widest = Math.max(widest, batch.blockBranch[block + 1] - batch.blockBranch[block] + 1);
+        }
+      }
+      expect(widest).toBeLessThanOrEqual(33); // at most 6 steps of a binary search
+    }
+  });
+
   it('declares its lookahead and checks the rows below a queen only where asked; refuses a lookahead out of 0..3', () => {
     const plain = unitSearchShader(11, 'workgroup', 0);
     expect(plain).not.toContain('LOOKAHEAD');
@@ -261,9 +290,9 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
   it('has the driver compile the shader while the host makes the buffers and the first units', async () => {
     const device = createFakeDevice();
     expect(await countOnDevice(13, onDevice(device), DEFAULT_LIMITS)).toEqual({ total: TOTAL[13], unique: UNIQUE[13] });
-    // The row table, then the first dispatch's branches, their first units, sums, read-back, sizes and counter: all
-    // before compiling ends.
-    expect(device.log.calls.slice(0, 9)).toEqual(['compile', ...Array<string>(1 + 6).fill('createBuffer'), 'compiled']);
+    // The row table, then the first dispatch's branches, their first units, block index, sums, read-back, sizes and
+    // counter: all before compiling ends.
+    expect(device.log.calls.slice(0, 10)).toEqual(['compile', ...Array<string>(1 + 7).fill('createBuffer'), 'compiled']);
   });
 
   // The dispatch loop's clock is a counter here, so the sizes it picks do not depend on this machine's speed.
@@ -295,8 +324,8 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     }
     expect(Math.max(...sizes)).toBeGreaterThan(1024 - 32);
     expect(timed.every((ms) => ms > 0 && ms < 10)).toBe(true);
-    // Each slot grew as the dispatches did: more buffers than the first three slots' 6 each.
-    expect(device.log.calls.filter((c) => c === 'createBuffer').length).toBeGreaterThan(1 + 3 * 6);
+    // Each slot grew as the dispatches did: more buffers than the first three slots' 7 each.
+    expect(device.log.calls.filter((c) => c === 'createBuffer').length).toBeGreaterThan(1 + 3 * 7);
   });
 
   it("keeps the dispatches at the plan's fewest units while each takes longer than plan.dispatchMs", async () => {
@@ -308,7 +337,7 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     const sizes = device.log.dispatches.map((d) => d.units);
     expect(sizes.every((units) => units <= 64)).toBe(true);
     expect(sizes.slice(0, -1).every((units) => units > 64 - 32)).toBe(true);
-    expect(device.log.calls.filter((c) => c === 'createBuffer')).toHaveLength(1 + 3 * 6); // no slot outgrew its buffers
+    expect(device.log.calls.filter((c) => c === 'createBuffer')).toHaveLength(1 + 3 * 7); // no slot outgrew its buffers
   });
 
   it('with the default plan, n = 12 runs in one dispatch of all its units', async () => {

@@ -157,6 +157,7 @@ describe.runIf(found.adapter || REQUIRED)('the WebGPU engine on Dawn in Node', (
         'look2',
         'look3',
         'lastTwo',
+        'searchAll',
         'unchecked',
         'look3+tableShared',
         'look3+stackOneWord',

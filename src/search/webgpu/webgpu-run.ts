@@ -16,7 +16,7 @@ import { SubproblemCounter } from './webgpu-counter.js';
 import { checkGpuWorkPlan, branchRoom, nextDispatchUnits, planGpuWork, type GpuPlanLimits, type GpuWorkPlan } from './webgpu-plan.js';
 import { BINDING_NAMES, unitSearchShader, WORKGROUP_SIZE, type StackPlace } from './webgpu-shader.js';
 import { BufferUsage, MAP_READ, type GpuBufferLike, type GpuDeviceLike, type GpuPipelineLike } from './webgpu-types.js';
-import { BRANCH_WORDS, prepareSubproblems, UnitBatch, UnitStream, type PreparedSubproblems } from './webgpu-units.js';
+import { BRANCH_WORDS, prepareSubproblems, UnitBatch, UnitStream, UNITS_PER_BLOCK, type PreparedSubproblems } from './webgpu-units.js';
 import { planSubproblems, type Subproblem } from '../constellations.js';
 
 export interface WebGpuCountOptions {
@@ -54,6 +54,7 @@ interface Slot {
   readonly batch: UnitBatch;
   readonly branches: GpuBufferLike;
   readonly firstUnit: GpuBufferLike;
+  readonly blockBranch: GpuBufferLike;
   readonly sums: GpuBufferLike;
   readonly readBack: GpuBufferLike;
   readonly sizes: GpuBufferLike;
@@ -156,6 +157,7 @@ function submit(device: GpuDeviceLike, slot: Slot, invocations: number, subprobl
   const { first, span } = batch.subproblems();
   device.queue.writeBuffer(slot.branches, 0, batch.branches.subarray(0, batch.branchCount * BRANCH_WORDS));
   device.queue.writeBuffer(slot.firstUnit, 0, batch.firstUnit.subarray(0, batch.branchCount));
+  device.queue.writeBuffer(slot.blockBranch, 0, batch.blockBranch.subarray(0, batch.blockCount));
   device.queue.writeBuffer(slot.sizes, 0, new Uint32Array([batch.unitCount, batch.branchCount, first, 0]));
   device.queue.writeBuffer(slot.handedOut, 0, new Uint32Array(4));
   device.queue.writeBuffer(slot.sums, 0, new Uint32Array(span * 2));
@@ -230,6 +232,7 @@ function makeBuffers(device: GpuDeviceLike, units: number, sumBytes: number): Sl
     batch: new UnitBatch(units, branches),
     branches: makeBuffer(device, branches * BRANCH_WORDS * 4, BufferUsage.STORAGE | BufferUsage.COPY_DST),
     firstUnit: makeBuffer(device, branches * 4, BufferUsage.STORAGE | BufferUsage.COPY_DST),
+    blockBranch: makeBuffer(device, (Math.ceil(units / UNITS_PER_BLOCK) + 1) * 4, BufferUsage.STORAGE | BufferUsage.COPY_DST),
     sums: makeBuffer(device, sumBytes, BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST),
     readBack: makeBuffer(device, sumBytes, BufferUsage.MAP_READ | BufferUsage.COPY_DST),
     sizes: makeBuffer(device, 16, BufferUsage.UNIFORM | BufferUsage.COPY_DST),
@@ -245,5 +248,6 @@ function bindSlot(device: GpuDeviceLike, buffers: SlotBuffers, rowTable: GpuBuff
 
 /** Frees a slot outgrown by the dispatches (the row table stays: every slot reads it). */
 function destroySlot(slot: Slot): void {
-  for (const buffer of [slot.branches, slot.firstUnit, slot.sums, slot.readBack, slot.sizes, slot.handedOut]) buffer.destroy();
+  for (const buffer of [slot.branches, slot.firstUnit, slot.blockBranch, slot.sums, slot.readBack, slot.sizes, slot.handedOut])
+    buffer.destroy();
 }

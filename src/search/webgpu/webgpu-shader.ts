@@ -20,8 +20,8 @@
 //   0.4-0.5x the time of a private stack (2026-11-27, bench/gpu-layouts.mjs);
 // - an invocation whose unit ends takes the next from an atomic counter, so
 //   a wave does not idle behind its longest unit; it finds the unit's branch
-//   by a binary search over the branches' first units, a few loads against
-//   the thousands of steps of a unit;
+//   by a binary search over the few branches its block of 32 units spans
+//   (at most 6 loads, against the thousands of steps of a unit);
 // - an invocation sums its units while they belong to one subproblem and adds
 //   the sum when the next belongs to another: the host reads back a few words
 //   per subproblem instead of two per unit, and adds no unit itself;
@@ -29,12 +29,13 @@
 //   row-table reads hit the same addresses.
 
 import { rangeError } from '../../shared/errors.js';
+import { UNITS_PER_BLOCK } from './webgpu-units.js';
 
 /** Invocations per workgroup: a multiple of every common wave size (32, 64). */
 export const WORKGROUP_SIZE = 64;
 
 /** The shader's buffers in binding order (group 0), by the names its WGSL gives them: what a host binds. */
-export const BINDING_NAMES = ['branches', 'firstUnit', 'rowTable', 'sums', 'sizes', 'handedOut'] as const;
+export const BINDING_NAMES = ['branches', 'firstUnit', 'rowTable', 'sums', 'sizes', 'handedOut', 'blockBranch'] as const;
 
 /**
  * Where an invocation keeps its stack. 'workgroup': in workgroup memory,
@@ -115,6 +116,8 @@ struct Sizes {
 @group(0) @binding(4) var<uniform> sizes: Sizes;
 // Units handed out so far in this dispatch (zero before it starts).
 @group(0) @binding(5) var<storage, read_write> handedOut: atomic<u32>;
+// Per block of ${UNITS_PER_BLOCK} units, the branch of its first unit; then the last branch.
+@group(0) @binding(6) var<storage, read> blockBranch: array<u32>;
 
 // Adds an invocation's solutions of one subproblem to its sum, carrying into the high word.
 fn addToSum(subproblem: u32, low: u32, high: u32) {
@@ -140,9 +143,10 @@ const TAKE_UNIT = /* wgsl */ `
       if (index >= sizes.units) {
         break;
       }
-      // Its branch: the last whose first unit is at or before it.
-      var lo = 0u;
-      var hi = sizes.branches;
+      // Its branch: the last whose first unit is at or before it, among the few its block of 32 units spans.
+      let block = index / ${UNITS_PER_BLOCK}u;
+      var lo = blockBranch[block];
+      var hi = blockBranch[block + 1u] + 1u;
       while (hi - lo > 1u) {
         let mid = (lo + hi) / 2u;
         if (firstUnit[mid] <= index) {

@@ -24,6 +24,9 @@ export const BRANCH_WORDS = 4;
 /** Most units a branch holds: one per free square of its row, a 32-bit mask. */
 export const MAX_UNITS_PER_BRANCH = 32;
 
+/** Units per block of the batch's block index (UnitBatch.blockBranch). */
+export const UNITS_PER_BLOCK = 32;
+
 /**
  * One dispatch's units, as branches. Unit i belongs to the last branch b
  * with firstUnit[b] <= i, and places a queen on the (i - firstUnit[b])-th
@@ -34,6 +37,15 @@ export class UnitBatch {
   readonly branches: Uint32Array;
   /** Per branch, the index of its first unit in the batch. */
   readonly firstUnit: Uint32Array;
+  /**
+   * The block index: per block of UNITS_PER_BLOCK units, the branch of its
+   * first unit, then the last branch. Unit i's branch is between
+   * blockBranch[j] and blockBranch[j + 1] for j = i / UNITS_PER_BLOCK: a
+   * block of 32 units spans at most 33 branches, so an invocation finds its
+   * unit's branch in at most 6 loads, where a search of all of a big
+   * dispatch's branches took about 20.
+   */
+  readonly blockBranch: Uint32Array;
   branchCount = 0;
   unitCount = 0;
 
@@ -54,6 +66,12 @@ export class UnitBatch {
     }
     this.branches = new Uint32Array(maxBranches * BRANCH_WORDS);
     this.firstUnit = new Uint32Array(maxBranches);
+    this.blockBranch = new Uint32Array(Math.ceil(maxUnits / UNITS_PER_BLOCK) + 1);
+  }
+
+  /** Entries of the block index in use: one per block, and the last branch. */
+  get blockCount(): number {
+    return Math.ceil(this.unitCount / UNITS_PER_BLOCK) + 1;
   }
 
   /** The subproblems its branches belong to: the first, and how many from there to the last (plan order). */
@@ -139,6 +157,7 @@ export class UnitStream {
     while (this.depth >= 0 || this.startNext()) {
       if (!this.step(batch, units)) break;
     }
+    batch.blockBranch[batch.blockCount - 1] = Math.max(0, batch.branchCount - 1);
     return batch.unitCount;
   }
 
@@ -163,7 +182,12 @@ export class UnitStream {
       batch.branches[at + 1] = this.ld[d];
       batch.branches[at + 2] = this.rd[d];
       batch.branches[at + 3] = (this.subproblem << 10) | (d << 5) | (innerRows[this.subproblem] - 1);
-      batch.firstUnit[batch.branchCount++] = batch.unitCount;
+      batch.firstUnit[batch.branchCount] = batch.unitCount;
+      // The blocks that start among this branch's units.
+      for (let block = Math.ceil(batch.unitCount / UNITS_PER_BLOCK); block * UNITS_PER_BLOCK < batch.unitCount + units; block++) {
+        batch.blockBranch[block] = batch.branchCount;
+      }
+      batch.branchCount++;
       batch.unitCount += units;
       this.depth--; // a branch's squares all go at once (dead ends cost the GPU one step each)
       return true;
