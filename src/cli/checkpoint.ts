@@ -128,12 +128,16 @@ function fnv1a1(byte: number, h: number): number {
   return Math.imul(h ^ byte, 0x01000193);
 }
 
-/** Which option resumes a checkpoint made with another plan, if this version makes that plan. */
+/**
+ * The options that resume a checkpoint made with another plan, if this
+ * version makes that plan: its algorithm and depth, whatever --depth this
+ * run was given (a --depth given overrides the checkpoint's own).
+ */
 function resumeHint(plan: { method?: unknown; depth?: unknown } | undefined): string {
   const recorded = recordedPlan(plan);
   if (!recorded) return '';
   const { algorithm, depth } = recorded;
-  return `; to resume it, add --algorithm ${algorithm}${hasDepth(algorithm) ? ` (it runs at depth ${depth})` : ''}`;
+  return `; to resume it, run with --algorithm ${algorithm} ${hasDepth(algorithm) ? `--depth ${depth}` : 'and without --depth'}`;
 }
 
 function refuse(message: string): never {
