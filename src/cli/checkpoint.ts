@@ -19,7 +19,7 @@ import type { Already } from '../run/runner.js';
 import { VERSION } from '../shared/version.js';
 import { danglingLinkTarget, describeError } from './files.js';
 import { claim, release, type Claim } from './owner.js';
-import { kindOf } from './regular-file.js';
+import { byteOrderMark, kindOf } from './regular-file.js';
 import { canonical } from './reserve-output.js';
 import { parseCount } from './shards.js';
 import { UnitBitmap } from '../shared/unit-bitmap.js';
@@ -377,7 +377,7 @@ export class Checkpoint {
     try {
       found = JSON.parse(line) as Header;
     } catch {
-      return refuse(`${file} is not a checkpoint (line 1 is not JSON)`);
+      return refuse(`${file} is not a checkpoint (${byteOrderMark(line) ?? 'line 1 is not JSON'})`);
     }
     if (found?.format !== CHECKPOINT_FORMAT) refuse(`${file} is not a checkpoint (line 1 has no "format": "${CHECKPOINT_FORMAT}")`);
     if (found.version !== VERSION || found.formatVersion !== CHECKPOINT_FORMAT_VERSION) {
