@@ -1,6 +1,6 @@
 // Smoke tests of the nqueens command, run as a user would.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -146,7 +146,7 @@ describe('nqueens count --algorithm', () => {
     expect(r.stderr).toMatch(/^nqueens: count takes one size or range; unexpected "--json"/);
   });
 
-  it.each([[[]], [['help']]])('%j: the usage on stdout, exit 0', (args) => {
+  it.each([[[]], [['help']], [['help', 'count']], [['help', 'merge']]])('%j: the usage on stdout, exit 0', (args) => {
     const r = nqueens(...args);
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(r.stdout).toMatch(/^Usage:\n {2}nqueens count <n> \[options\]/m);
@@ -162,6 +162,55 @@ describe('nqueens count --algorithm', () => {
     const r = nqueens('count', '8', typo, '2');
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`nqueens: unknown option ${typo}; did you mean ${nearest}? (see nqueens --help)\n`);
+  });
+
+  it('help followed by no command is a usage error that does not suggest help itself', () => {
+    const r = nqueens('help', 'cont');
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toBe(
+      'nqueens: help takes a command name, count, solve, merge or version; got "cont"; did you mean count? (see nqueens --help)\n',
+    );
+  });
+
+  // `--` after an option that takes a value ends the options (it is not the value); a value that
+  // begins with a dash is given with `=`. The message says which, whatever comes after.
+  it.each([
+    [
+      ['count', '8', '--out', '--', '--out', 'x'],
+      '--out needs a value; "--" after it ends the options (for the value "--", write --out=--)',
+    ],
+    [
+      ['count', '8', '--shard', '0/2', '--out', '-x.json'],
+      '--out needs a value; "-x.json" after it reads as an option (for a value that begins with "-", write --out=-x.json)',
+    ],
+    [
+      ['count', '8', '--engine', '-x'],
+      '--engine needs a value; "-x" after it reads as an option (for a value that begins with "-", write --engine=-x)',
+    ],
+    [['count', '8', '--threads', '--json'], '--threads needs a value before --json'],
+    [['count', '8', '--threads'], '--threads needs a value'],
+  ])('%j: a missing value says what came instead', (args, message) => {
+    const r = nqueens(...args);
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toBe(`nqueens: ${message} (see nqueens --help)\n`);
+  });
+
+  it('a value that begins with a dash, given with =, is taken', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nqueens-dash-'));
+    const r = spawnSync(process.execPath, [cli, 'count', '8', '--shard', '0/1', '--out=-x.json'], { cwd: dir, encoding: 'utf8' });
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    expect(JSON.parse(readFileSync(join(dir, '-x.json'), 'utf8'))).toMatchObject({ n: 8, total: '92' });
+  });
+
+  it.each([
+    [['count', '8', '--json=1'], '--json takes no value; got "1"'],
+    [['count', '8', '--json='], '--json takes no value; got ""'],
+    [['--help=yes'], '--help takes no value; got "yes"'],
+    [['-v=1'], '-v takes no value; got "1"'],
+  ])("%j: a value given to a switch is refused in the command line's words", (args, message) => {
+    const r = nqueens(...args);
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toBe(`nqueens: ${message} (see nqueens --help)\n`);
   });
 
   it('a short unknown option gets no guess', () => {
@@ -195,6 +244,32 @@ describe('messages that say what to do next', () => {
     expect(nqueens('count', '16', '--algorithm', 'search', '--checkpoint', file).code).toBe(0);
     const r = nqueens('count', '16', '--checkpoint', file);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/made with another plan .*; to resume it, add --algorithm search/);
+    expect(r.stderr).toMatch(
+      /made with another plan .*; to resume it, run with --algorithm search --depth \d \[ERR_NQUEENS_BAD_CHECKPOINT\]/,
+    );
+  });
+
+  it('a checkpoint of another depth names the depth that resumes it, whatever --depth was given', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nqueens-hint-'));
+    const file = join(dir, 'c.ckpt');
+    expect(nqueens('count', '10', '--checkpoint', file).code).toBe(0);
+    const r = nqueens('count', '10', '--depth', '1', '--checkpoint', file);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /made with another plan \(search, depth 0, .*; to resume it, run with --algorithm search --depth 0 \[ERR_NQUEENS_BAD_CHECKPOINT\]\n$/,
+    );
+    // Following the hint resumes it: every unit was recorded, and the count is n = 10's.
+    const resumed = nqueens('count', '10', '--algorithm', 'search', '--depth', '0', '--checkpoint', file);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toMatch(/^total\s+724$/m);
+  });
+
+  it('a checkpoint of the join says to drop --depth', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nqueens-hint-'));
+    const file = join(dir, 'c.ckpt');
+    expect(nqueens('count', '10', '--algorithm', 'join', '--checkpoint', file).code).toBe(0);
+    const r = nqueens('count', '10', '--depth', '1', '--checkpoint', file);
+    expect(r.stderr).toMatch(/; to resume it, run with --algorithm join and without --depth \[ERR_NQUEENS_BAD_CHECKPOINT\]\n$/);
+    expect(nqueens('count', '10', '--algorithm', 'join', '--checkpoint', file).stdout).toMatch(/^total\s+724$/m);
   });
 });

@@ -138,6 +138,8 @@ describe('the commands the prose names', () => {
     'npx nqueens-wasm count 8': 'test/package.test.ts runs it from an installed tarball',
     'nqueens merge': 'a command named in a sentence; its refusals are test/shards-and-checkpoints.test.ts',
     'nqueens version': { run: 'nqueens version', code: 0 },
+    'nqueens help': { run: 'nqueens help', code: 0 },
+    'nqueens help count': { run: 'nqueens help count', code: 0 },
     'nqueens count 10 > /dev/full': { run: 'nqueens count 10 > /dev/full', code: 1 },
     'nqueens count 15 --threads 256': { run: 'nqueens count 15 --threads 256', code: 0 },
     // n = 22 took 69 min (docs/benchmarks.md); the same commands at n = 12.

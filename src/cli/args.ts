@@ -70,7 +70,7 @@ function numbersAsValues(argv: readonly string[]): string[] {
     }
     if (VALUE_OPTIONS.has(token)) {
       const value = argv[i + 1];
-      if (value === undefined || (value.startsWith('-') && !looksLikeValue(value))) throw new UsageError(`${token} needs a value`);
+      if (value === undefined || (value.startsWith('-') && !looksLikeValue(value))) refuseMissingValue(token, value);
       options.push(`${token}=${value}`);
       i++;
     } else if (token.startsWith('-') && !looksLikeValue(token)) {
@@ -82,17 +82,43 @@ function numbersAsValues(argv: readonly string[]): string[] {
   return [...options, '--', ...positionals];
 }
 
+/**
+ * `--out` followed by no value: `--` ends the options (it is no value, as
+ * after any other option), a dash reads as an option; a value that begins
+ * with a dash is given with `=` (`--out=-x.json`).
+ */
+function refuseMissingValue(option: string, next: string | undefined): never {
+  if (next === undefined) throw new UsageError(`${option} needs a value`);
+  if (next === '--')
+    throw new UsageError(`${option} needs a value; "--" after it ends the options (for the value "--", write ${option}=--)`);
+  if (isKnownOption(next)) throw new UsageError(`${option} needs a value before ${next}`);
+  throw new UsageError(
+    `${option} needs a value; ${quote(next)} after it reads as an option (for a value that begins with "-", write ${option}=${next})`,
+  );
+}
+
+/** The option a token names (`--json`, `-v`, `--out=x`), if the command line has it. */
+function optionOf(token: string): [string, (typeof OPTIONS)[keyof typeof OPTIONS]] | undefined {
+  const name = token.replace(/^--?/, '').split('=', 1)[0];
+  return Object.entries(OPTIONS).find(([option, o]) => option === name || ('short' in o && o.short === name));
+}
+
+const isKnownOption = (token: string): boolean => optionOf(token) !== undefined;
+
 /** A clean message for an option the command line does not know, with the nearest one it does. */
 function checkKnownOptions(argv: readonly string[]): void {
   for (const token of argv) {
     if (token === '--') return;
     if (!token.startsWith('-') || looksLikeValue(token)) continue;
-    const name = token.replace(/^--?/, '').split('=', 1)[0];
-    const known = Object.entries(OPTIONS).some(([option, o]) => option === name || ('short' in o && o.short === name));
-    if (known) continue;
+    const option = optionOf(token);
+    // A switch (--json, -v) given a value: said here, in the command line's words (parseArgs words it its own way).
+    const [flag, value] = [token.split('=', 1)[0], token.slice(token.indexOf('=') + 1)];
+    if (option?.[1].type === 'boolean' && token.includes('=')) throw new UsageError(`${flag} takes no value; got ${quote(value)}`);
+    if (option) continue;
+    const name = flag.replace(/^--?/, '');
     // A single dash is a short option (-h, -v): guessing a long one from one letter would mislead.
     const guess = token.startsWith('--') ? didYouMean(name, Object.keys(OPTIONS), (o) => `--${o}`) : '';
-    throw new UsageError(`unknown option ${token.split('=', 1)[0]}${guess}`);
+    throw new UsageError(`unknown option ${flag}${guess}`);
   }
 }
 
@@ -101,10 +127,12 @@ const FILE_OPTIONS = ['checkpoint', 'out', 'subtotals'] as const;
 
 /** Splits argv into option values and positionals; UsageError for unknown options. */
 export function parseCommandLine(argv: readonly string[]): { values: OptionValues; positionals: string[] } {
+  // Values first: `--out -x.json` is a missing value (said so), not the unknown option -x.json.
+  const args = numbersAsValues(argv);
   checkKnownOptions(argv);
   let parsed;
   try {
-    parsed = parseArgs({ args: numbersAsValues(argv), allowPositionals: true, strict: true, options: OPTIONS, tokens: true });
+    parsed = parseArgs({ args, allowPositionals: true, strict: true, options: OPTIONS, tokens: true });
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new UsageError((error as Error).message.split('\n')[0]);

@@ -19,7 +19,7 @@ import type { Already } from '../run/runner.js';
 import { VERSION } from '../shared/version.js';
 import { danglingLinkTarget, describeError } from './files.js';
 import { claim, release, type Claim } from './owner.js';
-import { kindOf } from './regular-file.js';
+import { byteOrderMark, kindOf } from './regular-file.js';
 import { canonical } from './reserve-output.js';
 import { parseCount } from './shards.js';
 import { UnitBitmap } from '../shared/unit-bitmap.js';
@@ -128,12 +128,16 @@ function fnv1a1(byte: number, h: number): number {
   return Math.imul(h ^ byte, 0x01000193);
 }
 
-/** Which option resumes a checkpoint made with another plan, if this version makes that plan. */
+/**
+ * The options that resume a checkpoint made with another plan, if this
+ * version makes that plan: its algorithm and depth, whatever --depth this
+ * run was given (a --depth given overrides the checkpoint's own).
+ */
 function resumeHint(plan: { method?: unknown; depth?: unknown } | undefined): string {
   const recorded = recordedPlan(plan);
   if (!recorded) return '';
   const { algorithm, depth } = recorded;
-  return `; to resume it, add --algorithm ${algorithm}${hasDepth(algorithm) ? ` (it runs at depth ${depth})` : ''}`;
+  return `; to resume it, run with --algorithm ${algorithm} ${hasDepth(algorithm) ? `--depth ${depth}` : 'and without --depth'}`;
 }
 
 function refuse(message: string): never {
@@ -373,7 +377,7 @@ export class Checkpoint {
     try {
       found = JSON.parse(line) as Header;
     } catch {
-      return refuse(`${file} is not a checkpoint (line 1 is not JSON)`);
+      return refuse(`${file} is not a checkpoint (${byteOrderMark(line) ?? 'line 1 is not JSON'})`);
     }
     if (found?.format !== CHECKPOINT_FORMAT) refuse(`${file} is not a checkpoint (line 1 has no "format": "${CHECKPOINT_FORMAT}")`);
     if (found.version !== VERSION || found.formatVersion !== CHECKPOINT_FORMAT_VERSION) {

@@ -98,6 +98,15 @@ const COMMANDS: Record<Command, (positionals: string[], values: Parameters<typeo
   merge: runMerge,
 };
 
+/** `help` takes nothing or one command, whose usage is the one page. */
+function checkHelpTopic(rest: string[]): void {
+  const [topic, extra] = rest;
+  const commands = [...Object.keys(COMMANDS), 'version'];
+  if (topic !== undefined && !commands.includes(topic))
+    throw new UsageError(`help takes a command name, ${oneOf(commands)}; got ${quote(topic)}${didYouMean(topic, commands)}`);
+  if (extra !== undefined) throw new UsageError(`help takes one command name; unexpected ${quote(extra)}`);
+}
+
 export async function main(argv: string[]): Promise<number> {
   installInterrupts();
   try {
@@ -118,8 +127,9 @@ export async function main(argv: string[]): Promise<number> {
       println(VERSION);
       return 0;
     }
-    if (command === undefined || (command === 'help' && rest.length === 0)) {
-      // No arguments at all (or `nqueens help`): the usage, as most commands do.
+    if (command === 'help') checkHelpTopic(rest);
+    if (command === undefined || command === 'help') {
+      // No arguments at all, `nqueens help` or `nqueens help count`: the usage (one page for every command).
       writeOut(HELP);
       return 0;
     }

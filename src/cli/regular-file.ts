@@ -24,6 +24,13 @@ export function readRegularFile(file: string, maxBytes: number): { text: string 
   }
 }
 
+/** Why an input file's text is not this program's, when it begins with a byte order mark (an editor's). */
+export function byteOrderMark(text: string): string | undefined {
+  return text.startsWith('\uFEFF')
+    ? 'it begins with a byte order mark (U+FEFF), which this program never writes: saved by an editor?'
+    : undefined;
+}
+
 /** What a file that is not a regular file is: 'a directory', 'a FIFO', ... */
 export function kindOf(stat: {
   isDirectory(): boolean;

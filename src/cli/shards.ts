@@ -17,6 +17,7 @@ import {
   type PlannedMethod,
 } from '../run/methods.js';
 import { VERSION } from '../shared/version.js';
+import { byteOrderMark } from './regular-file.js';
 
 const SHARD_FORMAT = 'nqueens-shard';
 const SHARD_FORMAT_VERSION = 2;
@@ -175,7 +176,7 @@ function parseShardFile(name: string, text: string): ParsedShard & { algorithm: 
   try {
     r = JSON.parse(text) as ShardResult;
   } catch {
-    return refuse(`${name} is not a shard result (not JSON)`);
+    return refuse(`${name} is not a shard result (${byteOrderMark(text) ?? 'not JSON'})`);
   }
   if (r?.format !== SHARD_FORMAT) refuse(`${name} is not a shard result (no "format": "${SHARD_FORMAT}")`);
   if (r.formatVersion !== SHARD_FORMAT_VERSION || r.version !== VERSION) {

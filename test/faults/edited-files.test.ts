@@ -1,0 +1,60 @@
+// Shards and checkpoints as an editor leaves them. A byte order mark (an
+// editor's, never this program's) is refused with the file's name and
+// that reason, not a bare "not JSON" the user cannot see; CRLF line ends
+// change no field (JSON's whitespace, each line's check still holds), so
+// such a file adds up to the exact count.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cliInTempDir } from '../cli-in-dir.js';
+
+const { dir, nqueens } = cliInTempDir('nqueens-edited-');
+const BOM = '\uFEFF';
+const BOM_REASON = 'it begins with a byte order mark (U+FEFF), which this program never writes: saved by an editor?';
+
+/** The text of `from` as `edit` leaves it, in a new file `name`. */
+function edited(from: string, name: string, edit: (text: string) => string): string {
+  writeFileSync(join(dir, name), edit(readFileSync(join(dir, from), 'utf8')));
+  return name;
+}
+
+describe('a shard saved by an editor', () => {
+  for (let i = 0; i < 2; i++) expect(nqueens('count', '10', '--shard', `${i}/2`, '--out', `s${i}.json`).code).toBe(0);
+
+  it('with a byte order mark is refused, naming the file and the mark', () => {
+    const file = edited('s0.json', 'bom.json', (text) => BOM + text);
+    const r = nqueens('merge', file, 's1.json');
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toBe(`nqueens: ${file} is not a shard result (${BOM_REASON}) [ERR_NQUEENS_BAD_SHARD]\n`);
+  });
+
+  it('with CRLF line ends adds up to the exact count', () => {
+    const file = edited('s0.json', 'crlf.json', (text) => text.replaceAll('\n', '\r\n'));
+    const r = nqueens('merge', file, 's1.json', '--json');
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(JSON.parse(r.stdout)).toMatchObject({ n: 10, total: '724', unique: '92' });
+  });
+});
+
+describe('a checkpoint saved by an editor', () => {
+  expect(nqueens('count', '10', '--checkpoint', 'whole.ckpt').code).toBe(0);
+  // Its header and first 100 units: a count to resume.
+  const part = (text: string) => text.split('\n').slice(0, 101).join('\n') + '\n';
+
+  it('with a byte order mark is refused, naming the file and the mark, and left as it is', () => {
+    const file = edited('whole.ckpt', 'bom.ckpt', (text) => BOM + part(text));
+    const before = readFileSync(join(dir, file), 'utf8');
+    const r = nqueens('count', '10', '--checkpoint', file);
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toBe(`nqueens: ${file} is not a checkpoint (${BOM_REASON}) [ERR_NQUEENS_BAD_CHECKPOINT]\n`);
+    expect(readFileSync(join(dir, file), 'utf8')).toBe(before);
+  });
+
+  it('with CRLF line ends resumes to the exact count', () => {
+    const file = edited('whole.ckpt', 'crlf.ckpt', (text) => part(text).replaceAll('\n', '\r\n'));
+    const r = nqueens('count', '10', '--checkpoint', file, '--json');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(`resumed from ${file}: 100 of 288 units were already done\n`);
+    expect(JSON.parse(r.stdout)).toMatchObject({ n: 10, total: '724', unique: '92' });
+  });
+});
