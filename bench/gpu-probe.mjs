@@ -8,7 +8,7 @@
 // - private: the stack in each invocation's private array;
 // - wg32, wg128: 32 or 128 invocations a workgroup;
 // - tableShared: each invocation copies its unit's rows of the row table into
-//   workgroup memory when it makes the unit, instead of reading storage twice a step;
+//   workgroup memory when it makes the unit, instead of reading storage once a step;
 // - countBranchless: a solution counted with select, no carry (exact here: no
 //   invocation finds 2^32 solutions of one subproblem);
 // - stackOneWord: NQueensFAF's stack, one word a row (below);
@@ -71,8 +71,7 @@ const tableShared = (code) =>
       '      firstRow = row;\n',
       '      firstRow = row;\n      for (var k = 0u; k <= lastRow - firstRow; k++) {\n        rows[k * WORKGROUP_SIZE + lane] = rowTable[table + firstRow + k];\n      }\n',
     ],
-    ['rowTable[table + row].y', 'rows[(row - firstRow) * WORKGROUP_SIZE + lane].y'],
-    ['rowTable[table + row + 1u].x', 'rows[(row + 1u - firstRow) * WORKGROUP_SIZE + lane].x'],
+    ['let below = rowTable[table + row];\n      let shift', 'let below = rows[(row - firstRow) * WORKGROUP_SIZE + lane];\n      let shift'],
   );
 
 // NQueensFAF's stack: one word a row, the queens tried so far (the one placed is the lowest) with the row's
@@ -117,8 +116,8 @@ const LAST_TWO = edit(unitSearchShader(ROWS_LEFT), [
   [
     '      } else if (row + 2u == lastRow) {',
     '        // Two columns are left: each free square of the next row ends a solution where the last row keeps its square.',
-    '        let after = rowTable[table + row + 1u].y;',
-    '        let lastAttacks = rowTable[table + row + 2u].x;',
+    '        let after = rowTable[table + row + 1u].x;',
+    '        let lastAttacks = rowTable[table + row + 1u].y;',
     '        var ends = nextFree;',
     '        while (ends != 0u) {',
     '          let end = ends & (0u - ends);',

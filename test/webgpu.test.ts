@@ -5,8 +5,15 @@
 // WebGPU. The real shader runs in Chromium (test/browser/webgpu.test.ts).
 import { describe, expect, it } from 'vitest';
 import { contribution, planSubproblems } from '../dist/search/constellations.js';
-import { countFixesOnly, countSubproblem } from '../dist/search/symmetry.js';
-import { prepareSubproblems, UnitBatch, UnitStream, type PreparedSubproblems } from '../dist/search/webgpu/webgpu-units.js';
+import { countFixesOnly, countSubproblem, diagonalAttacks } from '../dist/search/symmetry.js';
+import {
+  attacksWord,
+  prepareSubproblems,
+  shiftWord,
+  UnitBatch,
+  UnitStream,
+  type PreparedSubproblems,
+} from '../dist/search/webgpu/webgpu-units.js';
 import { BINDING_NAMES, unitSearchShader } from '../dist/search/webgpu/webgpu-shader.js';
 import { countWebGpu } from '../dist/search/webgpu/webgpu.js';
 import { countOnDevice } from '../dist/search/webgpu/webgpu-run.js';
@@ -142,6 +149,31 @@ describe("WebGPU work units, searched with the shader's loop on the CPU", () => 
     }
   });
 
+  it("lays out each subproblem's rows as pairs (shift below row k, attacks on row k + 1), the last pair holding row 0's attacks", () => {
+    const n = 12;
+    const subproblems = planSubproblems(n);
+    const prepared = prepareSubproblems(n, subproblems);
+    subproblems.forEach((s, i) => {
+      const inner = prepared.innerRows[i];
+      // The inner rows: those without a border queen.
+      const rows = range(1, n - 2).filter((r) => r !== s.c && r !== s.d);
+      expect(rows).toHaveLength(inner);
+      rows.forEach((row, k) => {
+        const attacks =
+          diagonalAttacks(n, row, 0, s.a) |
+          diagonalAttacks(n, row, n - 1, s.b) |
+          diagonalAttacks(n, row, s.c, 0) |
+          diagonalAttacks(n, row, s.d, n - 1);
+        expect(prepared.rowTable[attacksWord(i, k)], `subproblem ${i}, row ${k}`).toBe(attacks);
+        if (k + 1 < inner) {
+          expect(prepared.rowTable[shiftWord(i, k)]).toBe(rows[k + 1] - row);
+          expect(attacksWord(i, k + 1)).toBe(shiftWord(i, k) + 1); // one pair: the shift below row k, the attacks on k + 1
+        }
+      });
+    });
+    expect(attacksWord(3, 0)).toBe((3 * 32 + 31) * 2 + 1);
+  });
+
   it("indexes each block of 32 units by the branch of its first unit, so a unit's branch is among the few its block spans", () => {
     for (const [n, rowsLeft, units] of [
       [10, 3, 64],
@@ -180,11 +212,12 @@ describe("WebGPU work units, searched with the shader's loop on the CPU", () => 
     expect(unitSearchShader(11)).toBe(unitSearchShader(11, 'workgroup', 1));
     expect(unitSearchShader(11)).toContain('const LOOKAHEAD = 1u;');
     expect(unitSearchShader(11)).toContain('      } else if (nextFree != 0u) {\n        stack[');
+    // The table's pair k holds the shift below inner row k and the attacks on row k + 1.
     const two =
-      '~(nextCols | (nextLd << rowTable[table + row + 1u].y) | (nextRd >> rowTable[table + row + 1u].y) | rowTable[table + row + 2u].x) != 0u';
+      '~(nextCols | (nextLd << rowTable[table + row + 1u].x) | (nextRd >> rowTable[table + row + 1u].x) | rowTable[table + row + 1u].y) != 0u';
     expect(unitSearchShader(11, 'workgroup', 2)).toContain(`} else if (nextFree != 0u && ${two}) {`);
-    const reach = '(rowTable[table + row + 1u].y + rowTable[table + row + 2u].y)';
-    const three = `~(nextCols | (nextLd << ${reach}) | (nextRd >> ${reach}) | rowTable[table + row + 3u].x) != 0u`;
+    const reach = '(rowTable[table + row + 1u].x + rowTable[table + row + 2u].x)';
+    const three = `~(nextCols | (nextLd << ${reach}) | (nextRd >> ${reach}) | rowTable[table + row + 2u].y) != 0u`;
     expect(unitSearchShader(11, 'workgroup', 3)).toContain(`} else if (nextFree != 0u && ${two} && (row + 3u > lastRow || ${three})) {`);
     for (const lookahead of [1, 2, 3]) expect(shaderLookahead(unitSearchShader(11, 'workgroup', lookahead))).toBe(lookahead);
     for (const bad of [-1, 4, 1.5, Number.NaN]) {

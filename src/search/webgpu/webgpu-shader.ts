@@ -29,7 +29,7 @@
 //   row-table reads hit the same addresses.
 
 import { rangeError } from '../../shared/errors.js';
-import { UNITS_PER_BLOCK } from './webgpu-units.js';
+import { TABLE_ROWS, UNITS_PER_BLOCK } from './webgpu-units.js';
 
 /** Invocations per workgroup: a multiple of every common wave size (32, 64). */
 export const WORKGROUP_SIZE = 64;
@@ -67,7 +67,8 @@ const DEFAULT_LOOKAHEAD = 1;
  * second-to-last row. With the shader's loop on the CPU (n = 16 and 17), 1
  * takes 0.86x the loop steps and 0.67x the pushes of 0, 2 0.69x and 0.52x,
  * 3 0.62x and 0.46x, for the same solutions, but 2 and 3 read more of the
- * row table per step (on lavapipe 0.92-0.93x and 1.35-1.43x the time of 0,
+ * row table per step (on lavapipe, before the table was laid out in pairs,
+ * 0.92-0.93x and 1.35-1.43x the time of 0,
  * against 0.90-0.92x for 1); bench/gpu-layouts.mjs times them on a GPU.
  */
 export function unitSearchShader(maxRowsLeft: number, stackPlace: StackPlace = 'workgroup', lookahead = DEFAULT_LOOKAHEAD): string {
@@ -109,7 +110,8 @@ struct Sizes {
 @group(0) @binding(0) var<storage, read> branches: array<vec4<u32>>;
 // Per branch, the index of its first unit (a unit per free square of the branch's row).
 @group(0) @binding(1) var<storage, read> firstUnit: array<u32>;
-// Per subproblem, 32 rows of (border queens' attacks, shift to the next inner row).
+// Per subproblem, ${TABLE_ROWS} pairs: pair k = (shift from inner row k to the next, border queens' attacks on inner row k + 1),
+// and pair ${TABLE_ROWS - 1} = (0, the attacks on inner row 0), so a step reads what it needs of the row below in one load.
 @group(0) @binding(2) var<storage, read> rowTable: array<vec2<u32>>;
 // Per subproblem from sizes.firstSubproblem on: its solutions in this dispatch, low word then high word (zero before it starts).
 @group(0) @binding(3) var<storage, read_write> sums: array<atomic<u32>>;
@@ -162,12 +164,12 @@ const TAKE_UNIT = /* wgsl */ `
         low = 0u;
         high = 0u;
       }
-      table = subproblem * 32u;
+      table = subproblem * ${TABLE_ROWS}u;
       row = (branch.w >> 5u) & 31u;
       lastRow = branch.w & 31u;
       // Its queen: the branch row's free square of its rank among the branch's units.
-      let branchRow = rowTable[table + row];
-      var squares = ~(branch.x | branch.y | branch.z | branchRow.x);
+      let below = rowTable[table + row];
+      var squares = ~(branch.x | branch.y | branch.z | rowTable[table + ((row + ${TABLE_ROWS - 1}u) % ${TABLE_ROWS}u)].y);
       for (var k = firstUnit[lo]; k < index; k++) {
         squares &= squares - 1u;
       }
@@ -177,10 +179,10 @@ const TAKE_UNIT = /* wgsl */ `
         free = bit;
       } else {
         cols = branch.x | bit;
-        ld = (branch.y | bit) << branchRow.y;
-        rd = (branch.z | bit) >> branchRow.y;
+        ld = (branch.y | bit) << below.x;
+        rd = (branch.z | bit) >> below.x;
         row += 1u;
-        free = ~(cols | ld | rd | rowTable[table + row].x);
+        free = ~(cols | ld | rd | below.y);
       }
       firstRow = row;
       if (row == lastRow) {
@@ -207,11 +209,15 @@ function pushWhere(lookahead: number): string {
   return `} else if (${checks.join(' && ')}) {`;
 }
 
-/** Whether inner row row + k keeps a free square for the masks of row + 1 (the queen just placed included). */
+/**
+ * Whether inner row row + k keeps a free square for the masks of row + 1
+ * (the queen just placed included): the shifts of rows row + 1 to
+ * row + k - 1, and the attacks on row + k, from k - 1 pairs of the table.
+ */
 function keepsSquare(k: number): string {
-  const shifts = Array.from({ length: k - 1 }, (_, j) => `rowTable[table + row + ${j + 1}u].y`).join(' + ');
+  const shifts = Array.from({ length: k - 1 }, (_, j) => `rowTable[table + row + ${j + 1}u].x`).join(' + ');
   const reach = k === 2 ? shifts : `(${shifts})`;
-  return `~(nextCols | (nextLd << ${reach}) | (nextRd >> ${reach}) | rowTable[table + row + ${k}u].x) != 0u`;
+  return `~(nextCols | (nextLd << ${reach}) | (nextRd >> ${reach}) | rowTable[table + row + ${k - 1}u].y) != 0u`;
 }
 
 /** The body of main: take a unit, make it from its branch, search it, sum its count, take the next; `slot` indexes this row's stack entry. */
@@ -242,11 +248,13 @@ ${TAKE_UNIT}    if (free == 0u) {
     if (free != 0u) {
       let bit = free & (0u - free);
       free ^= bit;
-      let shift = rowTable[table + row].y;
+      // The shift to the next inner row and that row's border attacks: one load.
+      let below = rowTable[table + row];
+      let shift = below.x;
       let nextCols = cols | bit;
       let nextLd = (ld | bit) << shift;
       let nextRd = (rd | bit) >> shift;
-      let nextFree = ~(nextCols | nextLd | nextRd | rowTable[table + row + 1u].x);
+      let nextFree = ~(nextCols | nextLd | nextRd | below.y);
       if (row + 1u == lastRow) {
         if (nextFree != 0u) {
           low += 1u;

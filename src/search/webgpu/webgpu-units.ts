@@ -87,15 +87,27 @@ export interface PreparedSubproblems {
   readonly n: number;
   readonly subproblems: readonly Subproblem[];
   /**
-   * Per subproblem (in list order), TABLE_ROWS pairs (attacks, shift): the
-   * border queens' attacks on each inner row, and the distance in board rows
-   * to the next inner row.
+   * Per subproblem (in list order), TABLE_ROWS pairs: pair k is (shift, attacks)
+   * for inner row k, the distance in board rows to the next inner row and
+   * the border queens' attacks on that next row; the last pair holds the
+   * attacks on inner row 0 (shiftWord and attacksWord give the words). A
+   * search step reads both of what it needs from the row below in one load.
    */
   readonly rowTable: Uint32Array;
   /** Per subproblem: its inner rows (rows without a border queen). */
   readonly innerRows: Int32Array;
   /** Per subproblem: solutions found whole on the CPU (boards too small to leave a row). */
   readonly cpuSolutions: Uint32Array;
+}
+
+/** The word of a rowTable with subproblem s's distance from inner row k to the next inner row. */
+export function shiftWord(s: number, k: number): number {
+  return (s * TABLE_ROWS + k) * 2;
+}
+
+/** The word of a rowTable with the border queens' attacks on subproblem s's inner row k. */
+export function attacksWord(s: number, k: number): number {
+  return (s * TABLE_ROWS + ((k + TABLE_ROWS - 1) % TABLE_ROWS)) * 2 + 1;
 }
 
 export function prepareSubproblems(n: number, subproblems: readonly Subproblem[]): PreparedSubproblems {
@@ -106,8 +118,8 @@ export function prepareSubproblems(n: number, subproblems: readonly Subproblem[]
     const inner = prepare(n, s.a, s.b, s.c, s.d);
     innerRows[i] = inner;
     for (let k = 0; k < inner; k++) {
-      rowTable[(i * TABLE_ROWS + k) * 2] = rowAttacks[k];
-      if (k < inner - 1) rowTable[(i * TABLE_ROWS + k) * 2 + 1] = rowShift[k];
+      rowTable[attacksWord(i, k)] = rowAttacks[k];
+      if (k < inner - 1) rowTable[shiftWord(i, k)] = rowShift[k];
     }
     if (inner === 0) cpuSolutions[i] = 1;
   });
@@ -192,14 +204,14 @@ export class UnitStream {
       this.depth--; // a branch's squares all go at once (dead ends cost the GPU one step each)
       return true;
     }
-    const at = (this.subproblem * TABLE_ROWS + d) * 2;
-    const shift = rowTable[at + 1];
+    const at = shiftWord(this.subproblem, d); // the shift below row d, then the attacks on row d + 1
+    const shift = rowTable[at];
     const bit = free & -free;
     this.free[d] = free ^ bit;
     const childCols = this.cols[d] | bit;
     const childLd = (this.ld[d] | bit) << shift;
     const childRd = (this.rd[d] | bit) >>> shift;
-    const childFree = ~(childCols | childLd | childRd | rowTable[at + 2]);
+    const childFree = ~(childCols | childLd | childRd | rowTable[at + 1]);
     if (childFree === 0) return true;
     this.depth = d + 1;
     this.free[d + 1] = childFree;
@@ -216,7 +228,7 @@ export class UnitStream {
       const s = ++this.subproblem;
       if (innerRows[s] === 0) continue; // counted on the CPU
       const cols = borderColumns(n, subproblems[s]);
-      const free = ~(cols | rowTable[s * TABLE_ROWS * 2]);
+      const free = ~(cols | rowTable[attacksWord(s, 0)]);
       if (free === 0) continue;
       this.depth = 0;
       this.free[0] = free;
