@@ -1,5 +1,5 @@
 // Smoke tests of the nqueens command, run as a user would.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,6 +57,22 @@ describe('nqueens CLI', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('.Q..\n...Q\nQ...\n..Q.\n');
     expect(r.stdout).toContain('..Q.\nQ...\n...Q\n.Q..\n');
+  });
+
+  it('solve writes every board through a pipe whose reader stalls (the pipe fills), then exits 0', async () => {
+    const whole = nqueens('solve', '11', '--limit', 'all');
+    expect(whole.code).toBe(0);
+    expect(whole.stdout.length).toBeGreaterThan(4 * 65_536); // more than a pipe holds: the writer must wait
+    // The reader takes nothing for the first half second, so the pipe fills and the writer waits until it drains.
+    const child = spawn(process.execPath, [cli, 'solve', '11', '--limit', 'all'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.pause();
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    child.stdout.resume();
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(Buffer.concat(chunks).toString('utf8')).toBe(whole.stdout);
   });
 
   it('solve --format json prints placements', () => {
