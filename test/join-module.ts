@@ -5,7 +5,7 @@
 import { compileBuild, resolveWasm, wasmModuleOf } from '../dist/engines/wasm-loader.js';
 import { joinCounterFrom, type JoinCounter, type JoinEngine } from '../dist/join/join-counter.js';
 import { checkJoinSize, joinUnitAt, planJoinCompact } from '../dist/join/join-plan.js';
-import { countSymmetricSolutions, uniqueFromTotal } from '../dist/join/symmetric-solutions.js';
+import { countSymmetricSolutions, uniqueFromTotal } from '../dist/shared/symmetric-solutions.js';
 
 export { planJoin, joinMemoryBytes, checkJoinSize, JOIN_MAX_N, JOIN_MEMORY_LIMIT, type JoinUnit } from '../dist/join/join-plan.js';
 export {
@@ -13,7 +13,7 @@ export {
   searchSymmetricSolutions,
   uniqueFromTotal,
   type SymmetricCounts,
-} from '../dist/join/symmetric-solutions.js';
+} from '../dist/shared/symmetric-solutions.js';
 
 export type { JoinCounter, JoinEngine } from '../dist/join/join-counter.js';
 

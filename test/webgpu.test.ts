@@ -16,6 +16,7 @@ import {
 } from '../dist/search/webgpu/webgpu-units.js';
 import { BINDING_NAMES, unitSearchShader } from '../dist/search/webgpu/webgpu-shader.js';
 import { countWebGpu } from '../dist/search/webgpu/webgpu.js';
+import { SubproblemCounter } from '../dist/search/webgpu/webgpu-counter.js';
 import { countOnDevice } from '../dist/search/webgpu/webgpu-run.js';
 import { DEFAULT_LIMITS, planGpuWork } from '../dist/search/webgpu/webgpu-plan.js';
 import type { GpuDeviceLike } from '../dist/search/webgpu/webgpu-types.js';
@@ -258,6 +259,44 @@ describe("WebGPU work units, searched with the shader's loop on the CPU", () => 
 
 type FakeDevice = ReturnType<typeof createFakeDevice>;
 const onDevice = (device: FakeDevice): GpuDeviceLike => device as unknown as GpuDeviceLike;
+
+describe("the host's sums: subproblems into the total, the unique count by Burnside's lemma", () => {
+  /** Each subproblem's solutions as the GPU sums them (those found whole on the CPU are the counter's own). */
+  function gpuSums(n: number, prepared: PreparedSubproblems): Uint32Array {
+    const sums = new Uint32Array(prepared.subproblems.length * 2);
+    prepared.subproblems.forEach((s, i) => {
+      const found = countSubproblem(n, s).solutions - BigInt(prepared.cpuSolutions[i]);
+      sums[2 * i] = Number(found & 0xffff_ffffn);
+      sums[2 * i + 1] = Number(found >> 32n);
+    });
+    return sums;
+  }
+
+  it.each(range(1, 13))('n = %i: the exact total and unique count, the unique count 0 until every subproblem is in', (n) => {
+    const prepared = prepareSubproblems(n, planSubproblems(n));
+    const counter = new SubproblemCounter(prepared);
+    counter.add(gpuSums(n, prepared), 0, prepared.subproblems.length);
+    counter.finishUpTo(prepared.subproblems.length - 1);
+    expect(counter.result().unique).toBe(0n);
+    counter.finishUpTo(Infinity);
+    expect(counter.result()).toEqual({ total: TOTAL[n], unique: UNIQUE[n] });
+    expect(counter.progress()).toMatchObject({ fraction: 1, total: TOTAL[n], unique: UNIQUE[n] });
+  });
+
+  it('refuses a total that no count can have (one solution too many where a class has fewer than 8 members)', () => {
+    const n = 10;
+    const prepared = prepareSubproblems(n, planSubproblems(n));
+    const sums = gpuSums(n, prepared);
+    const symmetric = prepared.subproblems.findIndex((s) => s.weight < 8);
+    expect(symmetric).toBeGreaterThanOrEqual(0);
+    sums[2 * symmetric] += 1;
+    const counter = new SubproblemCounter(prepared);
+    counter.add(sums, 0, prepared.subproblems.length);
+    expect(() => counter.finishUpTo(Infinity)).toThrow(
+      new RegExp(`^engine webgpu: the total ${TOTAL[n] + BigInt(prepared.subproblems[symmetric].weight)} cannot be a count of n = 10`),
+    );
+  });
+});
 
 describe('the dispatch loop on a stand-in device (dispatches run with the CPU twin)', () => {
   it.each(range(1, 12))('n = %i in dispatches of at most 64 units, 3 in flight: exact, in order, as the stream cut them', async (n) => {

@@ -26,7 +26,7 @@ import { VERSION } from '../shared/version.js';
 import { joinCounting, joinUnitCounter } from './join-counter.js';
 import { shareJoinTables } from './join-share.js';
 import { joinMemoryBytes, joinUnitAt, joinUnitWork, planJoinCompact, type CompactJoinPlan, type JoinUnit } from './join-plan.js';
-import { classesTimesEight, countSymmetricSolutions, uniqueFromTotal } from './symmetric-solutions.js';
+import { classesTimesEight, countSymmetricSolutions, uniqueFromTotal } from '../shared/symmetric-solutions.js';
 
 export class JoinPlan implements PlanIdentity {
   readonly method = 'join' as const;

@@ -29,8 +29,8 @@ export interface Progress {
   readonly total: bigint;
   /**
    * Unique solutions counted so far, exact once finished. The search adds
-   * them unit by unit; the join derives them from the whole total, so they
-   * stay 0 until its last report.
+   * them unit by unit; the join and the WebGPU engine derive them from the
+   * whole total, so they stay 0 until their last report.
    */
   readonly unique: bigint;
   readonly elapsedMs: number;

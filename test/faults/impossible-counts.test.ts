@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { shardResult } from '../../dist/cli/shards.js';
 import { methodForCount, plannedMethod, recounter } from '../../dist/run/methods.js';
-import { classesTimesEight, countSymmetricSolutions } from '../../dist/join/symmetric-solutions.js';
+import { classesTimesEight, countSymmetricSolutions } from '../../dist/shared/symmetric-solutions.js';
 import { constellationPlan } from '../../dist/search/search-plan.js';
 import { shortCheck } from '../../dist/shared/digest.js';
 import { cliInTempDir, readJson } from '../cli-in-dir.js';

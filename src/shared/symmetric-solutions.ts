@@ -6,7 +6,7 @@
 // rows are searched, one bitmask step per row. Every board found is then
 // checked against the quarter turn, which fixes a subset of them.
 
-import { rangeError } from '../shared/errors.js';
+import { rangeError } from './errors.js';
 
 export interface SymmetricCounts {
   /** Solutions unchanged by a half turn (this includes those unchanged by a quarter turn). */
