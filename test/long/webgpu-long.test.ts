@@ -24,24 +24,27 @@ describe('the WebGPU engine, long checks on the CPU', () => {
   it.each([
     [11, 6_236],
     [12, 44_861],
-  ])('units of %i rows at n = 17 (mean %i): the largest and the mean loop steps are those the plan is sized by', (rowsLeft) => {
-    const n = 17;
-    const prepared = prepareSubproblems(n, planSubproblems(n));
-    const stream = new UnitStream(prepared, rowsLeft);
-    const batch = new UnitBatch(1 << 16);
-    let units = 0;
-    let steps = 0;
-    let most = 0;
-    for (let count = stream.fill(batch); count > 0; count = stream.fill(batch)) {
-      for (let j = 0; j < count; j++) {
-        const s = searchUnitLikeShader(batch, prepared.rowTable, j, rowsLeft - 2, 0).steps; // lookahead 0: a bound for every lookahead
-        steps += s;
-        most = Math.max(most, s);
+  ])(
+    "units of %i rows at n = 17 (mean %i): the largest and the mean loop steps are those of the plan test's watchdog model",
+    (rowsLeft) => {
+      const n = 17;
+      const prepared = prepareSubproblems(n, planSubproblems(n));
+      const stream = new UnitStream(prepared, rowsLeft);
+      const batch = new UnitBatch(1 << 16);
+      let units = 0;
+      let steps = 0;
+      let most = 0;
+      for (let count = stream.fill(batch); count > 0; count = stream.fill(batch)) {
+        for (let j = 0; j < count; j++) {
+          const s = searchUnitLikeShader(batch, prepared.rowTable, j, rowsLeft - 2, 0).steps; // lookahead 0: a bound for every lookahead
+          steps += s;
+          most = Math.max(most, s);
+        }
+        units += count;
       }
-      units += count;
-    }
-    expect({ mean: Math.round(steps / units), max: most }).toEqual(UNIT_STEPS[rowsLeft]);
-  });
+      expect({ mean: Math.round(steps / units), max: most }).toEqual(UNIT_STEPS[rowsLeft]);
+    },
+  );
 
   it('n = 21: 847,466,213 units of at most 12 rows in 137,474,721 branches, dispatches full but the last', () => {
     const plan = planGpuWork(21);

@@ -24,7 +24,11 @@ export const DEFAULT_LIMITS: GpuPlanLimits = { maxComputeWorkgroupsPerDimension:
  * shader's loop on the CPU (test/fixtures/webgpu/cpu-twin.mjs) with no
  * lookahead, a bound for every lookahead (the engine's 1 takes 0.86x): mean
  * and largest. 11 and 12 rows: every unit at n = 17; 13: every unit at n = 18
- * (test/long/webgpu-long.test.ts checks those at n = 17).
+ * (test/long/webgpu-long.test.ts checks those at n = 17). The watchdog model
+ * of test/webgpu-plan.test.ts bounds a first dispatch and the longest unit
+ * by them; dispatches are sized by their measured pace (nextDispatchUnits),
+ * as the mean is far lower at larger n (12 rows: about 10,200 steps at
+ * n = 19, 7,000 at 20, 4,500 at 21).
  */
 export const UNIT_STEPS: Readonly<Record<number, { readonly mean: number; readonly max: number }>> = {
   11: { mean: 6_236, max: 30_831 },
