@@ -115,6 +115,7 @@ export async function countOnDevice(
     for (;;) {
       while (queued.length < plan.inFlight) {
         if (signal?.aborted) throw abortError(signal);
+        if (submitted > 0 && stream.done) break;
         const at = submitted % plan.inFlight;
         const wanted = nextDispatchUnits(plan, timed);
         if (submitted > 0 && (slots.length <= at || slots[at].batch.maxUnits < wanted)) {
@@ -123,7 +124,7 @@ export async function countOnDevice(
           slots[at] = bindSlot(device, makeBuffers(device, wanted, sumBytes), rowTable, pipeline);
         }
         const slot = slots[at];
-        const units = submitted === 0 ? prefilled : stream.done ? 0 : stream.fill(slot.batch, wanted);
+        const units = submitted === 0 ? prefilled : stream.fill(slot.batch, wanted);
         if (units === 0) break;
         queued.push(submit(device, slot, plan.invocations, stream.subproblemsDone, clock()));
         submitted++;
