@@ -175,6 +175,34 @@ describe("WebGPU work units, searched with the shader's loop on the CPU", () => 
     expect(attacksWord(3, 0)).toBe((3 * 32 + 31) * 2 + 1);
   });
 
+  it("prepared lazily, a subproblem's rows are made when the stream reaches it, and the units are the same", () => {
+    for (const n of [1, 8, 12, 13]) {
+      const subproblems = planSubproblems(n);
+      const eager = prepareSubproblems(n, subproblems);
+      const lazy = prepareSubproblems(n, subproblems, 'lazy');
+      expect(eager.rowsReady).toBe(subproblems.length);
+      expect(lazy.rowsReady).toBe(0);
+      expect([lazy.innerRows, lazy.cpuSolutions]).toEqual([eager.innerRows, eager.cpuSolutions]);
+      const [fromEager, fromLazy] = [new UnitStream(eager, 5), new UnitStream(lazy, 5)];
+      const [a, b] = [new UnitBatch(256), new UnitBatch(256)];
+      for (let count = fromEager.fill(a); count > 0; count = fromEager.fill(a)) {
+        expect(fromLazy.fill(b)).toBe(count);
+        expect(b.branches.subarray(0, b.branchCount * 4)).toEqual(a.branches.subarray(0, a.branchCount * 4));
+        // Every subproblem of the batch has its rows, as eager preparing made them; none past the stream has.
+        const { first, span } = b.subproblems();
+        expect(lazy.rowsReady).toBeGreaterThanOrEqual(first + span);
+        expect(lazy.rowTable.subarray(0, lazy.rowsReady * 64)).toEqual(eager.rowTable.subarray(0, lazy.rowsReady * 64));
+        expect(lazy.rowTable.subarray(lazy.rowsReady * 64).every((word) => word === 0)).toBe(true);
+      }
+      expect(fromLazy.fill(b)).toBe(0);
+    }
+    // A plan whose inner rows disagree with the board's is refused, never searched.
+    const [s] = planSubproblems(10);
+    expect(() => prepareSubproblems(10, [{ ...s, innerRows: s.innerRows + 1 }])).toThrow(
+      `subproblem 0 of n = 10 has ${s.innerRows} inner rows, its plan says ${s.innerRows + 1}`,
+    );
+  });
+
   it("indexes each block of 32 units by the branch of its first unit, so a unit's branch is among the few its block spans", () => {
     for (const [n, rowsLeft, units] of [
       [10, 3, 64],

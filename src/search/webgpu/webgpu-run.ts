@@ -16,7 +16,15 @@ import { SubproblemCounter } from './webgpu-counter.js';
 import { checkGpuWorkPlan, branchRoom, nextDispatchUnits, planGpuWork, type GpuPlanLimits, type GpuWorkPlan } from './webgpu-plan.js';
 import { BINDING_NAMES, unitSearchShader, WORKGROUP_SIZE, type StackPlace } from './webgpu-shader.js';
 import { BufferUsage, MAP_READ, type GpuBufferLike, type GpuDeviceLike, type GpuPipelineLike } from './webgpu-types.js';
-import { BRANCH_WORDS, prepareSubproblems, UnitBatch, UnitStream, UNITS_PER_BLOCK, type PreparedSubproblems } from './webgpu-units.js';
+import {
+  BRANCH_WORDS,
+  prepareSubproblems,
+  TABLE_ROWS,
+  UnitBatch,
+  UnitStream,
+  UNITS_PER_BLOCK,
+  type PreparedSubproblems,
+} from './webgpu-units.js';
 import { planSubproblems, type Subproblem } from '../constellations.js';
 
 export interface WebGpuCountOptions {
@@ -91,10 +99,10 @@ export async function countOnDevice(
   const subproblems = planSubproblems(n);
   // The driver compiles the shader on its own threads while this one makes the first dispatch's units.
   const compiled = compileSearch(device, plan, subproblems, options);
-  const prepared = prepareSubproblems(n, subproblems);
+  const prepared = prepareSubproblems(n, subproblems, 'lazy'); // each subproblem's rows are made as the stream reaches it
   const stream = new UnitStream(prepared, plan.rowsLeft);
   const counter = new SubproblemCounter(prepared);
-  const rowTable = makeRowTable(device, prepared);
+  const rowTable = makeBuffer(device, prepared.rowTable.byteLength, BufferUsage.STORAGE | BufferUsage.COPY_DST);
   const sumBytes = prepared.subproblems.length * 8; // a dispatch's subproblems are at most all of them
   const first = makeBuffers(device, plan.unitsPerDispatch, sumBytes);
   const prefilled = stream.fill(first.batch);
@@ -126,7 +134,7 @@ export async function countOnDevice(
         const slot = slots[at];
         const units = submitted === 0 ? prefilled : stream.fill(slot.batch, wanted);
         if (units === 0) break;
-        queued.push(submit(device, slot, plan.invocations, stream.subproblemsDone, clock()));
+        queued.push(submit(device, slot, prepared, plan.invocations, stream.subproblemsDone, clock()));
         submitted++;
       }
       const oldest = queued.shift();
@@ -153,9 +161,23 @@ export async function countOnDevice(
   return counter.result();
 }
 
-function submit(device: GpuDeviceLike, slot: Slot, invocations: number, subproblemsDone: number, began: number): Submitted {
+function submit(
+  device: GpuDeviceLike,
+  slot: Slot,
+  prepared: PreparedSubproblems,
+  invocations: number,
+  subproblemsDone: number,
+  began: number,
+): Submitted {
   const { batch } = slot;
   const { first, span } = batch.subproblems();
+  // The rows of this dispatch's subproblems, made by the stream as it reached them.
+  const tableWords = TABLE_ROWS * 2;
+  device.queue.writeBuffer(
+    slot.rowTable,
+    first * tableWords * 4,
+    prepared.rowTable.subarray(first * tableWords, (first + span) * tableWords),
+  );
   device.queue.writeBuffer(slot.branches, 0, batch.branches.subarray(0, batch.branchCount * BRANCH_WORDS));
   device.queue.writeBuffer(slot.firstUnit, 0, batch.firstUnit.subarray(0, batch.branchCount));
   device.queue.writeBuffer(slot.blockBranch, 0, batch.blockBranch.subarray(0, batch.blockCount));
@@ -217,13 +239,6 @@ type SlotBuffers = Omit<Slot, 'bindGroup' | 'pipeline' | 'rowTable'>;
 
 function makeBuffer(device: GpuDeviceLike, size: number, usage: number): GpuBufferLike {
   return device.createBuffer({ size: Math.max(16, size), usage });
-}
-
-/** The subproblems' row table, one buffer every dispatch reads. */
-function makeRowTable(device: GpuDeviceLike, prepared: PreparedSubproblems): GpuBufferLike {
-  const rowTable = makeBuffer(device, prepared.rowTable.byteLength, BufferUsage.STORAGE | BufferUsage.COPY_DST);
-  if (prepared.rowTable.byteLength > 0) device.queue.writeBuffer(rowTable, 0, prepared.rowTable);
-  return rowTable;
 }
 
 /** A slot's buffers for dispatches of up to `units` units (and branchRoom(units) branches). */
