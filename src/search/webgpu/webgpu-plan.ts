@@ -77,13 +77,14 @@ function mostUnitsBound(bytes: number): number {
   const branches = Math.floor(bytes / BRANCH_BYTES);
   return branches >= GPU_FILL ? branches * UNITS_PER_BRANCH_ROOM : branches;
 }
+
 /**
  * GPU time a dispatch aims at, once one has been timed. A dispatch ends
  * with its slowest lanes while the rest idle, and the next one starts only
- * then: at n = 19..21 a dispatch of GPU_FILL to 382,912 units (2 to 3 per
- * invocation, 10 to 40 ms on an H100) leaves half the GPU idle in a model of
- * its lanes, four times as many units about a fifth, sixteen times about a
- * twentieth (bench/gpu-schedule.mjs). 100 ms is far under the ~2 s
+ * then: at n = 18..21 a dispatch of GPU_FILL to 382,912 units (2 to 3 per
+ * invocation, an estimated 10 to 40 ms on an H100) leaves about half the
+ * GPU idle in a model of its lanes, 8 units per invocation about a quarter,
+ * 32 about a tenth (bench/gpu-schedule.mjs). 100 ms is far under the ~2 s
  * watchdogs, and abort never waits for a dispatch.
  */
 export const DISPATCH_MS = 100;
