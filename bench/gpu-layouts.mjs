@@ -30,6 +30,8 @@ const limits = deviceLimits(session.adapter.limits);
 function layoutsOf(plan) {
   const at = (label, change) => ({ label, stackPlace: 'workgroup', lookahead: 1, plan, ...change });
   if (stacks) {
+    // Dispatches of a fixed size, so that 'one unit each' holds for every dispatch, as on the visits before growth.
+    plan = { ...plan, maxUnitsPerDispatch: plan.unitsPerDispatch };
     return [
       at('private, one unit each', { stackPlace: 'private', lookahead: 0, plan: { ...plan, invocations: plan.unitsPerDispatch } }),
       at('private', { stackPlace: 'private', lookahead: 0 }),
