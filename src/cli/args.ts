@@ -91,7 +91,7 @@ function refuseMissingValue(option: string, next: string | undefined): never {
   if (next === undefined) throw new UsageError(`${option} needs a value`);
   if (next === '--')
     throw new UsageError(`${option} needs a value; "--" after it ends the options (for the value "--", write ${option}=--)`);
-  if (isKnownOption(next)) throw new UsageError(`${option} needs a value before ${next}`);
+  if (optionOf(next)) throw new UsageError(`${option} needs a value before ${next}`);
   throw new UsageError(
     `${option} needs a value; ${quote(next)} after it reads as an option (for a value that begins with "-", write ${option}=${next})`,
   );
@@ -102,8 +102,6 @@ function optionOf(token: string): [string, (typeof OPTIONS)[keyof typeof OPTIONS
   const name = token.replace(/^--?/, '').split('=', 1)[0];
   return Object.entries(OPTIONS).find(([option, o]) => option === name || ('short' in o && o.short === name));
 }
-
-const isKnownOption = (token: string): boolean => optionOf(token) !== undefined;
 
 /** A clean message for an option the command line does not know, with the nearest one it does. */
 function checkKnownOptions(argv: readonly string[]): void {

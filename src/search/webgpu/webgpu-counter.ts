@@ -17,9 +17,8 @@ export class SubproblemCounter {
   /** Subproblems [0, finished) have all their units counted and are in the total. */
   private finished = 0;
   private total = 0n;
-  /** Set once every subproblem is in; 0 until then (as the join reports it). */
-  private unique = 0n;
-  private whole = false;
+  /** Set once every subproblem is in; reported as 0 until then (as the join reports it). */
+  private unique: bigint | undefined;
   /** Per subproblem, the expected share of the whole count's work, summed: weightBefore[i] is that of [0, i). */
   private readonly weightBefore: Float64Array;
 
@@ -53,8 +52,7 @@ export class SubproblemCounter {
       this.total += this.solutions[this.finished] * BigInt(subproblems[this.finished].weight);
       this.finished++;
     }
-    if (this.finished < subproblems.length || this.whole) return;
-    this.whole = true;
+    if (this.finished < subproblems.length || this.unique !== undefined) return;
     const eightTimes = classesTimesEight(n, this.total, countSymmetricSolutions(n));
     if (eightTimes % 8n !== 0n) {
       throw failure(
@@ -76,11 +74,11 @@ export class SubproblemCounter {
       resumedFraction: 0,
       fraction: this.finished === all ? 1 : weights[this.finished] / weights[all],
       total: this.total,
-      unique: this.unique,
+      unique: this.unique ?? 0n,
     };
   }
 
   result(): { total: bigint; unique: bigint } {
-    return { total: this.total, unique: this.unique };
+    return { total: this.total, unique: this.unique ?? 0n };
   }
 }

@@ -16,15 +16,7 @@ import { SubproblemCounter } from './webgpu-counter.js';
 import { checkGpuWorkPlan, branchRoom, nextDispatchUnits, planGpuWork, type GpuPlanLimits, type GpuWorkPlan } from './webgpu-plan.js';
 import { BINDING_NAMES, unitSearchShader, WORKGROUP_SIZE, type StackPlace } from './webgpu-shader.js';
 import { BufferUsage, MAP_READ, type GpuBufferLike, type GpuDeviceLike, type GpuPipelineLike } from './webgpu-types.js';
-import {
-  BRANCH_WORDS,
-  prepareSubproblems,
-  TABLE_ROWS,
-  UnitBatch,
-  UnitStream,
-  UNITS_PER_BLOCK,
-  type PreparedSubproblems,
-} from './webgpu-units.js';
+import { BRANCH_WORDS, prepareSubproblems, shiftWord, UnitBatch, UnitStream, type PreparedSubproblems } from './webgpu-units.js';
 import { planSubproblems, type Subproblem } from '../constellations.js';
 
 export interface WebGpuCountOptions {
@@ -172,12 +164,8 @@ function submit(
   const { batch } = slot;
   const { first, span } = batch.subproblems();
   // The rows of this dispatch's subproblems, made by the stream as it reached them.
-  const tableWords = TABLE_ROWS * 2;
-  device.queue.writeBuffer(
-    slot.rowTable,
-    first * tableWords * 4,
-    prepared.rowTable.subarray(first * tableWords, (first + span) * tableWords),
-  );
+  const [from, to] = [shiftWord(first, 0), shiftWord(first + span, 0)];
+  device.queue.writeBuffer(slot.rowTable, from * 4, prepared.rowTable.subarray(from, to));
   device.queue.writeBuffer(slot.branches, 0, batch.branches.subarray(0, batch.branchCount * BRANCH_WORDS));
   device.queue.writeBuffer(slot.firstUnit, 0, batch.firstUnit.subarray(0, batch.branchCount));
   device.queue.writeBuffer(slot.blockBranch, 0, batch.blockBranch.subarray(0, batch.blockCount));
@@ -243,12 +231,14 @@ function makeBuffer(device: GpuDeviceLike, size: number, usage: number): GpuBuff
 
 /** A slot's buffers for dispatches of up to `units` units (and branchRoom(units) branches). */
 function makeBuffers(device: GpuDeviceLike, units: number, sumBytes: number): SlotBuffers {
-  const branches = branchRoom(units);
+  const batch = new UnitBatch(units, branchRoom(units));
+  // Each GPU buffer the size of the host array it receives.
+  const input = (array: Uint32Array): GpuBufferLike => makeBuffer(device, array.byteLength, BufferUsage.STORAGE | BufferUsage.COPY_DST);
   return {
-    batch: new UnitBatch(units, branches),
-    branches: makeBuffer(device, branches * BRANCH_WORDS * 4, BufferUsage.STORAGE | BufferUsage.COPY_DST),
-    firstUnit: makeBuffer(device, branches * 4, BufferUsage.STORAGE | BufferUsage.COPY_DST),
-    blockBranch: makeBuffer(device, (Math.ceil(units / UNITS_PER_BLOCK) + 1) * 4, BufferUsage.STORAGE | BufferUsage.COPY_DST),
+    batch,
+    branches: input(batch.branches),
+    firstUnit: input(batch.firstUnit),
+    blockBranch: input(batch.blockBranch),
     sums: makeBuffer(device, sumBytes, BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST),
     readBack: makeBuffer(device, sumBytes, BufferUsage.MAP_READ | BufferUsage.COPY_DST),
     sizes: makeBuffer(device, 16, BufferUsage.UNIFORM | BufferUsage.COPY_DST),
