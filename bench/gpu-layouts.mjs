@@ -9,7 +9,7 @@
 // dispatches' sizes instead: the engine's growth towards 100 ms a dispatch
 // (the default), fixed at 382,912 units a dispatch (the plan of the H100's
 // visits at n >= 19), and growth towards 200, 400 and 50 ms. One JSON line per count:
-//   { n, layout, stackPlace, invocations, lookahead, dispatchMs, maxUnits, rowsLeft, ms, exact, dispatches, largest }
+//   { n, layout, stackPlace, invocations, lookahead, workgroupSize, dispatchMs, maxUnits, rowsLeft, ms, exact, dispatches, largest }
 // ms: from the call to the result, the pipeline's compile included.
 //   node bench/gpu-layouts.mjs FROM TO [ROUNDS] [--stacks | --sizes]   (after npm run build; Node with `webgpu`)
 import { requestGpuDevice } from '../dist/search/webgpu/webgpu-device.js';
@@ -28,7 +28,7 @@ const limits = deviceLimits(session.adapter.limits);
 
 /** The layouts to compare at n: a label, and what each changes from the engine's own plan and shader. */
 function layoutsOf(plan) {
-  const at = (label, change) => ({ label, stackPlace: 'workgroup', lookahead: 1, plan, ...change });
+  const at = (label, change) => ({ label, stackPlace: 'workgroup', lookahead: 1, workgroupSize: 64, plan, ...change });
   if (stacks) {
     // Dispatches of a fixed size, so that 'one unit each' holds for every dispatch, as on the visits before growth.
     plan = { ...plan, maxUnitsPerDispatch: plan.unitsPerDispatch };
@@ -51,21 +51,25 @@ function layoutsOf(plan) {
       at('grow to 50 ms', { plan: { ...plan, dispatchMs: 50 } }),
     ];
   }
-  return [0, 1, 2, 3].map((lookahead) => at(`lookahead ${lookahead}`, { lookahead }));
+  return [
+    at('lookahead 1, workgroups of 64', {}),
+    at('lookahead 1, workgroups of 32', { workgroupSize: 32 }),
+    at('lookahead 2, workgroups of 64', { lookahead: 2 }),
+    at('lookahead 2, workgroups of 32', { lookahead: 2, workgroupSize: 32 }),
+  ];
 }
 
 try {
   for (let n = from; n <= to; n++) {
     const layouts = layoutsOf(planGpuWork(n, limits));
     for (let round = 0; round < rounds; round++) {
-      for (const { label, stackPlace, lookahead, plan } of layouts) {
+      for (const { label, stackPlace, lookahead, workgroupSize, plan } of layouts) {
         let dispatches = 0;
         let largest = 0;
         const start = performance.now();
         const { total } = await countOnDevice(n, session.device, limits, {
           plan,
-          stackPlace,
-          lookahead,
+          layout: { stackPlace, lookahead, workgroupSize },
           onDispatch: (d) => {
             dispatches++;
             largest = Math.max(largest, d.units);
@@ -80,6 +84,7 @@ try {
           stackPlace,
           invocations,
           lookahead,
+          workgroupSize,
           dispatchMs,
           maxUnits,
           rowsLeft,

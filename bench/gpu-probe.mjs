@@ -11,7 +11,6 @@
 //   workgroup memory when it makes the unit, instead of reading storage once a step;
 // - countBranchless: a solution counted with select, no carry (exact here: no
 //   invocation finds 2^32 solutions of one subproblem);
-// - stackOneWord: NQueensFAF's stack, one word a row (below);
 // - look0, look2, look3: the shader's lookahead (unitSearchShader's third
 //   argument; shipped: 1): a queen is pushed only where each of the next 1, 2
 //   or 3 rows keeps a free square (0 pushes every one; 1, 2, 3 take 0.86x,
@@ -54,13 +53,7 @@ function edit(code, ...pairs) {
   return code;
 }
 
-function workgroupOf(size) {
-  return edit(
-    unitSearchShader(ROWS_LEFT),
-    ['const WORKGROUP_SIZE = 64u;', `const WORKGROUP_SIZE = ${size}u;`],
-    ['@workgroup_size(64)', `@workgroup_size(${size})`],
-  );
-}
+const workgroupOf = (size) => unitSearchShader(ROWS_LEFT, { workgroupSize: size });
 
 /** Each invocation's rows of the row table copied into workgroup memory when it makes its unit. */
 const tableShared = (code) =>
@@ -71,36 +64,7 @@ const tableShared = (code) =>
       '      firstRow = row;\n',
       '      firstRow = row;\n      for (var k = 0u; k <= lastRow - firstRow; k++) {\n        rows[k * WORKGROUP_SIZE + lane] = rowTable[table + firstRow + k];\n      }\n',
     ],
-    ['let below = rowTable[table + row];\n      let shift', 'let below = rows[(row - firstRow) * WORKGROUP_SIZE + lane];\n      let shift'],
-  );
-
-// NQueensFAF's stack: one word a row, the queens tried so far (the one placed is the lowest) with the row's
-// shift in the top two bits; going back shifts the diagonals back, with a second word for the bits the
-// right diagonal shifts off the board (a unit's shifts add up to less than 32). A quarter of the stack.
-const stackOneWord = (code) =>
-  edit(
-    code,
-    ['var<workgroup> stack: array<vec4<u32>,', 'var<workgroup> stack: array<u32,'],
-    ['  var rd = 0u;\n', '  var rd = 0u;\n  var rdLow = 0u;\n'],
-    ['      firstRow = row;\n', '      firstRow = row;\n      rdLow = 0u;\n'],
-    [
-      '      free = saved.x;\n      cols = saved.y;\n      ld = saved.z;\n      rd = saved.w;\n',
-      [
-        '      let back = saved >> 30u;',
-        '      let tried = saved & 0x3fffffffu;',
-        '      let placed = tried & (0u - tried);',
-        '      free = tried ^ placed;',
-        '      cols ^= placed;',
-        '      ld = (ld >> back) & ~placed;',
-        '      rd = ((rd << back) | (rdLow >> (32u - back))) & ~placed;',
-        '      rdLow = rdLow << back;',
-        '',
-      ].join('\n'),
-    ],
-    [
-      'stack[(row - firstRow) * WORKGROUP_SIZE + lane] = vec4<u32>(free, cols, ld, rd);',
-      'stack[(row - firstRow) * WORKGROUP_SIZE + lane] = (shift << 30u) | free | bit;\n        rdLow = (rdLow >> shift) | ((rd | bit) << (32u - shift));',
-    ],
+    ['let below = rowTable[table + row];\n    let shift', 'let below = rows[(row - firstRow) * WORKGROUP_SIZE + lane];\n    let shift'],
   );
 
 const COUNT_BRANCHLESS = edit(unitSearchShader(ROWS_LEFT), [
@@ -108,10 +72,10 @@ const COUNT_BRANCHLESS = edit(unitSearchShader(ROWS_LEFT), [
   '        low += select(0u, 1u, nextFree != 0u);',
 ]);
 
-/** The shipped hot loop's push (lookahead 1: not where the next row has no free square), where lastTwo counts instead. */
-const PUSH = '      } else if (nextFree != 0u) {\n        stack[(row - firstRow) * WORKGROUP_SIZE + lane] = vec4<u32>(free, cols, ld, rd);';
+/** The hot loop's push at lookahead 1 (not where the next row has no free square), where lastTwo counts instead. */
+const PUSH = '      } else if (nextFree != 0u) {\n        stack[(row - firstRow) * WORKGROUP_SIZE + lane] = free | bit;';
 
-const LAST_TWO = edit(unitSearchShader(ROWS_LEFT), [
+const LAST_TWO = edit(unitSearchShader(ROWS_LEFT, { lookahead: 1 }), [
   PUSH,
   [
     '      } else if (row + 2u == lastRow) {',
@@ -146,20 +110,18 @@ const TAKES_NONE = edit(unitSearchShader(ROWS_LEFT), ['if (index >= sizes.units)
 
 const variants = [
   ['shipped', unitSearchShader(ROWS_LEFT), 131_072, 64],
-  ['private', unitSearchShader(ROWS_LEFT, 'private'), 131_072, 64],
+  ['private', unitSearchShader(ROWS_LEFT, { stackPlace: 'private' }), 131_072, 64],
   ['wg32', workgroupOf(32), 131_072, 32],
   ['wg128', workgroupOf(128), 131_072, 128],
   ['tableShared', tableShared(unitSearchShader(ROWS_LEFT)), 131_072, 64],
   ['countBranchless', COUNT_BRANCHLESS, 131_072, 64],
-  ['stackOneWord', stackOneWord(unitSearchShader(ROWS_LEFT)), 131_072, 64],
-  ...[0, 2, 3].map((lookahead) => [`look${lookahead}`, unitSearchShader(ROWS_LEFT, 'workgroup', lookahead), 131_072, 64]),
+  ...[0, 1, 3].map((lookahead) => [`look${lookahead}`, unitSearchShader(ROWS_LEFT, { lookahead }), 131_072, 64]),
   ['lastTwo', LAST_TWO, 131_072, 64],
   ['searchAll', SEARCH_ALL, 131_072, 64],
   ['unchecked', unitSearchShader(ROWS_LEFT), 131_072, 64, 'unchecked'],
   // Lookahead 3 with each of the others, so that one visit can find the best combination.
-  ['look3+tableShared', tableShared(unitSearchShader(ROWS_LEFT, 'workgroup', 3)), 131_072, 64],
-  ['look3+stackOneWord', stackOneWord(unitSearchShader(ROWS_LEFT, 'workgroup', 3)), 131_072, 64],
-  ['look3+unchecked', unitSearchShader(ROWS_LEFT, 'workgroup', 3), 131_072, 64, 'unchecked'],
+  ['look3+tableShared', tableShared(unitSearchShader(ROWS_LEFT, { lookahead: 3 })), 131_072, 64],
+  ['look3+unchecked', unitSearchShader(ROWS_LEFT, { lookahead: 3 }), 131_072, 64, 'unchecked'],
   ...[8_192, 16_384, 32_768, 65_536, 262_144, UNITS].map((invocations) => ['shipped', unitSearchShader(ROWS_LEFT), invocations, 64]),
   ['carried', unitSearchShader(ROWS_LEFT), 131_072, 64],
   ['control', TAKES_NONE, 131_072, 64],

@@ -56,10 +56,10 @@ describe('the WebGPU plan for n = 16..21', () => {
     expect(dispatchMs(plan)).toBeLessThanOrEqual(DISPATCH_BUDGET_MS);
   });
 
-  it('never dispatches fewer units than a big GPU runs at once, whole workgroups, 3 queued, growing to 16 times that', () => {
+  it('never dispatches fewer units than a big GPU runs at once, whole workgroups, 3 queued, growing to 32 times that', () => {
     for (const [, plan] of plans) {
       expect(plan.unitsPerDispatch).toBe(GPU_FILL);
-      expect(plan.maxUnitsPerDispatch).toBe(16 * GPU_FILL);
+      expect(plan.maxUnitsPerDispatch).toBe(32 * GPU_FILL);
       expect(plan.dispatchMs).toBe(DISPATCH_MS);
       expect(plan.inFlight).toBe(3);
       // Each invocation takes two units or more, so a lane whose unit ends early takes another.
@@ -72,9 +72,9 @@ describe('the WebGPU plan for n = 16..21', () => {
     const plan = planGpuWork(20);
     expect(nextDispatchUnits(plan)).toBe(GPU_FILL); // none timed yet
     expect(nextDispatchUnits(plan, { units: GPU_FILL, ms: 10 })).toBe(2 * GPU_FILL); // 10x faster than aimed: doubles
-    expect(nextDispatchUnits(plan, { units: 1_000_000, ms: 80 })).toBe(1_250_000); // at its pace, 100 ms
-    expect(nextDispatchUnits(plan, { units: 4_000_000, ms: 50 })).toBe(plan.maxUnitsPerDispatch);
-    expect(nextDispatchUnits(plan, { units: 1_000_000, ms: 1000 })).toBe(GPU_FILL); // slow: back to the fewest
+    expect(nextDispatchUnits(plan, { units: 1_000_000, ms: 160 })).toBe(1_250_000); // at its pace, 200 ms
+    expect(nextDispatchUnits(plan, { units: 8_000_000, ms: 50 })).toBe(plan.maxUnitsPerDispatch);
+    expect(nextDispatchUnits(plan, { units: 1_000_000, ms: 2000 })).toBe(GPU_FILL); // slow: back to the fewest
     expect(nextDispatchUnits(plan, { units: 100, ms: 0 })).toBe(GPU_FILL); // the last, small one, timed at 0 ms
     // Whatever the pace, a dispatch sized from a timed one takes at most plan.dispatchMs at that pace, or
     // (where the plan's fewest units are more) as long as the plan's first dispatches do.
@@ -101,7 +101,7 @@ describe('the WebGPU plan for n = 16..21', () => {
     expect(planGpuWork(21, small)).toMatchObject({
       invocations: 1024 * 64,
       unitsPerDispatch: GPU_FILL,
-      maxUnitsPerDispatch: 16 * GPU_FILL,
+      maxUnitsPerDispatch: 32 * GPU_FILL,
     });
     // 1 MiB holds 65,536 branches: as many units, a branch's room each.
     const narrow = { maxComputeWorkgroupsPerDimension: 65_535, maxStorageBufferBindingSize: 1 << 20 };
@@ -119,7 +119,7 @@ describe('the WebGPU plan for n = 16..21', () => {
   it('takes another cut of 11 to 13 rows left where asked (the dispatch log compares them)', () => {
     const sized = {
       unitsPerDispatch: GPU_FILL,
-      maxUnitsPerDispatch: 16 * GPU_FILL,
+      maxUnitsPerDispatch: 32 * GPU_FILL,
       dispatchMs: DISPATCH_MS,
       invocations: INVOCATIONS,
       inFlight: 3,

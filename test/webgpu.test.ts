@@ -21,7 +21,7 @@ import { countOnDevice } from '../dist/search/webgpu/webgpu-run.js';
 import { DEFAULT_LIMITS, planGpuWork } from '../dist/search/webgpu/webgpu-plan.js';
 import type { GpuDeviceLike } from '../dist/search/webgpu/webgpu-types.js';
 import type { Progress } from '../dist/index.js';
-import { searchUnitLikeShader, shaderLookahead, shaderStackRows } from './fixtures/webgpu/cpu-twin.mjs';
+import { searchUnitLikeShader, shaderKeepsLdHigh, shaderLookahead, shaderStackRows } from './fixtures/webgpu/cpu-twin.mjs';
 import { createFakeDevice } from './fixtures/webgpu/fake-device.mjs';
 import { range, TOTAL, UNIQUE } from './oeis.js';
 
@@ -239,30 +239,34 @@ describe("WebGPU work units, searched with the shader's loop on the CPU", () => 
   });
 
   it('declares its lookahead and checks the rows below a queen only where asked; refuses a lookahead out of 0..3', () => {
-    const plain = unitSearchShader(11, 'workgroup', 0);
+    const plain = unitSearchShader(11, { lookahead: 0 });
     expect(plain).not.toContain('LOOKAHEAD');
     expect(plain).toContain('      } else {\n        stack[');
     expect(shaderLookahead(plain)).toBe(0);
     // The engine's default: no push of a queen whose next row has no free square.
-    expect(unitSearchShader(11)).toBe(unitSearchShader(11, 'workgroup', 1));
-    expect(unitSearchShader(11)).toContain('const LOOKAHEAD = 1u;');
-    expect(unitSearchShader(11)).toContain('      } else if (nextFree != 0u) {\n        stack[');
+    expect(unitSearchShader(11)).toBe(unitSearchShader(11, { lookahead: 2 }));
+    expect(unitSearchShader(11)).toContain('const LOOKAHEAD = 2u;');
+    expect(unitSearchShader(11, { lookahead: 1 })).toContain('      } else if (nextFree != 0u) {\n        stack[');
     // The table's pair k holds the shift below inner row k and the attacks on row k + 1.
     const two =
       '~(nextCols | (nextLd << rowTable[table + row + 1u].x) | (nextRd >> rowTable[table + row + 1u].x) | rowTable[table + row + 1u].y) != 0u';
-    expect(unitSearchShader(11, 'workgroup', 2)).toContain(`} else if (nextFree != 0u && ${two}) {`);
+    expect(unitSearchShader(11, { lookahead: 2 })).toContain(`} else if (nextFree != 0u && ${two}) {`);
     const reach = '(rowTable[table + row + 1u].x + rowTable[table + row + 2u].x)';
     const three = `~(nextCols | (nextLd << ${reach}) | (nextRd >> ${reach}) | rowTable[table + row + 2u].y) != 0u`;
-    expect(unitSearchShader(11, 'workgroup', 3)).toContain(`} else if (nextFree != 0u && ${two} && (row + 3u > lastRow || ${three})) {`);
-    for (const lookahead of [1, 2, 3]) expect(shaderLookahead(unitSearchShader(11, 'workgroup', lookahead))).toBe(lookahead);
+    expect(unitSearchShader(11, { lookahead: 3 })).toContain(`} else if (nextFree != 0u && ${two} && (row + 3u > lastRow || ${three})) {`);
+    for (const lookahead of [1, 2, 3]) expect(shaderLookahead(unitSearchShader(11, { lookahead }))).toBe(lookahead);
     for (const bad of [-1, 4, 1.5, Number.NaN]) {
-      expect(() => unitSearchShader(11, 'workgroup', bad)).toThrow(RangeError);
-      expect(() => unitSearchShader(11, 'workgroup', bad)).toThrow(`lookahead must be an integer from 0 to 3, got ${bad}`);
+      expect(() => unitSearchShader(11, { lookahead: bad })).toThrow(RangeError);
+      expect(() => unitSearchShader(11, { lookahead: bad })).toThrow(`lookahead must be an integer from 0 to 3, got ${bad}`);
     }
   });
 
   it('declares its buffers in the order BINDING_NAMES gives the hosts (the engine, the probe)', () => {
-    for (const code of [unitSearchShader(12), unitSearchShader(12, 'private', 0), unitSearchShader(12, 'workgroup', 3)]) {
+    for (const code of [
+      unitSearchShader(12),
+      unitSearchShader(12, { stackPlace: 'private', lookahead: 0 }),
+      unitSearchShader(12, { lookahead: 3 }),
+    ]) {
       const declared = [...code.matchAll(/@group\(0\) @binding\((\d+)\) var<[^>]+> (\w+):/g)].map((m) => [Number(m[1]), m[2]]);
       expect(declared).toEqual(BINDING_NAMES.map((name, binding) => [binding, name]));
     }
@@ -274,20 +278,42 @@ describe("WebGPU work units, searched with the shader's loop on the CPU", () => 
     expect(shaderStackRows(unitSearchShader(13))).toBe(11);
   });
 
-  it('keeps the stack in workgroup memory, one slot per invocation and row, or in each invocation where asked', () => {
+  it('keeps the stack in workgroup memory, one word per invocation and row, or in each invocation where asked', () => {
     const shared = unitSearchShader(13);
-    expect(shared).toContain('var<workgroup> stack: array<vec4<u32>, STACK_ROWS * WORKGROUP_SIZE>;');
-    expect(shared).toContain('stack[(row - firstRow) * WORKGROUP_SIZE + lane]');
+    expect(shared).toContain('var<workgroup> stack: array<u32, STACK_ROWS * WORKGROUP_SIZE>;');
+    expect(shared).toContain('stack[(row - firstRow) * WORKGROUP_SIZE + lane] = free | bit;');
     expect(shared).not.toContain('var stack');
     // Within the 16 KiB of workgroup memory every device has by default, for every rows left a plan may ask
-    // (1 to 13: checkGpuWorkPlan); at 13, 11 rows x 64 invocations x 16 bytes (a vec4<u32>).
-    const workgroupBytes = (code: string) => shaderStackRows(code) * Number(/const WORKGROUP_SIZE = (\d+)u;/.exec(code)?.[1]) * 16;
-    expect(workgroupBytes(shared)).toBe(11 * 64 * 16);
+    // (1 to 13: checkGpuWorkPlan); at 13, 11 rows x 64 invocations x 4 bytes.
+    const workgroupBytes = (code: string) => shaderStackRows(code) * Number(/const WORKGROUP_SIZE = (\d+)u;/.exec(code)?.[1]) * 4;
+    expect(workgroupBytes(shared)).toBe(11 * 64 * 4);
     for (const rows of range(1, 13)) expect(workgroupBytes(unitSearchShader(rows))).toBeLessThanOrEqual(16_384);
-    const own = unitSearchShader(13, 'private');
-    expect(own).toContain('var stack: array<vec4<u32>, STACK_ROWS>;');
+    const own = unitSearchShader(13, { stackPlace: 'private' });
+    expect(own).toContain('var stack: array<u32, STACK_ROWS>;');
     expect(own).toContain('stack[row - firstRow]');
     expect(own).not.toContain('var<workgroup>');
+  });
+
+  it('restores the left diagonals past bit 31 on boards from 31 on, and only there', () => {
+    for (const n of [0, 1, 20, 30]) expect(shaderKeepsLdHigh(unitSearchShader(12, { lookahead: 1, boardSize: n })), `n = ${n}`).toBe(false);
+    for (const n of [31, 32]) {
+      const wide = unitSearchShader(12, { lookahead: 1, boardSize: n });
+      expect(shaderKeepsLdHigh(wide), `n = ${n}`).toBe(true);
+      expect(wide).toContain('ld = ((ld >> shift) | (ldHigh << (32u - shift))) & ~placed;');
+      expect(wide).toContain('ldHigh = (ldHigh << shift) | ((ld | bit) >> (32u - shift));');
+    }
+  });
+
+  it('keeps every shift between inner rows at 1 to 3, as the one-word stack assumes', () => {
+    for (const n of range(4, 24)) {
+      const { rowTable, subproblems } = prepareSubproblems(n, planSubproblems(n));
+      for (let s = 0; s < subproblems.length; s++) {
+        for (let k = 0; k + 1 < subproblems[s].innerRows; k++) {
+          const shift = rowTable[(s * 32 + k) * 2];
+          expect(shift >= 1 && shift <= 3, `n = ${n}, subproblem ${s}, row ${k}: shift ${shift}`).toBe(true);
+        }
+      }
+    }
   });
 });
 
@@ -355,14 +381,25 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     expect(device.log.stackRows).toEqual([Math.max(1, deepest - 2)]);
   });
 
-  // The other tests here run the default, lookahead 1.
-  it.each([0, 2, 3])(
+  it('n = 1..12 in workgroups of 32: exact, each dispatch as many workgroups as its invocations need', async () => {
+    for (const n of range(1, 12)) {
+      const device = createFakeDevice();
+      const plan = { rowsLeft: 6, unitsPerDispatch: 256, maxUnitsPerDispatch: 256, dispatchMs: 100, invocations: 96, inFlight: 3 };
+      const counted = await countOnDevice(n, onDevice(device), DEFAULT_LIMITS, { plan, layout: { workgroupSize: 32 } });
+      expect(counted, `n = ${n}`).toEqual({ total: TOTAL[n], unique: UNIQUE[n] });
+      expect(device.log.errors).toEqual([]);
+      for (const { units, workgroups } of device.log.dispatches) expect(workgroups).toBe(Math.ceil(Math.min(units, 96) / 32));
+    }
+  });
+
+  // The other tests here run the default, lookahead 2.
+  it.each([0, 1, 3])(
     'n = 1..12 with lookahead %i: exact on the stand-in device, which runs the lookahead the shader declares',
     async (lookahead) => {
       for (const n of range(1, 12)) {
         const device = createFakeDevice();
         const plan = { rowsLeft: 6, unitsPerDispatch: 256, maxUnitsPerDispatch: 256, dispatchMs: 100, invocations: 64, inFlight: 3 };
-        expect(await countOnDevice(n, onDevice(device), DEFAULT_LIMITS, { plan, lookahead })).toEqual({
+        expect(await countOnDevice(n, onDevice(device), DEFAULT_LIMITS, { plan, layout: { lookahead } })).toEqual({
           total: TOTAL[n],
           unique: UNIQUE[n],
         });

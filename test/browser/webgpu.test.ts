@@ -150,7 +150,7 @@ describe.skipIf(!HAVE_CHROMIUM)("engine 'webgpu' in Chromium (SwiftShader)", () 
     });
     afterAll(() => files?.close());
 
-    it('is exact in dispatches of up to 256 units taken by 64 invocations, stack shared or private, lookahead 0, 1 or 3, and aborts with dispatches queued', async () => {
+    it('is exact in dispatches of up to 256 units taken by 64 invocations, stack shared or private, lookahead 0, 2 (the default) or 3, and aborts with dispatches queued', async () => {
       const context = await browser.newContext();
       const page = await context.newPage();
       pages.push(page);
@@ -166,9 +166,9 @@ describe.skipIf(!HAVE_CHROMIUM)("engine 'webgpu' in Chromium (SwiftShader)", () 
         const device = (await (await gpu.requestAdapter()).requestDevice()) as Parameters<typeof countOnDevice>[1];
         const sizes: number[] = [];
         const r = await countOnDevice(12, device, limits, { plan, onDispatch: (d) => sizes.push(d.units) });
-        const own = await countOnDevice(12, device, limits, { plan, stackPlace: 'private' });
-        const looked = await countOnDevice(12, device, limits, { plan, lookahead: 3 });
-        const plain = await countOnDevice(12, device, limits, { plan, lookahead: 0 });
+        const own = await countOnDevice(12, device, limits, { plan, layout: { stackPlace: 'private' } });
+        const looked = await countOnDevice(12, device, limits, { plan, layout: { lookahead: 3 } });
+        const plain = await countOnDevice(12, device, limits, { plan, layout: { lookahead: 0 } });
         const controller = new AbortController();
         const aborted = await countOnDevice(12, device, limits, {
           plan,

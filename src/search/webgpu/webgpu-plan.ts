@@ -55,8 +55,8 @@ export const GPU_FILL = 1 << 18;
  * two units per invocation, so a lane whose unit ends early takes another.
  */
 export const INVOCATIONS = GPU_FILL / 2;
-/** Most units a dispatch grows to: 16 times GPU_FILL (its branches then take 16 MiB). */
-const MAX_UNITS_PER_DISPATCH = 1 << 22;
+/** Most units a dispatch grows to: 32 times GPU_FILL (its branches then take 32 MiB). */
+const MAX_UNITS_PER_DISPATCH = 1 << 23;
 /** Units per branch a big batch keeps room for: a branch averages 6 to 9 units at n = 16..21. */
 const UNITS_PER_BRANCH_ROOM = 4;
 /** Bytes a branch takes on the GPU: its four words (webgpu-units.ts). */
@@ -65,7 +65,7 @@ const BRANCH_BYTES = 16;
 /**
  * Branches a dispatch of up to `units` units keeps room for: one per unit up
  * to GPU_FILL units (5 MiB with their first units), a quarter as many beyond
- * (20 MiB at the most units). A dispatch stops early where its branches run
+ * (40 MiB at the most units). A dispatch stops early where its branches run
  * out, so a plan with fewer units per branch is only cut finer.
  */
 export function branchRoom(units: number): number {
@@ -84,10 +84,12 @@ function mostUnitsBound(bytes: number): number {
  * then: at n = 18..21 a dispatch of GPU_FILL to 382,912 units (2 to 3 per
  * invocation, an estimated 10 to 40 ms on an H100) leaves about half the
  * GPU idle in a model of its lanes, 8 units per invocation about a quarter,
- * 32 about a tenth (bench/gpu-schedule.mjs). 100 ms is far under the ~2 s
- * watchdogs, and abort never waits for a dispatch.
+ * 32 about a tenth (bench/gpu-schedule.mjs). On an H100 with the one-word
+ * stack, dispatches aimed at 100 ms reached the 4,194,304 units they could
+ * hold at n = 20 (32 units an invocation); 200 ms, with twice the units, is
+ * still far under the ~2 s watchdogs, and abort never waits for a dispatch.
  */
-export const DISPATCH_MS = 100;
+export const DISPATCH_MS = 200;
 /** Most GPU time a plan may aim a dispatch at: half a second, a quarter of the watchdogs. */
 const MAX_DISPATCH_MS = 500;
 /** Dispatches queued at once: one running, the next ones ready behind it. */

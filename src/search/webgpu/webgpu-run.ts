@@ -14,7 +14,7 @@ import { ERROR_CODES, failure } from '../../shared/errors.js';
 import type { Progress } from '../../shared/progress.js';
 import { SubproblemCounter } from './webgpu-counter.js';
 import { checkGpuWorkPlan, branchRoom, nextDispatchUnits, planGpuWork, type GpuPlanLimits, type GpuWorkPlan } from './webgpu-plan.js';
-import { BINDING_NAMES, unitSearchShader, WORKGROUP_SIZE, type StackPlace } from './webgpu-shader.js';
+import { BINDING_NAMES, unitSearchShader, WORKGROUP_SIZE, type ShaderLayout } from './webgpu-shader.js';
 import { BufferUsage, MAP_READ, type GpuBufferLike, type GpuDeviceLike, type GpuPipelineLike } from './webgpu-types.js';
 import { BRANCH_WORDS, prepareSubproblems, shiftWord, UnitBatch, UnitStream, type PreparedSubproblems } from './webgpu-units.js';
 import { planSubproblems, type Subproblem } from '../constellations.js';
@@ -35,10 +35,8 @@ export interface WebGpuCountOptions {
 interface DeviceCountOptions extends WebGpuCountOptions {
   /** Overrides planGpuWork (tests: many small dispatches at small n). */
   plan?: GpuWorkPlan;
-  /** Overrides where the shader keeps its stack (bench/gpu-layouts.mjs compares both on a GPU). */
-  stackPlace?: StackPlace;
-  /** Overrides the shader's lookahead (1 by default; bench/gpu-layouts.mjs compares 0 to 3 on a GPU). */
-  lookahead?: number;
+  /** Overrides parts of the shader's layout (bench/gpu-layouts.mjs compares them on a GPU); boardSize is always n. */
+  layout?: ShaderLayout;
   /** Overrides the clock that times dispatches, in ms (tests: a clock that ticks per call, so sizes are deterministic). */
   clock?: () => number;
 }
@@ -90,7 +88,9 @@ export async function countOnDevice(
   checkGpuWorkPlan(plan, limits);
   const subproblems = planSubproblems(n);
   // The driver compiles the shader on its own threads while this one makes the first dispatch's units.
-  const compiled = compileSearch(device, plan, subproblems, options);
+  const layout = options.layout ?? {};
+  const workgroupSize = layout.workgroupSize ?? WORKGROUP_SIZE;
+  const compiled = compileSearch(n, device, plan, subproblems, layout);
   const prepared = prepareSubproblems(n, subproblems, 'lazy'); // each subproblem's rows are made as the stream reaches it
   const stream = new UnitStream(prepared, plan.rowsLeft);
   const counter = new SubproblemCounter(prepared);
@@ -126,7 +126,7 @@ export async function countOnDevice(
         const slot = slots[at];
         const units = submitted === 0 ? prefilled : stream.fill(slot.batch, wanted);
         if (units === 0) break;
-        queued.push(submit(device, slot, prepared, plan.invocations, stream.subproblemsDone, clock()));
+        queued.push(submit(device, slot, prepared, plan.invocations, workgroupSize, stream.subproblemsDone, clock()));
         submitted++;
       }
       const oldest = queued.shift();
@@ -158,6 +158,7 @@ function submit(
   slot: Slot,
   prepared: PreparedSubproblems,
   invocations: number,
+  workgroupSize: number,
   subproblemsDone: number,
   began: number,
 ): Submitted {
@@ -176,7 +177,7 @@ function submit(
   const pass = encoder.beginComputePass();
   pass.setPipeline(slot.pipeline);
   pass.setBindGroup(0, slot.bindGroup);
-  pass.dispatchWorkgroups(Math.ceil(Math.min(batch.unitCount, invocations) / WORKGROUP_SIZE)); // each takes units until none are left
+  pass.dispatchWorkgroups(Math.ceil(Math.min(batch.unitCount, invocations) / workgroupSize)); // each takes units until none are left
   pass.end();
   encoder.copyBufferToBuffer(slot.sums, 0, slot.readBack, 0, span * 8);
   device.queue.submit([encoder.finish()]);
@@ -205,16 +206,19 @@ function untilAborted(read: Promise<void>, signal: AbortSignalLike | undefined):
 
 /** Starts compiling the search for units of at most plan.rowsLeft rows (fewer where no subproblem has as many). */
 function compileSearch(
+  n: number,
   device: GpuDeviceLike,
   plan: GpuWorkPlan,
   subproblems: readonly Subproblem[],
-  { stackPlace, lookahead }: Pick<DeviceCountOptions, 'stackPlace' | 'lookahead'>,
+  layout: ShaderLayout,
 ): Promise<GpuPipelineLike> {
   const deepest = subproblems.reduce((most, s) => Math.max(most, s.innerRows), 0);
   const compiling = device.createComputePipelineAsync({
     layout: 'auto',
     compute: {
-      module: device.createShaderModule({ code: unitSearchShader(Math.min(plan.rowsLeft, Math.max(1, deepest)), stackPlace, lookahead) }),
+      module: device.createShaderModule({
+        code: unitSearchShader(Math.min(plan.rowsLeft, Math.max(1, deepest)), { ...layout, boardSize: n }),
+      }),
       entryPoint: 'main',
     },
   });

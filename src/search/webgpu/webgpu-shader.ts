@@ -15,9 +15,11 @@
 //   has its square free, without a step there, and a queen whose next row has
 //   no free square is never pushed (lookahead, below);
 // - the stack, exactly as deep as the refinement left rows (generated per
-//   count), sits in workgroup memory, one slot per invocation and row, so
-//   neighbouring invocations touch neighbouring words: on an H100 that took
-//   0.4-0.5x the time of a private stack (2026-11-27, bench/gpu-layouts.mjs);
+//   count), sits in workgroup memory, one word per invocation and row (the
+//   squares tried; going back shifts the diagonals back, as NQueensFAF
+//   does), so neighbouring invocations touch neighbouring words: on an H100
+//   that took 0.4-0.5x the time of a private stack (2026-11-27,
+//   bench/gpu-layouts.mjs);
 // - an invocation whose unit ends takes the next from an atomic counter, so
 //   a wave does not idle behind its longest unit; it finds the unit's branch
 //   by a binary search over the few branches its block of 32 units spans
@@ -44,7 +46,18 @@ export const BINDING_NAMES = ['branches', 'firstUnit', 'rowTable', 'sums', 'size
  * array, which drivers put in scratch memory once it is indexed by a
  * variable (`bench/gpu-layouts.mjs --stacks` compares the two on a GPU).
  */
-export type StackPlace = 'workgroup' | 'private';
+type StackPlace = 'workgroup' | 'private';
+
+/** How a shader is laid out; each part defaults to the engine's choice. */
+export interface ShaderLayout {
+  readonly stackPlace?: StackPlace;
+  /** Rows below a queen that must keep a free square before it is pushed (0 to 3). */
+  readonly lookahead?: number;
+  /** The board's size: from 31 on, going back also restores the left diagonals' bits shifted past bit 31. */
+  readonly boardSize?: number;
+  /** Invocations per workgroup (WORKGROUP_SIZE; bench/gpu-layouts.mjs compares others on a GPU). */
+  readonly workgroupSize?: number;
+}
 
 /** Most rows below a queen the shader may check before pushing it (unitSearchShader's `lookahead`). */
 const MAX_LOOKAHEAD = 3;
@@ -56,7 +69,7 @@ const MAX_LOOKAHEAD = 3;
  * on lavapipe pinned to one core, 0.90-0.92x the time of 0 at n = 15 (three
  * runs of 5 interleaved rounds, 2026-11-27). Not yet timed on a GPU.
  */
-const DEFAULT_LOOKAHEAD = 1;
+const DEFAULT_LOOKAHEAD = 2;
 
 /**
  * The shader for units with at most `maxRowsLeft` rows to search. With a
@@ -71,7 +84,8 @@ const DEFAULT_LOOKAHEAD = 1;
  * 0.92-0.93x and 1.35-1.43x the time of 0,
  * against 0.90-0.92x for 1); bench/gpu-layouts.mjs times them on a GPU.
  */
-export function unitSearchShader(maxRowsLeft: number, stackPlace: StackPlace = 'workgroup', lookahead = DEFAULT_LOOKAHEAD): string {
+export function unitSearchShader(maxRowsLeft: number, layout: ShaderLayout = {}): string {
+  const { stackPlace = 'workgroup', lookahead = DEFAULT_LOOKAHEAD, boardSize = 0, workgroupSize = WORKGROUP_SIZE } = layout;
   if (!Number.isInteger(lookahead) || lookahead < 0 || lookahead > MAX_LOOKAHEAD) {
     throw rangeError(`lookahead must be an integer from 0 to ${MAX_LOOKAHEAD}, got ${String(lookahead)}`);
   }
@@ -79,7 +93,7 @@ export function unitSearchShader(maxRowsLeft: number, stackPlace: StackPlace = '
   const stackRows = Math.max(1, maxRowsLeft - 2);
   const inWorkgroup = stackPlace === 'workgroup';
   return /* wgsl */ `
-const WORKGROUP_SIZE = ${WORKGROUP_SIZE}u;
+const WORKGROUP_SIZE = ${workgroupSize}u;
 const STACK_ROWS = ${stackRows}u;
 ${
   lookahead > 0
@@ -88,12 +102,12 @@ const LOOKAHEAD = ${lookahead}u;`
     : ''
 }
 ${BINDINGS}
-${inWorkgroup ? 'var<workgroup> stack: array<vec4<u32>, STACK_ROWS * WORKGROUP_SIZE>;' : ''}
+${inWorkgroup ? 'var<workgroup> stack: array<u32, STACK_ROWS * WORKGROUP_SIZE>;' : ''}
 
-@compute @workgroup_size(${WORKGROUP_SIZE})
+@compute @workgroup_size(${workgroupSize})
 fn main(@builtin(local_invocation_index) lane: u32) {
-  ${inWorkgroup ? '' : 'var stack: array<vec4<u32>, STACK_ROWS>;'}
-${searchLoop(inWorkgroup ? '(row - firstRow) * WORKGROUP_SIZE + lane' : 'row - firstRow', lookahead)}
+  ${inWorkgroup ? '' : 'var stack: array<u32, STACK_ROWS>;'}
+${searchLoop(inWorkgroup ? '(row - firstRow) * WORKGROUP_SIZE + lane' : 'row - firstRow', lookahead, boardSize >= WIDE_BOARD)}
 }
 `;
 }
@@ -139,7 +153,8 @@ fn addToSum(subproblem: u32, low: u32, high: u32) {
  * has no free square left), take the next, find its branch, place its
  * queen, and add the sum so far where the subproblem changes.
  */
-const TAKE_UNIT = /* wgsl */ `
+function takeUnit(wide: boolean): string {
+  return /* wgsl */ `
     if (free == 0u && row == firstRow) {
       let index = atomicAdd(&handedOut, 1u);
       if (index >= sizes.units) {
@@ -185,6 +200,7 @@ const TAKE_UNIT = /* wgsl */ `
         free = ~(cols | ld | rd | below.y);
       }
       firstRow = row;
+      rdLow = 0u;${wide ? '\n      ldHigh = 0u;' : ''}
       if (row == lastRow) {
         // As many columns are free as rows are left, so the last row has at most one free square.
         if (free != 0u) {
@@ -198,6 +214,7 @@ const TAKE_UNIT = /* wgsl */ `
       continue;
     }
 `;
+}
 
 /** Where a queen above the second-to-last row is pushed: always, or only where the rows below keep a square (lookahead). */
 function pushWhere(lookahead: number): string {
@@ -220,8 +237,25 @@ function keepsSquare(k: number): string {
   return `~(nextCols | (nextLd << ${reach}) | (nextRd >> ${reach}) | rowTable[table + row + ${k - 1}u].y) != 0u`;
 }
 
-/** The body of main: take a unit, make it from its branch, search it, sum its count, take the next; `slot` indexes this row's stack entry. */
-function searchLoop(slot: string, lookahead: number): string {
+/**
+ * Boards from this size on keep the left diagonals' bits that a push shifts
+ * past bit 31: below it those bits are off the board or on its last column
+ * (always taken by a border queen), as the shifts are at most 3.
+ */
+const WIDE_BOARD = 31;
+
+/**
+ * The body of main: take a unit, make it from its branch, search it, sum its
+ * count, take the next; `slot` indexes this row's stack entry. The stack
+ * keeps one word a row, the row's squares tried so far (the queen placed is
+ * the lowest): going back shifts the diagonals back by the row's shift and
+ * takes the queen off, with `rdLow` (and on wide boards `ldHigh`) giving back
+ * the bits the shifts pushed off the word (a unit's shifts add up to less
+ * than 32). A quarter of the four-word stack's memory, and on an H100 0.86x
+ * its time (2026-11-27, bench/gpu-probe.mjs).
+ */
+function searchLoop(slot: string, lookahead: number, wide: boolean): string {
+  const ifWide = (code: string): string => (wide ? code : '');
   return /* wgsl */ `
   // Each invocation takes units until none are left, so a lane whose unit ends
   // early starts another instead of idling until its wave's longest unit ends.
@@ -233,24 +267,31 @@ function searchLoop(slot: string, lookahead: number): string {
   var cols = 0u;
   var ld = 0u;
   var rd = 0u;
+  var rdLow = 0u;${ifWide('\n  var ldHigh = 0u;')}
   var free = 0u;
   var low = 0u;
   var high = 0u;
   loop {
-${TAKE_UNIT}    if (free == 0u) {
+${takeUnit(wide)}    var placed = 0u;
+    if (free == 0u) {
       row -= 1u;
-      let saved = stack[${slot}];
-      free = saved.x;
-      cols = saved.y;
-      ld = saved.z;
-      rd = saved.w;
+      let tried = stack[${slot}];
+      placed = tried & (0u - tried);
+      free = tried ^ placed;
+    }
+    // The shift to the next inner row and that row's border attacks: one load.
+    let below = rowTable[table + row];
+    let shift = below.x;
+    if (placed != 0u) {
+      // Back on this row: take its queen off, the diagonals shifted back.
+      cols ^= placed;
+      ld = ((ld >> shift)${ifWide(' | (ldHigh << (32u - shift))')}) & ~placed;
+      rd = ((rd << shift) | (rdLow >> (32u - shift))) & ~placed;
+      rdLow <<= shift;${ifWide('\n      ldHigh >>= shift;')}
     }
     if (free != 0u) {
       let bit = free & (0u - free);
       free ^= bit;
-      // The shift to the next inner row and that row's border attacks: one load.
-      let below = rowTable[table + row];
-      let shift = below.x;
       let nextCols = cols | bit;
       let nextLd = (ld | bit) << shift;
       let nextRd = (rd | bit) >> shift;
@@ -263,7 +304,8 @@ ${TAKE_UNIT}    if (free == 0u) {
           }
         }
       ${pushWhere(lookahead)}
-        stack[${slot}] = vec4<u32>(free, cols, ld, rd);
+        stack[${slot}] = free | bit;
+        rdLow = (rdLow >> shift) | ((rd | bit) << (32u - shift));${ifWide('\n        ldHigh = (ldHigh << shift) | ((ld | bit) >> (32u - shift));')}
         cols = nextCols;
         ld = nextLd;
         rd = nextRd;
