@@ -1,14 +1,15 @@
 // The WebGPU engine's shader layouts compared on a real GPU, for a visit to a
-// GPU machine (bench/gpu-device.sh): the shader's lookahead (0 to 3 rows
-// below a queen checked before it is pushed; 1 is the default), each with the
-// stack in workgroup memory and the plan's invocations. (Where the stack lives
-// and how many invocations take units were compared on an H100 on
-// 2026-11-27: docs/engines.md; `--stacks` runs those layouts again.) For each
-// n, every layout counts in turn on one device, for ROUNDS rounds
-// (interleaved, so a clock change hits them alike). `--sizes` compares the
-// dispatches' sizes instead: the engine's growth towards 100 ms a dispatch
-// (the default), fixed at 382,912 units a dispatch (the plan of the H100's
-// visits at n >= 19), and growth towards 200, 400 and 50 ms. One JSON line per count:
+// GPU machine (bench/gpu-device.sh): the shader's lookahead (1 to 3 rows
+// below a queen checked before it is pushed; 2 is the default) and
+// workgroups of 64 (the default) or 32, each with the stack in workgroup
+// memory and the plan's invocations. (Where the stack lives and how many
+// invocations take units were compared on an H100 on 2026-11-27:
+// docs/engines.md; `--stacks` runs those layouts again.) For each n, every
+// layout counts in turn on one device, for ROUNDS rounds (interleaved, so a
+// clock change hits them alike). `--sizes` compares the dispatches' sizes
+// instead: growth towards 200 ms a dispatch (the default), towards 100 ms
+// with at most 4,194,304 units (the default until 2026-11-27), and towards
+// 400 ms. One JSON line per count:
 //   { n, layout, stackPlace, invocations, lookahead, workgroupSize, dispatchMs, maxUnits, rowsLeft, ms, exact, dispatches, largest }
 // ms: from the call to the result, the pipeline's compile included.
 //   node bench/gpu-layouts.mjs FROM TO [ROUNDS] [--stacks | --sizes]   (after npm run build; Node with `webgpu`)
@@ -28,7 +29,7 @@ const limits = deviceLimits(session.adapter.limits);
 
 /** The layouts to compare at n: a label, and what each changes from the engine's own plan and shader. */
 function layoutsOf(plan) {
-  const at = (label, change) => ({ label, stackPlace: 'workgroup', lookahead: 1, workgroupSize: 64, plan, ...change });
+  const at = (label, change) => ({ label, stackPlace: 'workgroup', lookahead: 2, workgroupSize: 64, plan, ...change });
   if (stacks) {
     // Dispatches of a fixed size, so that 'one unit each' holds for every dispatch, as on the visits before growth.
     plan = { ...plan, maxUnitsPerDispatch: plan.unitsPerDispatch };
@@ -41,21 +42,19 @@ function layoutsOf(plan) {
     ];
   }
   if (sizes) {
-    const fixed = Math.min(382_912, plan.maxUnitsPerDispatch);
     return [
-      // The most telling first, so that a visit's time bound cuts the least.
-      at('grow to 100 ms', {}),
-      at('fixed 382,912', { plan: { ...plan, unitsPerDispatch: fixed, maxUnitsPerDispatch: fixed } }),
-      at('grow to 200 ms', { plan: { ...plan, dispatchMs: 200 } }),
+      at('grow to 200 ms', {}),
+      at('grow to 100 ms, at most 4,194,304', {
+        plan: { ...plan, dispatchMs: 100, maxUnitsPerDispatch: Math.min(1 << 22, plan.maxUnitsPerDispatch) },
+      }),
       at('grow to 400 ms', { plan: { ...plan, dispatchMs: 400 } }),
-      at('grow to 50 ms', { plan: { ...plan, dispatchMs: 50 } }),
     ];
   }
   return [
-    at('lookahead 1, workgroups of 64', {}),
-    at('lookahead 1, workgroups of 32', { workgroupSize: 32 }),
-    at('lookahead 2, workgroups of 64', { lookahead: 2 }),
-    at('lookahead 2, workgroups of 32', { lookahead: 2, workgroupSize: 32 }),
+    at('lookahead 2, workgroups of 64', {}),
+    at('lookahead 1, workgroups of 64', { lookahead: 1 }),
+    at('lookahead 3, workgroups of 64', { lookahead: 3 }),
+    at('lookahead 2, workgroups of 32', { workgroupSize: 32 }),
   ];
 }
 

@@ -35,8 +35,11 @@ describe('bench:gpu', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/^GPU: stand-in cpu-twin; driver: .+; CPU: .+ threads$/m);
-    expect(run.stdout).toMatch(/^n = 8: webgpu [\d.]+ ms, exact; CPU join on \d+ threads [\d.]+ ms$/m);
-    expect(run.stdout).toMatch(/^n = 9: webgpu [\d.]+ ms, exact; CPU join/m);
+    expect(run.stdout).toMatch(/^opening the GPU \(a count of n = 8, first in this process\): [\d.]+ ms$/m);
+    expect(run.stdout).toMatch(/^n = 8: webgpu [\d.]+ ms, exact$/m);
+    expect(run.stdout).toMatch(/^n = 9: webgpu [\d.]+ ms, exact$/m);
+    expect(run.stdout).toMatch(/^n = 8: CPU join on \d+ threads [\d.]+ ms$/m);
+    expect(run.stdout).toMatch(/^n = 9: CPU join on \d+ threads [\d.]+ ms$/m);
     expect(run.stdout).not.toMatch(/did not exit by itself/); // the stand-in's instance was let go
 
     const lines = readFileSync(results, 'utf8')

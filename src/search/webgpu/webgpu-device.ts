@@ -65,20 +65,73 @@ function unavailable(why: string): Error {
 /** How long a device may take to report itself lost after destroy() before its instance is let go anyway. */
 const LOST_WAIT_MS = 1000;
 
+/**
+ * How long a device whose count succeeded waits for the next count before
+ * it is destroyed. Opening one takes Dawn about 0.17 s on an H100 (the
+ * instance, the adapter, the device: 2026-11-27), more than a count of
+ * n = 18 then takes; a program that counts again at once reuses it. Short,
+ * since Dawn keeps Node running while the instance is held.
+ */
+const IDLE_MS = 250;
+
 interface GpuSession {
   readonly adapter: GpuAdapterLike;
   readonly device: GpuDeviceLike;
   /**
-   * Destroys the device on the next turn of the event loop, after the
-   * count's result or rejection has reached its caller: Dawn's destroy()
-   * waits for the dispatches still queued, and an abort must not. The
-   * instance it came from is held until the device reports itself lost (or
-   * LOST_WAIT_MS has passed), then released.
+   * Ends the count's use of the device. After a count that succeeded
+   * (`reusable`), the device waits IDLE_MS for the next count, if no other
+   * waits already. Else, or then, it is destroyed on the next turn of the
+   * event loop, after the count's result or rejection has reached its
+   * caller: Dawn's destroy() waits for the dispatches still queued, and an
+   * abort must not. The instance it came from is held until the device
+   * reports itself lost (or LOST_WAIT_MS has passed), then released.
    */
-  close(): void;
+  close(reusable?: boolean): void;
+}
+
+/** A device between counts, with the lease on its instance; at most one. */
+let idle: { adapter: GpuAdapterLike; device: GpuDeviceLike; endLease: (() => void) | undefined; timer: unknown } | undefined;
+
+/** Whether a device waits for the next count now (for tests). */
+export function holdsIdleDevice(): boolean {
+  return idle !== undefined;
+}
+
+function sessionOf(adapter: GpuAdapterLike, device: GpuDeviceLike, endLease: (() => void) | undefined): GpuSession {
+  let lost = false;
+  device.lost.then(
+    () => (lost = true),
+    () => (lost = true),
+  );
+  let closed = false;
+  return {
+    adapter,
+    device,
+    close(reusable = false) {
+      if (closed) return;
+      closed = true;
+      if (reusable && !lost && !idle) {
+        const timer = setTimeout(() => {
+          if (idle?.device !== device) return;
+          idle = undefined;
+          closeDevice(device, endLease);
+        }, IDLE_MS) as unknown as { unref?: () => void };
+        timer.unref?.();
+        idle = { adapter, device, endLease, timer };
+        return;
+      }
+      setTimeout(() => closeDevice(device, endLease), 0);
+    },
+  };
 }
 
 export async function requestGpuDevice(): Promise<GpuSession> {
+  if (idle) {
+    const { adapter, device, endLease, timer } = idle;
+    idle = undefined;
+    clearTimeout(timer as ReturnType<typeof setTimeout>);
+    return sessionOf(adapter, device, endLease);
+  }
   const navigatorGpu = (globalThis as { navigator?: { gpu?: GpuLike } }).navigator?.gpu;
   const lease = navigatorGpu || !isNode ? undefined : leaseNodeGpu();
   try {
@@ -93,7 +146,7 @@ export async function requestGpuDevice(): Promise<GpuSession> {
     const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
     if (!adapter) throw unavailable('WebGPU is present but gives no adapter (no usable GPU or driver, or WebGPU is blocked)');
     const device = await adapter.requestDevice();
-    return { adapter, device, close: () => void setTimeout(() => closeDevice(device, lease?.end), 0) };
+    return sessionOf(adapter, device, lease?.end);
   } catch (error) {
     lease?.end();
     throw error;

@@ -149,6 +149,9 @@ export async function countOnDevice(
   if (signal?.aborted) throw abortError(signal);
   if (!stream.done) throw failure('engine webgpu: the count stopped with units left to search', ERROR_CODES.INTERNAL); // never a partial total
   counter.finishUpTo(Infinity);
+  // The device may count again (webgpu-device.ts keeps it a moment): its buffers go now, not when collected.
+  for (const slot of slots) destroySlot(slot);
+  rowTable.destroy();
   report(true);
   return counter.result();
 }

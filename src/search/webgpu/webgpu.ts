@@ -1,5 +1,6 @@
 // The WebGPU engine's entry point: finds a device (webgpu-device.ts), counts
-// on it (webgpu-run.ts), and always gives the device back.
+// on it (webgpu-run.ts), and always gives the device back (kept a moment for
+// the next count where this one succeeded).
 //
 // Exactness: an invocation counts in two 32-bit words with a carry, and one
 // unit has far fewer than 2^64 solutions (fewer than all solutions of the
@@ -16,9 +17,12 @@ export async function countWebGpu(n: number, options: WebGpuCountOptions = {}): 
   const { signal } = options;
   if (signal?.aborted) throw abortError(signal);
   const session = await requestGpuDevice();
+  let succeeded = false;
   try {
-    return await countOnDevice(n, session.device, deviceLimits(session.adapter.limits), options);
+    const counted = await countOnDevice(n, session.device, deviceLimits(session.adapter.limits), options);
+    succeeded = true;
+    return counted;
   } finally {
-    session.close();
+    session.close(succeeded); // a device that counted may count again; one that failed or was aborted goes
   }
 }
