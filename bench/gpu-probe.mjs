@@ -4,15 +4,17 @@
 // shipped shader that search the same tree, each dispatch timed from
 // submission to read-back, 1 warm-up then ROUNDS timed, the variants
 // interleaved round by round. The variants:
-// - shipped: the package's shader (stack in workgroup memory, 64 a workgroup);
+// - shipped: the package's shader (stack in workgroup memory, one word a
+//   row, 64 a workgroup, lookahead 2), on a device of Dawn's default instance
+//   (bounds clamps on: the engine's own instance turns them off, see unchecked);
 // - private: the stack in each invocation's private array;
 // - wg32, wg128: 32 or 128 invocations a workgroup;
-// - tableShared: each invocation copies its unit's rows of the row table into
-//   workgroup memory when it makes the unit, instead of reading storage once a step;
+// - reloadEachStep: the row table's pair read at every step, where the
+//   shipped loop keeps the pair it loaded ahead for the queen it pushed;
 // - countBranchless: a solution counted with select, no carry (exact here: no
 //   invocation finds 2^32 solutions of one subproblem);
-// - look0, look2, look3: the shader's lookahead (unitSearchShader's third
-//   argument; shipped: 1): a queen is pushed only where each of the next 1, 2
+// - look0, look1, look3: the shader's lookahead (unitSearchShader's
+//   `lookahead`; shipped: 2): a queen is pushed only where each of the next 1, 2
 //   or 3 rows keeps a free square (0 pushes every one; 1, 2, 3 take 0.86x,
 //   0.69x, 0.62x the loop steps of 0 at n = 16 and 17);
 // - lastTwo: a queen two rows above the last counts the one or two ways to
@@ -55,17 +57,11 @@ function edit(code, ...pairs) {
 
 const workgroupOf = (size) => unitSearchShader(ROWS_LEFT, { workgroupSize: size });
 
-/** Each invocation's rows of the row table copied into workgroup memory when it makes its unit. */
-const tableShared = (code) =>
-  edit(
-    code,
-    ['var<workgroup> stack:', `var<workgroup> rows: array<vec2<u32>, ${ROWS_LEFT} * WORKGROUP_SIZE>;\nvar<workgroup> stack:`],
-    [
-      '      firstRow = row;\n',
-      '      firstRow = row;\n      for (var k = 0u; k <= lastRow - firstRow; k++) {\n        rows[k * WORKGROUP_SIZE + lane] = rowTable[table + firstRow + k];\n      }\n',
-    ],
-    ['let below = rowTable[table + row];\n    let shift', 'let below = rows[(row - firstRow) * WORKGROUP_SIZE + lane];\n    let shift'],
-  );
+/** The table's pair read at every step, as before 2026-11-27, where the shipped loop reuses the pair loaded ahead. */
+const RELOAD_EACH_STEP = edit(unitSearchShader(ROWS_LEFT), [
+  '      let shift = below.x;\n',
+  '      below = rowTable[table + row];\n      let shift = below.x;\n',
+]);
 
 const COUNT_BRANCHLESS = edit(unitSearchShader(ROWS_LEFT), [
   '        if (nextFree != 0u) {\n          low += 1u;\n          if (low == 0u) {\n            high += 1u;\n          }\n        }',
@@ -73,7 +69,8 @@ const COUNT_BRANCHLESS = edit(unitSearchShader(ROWS_LEFT), [
 ]);
 
 /** The hot loop's push at lookahead 1 (not where the next row has no free square), where lastTwo counts instead. */
-const PUSH = '      } else if (nextFree != 0u) {\n        stack[(row - firstRow) * WORKGROUP_SIZE + lane] = free | bit;';
+const PUSH =
+  '      } else if (nextFree != 0u) {\n        let ahead = rowTable[table + row + 1u];\n        stack[(row - firstRow) * WORKGROUP_SIZE + lane] = free | bit;';
 
 const LAST_TWO = edit(unitSearchShader(ROWS_LEFT, { lookahead: 1 }), [
   PUSH,
@@ -113,14 +110,13 @@ const variants = [
   ['private', unitSearchShader(ROWS_LEFT, { stackPlace: 'private' }), 131_072, 64],
   ['wg32', workgroupOf(32), 131_072, 32],
   ['wg128', workgroupOf(128), 131_072, 128],
-  ['tableShared', tableShared(unitSearchShader(ROWS_LEFT)), 131_072, 64],
+  ['reloadEachStep', RELOAD_EACH_STEP, 131_072, 64],
   ['countBranchless', COUNT_BRANCHLESS, 131_072, 64],
   ...[0, 1, 3].map((lookahead) => [`look${lookahead}`, unitSearchShader(ROWS_LEFT, { lookahead }), 131_072, 64]),
   ['lastTwo', LAST_TWO, 131_072, 64],
   ['searchAll', SEARCH_ALL, 131_072, 64],
   ['unchecked', unitSearchShader(ROWS_LEFT), 131_072, 64, 'unchecked'],
   // Lookahead 3 with each of the others, so that one visit can find the best combination.
-  ['look3+tableShared', tableShared(unitSearchShader(ROWS_LEFT, { lookahead: 3 })), 131_072, 64],
   ['look3+unchecked', unitSearchShader(ROWS_LEFT, { lookahead: 3 }), 131_072, 64, 'unchecked'],
   ...[8_192, 16_384, 32_768, 65_536, 262_144, UNITS].map((invocations) => ['shipped', unitSearchShader(ROWS_LEFT), invocations, 64]),
   ['carried', unitSearchShader(ROWS_LEFT), 131_072, 64],
@@ -142,7 +138,7 @@ const { branchCount } = batchUnits;
 
 /**
  * A device of its own Dawn instance (held until the end: an instance must outlive its device), with the
- * adapter's workgroup memory (wg128 and tableShared need more than the default 16 KiB), and the batch's buffers.
+ * adapter's workgroup memory (wg128 may need more than the default 16 KiB), and the batch's buffers.
  */
 async function openDevice(flags) {
   const gpu = dawn.create(flags);

@@ -21,7 +21,7 @@ import { countOnDevice } from '../dist/search/webgpu/webgpu-run.js';
 import { DEFAULT_LIMITS, planGpuWork } from '../dist/search/webgpu/webgpu-plan.js';
 import type { GpuDeviceLike } from '../dist/search/webgpu/webgpu-types.js';
 import type { Progress } from '../dist/index.js';
-import { searchUnitLikeShader, shaderKeepsLdHigh, shaderLookahead, shaderStackRows } from './fixtures/webgpu/cpu-twin.mjs';
+import { searchUnitLikeShader, shaderKeepsLdHigh, shaderLookahead, shaderStackRows, unitStart } from './fixtures/webgpu/cpu-twin.mjs';
 import { createFakeDevice } from './fixtures/webgpu/fake-device.mjs';
 import { range, TOTAL, UNIQUE } from './oeis.js';
 
@@ -241,19 +241,21 @@ describe("WebGPU work units, searched with the shader's loop on the CPU", () => 
   it('declares its lookahead and checks the rows below a queen only where asked; refuses a lookahead out of 0..3', () => {
     const plain = unitSearchShader(11, { lookahead: 0 });
     expect(plain).not.toContain('LOOKAHEAD');
-    expect(plain).toContain('      } else {\n        stack[');
+    // The next row's pair is loaded once: it becomes that row's pair when the queen is pushed.
+    const ahead = 'let ahead = rowTable[table + row + 1u];';
+    expect(plain).toContain(`      } else {\n        ${ahead}\n        stack[`);
     expect(shaderLookahead(plain)).toBe(0);
-    // The engine's default: no push of a queen whose next row has no free square.
+    // The engine's default: no push of a queen where one of the next two rows has no free square.
     expect(unitSearchShader(11)).toBe(unitSearchShader(11, { lookahead: 2 }));
     expect(unitSearchShader(11)).toContain('const LOOKAHEAD = 2u;');
-    expect(unitSearchShader(11, { lookahead: 1 })).toContain('      } else if (nextFree != 0u) {\n        stack[');
+    expect(unitSearchShader(11, { lookahead: 1 })).toContain(`      } else if (nextFree != 0u) {\n        ${ahead}\n        stack[`);
+    for (const lookahead of [0, 1, 2, 3]) expect(unitSearchShader(11, { lookahead })).toContain('        below = ahead;\n');
     // The table's pair k holds the shift below inner row k and the attacks on row k + 1.
-    const two =
-      '~(nextCols | (nextLd << rowTable[table + row + 1u].x) | (nextRd >> rowTable[table + row + 1u].x) | rowTable[table + row + 1u].y) != 0u';
-    expect(unitSearchShader(11, { lookahead: 2 })).toContain(`} else if (nextFree != 0u && ${two}) {`);
-    const reach = '(rowTable[table + row + 1u].x + rowTable[table + row + 2u].x)';
+    const two = '~(nextCols | (nextLd << ahead.x) | (nextRd >> ahead.x) | ahead.y) != 0u';
+    expect(unitSearchShader(11, { lookahead: 2 })).toContain(`      } else {\n        ${ahead}\n        if (nextFree != 0u && ${two}) {`);
+    const reach = '(ahead.x + rowTable[table + row + 2u].x)';
     const three = `~(nextCols | (nextLd << ${reach}) | (nextRd >> ${reach}) | rowTable[table + row + 2u].y) != 0u`;
-    expect(unitSearchShader(11, { lookahead: 3 })).toContain(`} else if (nextFree != 0u && ${two} && (row + 3u > lastRow || ${three})) {`);
+    expect(unitSearchShader(11, { lookahead: 3 })).toContain(`        if (nextFree != 0u && ${two} && (row + 3u > lastRow || ${three})) {`);
     for (const lookahead of [1, 2, 3]) expect(shaderLookahead(unitSearchShader(11, { lookahead }))).toBe(lookahead);
     for (const bad of [-1, 4, 1.5, Number.NaN]) {
       expect(() => unitSearchShader(11, { lookahead: bad })).toThrow(RangeError);
@@ -294,13 +296,83 @@ describe("WebGPU work units, searched with the shader's loop on the CPU", () => 
     expect(own).not.toContain('var<workgroup>');
   });
 
-  it('restores the left diagonals past bit 31 on boards from 31 on, and only there', () => {
-    for (const n of [0, 1, 20, 30]) expect(shaderKeepsLdHigh(unitSearchShader(12, { lookahead: 1, boardSize: n })), `n = ${n}`).toBe(false);
-    for (const n of [31, 32]) {
-      const wide = unitSearchShader(12, { lookahead: 1, boardSize: n });
-      expect(shaderKeepsLdHigh(wide), `n = ${n}`).toBe(true);
-      expect(wide).toContain('ld = ((ld >> shift) | (ldHigh << (32u - shift))) & ~placed;');
-      expect(wide).toContain('ldHigh = (ldHigh << shift) | ((ld | bit) >> (32u - shift));');
+  it("restores the left diagonals past bit 31 where a unit's shifts can push a bit that matters past it, and only there", () => {
+    // n - 2 + rows left >= 32 (webgpu-shader.ts: losesLeftBits).
+    for (const [rows, lastLean] of [
+      [11, 22],
+      [12, 21],
+      [13, 20],
+    ]) {
+      for (const n of [1, 16, lastLean])
+        expect(shaderKeepsLdHigh(unitSearchShader(rows, { boardSize: n })), `${rows} rows, n = ${n}`).toBe(false);
+      for (const n of [lastLean + 1, 32]) {
+        const wide = unitSearchShader(rows, { boardSize: n });
+        expect(shaderKeepsLdHigh(wide), `${rows} rows, n = ${n}`).toBe(true);
+        expect(wide).toContain('ld = ((ld >> back) | (ldHigh << (32u - back))) & ~placed;');
+        expect(wide).toContain('ldHigh = (ldHigh << shift) | ((ld | bit) >> (32u - shift));');
+      }
+    }
+  });
+
+  it('going back restores the masks that were pushed (on the columns still free), n = 21..32, 11 to 13 rows left', () => {
+    let neededHigh = 0;
+    for (const rowsLeft of [11, 12, 13]) {
+      for (const n of [21, 22, 23, 24, 28, 32]) {
+        const prepared = prepareSubproblems(n, planSubproblems(n));
+        const stream = new UnitStream(prepared, rowsLeft);
+        const batch = new UnitBatch(512);
+        const wide = shaderKeepsLdHigh(unitSearchShader(rowsLeft, { boardSize: n }));
+        for (let d = 0; d < 2; d++) {
+          stream.fill(batch);
+          for (let j = 0; j < batch.unitCount; j++) {
+            // The twin throws where a row's masks come back other than they were pushed.
+            searchUnitLikeShader(batch, prepared.rowTable, j, rowsLeft - 2, 2, wide, true);
+            if (wide) {
+              try {
+                searchUnitLikeShader(batch, prepared.rowTable, j, rowsLeft - 2, 2, false, true);
+              } catch {
+                neededHigh++;
+              }
+            }
+          }
+        }
+      }
+    }
+    expect(neededHigh).toBeGreaterThan(10); // the check sees the bits ldHigh gives back
+  });
+
+  it('counts each unit as a recursive search does (n = 20, units of 11 rows)', () => {
+    /** The unit searched by recursion: each row's masks live on the call stack, so nothing is restored. */
+    function recursiveCount(start: ReturnType<typeof unitStart>): number {
+      const { lastRow, attacksOn, shiftBelow } = start;
+      const search = (row: number, cols: number, ld: number, rd: number, free: number): number => {
+        if (row === lastRow) return free === 0 ? 0 : 1;
+        let found = 0;
+        for (let left = free; left !== 0; left = (left & (left - 1)) >>> 0) {
+          const bit = (left & -left) >>> 0;
+          const shift = shiftBelow(row);
+          const nextCols = (cols | bit) >>> 0;
+          const nextLd = ((ld | bit) << shift) >>> 0;
+          const nextRd = (rd | bit) >>> shift;
+          found += search(row + 1, nextCols, nextLd, nextRd, ~(nextCols | nextLd | nextRd | attacksOn(row + 1)) >>> 0);
+        }
+        return found;
+      };
+      return search(start.row, start.cols, start.ld, start.rd, start.free);
+    }
+    for (const n of [20]) {
+      const prepared = prepareSubproblems(n, planSubproblems(n));
+      const stream = new UnitStream(prepared, 11);
+      const batch = new UnitBatch(600);
+      for (let d = 0; d < 3; d++) stream.fill(batch); // the third batch: units of the largest subproblems, 11 rows left
+      let found = 0;
+      for (let j = 0; j < batch.unitCount; j += 3) {
+        const expected = recursiveCount(unitStart(batch, prepared.rowTable, j));
+        const unit = searchUnitLikeShader(batch, prepared.rowTable, j, 9, 2, false, true);
+        expect([unit.low, unit.high], `n = ${n}, unit ${j}`).toEqual([expected, 0]);
+        found += expected;
+      }
+      expect(found, `n = ${n}`).toBeGreaterThan(0);
     }
   });
 

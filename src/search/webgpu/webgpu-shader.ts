@@ -53,7 +53,7 @@ export interface ShaderLayout {
   readonly stackPlace?: StackPlace;
   /** Rows below a queen that must keep a free square before it is pushed (0 to 3). */
   readonly lookahead?: number;
-  /** The board's size: from 31 on, going back also restores the left diagonals' bits shifted past bit 31. */
+  /** The board's size: where n - 2 + maxRowsLeft >= 32, going back also restores the left diagonals' bits shifted past bit 31. */
   readonly boardSize?: number;
   /** Invocations per workgroup (WORKGROUP_SIZE; bench/gpu-layouts.mjs compares others on a GPU). */
   readonly workgroupSize?: number;
@@ -107,7 +107,7 @@ ${inWorkgroup ? 'var<workgroup> stack: array<u32, STACK_ROWS * WORKGROUP_SIZE>;'
 @compute @workgroup_size(${workgroupSize})
 fn main(@builtin(local_invocation_index) lane: u32) {
   ${inWorkgroup ? '' : 'var stack: array<u32, STACK_ROWS>;'}
-${searchLoop(inWorkgroup ? '(row - firstRow) * WORKGROUP_SIZE + lane' : 'row - firstRow', lookahead, boardSize >= WIDE_BOARD)}
+${searchLoop(inWorkgroup ? '(row - firstRow) * WORKGROUP_SIZE + lane' : 'row - firstRow', lookahead, losesLeftBits(boardSize, maxRowsLeft))}
 }
 `;
 }
@@ -183,7 +183,7 @@ function takeUnit(wide: boolean): string {
       row = (branch.w >> 5u) & 31u;
       lastRow = branch.w & 31u;
       // Its queen: the branch row's free square of its rank among the branch's units.
-      let below = rowTable[table + row];
+      let start = rowTable[table + row];
       var squares = ~(branch.x | branch.y | branch.z | rowTable[table + ((row + ${TABLE_ROWS - 1}u) % ${TABLE_ROWS}u)].y);
       for (var k = firstUnit[lo]; k < index; k++) {
         squares &= squares - 1u;
@@ -194,12 +194,13 @@ function takeUnit(wide: boolean): string {
         free = bit;
       } else {
         cols = branch.x | bit;
-        ld = (branch.y | bit) << below.x;
-        rd = (branch.z | bit) >> below.x;
+        ld = (branch.y | bit) << start.x;
+        rd = (branch.z | bit) >> start.x;
         row += 1u;
-        free = ~(cols | ld | rd | below.y);
+        free = ~(cols | ld | rd | start.y);
       }
       firstRow = row;
+      below = rowTable[table + row];
       rdLow = 0u;${wide ? '\n      ldHigh = 0u;' : ''}
       if (row == lastRow) {
         // As many columns are free as rows are left, so the last row has at most one free square.
@@ -216,33 +217,53 @@ function takeUnit(wide: boolean): string {
 `;
 }
 
-/** Where a queen above the second-to-last row is pushed: always, or only where the rows below keep a square (lookahead). */
-function pushWhere(lookahead: number): string {
-  if (lookahead === 0) return '} else {';
-  const checks = ['nextFree != 0u'];
+/**
+ * Where a queen above the second-to-last row is pushed: always, or only where
+ * the rows below keep a square (lookahead). `ahead` is the next row's pair of
+ * the table (its shift and the attacks on the row after it): loaded here
+ * once, it becomes that row's `below` when the queen is pushed, so a step
+ * after a push reads no table. Lookahead 2 and 3 test with it before the
+ * push; 0 and 1 load it only to push.
+ */
+function pushWhere(lookahead: number): { open: string; close: string; indent: (lines: string) => string } {
+  const ahead = 'let ahead = rowTable[table + row + 1u];';
+  const indentBy = (spaces: string) => (lines: string) => lines.replace(/^/gm, spaces);
+  if (lookahead <= 1) {
+    const open = lookahead === 0 ? '} else {' : '} else if (nextFree != 0u) {';
+    return { open: `${open}\n        ${ahead}`, close: '', indent: indentBy('        ') };
+  }
+  const checks = ['nextFree != 0u', keepsSquare(2)];
   // Straight-line tests (a loop over the rows cost lavapipe 1.3x the time at lookahead 3); row + 2 <= lastRow here.
-  if (lookahead >= 2) checks.push(keepsSquare(2));
   if (lookahead >= 3) checks.push(`(row + 3u > lastRow || ${keepsSquare(3)})`);
-  return `} else if (${checks.join(' && ')}) {`;
+  return {
+    open: `} else {\n        ${ahead}\n        if (${checks.join(' && ')}) {`,
+    close: '\n        }',
+    indent: indentBy('          '),
+  };
 }
 
 /**
  * Whether inner row row + k keeps a free square for the masks of row + 1
  * (the queen just placed included): the shifts of rows row + 1 to
- * row + k - 1, and the attacks on row + k, from k - 1 pairs of the table.
+ * row + k - 1, and the attacks on row + k, from `ahead` and k - 2 more pairs.
  */
 function keepsSquare(k: number): string {
-  const shifts = Array.from({ length: k - 1 }, (_, j) => `rowTable[table + row + ${j + 1}u].x`).join(' + ');
-  const reach = k === 2 ? shifts : `(${shifts})`;
-  return `~(nextCols | (nextLd << ${reach}) | (nextRd >> ${reach}) | rowTable[table + row + ${k - 1}u].y) != 0u`;
+  if (k === 2) return '~(nextCols | (nextLd << ahead.x) | (nextRd >> ahead.x) | ahead.y) != 0u';
+  const pair = `rowTable[table + row + ${k - 1}u]`;
+  const reach = `(ahead.x + ${Array.from({ length: k - 2 }, (_, j) => `rowTable[table + row + ${j + 2}u].x`).join(' + ')})`;
+  return `~(nextCols | (nextLd << ${reach}) | (nextRd >> ${reach}) | ${pair}.y) != 0u`;
 }
 
 /**
- * Boards from this size on keep the left diagonals' bits that a push shifts
- * past bit 31: below it those bits are off the board or on its last column
- * (always taken by a border queen), as the shifts are at most 3.
+ * Whether going back must also restore the left diagonals' bits that pushes
+ * shifted past bit 31. A bit that matters on a row sits at most at n - 2
+ * (column n - 1 holds a border queen), and the shifts below it within a unit
+ * add up to at most its rows left (one a push, plus the two rows of the side
+ * queens skipped), so below n - 2 + maxRowsLeft = 32 no such bit is lost.
  */
-const WIDE_BOARD = 31;
+function losesLeftBits(boardSize: number, maxRowsLeft: number): boolean {
+  return boardSize - 2 + maxRowsLeft >= 32;
+}
 
 /**
  * The body of main: take a unit, make it from its branch, search it, sum its
@@ -256,6 +277,7 @@ const WIDE_BOARD = 31;
  */
 function searchLoop(slot: string, lookahead: number, wide: boolean): string {
   const ifWide = (code: string): string => (wide ? code : '');
+  const push = pushWhere(lookahead);
   return /* wgsl */ `
   // Each invocation takes units until none are left, so a lane whose unit ends
   // early starts another instead of idling until its wave's longest unit ends.
@@ -267,31 +289,30 @@ function searchLoop(slot: string, lookahead: number, wide: boolean): string {
   var cols = 0u;
   var ld = 0u;
   var rd = 0u;
+  // This row's pair of the table: the shift to the next inner row and that row's border attacks.
+  var below = vec2<u32>(0u, 0u);
   var rdLow = 0u;${ifWide('\n  var ldHigh = 0u;')}
   var free = 0u;
   var low = 0u;
   var high = 0u;
   loop {
-${takeUnit(wide)}    var placed = 0u;
-    if (free == 0u) {
+${takeUnit(wide)}    if (free == 0u) {
+      // Back on the row above: take its queen off, the diagonals shifted back by that row's shift.
       row -= 1u;
       let tried = stack[${slot}];
-      placed = tried & (0u - tried);
+      let placed = tried & (0u - tried);
       free = tried ^ placed;
-    }
-    // The shift to the next inner row and that row's border attacks: one load.
-    let below = rowTable[table + row];
-    let shift = below.x;
-    if (placed != 0u) {
-      // Back on this row: take its queen off, the diagonals shifted back.
+      below = rowTable[table + row];
+      let back = below.x;
       cols ^= placed;
-      ld = ((ld >> shift)${ifWide(' | (ldHigh << (32u - shift))')}) & ~placed;
-      rd = ((rd << shift) | (rdLow >> (32u - shift))) & ~placed;
-      rdLow <<= shift;${ifWide('\n      ldHigh >>= shift;')}
+      ld = ${wide ? '((ld >> back) | (ldHigh << (32u - back)))' : '(ld >> back)'} & ~placed;
+      rd = ((rd << back) | (rdLow >> (32u - back))) & ~placed;
+      rdLow <<= back;${ifWide('\n      ldHigh >>= back;')}
     }
     if (free != 0u) {
       let bit = free & (0u - free);
       free ^= bit;
+      let shift = below.x;
       let nextCols = cols | bit;
       let nextLd = (ld | bit) << shift;
       let nextRd = (rd | bit) >> shift;
@@ -303,14 +324,15 @@ ${takeUnit(wide)}    var placed = 0u;
             high += 1u;
           }
         }
-      ${pushWhere(lookahead)}
-        stack[${slot}] = free | bit;
-        rdLow = (rdLow >> shift) | ((rd | bit) << (32u - shift));${ifWide('\n        ldHigh = (ldHigh << shift) | ((ld | bit) >> (32u - shift));')}
-        cols = nextCols;
-        ld = nextLd;
-        rd = nextRd;
-        free = nextFree;
-        row += 1u;
+      ${push.open}
+${push.indent(`stack[${slot}] = free | bit;
+rdLow = (rdLow >> shift) | ((rd | bit) << (32u - shift));${ifWide('\nldHigh = (ldHigh << shift) | ((ld | bit) >> (32u - shift));')}
+cols = nextCols;
+ld = nextLd;
+rd = nextRd;
+free = nextFree;
+row += 1u;
+below = ahead;`)}${push.close}
       }
     }
   }
