@@ -4,8 +4,9 @@
 # Then the device tool: command "bash bench/gpu-device.sh", carry [".device-kit", "dist"], timeout_s 300.
 # Writes to $OUT (the device tool brings it back): gpu.jsonl (bench:gpu's lines: n = 18..21 in one run, then
 # n = 16..20 with the CPU join beside each; append them to bench/results/gpu.jsonl), bench.txt, open.jsonl
-# (bench/gpu-open.mjs: where the first count's time goes before it counts), sizes.jsonl and layouts.jsonl
-# (bench/gpu-layouts.mjs at n = 20 and 19), nvidia-smi.csv. Each step is bounded (235 s in all).
+# (bench/gpu-open.mjs: where the first count's time goes before it counts), probe.jsonl (bench/gpu-probe.mjs:
+# the shader's variants on one batch), layouts.jsonl (bench/gpu-layouts.mjs at n = 20 and 19), nvidia-smi.csv.
+# Each step is bounded (240 s in all).
 set -u
 out=${OUT:-bench/results/device}
 mkdir -p "$out"
@@ -17,11 +18,11 @@ smi=$!
 timeout 60 bash $kit node bench/gpu.mjs --from 18 --to 21 --no-cpu --results "$out/gpu.jsonl" 2>&1 | tee -a "$out/bench.txt"
 timeout 60 bash $kit node bench/gpu.mjs --from 16 --to 20 --results "$out/gpu.jsonl" 2>&1 | tee -a "$out/bench.txt"
 timeout 20 bash $kit node bench/gpu-open.mjs 18 2>>"$out/bench.txt" | grep --line-buffered '^{' >"$out/open.jsonl"
-# Whole counts with the dispatches grown towards 200 ms (the default), 100 ms (at most 4,194,304 units) and 400 ms.
-timeout 30 bash $kit node bench/gpu-layouts.mjs 20 20 1 --sizes 2>>"$out/bench.txt" | grep --line-buffered '^{' >"$out/sizes.jsonl"
+# Where the shader's time goes (its variants on one batch).
+timeout 45 bash $kit node bench/gpu-probe.mjs 3 2>>"$out/bench.txt" | grep --line-buffered '^{' >"$out/probe.jsonl"
 # Whole counts with lookahead 1 to 3 and workgroups of 32 (n = 20 once, n = 19 twice).
 timeout 40 bash $kit node bench/gpu-layouts.mjs 20 20 1 2>>"$out/bench.txt" | grep --line-buffered '^{' >"$out/layouts.jsonl"
 timeout 25 bash $kit node bench/gpu-layouts.mjs 19 19 2 2>>"$out/bench.txt" | grep --line-buffered '^{' >>"$out/layouts.jsonl"
 kill "$smi" 2>/dev/null
 cat "$out/open.jsonl"
-cut -c1-240 "$out/sizes.jsonl" "$out/layouts.jsonl"
+cut -c1-200 "$out/probe.jsonl" "$out/layouts.jsonl"

@@ -1,7 +1,8 @@
 // The WebGPU engine's shader layouts compared on a real GPU, for a visit to a
 // GPU machine (bench/gpu-device.sh): the shader's lookahead (1 to 3 rows
 // below a queen checked before it is pushed; 2 is the default) and
-// workgroups of 64 (the default) or 32, each with the stack in workgroup
+// workgroups of 64 (the default) or 32, and the table's pair carried
+// (ShaderLayout.carryPair), each with the stack in workgroup
 // memory and the plan's invocations. (Where the stack lives and how many
 // invocations take units were compared on an H100 on 2026-11-27:
 // docs/engines.md; `--stacks` runs those layouts again.) For each n, every
@@ -10,7 +11,7 @@
 // instead: growth towards 200 ms a dispatch (the default), towards 100 ms
 // with at most 4,194,304 units (the default until 2026-11-27), and towards
 // 400 ms. One JSON line per count:
-//   { n, layout, stackPlace, invocations, lookahead, workgroupSize, dispatchMs, maxUnits, rowsLeft, ms, exact, dispatches, largest }
+//   { n, layout, stackPlace, invocations, lookahead, workgroupSize, carryPair, dispatchMs, maxUnits, rowsLeft, ms, exact, dispatches, largest }
 // ms: from the call to the result, the pipeline's compile included.
 //   node bench/gpu-layouts.mjs FROM TO [ROUNDS] [--stacks | --sizes]   (after npm run build; Node with `webgpu`)
 import { requestGpuDevice } from '../dist/search/webgpu/webgpu-device.js';
@@ -29,7 +30,7 @@ const limits = deviceLimits(session.adapter.limits);
 
 /** The layouts to compare at n: a label, and what each changes from the engine's own plan and shader. */
 function layoutsOf(plan) {
-  const at = (label, change) => ({ label, stackPlace: 'workgroup', lookahead: 2, workgroupSize: 64, plan, ...change });
+  const at = (label, change) => ({ label, stackPlace: 'workgroup', lookahead: 2, workgroupSize: 64, carryPair: false, plan, ...change });
   if (stacks) {
     // Dispatches of a fixed size, so that 'one unit each' holds for every dispatch, as on the visits before growth.
     plan = { ...plan, maxUnitsPerDispatch: plan.unitsPerDispatch };
@@ -55,6 +56,7 @@ function layoutsOf(plan) {
     at('lookahead 1, workgroups of 64', { lookahead: 1 }),
     at('lookahead 3, workgroups of 64', { lookahead: 3 }),
     at('lookahead 2, workgroups of 32', { workgroupSize: 32 }),
+    at('lookahead 2, table pair carried', { carryPair: true }),
   ];
 }
 
@@ -62,13 +64,13 @@ try {
   for (let n = from; n <= to; n++) {
     const layouts = layoutsOf(planGpuWork(n, limits));
     for (let round = 0; round < rounds; round++) {
-      for (const { label, stackPlace, lookahead, workgroupSize, plan } of layouts) {
+      for (const { label, stackPlace, lookahead, workgroupSize, carryPair, plan } of layouts) {
         let dispatches = 0;
         let largest = 0;
         const start = performance.now();
         const { total } = await countOnDevice(n, session.device, limits, {
           plan,
-          layout: { stackPlace, lookahead, workgroupSize },
+          layout: { stackPlace, lookahead, workgroupSize, carryPair },
           onDispatch: (d) => {
             dispatches++;
             largest = Math.max(largest, d.units);
@@ -84,6 +86,7 @@ try {
           invocations,
           lookahead,
           workgroupSize,
+          carryPair,
           dispatchMs,
           maxUnits,
           rowsLeft,

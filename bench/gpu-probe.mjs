@@ -9,8 +9,8 @@
 //   (bounds clamps on: the engine's own instance turns them off, see unchecked);
 // - private: the stack in each invocation's private array;
 // - wg32, wg128: 32 or 128 invocations a workgroup;
-// - reloadEachStep: the row table's pair read at every step, where the
-//   shipped loop keeps the pair it loaded ahead for the queen it pushed;
+// - carryPair: the loop keeps the next row's table pair it loaded for a push
+//   as that row's pair (ShaderLayout.carryPair), instead of reading it at every step;
 // - countBranchless: a solution counted with select, no carry (exact here: no
 //   invocation finds 2^32 solutions of one subproblem);
 // - look0, look1, look3: the shader's lookahead (unitSearchShader's
@@ -57,20 +57,13 @@ function edit(code, ...pairs) {
 
 const workgroupOf = (size) => unitSearchShader(ROWS_LEFT, { workgroupSize: size });
 
-/** The table's pair read at every step, as before 2026-11-27, where the shipped loop reuses the pair loaded ahead. */
-const RELOAD_EACH_STEP = edit(unitSearchShader(ROWS_LEFT), [
-  '      let shift = below.x;\n',
-  '      below = rowTable[table + row];\n      let shift = below.x;\n',
-]);
-
 const COUNT_BRANCHLESS = edit(unitSearchShader(ROWS_LEFT), [
   '        if (nextFree != 0u) {\n          low += 1u;\n          if (low == 0u) {\n            high += 1u;\n          }\n        }',
   '        low += select(0u, 1u, nextFree != 0u);',
 ]);
 
 /** The hot loop's push at lookahead 1 (not where the next row has no free square), where lastTwo counts instead. */
-const PUSH =
-  '      } else if (nextFree != 0u) {\n        let ahead = rowTable[table + row + 1u];\n        stack[(row - firstRow) * WORKGROUP_SIZE + lane] = free | bit;';
+const PUSH = '      } else if (nextFree != 0u) {\n        stack[(row - firstRow) * WORKGROUP_SIZE + lane] = free | bit;';
 
 const LAST_TWO = edit(unitSearchShader(ROWS_LEFT, { lookahead: 1 }), [
   PUSH,
@@ -110,7 +103,8 @@ const variants = [
   ['private', unitSearchShader(ROWS_LEFT, { stackPlace: 'private' }), 131_072, 64],
   ['wg32', workgroupOf(32), 131_072, 32],
   ['wg128', workgroupOf(128), 131_072, 128],
-  ['reloadEachStep', RELOAD_EACH_STEP, 131_072, 64],
+  ['carryPair', unitSearchShader(ROWS_LEFT, { carryPair: true }), 131_072, 64],
+  ['carryPair+unchecked', unitSearchShader(ROWS_LEFT, { carryPair: true }), 131_072, 64, 'unchecked'],
   ['countBranchless', COUNT_BRANCHLESS, 131_072, 64],
   ...[0, 1, 3].map((lookahead) => [`look${lookahead}`, unitSearchShader(ROWS_LEFT, { lookahead }), 131_072, 64]),
   ['lastTwo', LAST_TWO, 131_072, 64],

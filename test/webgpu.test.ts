@@ -241,21 +241,31 @@ describe("WebGPU work units, searched with the shader's loop on the CPU", () => 
   it('declares its lookahead and checks the rows below a queen only where asked; refuses a lookahead out of 0..3', () => {
     const plain = unitSearchShader(11, { lookahead: 0 });
     expect(plain).not.toContain('LOOKAHEAD');
-    // The next row's pair is loaded once: it becomes that row's pair when the queen is pushed.
-    const ahead = 'let ahead = rowTable[table + row + 1u];';
-    expect(plain).toContain(`      } else {\n        ${ahead}\n        stack[`);
+    expect(plain).toContain('      } else {\n        stack[');
     expect(shaderLookahead(plain)).toBe(0);
     // The engine's default: no push of a queen where one of the next two rows has no free square.
     expect(unitSearchShader(11)).toBe(unitSearchShader(11, { lookahead: 2 }));
     expect(unitSearchShader(11)).toContain('const LOOKAHEAD = 2u;');
-    expect(unitSearchShader(11, { lookahead: 1 })).toContain(`      } else if (nextFree != 0u) {\n        ${ahead}\n        stack[`);
-    for (const lookahead of [0, 1, 2, 3]) expect(unitSearchShader(11, { lookahead })).toContain('        below = ahead;\n');
+    expect(unitSearchShader(11, { lookahead: 1 })).toContain('      } else if (nextFree != 0u) {\n        stack[');
     // The table's pair k holds the shift below inner row k and the attacks on row k + 1.
-    const two = '~(nextCols | (nextLd << ahead.x) | (nextRd >> ahead.x) | ahead.y) != 0u';
-    expect(unitSearchShader(11, { lookahead: 2 })).toContain(`      } else {\n        ${ahead}\n        if (nextFree != 0u && ${two}) {`);
-    const reach = '(ahead.x + rowTable[table + row + 2u].x)';
+    const two =
+      '~(nextCols | (nextLd << rowTable[table + row + 1u].x) | (nextRd >> rowTable[table + row + 1u].x) | rowTable[table + row + 1u].y) != 0u';
+    expect(unitSearchShader(11, { lookahead: 2 })).toContain(`} else if (nextFree != 0u && ${two}) {`);
+    const reach = '(rowTable[table + row + 1u].x + rowTable[table + row + 2u].x)';
     const three = `~(nextCols | (nextLd << ${reach}) | (nextRd >> ${reach}) | rowTable[table + row + 2u].y) != 0u`;
-    expect(unitSearchShader(11, { lookahead: 3 })).toContain(`        if (nextFree != 0u && ${two} && (row + 3u > lastRow || ${three})) {`);
+    expect(unitSearchShader(11, { lookahead: 3 })).toContain(`} else if (nextFree != 0u && ${two} && (row + 3u > lastRow || ${three})) {`);
+    // Where the pair is carried, the next row's pair is loaded once and becomes that row's pair on a push.
+    const ahead = 'let ahead = rowTable[table + row + 1u];';
+    const carried = (lookahead: number) => unitSearchShader(11, { lookahead, carryPair: true });
+    expect(carried(0)).toContain(`      } else {\n        ${ahead}\n        stack[`);
+    expect(carried(1)).toContain(`      } else if (nextFree != 0u) {\n        ${ahead}\n        stack[`);
+    for (const lookahead of [0, 1, 2, 3]) expect(carried(lookahead)).toContain('        below = ahead;\n');
+    const twoAhead = '~(nextCols | (nextLd << ahead.x) | (nextRd >> ahead.x) | ahead.y) != 0u';
+    expect(carried(2)).toContain(`      } else {\n        ${ahead}\n        if (nextFree != 0u && ${twoAhead}) {`);
+    const reachAhead = '(ahead.x + rowTable[table + row + 2u].x)';
+    const threeAhead = `~(nextCols | (nextLd << ${reachAhead}) | (nextRd >> ${reachAhead}) | rowTable[table + row + 2u].y) != 0u`;
+    expect(carried(3)).toContain(`        if (nextFree != 0u && ${twoAhead} && (row + 3u > lastRow || ${threeAhead})) {`);
+    expect(unitSearchShader(11)).not.toContain('ahead');
     for (const lookahead of [1, 2, 3]) expect(shaderLookahead(unitSearchShader(11, { lookahead }))).toBe(lookahead);
     for (const bad of [-1, 4, 1.5, Number.NaN]) {
       expect(() => unitSearchShader(11, { lookahead: bad })).toThrow(RangeError);
@@ -308,8 +318,11 @@ describe("WebGPU work units, searched with the shader's loop on the CPU", () => 
       for (const n of [lastLean + 1, 32]) {
         const wide = unitSearchShader(rows, { boardSize: n });
         expect(shaderKeepsLdHigh(wide), `${rows} rows, n = ${n}`).toBe(true);
-        expect(wide).toContain('ld = ((ld >> back) | (ldHigh << (32u - back))) & ~placed;');
+        expect(wide).toContain('ld = ((ld >> shift) | (ldHigh << (32u - shift))) & ~placed;');
         expect(wide).toContain('ldHigh = (ldHigh << shift) | ((ld | bit) >> (32u - shift));');
+        const carried = unitSearchShader(rows, { boardSize: n, carryPair: true });
+        expect(carried).toContain('ld = ((ld >> back) | (ldHigh << (32u - back))) & ~placed;');
+        expect(carried).toContain('ldHigh = (ldHigh << shift) | ((ld | bit) >> (32u - shift));');
       }
     }
   });

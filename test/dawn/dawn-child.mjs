@@ -5,6 +5,8 @@
 // MODE 'count': counts with engine 'webgpu' through the package while garbage is collected every
 //   millisecond, holding nothing of Dawn itself: n = 1..MAX one after another, two counts at once, a count
 //   with progress, and one aborted mid-way. It then returns, and the process must exit by itself.
+// MODE 'wide': n = 1..12 on one device with the shader that restores the left diagonals' lost bits (as it is
+//   from n - 2 + rows left >= 32), its table pair carried and not, and n = 12 in workgroups of 32, then exits.
 // MODE 'dropped': the control: a device whose instance nobody holds, used after a collection. Real Dawn
 //   crashes or hangs there (the bug of issue 43), which shows that 'count' proves something.
 const say = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
@@ -30,6 +32,21 @@ if (mode === 'adapter') {
   await device.createComputePipelineAsync({ layout: 'auto', compute: { module, entryPoint: 'main' } });
   say({ survived: true });
   device.destroy();
+} else if (mode === 'wide') {
+  const dist = new URL('../../dist/', import.meta.url);
+  const { requestGpuDevice } = await import(new URL('search/webgpu/webgpu-device.js', dist).href);
+  const { deviceLimits } = await import(new URL('search/webgpu/webgpu-plan.js', dist).href);
+  const { countOnDevice } = await import(new URL('search/webgpu/webgpu-run.js', dist).href);
+  const session = await requestGpuDevice();
+  const limits = deviceLimits(session.adapter.limits);
+  for (let n = 1; n <= 12; n++) {
+    const r = await countOnDevice(n, session.device, limits, { layout: { boardSize: 32 } });
+    const carried = await countOnDevice(n, session.device, limits, { layout: { boardSize: 32, carryPair: true } });
+    say({ n, total: String(r.total), carried: String(carried.total) });
+  }
+  const small = await countOnDevice(12, session.device, limits, { layout: { workgroupSize: 32 } });
+  say({ workgroupsOf32: String(small.total) });
+  session.close();
 } else if (mode === 'count') {
   const max = Number(process.argv[3]);
   const dist = new URL('../../dist/', import.meta.url);

@@ -110,6 +110,16 @@ describe.runIf(found.adapter || REQUIRED)('the WebGPU engine on Dawn in Node', (
     expect({ status, signal }).toEqual({ status: 0, signal: null });
   });
 
+  it("restores the left diagonals' lost bits where asked (the table's pair carried or not), and counts in workgroups of 32: n = 1..12 exact", () => {
+    const { status, lines, stderr } = runChild(['wide']);
+    expect(lines).toEqual([
+      ...range(1, 12).map((n) => ({ n, total: String(TOTAL[n]), carried: String(TOTAL[n]) })),
+      { workgroupsOf32: String(TOTAL[12]) },
+    ]);
+    expect(stderr).not.toMatch(/Error:/);
+    expect(status).toBe(0);
+  });
+
   it('the CLI counts n = 1..12 with --engine webgpu, each line exact, and exits 0 by itself', () => {
     const child = spawnSync(
       process.execPath,
@@ -150,7 +160,8 @@ describe.runIf(found.adapter || REQUIRED)('the WebGPU engine on Dawn in Node', (
         'private',
         'wg32',
         'wg128',
-        'reloadEachStep',
+        'carryPair',
+        'carryPair+unchecked',
         'countBranchless',
         'look0',
         'look1',

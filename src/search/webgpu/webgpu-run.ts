@@ -35,7 +35,7 @@ export interface WebGpuCountOptions {
 interface DeviceCountOptions extends WebGpuCountOptions {
   /** Overrides planGpuWork (tests: many small dispatches at small n). */
   plan?: GpuWorkPlan;
-  /** Overrides parts of the shader's layout (bench/gpu-layouts.mjs compares them on a GPU); boardSize is always n. */
+  /** Overrides parts of the shader's layout (bench/gpu-layouts.mjs compares them on a GPU; boardSize, n by default). */
   layout?: ShaderLayout;
   /** Overrides the clock that times dispatches, in ms (tests: a clock that ticks per call, so sizes are deterministic). */
   clock?: () => number;
@@ -220,7 +220,7 @@ function compileSearch(
     layout: 'auto',
     compute: {
       module: device.createShaderModule({
-        code: unitSearchShader(Math.min(plan.rowsLeft, Math.max(1, deepest)), { ...layout, boardSize: n }),
+        code: unitSearchShader(Math.min(plan.rowsLeft, Math.max(1, deepest)), { boardSize: n, ...layout }),
       }),
       entryPoint: 'main',
     },

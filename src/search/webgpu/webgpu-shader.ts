@@ -57,6 +57,11 @@ export interface ShaderLayout {
   readonly boardSize?: number;
   /** Invocations per workgroup (WORKGROUP_SIZE; bench/gpu-layouts.mjs compares others on a GPU). */
   readonly workgroupSize?: number;
+  /**
+   * Whether a push keeps the next row's table pair it loaded (for the lookahead, or to push) as that row's
+   * pair, so that a step after a push reads no table (searchLoop). Off by default: not yet timed on a GPU.
+   */
+  readonly carryPair?: boolean;
 }
 
 /** Most rows below a queen the shader may check before pushing it (unitSearchShader's `lookahead`). */
@@ -85,7 +90,13 @@ const DEFAULT_LOOKAHEAD = 2;
  * against 0.90-0.92x for 1); bench/gpu-layouts.mjs times them on a GPU.
  */
 export function unitSearchShader(maxRowsLeft: number, layout: ShaderLayout = {}): string {
-  const { stackPlace = 'workgroup', lookahead = DEFAULT_LOOKAHEAD, boardSize = 0, workgroupSize = WORKGROUP_SIZE } = layout;
+  const {
+    stackPlace = 'workgroup',
+    lookahead = DEFAULT_LOOKAHEAD,
+    boardSize = 0,
+    workgroupSize = WORKGROUP_SIZE,
+    carryPair = false,
+  } = layout;
   if (!Number.isInteger(lookahead) || lookahead < 0 || lookahead > MAX_LOOKAHEAD) {
     throw rangeError(`lookahead must be an integer from 0 to ${MAX_LOOKAHEAD}, got ${String(lookahead)}`);
   }
@@ -107,7 +118,7 @@ ${inWorkgroup ? 'var<workgroup> stack: array<u32, STACK_ROWS * WORKGROUP_SIZE>;'
 @compute @workgroup_size(${workgroupSize})
 fn main(@builtin(local_invocation_index) lane: u32) {
   ${inWorkgroup ? '' : 'var stack: array<u32, STACK_ROWS>;'}
-${searchLoop(inWorkgroup ? '(row - firstRow) * WORKGROUP_SIZE + lane' : 'row - firstRow', lookahead, losesLeftBits(boardSize, maxRowsLeft))}
+${searchLoop(inWorkgroup ? '(row - firstRow) * WORKGROUP_SIZE + lane' : 'row - firstRow', lookahead, losesLeftBits(boardSize, maxRowsLeft), carryPair)}
 }
 `;
 }
@@ -153,7 +164,8 @@ fn addToSum(subproblem: u32, low: u32, high: u32) {
  * has no free square left), take the next, find its branch, place its
  * queen, and add the sum so far where the subproblem changes.
  */
-function takeUnit(wide: boolean): string {
+function takeUnit(wide: boolean, carryPair: boolean): string {
+  const start = carryPair ? 'start' : 'below'; // the pair of the branch's row (the loop's own `below` where carried)
   return /* wgsl */ `
     if (free == 0u && row == firstRow) {
       let index = atomicAdd(&handedOut, 1u);
@@ -183,7 +195,7 @@ function takeUnit(wide: boolean): string {
       row = (branch.w >> 5u) & 31u;
       lastRow = branch.w & 31u;
       // Its queen: the branch row's free square of its rank among the branch's units.
-      let start = rowTable[table + row];
+      let ${start} = rowTable[table + row];
       var squares = ~(branch.x | branch.y | branch.z | rowTable[table + ((row + ${TABLE_ROWS - 1}u) % ${TABLE_ROWS}u)].y);
       for (var k = firstUnit[lo]; k < index; k++) {
         squares &= squares - 1u;
@@ -194,13 +206,12 @@ function takeUnit(wide: boolean): string {
         free = bit;
       } else {
         cols = branch.x | bit;
-        ld = (branch.y | bit) << start.x;
-        rd = (branch.z | bit) >> start.x;
+        ld = (branch.y | bit) << ${start}.x;
+        rd = (branch.z | bit) >> ${start}.x;
         row += 1u;
-        free = ~(cols | ld | rd | start.y);
+        free = ~(cols | ld | rd | ${start}.y);
       }
-      firstRow = row;
-      below = rowTable[table + row];
+      firstRow = row;${carryPair ? '\n      below = rowTable[table + row];' : ''}
       rdLow = 0u;${wide ? '\n      ldHigh = 0u;' : ''}
       if (row == lastRow) {
         // As many columns are free as rows are left, so the last row has at most one free square.
@@ -217,41 +228,50 @@ function takeUnit(wide: boolean): string {
 `;
 }
 
+/** Where a queen above the second-to-last row is pushed: always, or only where the rows below keep a square (lookahead). */
+function pushWhere(lookahead: number): string {
+  if (lookahead === 0) return '} else {';
+  const checks = ['nextFree != 0u'];
+  // Straight-line tests (a loop over the rows cost lavapipe 1.3x the time at lookahead 3); row + 2 <= lastRow here.
+  if (lookahead >= 2) checks.push(keepsSquare(2));
+  if (lookahead >= 3) checks.push(`(row + 3u > lastRow || ${keepsSquare(3)})`);
+  return `} else if (${checks.join(' && ')}) {`;
+}
+
 /**
- * Where a queen above the second-to-last row is pushed: always, or only where
- * the rows below keep a square (lookahead). `ahead` is the next row's pair of
- * the table (its shift and the attacks on the row after it): loaded here
- * once, it becomes that row's `below` when the queen is pushed, so a step
- * after a push reads no table. Lookahead 2 and 3 test with it before the
- * push; 0 and 1 load it only to push.
+ * Whether inner row row + k keeps a free square for the masks of row + 1
+ * (the queen just placed included): the shifts of rows row + 1 to
+ * row + k - 1, and the attacks on row + k, from k - 1 pairs of the table
+ * (the first of them `ahead`, where the loop carries it).
  */
-function pushWhere(lookahead: number): { open: string; close: string; indent: (lines: string) => string } {
+function keepsSquare(k: number, ahead?: string): string {
+  const pairs = Array.from({ length: k - 1 }, (_, j) => (j === 0 && ahead ? ahead : `rowTable[table + row + ${j + 1}u]`));
+  const shifts = pairs.map((pair) => `${pair}.x`).join(' + ');
+  const reach = k === 2 ? shifts : `(${shifts})`;
+  return `~(nextCols | (nextLd << ${reach}) | (nextRd >> ${reach}) | ${pairs[k - 2]}.y) != 0u`;
+}
+
+/**
+ * The push where the loop carries the table's pair: `ahead`, the next row's
+ * pair (its shift and the attacks on the row after it), is loaded once and
+ * becomes that row's `below` when the queen is pushed, so a step after a push
+ * reads no table. Lookahead 2 and 3 test with it before the push; 0 and 1
+ * load it only to push.
+ */
+function pushCarrying(lookahead: number): { open: string; close: string; indent: (lines: string) => string } {
   const ahead = 'let ahead = rowTable[table + row + 1u];';
   const indentBy = (spaces: string) => (lines: string) => lines.replace(/^/gm, spaces);
   if (lookahead <= 1) {
     const open = lookahead === 0 ? '} else {' : '} else if (nextFree != 0u) {';
     return { open: `${open}\n        ${ahead}`, close: '', indent: indentBy('        ') };
   }
-  const checks = ['nextFree != 0u', keepsSquare(2)];
-  // Straight-line tests (a loop over the rows cost lavapipe 1.3x the time at lookahead 3); row + 2 <= lastRow here.
-  if (lookahead >= 3) checks.push(`(row + 3u > lastRow || ${keepsSquare(3)})`);
+  const checks = ['nextFree != 0u', keepsSquare(2, 'ahead')];
+  if (lookahead >= 3) checks.push(`(row + 3u > lastRow || ${keepsSquare(3, 'ahead')})`);
   return {
     open: `} else {\n        ${ahead}\n        if (${checks.join(' && ')}) {`,
     close: '\n        }',
     indent: indentBy('          '),
   };
-}
-
-/**
- * Whether inner row row + k keeps a free square for the masks of row + 1
- * (the queen just placed included): the shifts of rows row + 1 to
- * row + k - 1, and the attacks on row + k, from `ahead` and k - 2 more pairs.
- */
-function keepsSquare(k: number): string {
-  if (k === 2) return '~(nextCols | (nextLd << ahead.x) | (nextRd >> ahead.x) | ahead.y) != 0u';
-  const pair = `rowTable[table + row + ${k - 1}u]`;
-  const reach = `(ahead.x + ${Array.from({ length: k - 2 }, (_, j) => `rowTable[table + row + ${j + 2}u].x`).join(' + ')})`;
-  return `~(nextCols | (nextLd << ${reach}) | (nextRd >> ${reach}) | ${pair}.y) != 0u`;
 }
 
 /**
@@ -275,28 +295,25 @@ function losesLeftBits(boardSize: number, maxRowsLeft: number): boolean {
  * than 32). A quarter of the four-word stack's memory, and on an H100 0.86x
  * its time (2026-11-27, bench/gpu-probe.mjs).
  */
-function searchLoop(slot: string, lookahead: number, wide: boolean): string {
+/** One step of the loop (after the unit's start): go back where the row has no square left, then place a queen. */
+function loopStep(slot: string, lookahead: number, wide: boolean, carryPair: boolean): string {
   const ifWide = (code: string): string => (wide ? code : '');
-  const push = pushWhere(lookahead);
-  return /* wgsl */ `
-  // Each invocation takes units until none are left, so a lane whose unit ends
-  // early starts another instead of idling until its wave's longest unit ends.
-  var subproblem = 0xffffffffu;
-  var table = 0u;
-  var firstRow = 0u;
-  var lastRow = 0u;
-  var row = 0u;
-  var cols = 0u;
-  var ld = 0u;
-  var rd = 0u;
-  // This row's pair of the table: the shift to the next inner row and that row's border attacks.
-  var below = vec2<u32>(0u, 0u);
-  var rdLow = 0u;${ifWide('\n  var ldHigh = 0u;')}
-  var free = 0u;
-  var low = 0u;
-  var high = 0u;
-  loop {
-${takeUnit(wide)}    if (free == 0u) {
+  const pushLines = (carried: string) => `stack[${slot}] = free | bit;
+rdLow = (rdLow >> shift) | ((rd | bit) << (32u - shift));${ifWide('\nldHigh = (ldHigh << shift) | ((ld | bit) >> (32u - shift));')}
+cols = nextCols;
+ld = nextLd;
+rd = nextRd;
+free = nextFree;
+row += 1u;${carried}`;
+  const countLast = `      if (row + 1u == lastRow) {
+        if (nextFree != 0u) {
+          low += 1u;
+          if (low == 0u) {
+            high += 1u;
+          }
+        }`;
+  return carryPair
+    ? `    if (free == 0u) {
       // Back on the row above: take its queen off, the diagonals shifted back by that row's shift.
       row -= 1u;
       let tried = stack[${slot}];
@@ -317,24 +334,61 @@ ${takeUnit(wide)}    if (free == 0u) {
       let nextLd = (ld | bit) << shift;
       let nextRd = (rd | bit) >> shift;
       let nextFree = ~(nextCols | nextLd | nextRd | below.y);
-      if (row + 1u == lastRow) {
-        if (nextFree != 0u) {
-          low += 1u;
-          if (low == 0u) {
-            high += 1u;
-          }
-        }
-      ${push.open}
-${push.indent(`stack[${slot}] = free | bit;
-rdLow = (rdLow >> shift) | ((rd | bit) << (32u - shift));${ifWide('\nldHigh = (ldHigh << shift) | ((ld | bit) >> (32u - shift));')}
-cols = nextCols;
-ld = nextLd;
-rd = nextRd;
-free = nextFree;
-row += 1u;
-below = ahead;`)}${push.close}
+${countLast}
+      ${pushCarrying(lookahead).open}
+${pushCarrying(lookahead).indent(pushLines('\nbelow = ahead;'))}${pushCarrying(lookahead).close}
       }
+    }`
+    : `    var placed = 0u;
+    if (free == 0u) {
+      row -= 1u;
+      let tried = stack[${slot}];
+      placed = tried & (0u - tried);
+      free = tried ^ placed;
     }
+    // The shift to the next inner row and that row's border attacks: one load.
+    let below = rowTable[table + row];
+    let shift = below.x;
+    if (placed != 0u) {
+      // Back on this row: take its queen off, the diagonals shifted back.
+      cols ^= placed;
+      ld = ((ld >> shift)${ifWide(' | (ldHigh << (32u - shift))')}) & ~placed;
+      rd = ((rd << shift) | (rdLow >> (32u - shift))) & ~placed;
+      rdLow <<= shift;${ifWide('\n      ldHigh >>= shift;')}
+    }
+    if (free != 0u) {
+      let bit = free & (0u - free);
+      free ^= bit;
+      let nextCols = cols | bit;
+      let nextLd = (ld | bit) << shift;
+      let nextRd = (rd | bit) >> shift;
+      let nextFree = ~(nextCols | nextLd | nextRd | below.y);
+${countLast}
+      ${pushWhere(lookahead)}
+${pushLines('').replace(/^/gm, '        ')}
+      }
+    }`;
+}
+
+function searchLoop(slot: string, lookahead: number, wide: boolean, carryPair: boolean): string {
+  const ifWide = (code: string): string => (wide ? code : '');
+  return /* wgsl */ `
+  // Each invocation takes units until none are left, so a lane whose unit ends
+  // early starts another instead of idling until its wave's longest unit ends.
+  var subproblem = 0xffffffffu;
+  var table = 0u;
+  var firstRow = 0u;
+  var lastRow = 0u;
+  var row = 0u;
+  var cols = 0u;
+  var ld = 0u;
+  var rd = 0u;${carryPair ? "\n  // This row's pair of the table: the shift to the next inner row and that row's border attacks.\n  var below = vec2<u32>(0u, 0u);" : ''}
+  var rdLow = 0u;${ifWide('\n  var ldHigh = 0u;')}
+  var free = 0u;
+  var low = 0u;
+  var high = 0u;
+  loop {
+${takeUnit(wide, carryPair)}${loopStep(slot, lookahead, wide, carryPair)}
   }
   addToSum(subproblem, low, high);`;
 }
