@@ -38,14 +38,15 @@ describe('the Dawn instance of the webgpu package', () => {
       { n: 12, total: '14200', unique: '1787', engine: 'webgpu', heldDuring: true },
     ]);
     expect(lines[3]).toEqual({ devicesForThree: 1, idleAfterThree: true }); // each count reused the device the one before it left waiting
-    expect(lines[4]).toMatchObject({ together: ['352', '2680'] });
-    expect(lines[4].newInstances).toBeLessThanOrEqual(1); // the two counts at once share one
-    expect(lines[5]).toEqual({ aborted: 'AbortError', idleAfterAbort: false });
-    expect(lines[6]).toEqual({ heldAfter: false, idleAfter: false });
+    expect(lines[4]).toEqual({ afterLoss: '352', devices: 2 }); // the lost one was not reused
+    expect(lines[5]).toMatchObject({ together: ['352', '2680'] });
+    expect(lines[5].newInstances).toBeLessThanOrEqual(1); // the two counts at once share one
+    expect(lines[6]).toEqual({ aborted: 'AbortError', idleAfterAbort: false });
+    expect(lines[7]).toEqual({ heldAfter: false, idleAfter: false });
     // Node exits only once every instance is collected (each keeps it running, as Dawn's does).
     expect(created).toBeGreaterThanOrEqual(1);
     expect(collected).toBe(created);
-    expect(lines).toHaveLength(8);
+    expect(lines).toHaveLength(9);
     expect(status).toBe(0);
   });
 

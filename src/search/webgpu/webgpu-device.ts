@@ -90,7 +90,8 @@ interface GpuSession {
 }
 
 /** A device between counts, with the lease on its instance; at most one. */
-let idle: { adapter: GpuAdapterLike; device: GpuDeviceLike; endLease: (() => void) | undefined; timer: unknown } | undefined;
+let idle:
+  { adapter: GpuAdapterLike; device: GpuDeviceLike; endLease: (() => void) | undefined; timer: unknown; isLost: () => boolean } | undefined;
 
 /** Whether a device waits for the next count now (for tests). */
 export function holdsIdleDevice(): boolean {
@@ -117,7 +118,7 @@ function sessionOf(adapter: GpuAdapterLike, device: GpuDeviceLike, endLease: (()
           closeDevice(device, endLease);
         }, IDLE_MS) as unknown as { unref?: () => void };
         timer.unref?.();
-        idle = { adapter, device, endLease, timer };
+        idle = { adapter, device, endLease, timer, isLost: () => lost };
         return;
       }
       setTimeout(() => closeDevice(device, endLease), 0);
@@ -127,10 +128,12 @@ function sessionOf(adapter: GpuAdapterLike, device: GpuDeviceLike, endLease: (()
 
 export async function requestGpuDevice(): Promise<GpuSession> {
   if (idle) {
-    const { adapter, device, endLease, timer } = idle;
+    const { adapter, device, endLease, timer, isLost } = idle;
     idle = undefined;
     clearTimeout(timer as ReturnType<typeof setTimeout>);
-    return sessionOf(adapter, device, endLease);
+    // A device lost while it waited (a driver reset, a GPU taken away) is let go, and another opened.
+    if (!isLost()) return sessionOf(adapter, device, endLease);
+    closeDevice(device, endLease);
   }
   const navigatorGpu = (globalThis as { navigator?: { gpu?: GpuLike } }).navigator?.gpu;
   const lease = navigatorGpu || !isNode ? undefined : leaseNodeGpu();
