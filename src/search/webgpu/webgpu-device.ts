@@ -89,51 +89,60 @@ interface GpuSession {
   close(reusable?: boolean): void;
 }
 
-/** A device between counts, with the lease on its instance; at most one. */
-let idle:
-  { adapter: GpuAdapterLike; device: GpuDeviceLike; endLease: (() => void) | undefined; timer: unknown; isLost: () => boolean } | undefined;
+/** An open device: its adapter, the lease on its instance, and whether it reported itself lost (watched once). */
+interface OpenDevice {
+  readonly adapter: GpuAdapterLike;
+  readonly device: GpuDeviceLike;
+  readonly endLease: (() => void) | undefined;
+  readonly isLost: () => boolean;
+}
+
+function opened(adapter: GpuAdapterLike, device: GpuDeviceLike, endLease: (() => void) | undefined): OpenDevice {
+  let lost = false;
+  const mark = () => (lost = true);
+  device.lost.then(mark, mark);
+  return { adapter, device, endLease, isLost: () => lost };
+}
+
+/** A device between counts; at most one. */
+let idle: { open: OpenDevice; timer: unknown } | undefined;
 
 /** Whether a device waits for the next count now (for tests). */
 export function holdsIdleDevice(): boolean {
   return idle !== undefined;
 }
 
-function sessionOf(adapter: GpuAdapterLike, device: GpuDeviceLike, endLease: (() => void) | undefined): GpuSession {
-  let lost = false;
-  device.lost.then(
-    () => (lost = true),
-    () => (lost = true),
-  );
+function sessionOf(open: OpenDevice): GpuSession {
   let closed = false;
   return {
-    adapter,
-    device,
+    adapter: open.adapter,
+    device: open.device,
     close(reusable = false) {
       if (closed) return;
       closed = true;
-      if (reusable && !lost && !idle) {
+      if (reusable && !open.isLost() && !idle) {
         const timer = setTimeout(() => {
-          if (idle?.device !== device) return;
+          if (idle?.open !== open) return;
           idle = undefined;
-          closeDevice(device, endLease);
+          closeDevice(open);
         }, IDLE_MS) as unknown as { unref?: () => void };
         timer.unref?.();
-        idle = { adapter, device, endLease, timer, isLost: () => lost };
+        idle = { open, timer };
         return;
       }
-      setTimeout(() => closeDevice(device, endLease), 0);
+      setTimeout(() => closeDevice(open), 0);
     },
   };
 }
 
 export async function requestGpuDevice(): Promise<GpuSession> {
   if (idle) {
-    const { adapter, device, endLease, timer, isLost } = idle;
+    const { open, timer } = idle;
     idle = undefined;
     clearTimeout(timer as ReturnType<typeof setTimeout>);
     // A device lost while it waited (a driver reset, a GPU taken away) is let go, and another opened.
-    if (!isLost()) return sessionOf(adapter, device, endLease);
-    closeDevice(device, endLease);
+    if (!open.isLost()) return sessionOf(open);
+    closeDevice(open);
   }
   const navigatorGpu = (globalThis as { navigator?: { gpu?: GpuLike } }).navigator?.gpu;
   const lease = navigatorGpu || !isNode ? undefined : leaseNodeGpu();
@@ -149,14 +158,14 @@ export async function requestGpuDevice(): Promise<GpuSession> {
     const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
     if (!adapter) throw unavailable('WebGPU is present but gives no adapter (no usable GPU or driver, or WebGPU is blocked)');
     const device = await adapter.requestDevice();
-    return sessionOf(adapter, device, lease?.end);
+    return sessionOf(opened(adapter, device, lease?.end));
   } catch (error) {
     lease?.end();
     throw error;
   }
 }
 
-function closeDevice(device: GpuDeviceLike, endLease: (() => void) | undefined): void {
+function closeDevice({ device, endLease }: OpenDevice): void {
   device.destroy();
   if (!endLease) return;
   // The timer is unref'd where it can be: it must not keep Node running by itself.

@@ -258,20 +258,20 @@ function keepsSquare(k: number, ahead?: string): string {
  * reads no table. Lookahead 2 and 3 test with it before the push; 0 and 1
  * load it only to push.
  */
-function pushCarrying(lookahead: number): { open: string; close: string; indent: (lines: string) => string } {
+function pushCarrying(lookahead: number): { open: string; close: string; indent: string } {
   const ahead = 'let ahead = rowTable[table + row + 1u];';
-  const indentBy = (spaces: string) => (lines: string) => lines.replace(/^/gm, spaces);
   if (lookahead <= 1) {
     const open = lookahead === 0 ? '} else {' : '} else if (nextFree != 0u) {';
-    return { open: `${open}\n        ${ahead}`, close: '', indent: indentBy('        ') };
+    return { open: `${open}\n        ${ahead}`, close: '', indent: '        ' };
   }
   const checks = ['nextFree != 0u', keepsSquare(2, 'ahead')];
   if (lookahead >= 3) checks.push(`(row + 3u > lastRow || ${keepsSquare(3, 'ahead')})`);
-  return {
-    open: `} else {\n        ${ahead}\n        if (${checks.join(' && ')}) {`,
-    close: '\n        }',
-    indent: indentBy('          '),
-  };
+  return { open: `} else {\n        ${ahead}\n        if (${checks.join(' && ')}) {`, close: '\n        }', indent: '          ' };
+}
+
+/** `lines` with `spaces` before each. */
+function indent(lines: string, spaces: string): string {
+  return lines.replace(/^/gm, spaces);
 }
 
 /**
@@ -285,19 +285,14 @@ function losesLeftBits(boardSize: number, maxRowsLeft: number): boolean {
   return boardSize - 2 + maxRowsLeft >= 32;
 }
 
-/**
- * The body of main: take a unit, make it from its branch, search it, sum its
- * count, take the next; `slot` indexes this row's stack entry. The stack
- * keeps one word a row, the row's squares tried so far (the queen placed is
- * the lowest): going back shifts the diagonals back by the row's shift and
- * takes the queen off, with `rdLow` (and on wide boards `ldHigh`) giving back
- * the bits the shifts pushed off the word (a unit's shifts add up to less
- * than 32). A quarter of the four-word stack's memory, and on an H100 0.86x
- * its time (2026-11-27, bench/gpu-probe.mjs).
- */
 /** One step of the loop (after the unit's start): go back where the row has no square left, then place a queen. */
 function loopStep(slot: string, lookahead: number, wide: boolean, carryPair: boolean): string {
   const ifWide = (code: string): string => (wide ? code : '');
+  // Back on a row: its queen off, the diagonals shifted back by `by` (that row's shift to the next).
+  const restore = (by: string) => `cols ^= placed;
+ld = ((ld >> ${by})${ifWide(` | (ldHigh << (32u - ${by}))`)}) & ~placed;
+rd = ((rd << ${by}) | (rdLow >> (32u - ${by}))) & ~placed;
+rdLow <<= ${by};${ifWide(`\nldHigh >>= ${by};`)}`;
   const pushLines = (carried: string) => `stack[${slot}] = free | bit;
 rdLow = (rdLow >> shift) | ((rd | bit) << (32u - shift));${ifWide('\nldHigh = (ldHigh << shift) | ((ld | bit) >> (32u - shift));')}
 cols = nextCols;
@@ -312,8 +307,9 @@ row += 1u;${carried}`;
             high += 1u;
           }
         }`;
-  return carryPair
-    ? `    if (free == 0u) {
+  if (carryPair) {
+    const push = pushCarrying(lookahead);
+    return `    if (free == 0u) {
       // Back on the row above: take its queen off, the diagonals shifted back by that row's shift.
       row -= 1u;
       let tried = stack[${slot}];
@@ -321,10 +317,7 @@ row += 1u;${carried}`;
       free = tried ^ placed;
       below = rowTable[table + row];
       let back = below.x;
-      cols ^= placed;
-      ld = ${wide ? '((ld >> back) | (ldHigh << (32u - back)))' : '(ld >> back)'} & ~placed;
-      rd = ((rd << back) | (rdLow >> (32u - back))) & ~placed;
-      rdLow <<= back;${ifWide('\n      ldHigh >>= back;')}
+${indent(restore('back'), '      ')}
     }
     if (free != 0u) {
       let bit = free & (0u - free);
@@ -335,11 +328,12 @@ row += 1u;${carried}`;
       let nextRd = (rd | bit) >> shift;
       let nextFree = ~(nextCols | nextLd | nextRd | below.y);
 ${countLast}
-      ${pushCarrying(lookahead).open}
-${pushCarrying(lookahead).indent(pushLines('\nbelow = ahead;'))}${pushCarrying(lookahead).close}
+      ${push.open}
+${indent(pushLines('\nbelow = ahead;'), push.indent)}${push.close}
       }
-    }`
-    : `    var placed = 0u;
+    }`;
+  }
+  return `    var placed = 0u;
     if (free == 0u) {
       row -= 1u;
       let tried = stack[${slot}];
@@ -351,10 +345,7 @@ ${pushCarrying(lookahead).indent(pushLines('\nbelow = ahead;'))}${pushCarrying(l
     let shift = below.x;
     if (placed != 0u) {
       // Back on this row: take its queen off, the diagonals shifted back.
-      cols ^= placed;
-      ld = ((ld >> shift)${ifWide(' | (ldHigh << (32u - shift))')}) & ~placed;
-      rd = ((rd << shift) | (rdLow >> (32u - shift))) & ~placed;
-      rdLow <<= shift;${ifWide('\n      ldHigh >>= shift;')}
+${indent(restore('shift'), '      ')}
     }
     if (free != 0u) {
       let bit = free & (0u - free);
@@ -365,11 +356,21 @@ ${pushCarrying(lookahead).indent(pushLines('\nbelow = ahead;'))}${pushCarrying(l
       let nextFree = ~(nextCols | nextLd | nextRd | below.y);
 ${countLast}
       ${pushWhere(lookahead)}
-${pushLines('').replace(/^/gm, '        ')}
+${indent(pushLines(''), '        ')}
       }
     }`;
 }
 
+/**
+ * The body of main: take a unit, make it from its branch, search it, sum its
+ * count, take the next; `slot` indexes this row's stack entry. The stack
+ * keeps one word a row, the row's squares tried so far (the queen placed is
+ * the lowest): going back shifts the diagonals back by the row's shift and
+ * takes the queen off, with `rdLow` (and on wide boards `ldHigh`) giving back
+ * the bits the shifts pushed off the word (a unit's shifts add up to less
+ * than 32). A quarter of the four-word stack's memory, and on an H100 0.86x
+ * its time (2026-11-27, bench/gpu-probe.mjs).
+ */
 function searchLoop(slot: string, lookahead: number, wide: boolean, carryPair: boolean): string {
   const ifWide = (code: string): string => (wide ? code : '');
   return /* wgsl */ `
