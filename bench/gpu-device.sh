@@ -3,10 +3,10 @@
 # Here first: npm run build && bash ../shared/gpu/make-kit.sh   (builds .device-kit/, ignored by git)
 # Then the device tool: command "bash bench/gpu-device.sh", carry [".device-kit", "dist"], timeout_s 300.
 # Writes to $OUT (the device tool brings it back): gpu.jsonl (bench:gpu's lines: n = 18..21 in one run, then
-# n = 16..20 with the CPU join beside each; append them to bench/results/gpu.jsonl), bench.txt, open.jsonl
-# (bench/gpu-open.mjs: where the first count's time goes before it counts), probe.jsonl (bench/gpu-probe.mjs:
-# the shader's variants on one batch), layouts.jsonl (bench/gpu-layouts.mjs at n = 20 and 19), nvidia-smi.csv.
-# Each step is bounded (240 s in all).
+# n = 16..20 with the CPU join beside each; append them to bench/results/gpu.jsonl), bench.txt, layouts.jsonl
+# (bench/gpu-layouts.mjs at n = 20: the finer tails, then the shader's layouts), open.jsonl (bench/gpu-open.mjs:
+# where the first count's time goes before it counts), probe.jsonl (bench/gpu-probe.mjs: the shader's variants
+# on one batch), nvidia-smi.csv. Each step is bounded (270 s in all), the most wanted first.
 set -u
 out=${OUT:-bench/results/device}
 mkdir -p "$out"
@@ -14,15 +14,17 @@ kit=.device-kit/on-device.sh # unpacks Node, Dawn and the Vulkan loader, then ex
 nvidia-smi --query-gpu=timestamp,utilization.gpu,clocks.sm --format=csv -l 1 >"$out/nvidia-smi.csv" 2>&1 &
 smi=$!
 # on-device.sh's own lines about the machine go to bench.txt, so the .jsonl files hold JSON lines only.
-# Issue 43's four counts in one run, then n = 16..20 again with the CPU join on every core beside each.
+# Issue 43's four counts in one run.
 timeout 60 bash $kit node bench/gpu.mjs --from 18 --to 21 --no-cpu --results "$out/gpu.jsonl" 2>&1 | tee -a "$out/bench.txt"
-timeout 60 bash $kit node bench/gpu.mjs --from 16 --to 20 --results "$out/gpu.jsonl" 2>&1 | tee -a "$out/bench.txt"
+# The dispatches' finer tails against none and 4 an invocation (n = 20, 3 rounds), then the shader's layouts
+# (lookahead 1 to 3, workgroups of 32, the table's pair carried; n = 20 once).
+timeout 45 bash $kit node bench/gpu-layouts.mjs 20 20 3 --tails 2>>"$out/bench.txt" | grep --line-buffered '^{' >"$out/layouts.jsonl"
+timeout 40 bash $kit node bench/gpu-layouts.mjs 20 20 1 2>>"$out/bench.txt" | grep --line-buffered '^{' >>"$out/layouts.jsonl"
 timeout 20 bash $kit node bench/gpu-open.mjs 18 2>>"$out/bench.txt" | grep --line-buffered '^{' >"$out/open.jsonl"
 # Where the shader's time goes (its variants on one batch).
 timeout 45 bash $kit node bench/gpu-probe.mjs 3 2>>"$out/bench.txt" | grep --line-buffered '^{' >"$out/probe.jsonl"
-# Whole counts with lookahead 1 to 3 and workgroups of 32 (n = 20 once, n = 19 twice).
-timeout 40 bash $kit node bench/gpu-layouts.mjs 20 20 1 2>>"$out/bench.txt" | grep --line-buffered '^{' >"$out/layouts.jsonl"
-timeout 25 bash $kit node bench/gpu-layouts.mjs 19 19 2 2>>"$out/bench.txt" | grep --line-buffered '^{' >>"$out/layouts.jsonl"
+# n = 16..20 again, with the CPU join on every core beside each.
+timeout 60 bash $kit node bench/gpu.mjs --from 16 --to 20 --results "$out/gpu.jsonl" 2>&1 | tee -a "$out/bench.txt"
 kill "$smi" 2>/dev/null
 cat "$out/open.jsonl"
 cut -c1-200 "$out/probe.jsonl" "$out/layouts.jsonl"

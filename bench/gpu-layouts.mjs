@@ -10,10 +10,12 @@
 // clock change hits them alike). `--sizes` compares the dispatches' sizes
 // instead: growth towards 200 ms a dispatch (the default), towards 100 ms
 // with at most 4,194,304 units (the default until 2026-11-27), and towards
-// 400 ms. One JSON line per count:
-//   { n, layout, stackPlace, invocations, lookahead, workgroupSize, carryPair, dispatchMs, maxUnits, rowsLeft, ms, exact, dispatches, largest }
+// 400 ms. `--tails` compares the dispatches' finer tails (webgpu-plan.ts,
+// TAIL_PER_INVOCATION): 2 units per invocation (the default), none, and 4.
+// One JSON line per count:
+//   { n, layout, stackPlace, invocations, lookahead, workgroupSize, carryPair, dispatchMs, maxUnits, tailPerInvocation, rowsLeft, ms, exact, dispatches, largest }
 // ms: from the call to the result, the pipeline's compile included.
-//   node bench/gpu-layouts.mjs FROM TO [ROUNDS] [--stacks | --sizes]   (after npm run build; Node with `webgpu`)
+//   node bench/gpu-layouts.mjs FROM TO [ROUNDS] [--stacks | --sizes | --tails]   (after npm run build; Node with `webgpu`)
 import { requestGpuDevice } from '../dist/search/webgpu/webgpu-device.js';
 import { deviceLimits, planGpuWork } from '../dist/search/webgpu/webgpu-plan.js';
 import { countOnDevice } from '../dist/search/webgpu/webgpu-run.js';
@@ -25,6 +27,7 @@ const [from, to, rounds = 2] = process.argv
   .map(Number);
 const stacks = process.argv.includes('--stacks');
 const sizes = process.argv.includes('--sizes');
+const tails = process.argv.includes('--tails');
 const session = await requestGpuDevice();
 const limits = deviceLimits(session.adapter.limits);
 
@@ -49,6 +52,13 @@ function layoutsOf(plan) {
         plan: { ...plan, dispatchMs: 100, maxUnitsPerDispatch: Math.min(1 << 22, plan.maxUnitsPerDispatch) },
       }),
       at('grow to 400 ms', { plan: { ...plan, dispatchMs: 400 } }),
+    ];
+  }
+  if (tails) {
+    return [
+      at('finer tails, 2 units an invocation', {}),
+      at('no finer tails', { plan: { ...plan, tailPerInvocation: 0 } }),
+      at('finer tails, 4 units an invocation', { plan: { ...plan, tailPerInvocation: 4 } }),
     ];
   }
   return [
@@ -77,7 +87,7 @@ try {
           },
         });
         const ms = Math.round((performance.now() - start) * 10) / 10;
-        const { invocations, dispatchMs, maxUnitsPerDispatch: maxUnits, rowsLeft } = plan;
+        const { invocations, dispatchMs, maxUnitsPerDispatch: maxUnits, tailPerInvocation, rowsLeft } = plan;
         const exact = total === TOTAL[n];
         const line = {
           n,
@@ -89,6 +99,7 @@ try {
           carryPair,
           dispatchMs,
           maxUnits,
+          tailPerInvocation,
           rowsLeft,
           ms,
           exact,

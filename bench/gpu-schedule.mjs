@@ -5,13 +5,12 @@
 //   { n, every, dispatchUnits, unitsPerLane, waves, busy, wavesBusy }
 // The units' work: the CPU twin's loop steps (the shader's loop, lookahead 1)
 // for every EVERY-th unit of the count's first units, in plan order, cut
-// into dispatches of 1 to 16 times GPU_FILL units. The model: the plan's
-// INVOCATIONS lanes (scaled down by EVERY, as the units are), in waves of
-// 32; a lane takes the next unit when its own ends (the shader's atomic
-// counter), a wave lasts as long as its busiest lane, up to `waves` waves
-// run at full pace at once (the GPU's width; an H100 runs 132 SMs x 10 to
-// 32 waves of this shader) and more share it, and the next dispatch starts
-// when the last wave ends. busy: the units' steps over the steps the whole
+// into dispatches of 1 to 16 times GPU_FILL units, none walked finer
+// (bench/gpu-tail.mjs models the engine's finer tails). The model
+// (bench/gpu-lanes.mjs): the plan's INVOCATIONS lanes (scaled down by
+// EVERY, as the units are), in waves of 32, up to `waves` waves at full
+// pace at once (the GPU's width; an H100 runs 132 SMs x 10 to 32 waves of
+// this shader). busy: the units' steps over the steps the whole
 // width could have made meanwhile; wavesBusy: over those the waves' own
 // lanes could have (how much of a wave's lanes have a unit). A model, not a
 // measurement: it leaves out the cost of a step, which is the same for all.
@@ -20,8 +19,8 @@ import { planSubproblems } from '../dist/search/constellations.js';
 import { GPU_FILL, INVOCATIONS, planGpuWork } from '../dist/search/webgpu/webgpu-plan.js';
 import { prepareSubproblems, UnitBatch, UnitStream } from '../dist/search/webgpu/webgpu-units.js';
 import { searchUnitLikeShader } from '../test/fixtures/webgpu/cpu-twin.mjs';
+import { dispatchTime, WAVE } from './gpu-lanes.mjs';
 
-const WAVE = 32;
 const MULTIPLES = [1, 2, 4, 8, 16];
 const WIDTHS = [2048, 4096];
 
@@ -47,58 +46,6 @@ function sampledSteps(units) {
     seen += batch.unitCount;
   }
   return steps;
-}
-
-/** The model's time for one dispatch of `steps` (units in order) over `lanes` lanes and `waves` waves at full pace. */
-function dispatchTime(steps, lanes, waves) {
-  // Lanes by the step their current unit ends at: a binary heap of [end, lane].
-  const heap = [];
-  const before = (a, b) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
-  const push = (item) => {
-    heap.push(item);
-    for (let i = heap.length - 1; i > 0;) {
-      const parent = (i - 1) >> 1;
-      if (!before(item, heap[parent])) break;
-      [heap[i], heap[parent]] = [heap[parent], item];
-      i = parent;
-    }
-  };
-  const pop = () => {
-    const top = heap[0];
-    const last = heap.pop();
-    if (heap.length > 0) {
-      heap[0] = last;
-      for (let i = 0; ;) {
-        const [l, r] = [2 * i + 1, 2 * i + 2];
-        let least = i;
-        if (l < heap.length && before(heap[l], heap[least])) least = l;
-        if (r < heap.length && before(heap[r], heap[least])) least = r;
-        if (least === i) break;
-        [heap[i], heap[least]] = [heap[least], heap[i]];
-        i = least;
-      }
-    }
-    return top;
-  };
-  const used = Math.min(lanes, steps.length);
-  const laneEnd = new Float64Array(used);
-  for (let lane = 0; lane < used; lane++) push([0, lane]);
-  for (const work of steps) {
-    const [end, lane] = pop();
-    laneEnd[lane] = end + work;
-    push([laneEnd[lane], lane]);
-  }
-  const waveEnd = new Float64Array(Math.ceil(used / WAVE));
-  for (let lane = 0; lane < used; lane++) waveEnd[lane >> 5] = Math.max(waveEnd[lane >> 5], laneEnd[lane]);
-  const ends = Array.from(waveEnd).sort((a, b) => a - b);
-  // While more than `waves` waves run, they share the GPU's pace.
-  let time = 0;
-  let from = 0;
-  ends.forEach((end, k) => {
-    time += (end - from) * Math.max(1, (ends.length - k) / waves);
-    from = end;
-  });
-  return { time, waveSteps: ends.reduce((a, b) => a + b, 0) };
 }
 
 const steps = sampledSteps(MULTIPLES.at(-1) * GPU_FILL);

@@ -57,6 +57,23 @@ describe('options', () => {
     expect(() => countSync(8, options as never)).toThrow(message);
   });
 
+  it("reads only the options' own keys: none inherited from a prototype, nor set on Object.prototype by other code", async () => {
+    const inherited = Object.create({ engine: 'fast', limit: -1 }) as Record<string, unknown>;
+    expect(countSync(8, inherited)).toMatchObject({ total: 92n, unique: 12n });
+    expect([...solutions(6, inherited)]).toHaveLength(4);
+    const prototype = Object.prototype as Record<string, unknown>;
+    prototype.threads = 0;
+    prototype.engine = 'gpu';
+    try {
+      expect(countSync(10, {})).toMatchObject({ total: 724n, unique: 92n });
+      expect(await count(10, {})).toMatchObject({ total: 724n, unique: 92n });
+      expect(await count(10, { engine: 'js', threads: 1 })).toMatchObject({ total: 724n, engine: 'js' });
+    } finally {
+      delete prototype.threads;
+      delete prototype.engine;
+    }
+  });
+
   it('count() rejects an unknown engine', async () => {
     await expect(count(8, { engine: 'fast' as never })).rejects.toThrow(/options.engine must be one of/);
   });

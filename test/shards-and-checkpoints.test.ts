@@ -88,7 +88,7 @@ describe('shards', () => {
     expect(r.stderr).toMatch(/units \d+\.\.\d+ are counted twice: in .* and .*/);
   });
 
-  it('merge refuses edited numbers: total, unique8, a unit count, n, of, shard, the digest, and a run that is not one', () => {
+  it('merge refuses edited numbers: total, unique8, a unit count, n, of, shard, the digest, a run that is not one, added fields', () => {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tampering edits arbitrary fields of parsed JSON
     const cases: [string, (s: Record<string, any>) => void, RegExp][] = [
       [
@@ -108,6 +108,9 @@ describe('shards', () => {
       ['time', (s) => (s.elapsedMs = '12'), /edited-time.json: "elapsedMs": "12" is not a time in ms/],
       ['threads', (s) => (s.threads = 0), /edited-threads.json: "threads": 0 is not a thread count \(1 or more\)/],
       ['engine', (s) => (s.engine = null), /edited-engine.json: "engine": null is not an engine's name/],
+      // A field no shard file has, at the top or in its plan: an edit, refused before anything is read.
+      ['added', (s) => (s.bonus = '8'), /edited-added.json: it has a field no shard file has \("bonus"\): edited/],
+      ['added-plan', (s) => (s.plan.weights = [2]), /edited-added-plan.json: it has a field no shard file has \("weights"\): edited/],
     ];
     for (const [what, edit, message] of cases) {
       const bad = tampered(files[1], `edited-${what}.json`, edit);
@@ -247,7 +250,7 @@ describe('checkpoints', () => {
     expect(new Set(after.slice(1).map((l) => JSON.parse(l).unit)).size).toBe(header.to);
   });
 
-  it('refuses any other damage with its line number: a damaged middle line, an edited count, a unit outside the slice, a contradicting duplicate', () => {
+  it('refuses any other damage with its line number: a damaged middle line, an edited count, a unit outside the slice, a contradicting duplicate, an added field', () => {
     const file = join(dir, 'n10.ckpt');
     nqueens('count', '10', '--checkpoint', file);
     const good = lines(file);
@@ -275,6 +278,11 @@ describe('checkpoints', () => {
         `line ${good.length + 1}: unit 0 again with count ${BigInt(JSON.parse(good[1]).count) + 1n}; line 2 said ${JSON.parse(good[1]).count}`,
       ],
       ['edited header', [good[0].replace('"n":10', '"n":11'), ...good.slice(1)], 'line 1 (the header) fails its check: edited or damaged'],
+      [
+        'a field added to a unit line',
+        [...good.slice(0, 2), good[2].replace('{', '{"weight":8,'), ...good.slice(3)],
+        'line 3: damaged (not a unit line)',
+      ],
     ];
     for (const [what, text, message] of cases) {
       writeFileSync(file, text.join('\n') + '\n');

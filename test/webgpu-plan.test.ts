@@ -15,6 +15,9 @@ import {
   nextDispatchUnits,
   UNIT_STEPS,
   planGpuWork,
+  TAIL_PER_INVOCATION,
+  tailUnits,
+  unitRoom,
   type GpuWorkPlan,
 } from '../dist/search/webgpu/webgpu-plan.js';
 import { prepareSubproblems } from '../dist/search/webgpu/webgpu-units.js';
@@ -89,6 +92,31 @@ describe('the WebGPU plan for n = 16..21', () => {
     }
   });
 
+  it('ends each dispatch with 2 units per invocation walked a row finer, at most half of it, and keeps room for their units', () => {
+    const plan = planGpuWork(20);
+    expect(plan.tailPerInvocation).toBe(2);
+    expect(tailUnits(plan, GPU_FILL)).toBe(GPU_FILL / 2); // the first dispatches: 2 units an invocation, half of them finer
+    expect(tailUnits(plan, 4 * GPU_FILL)).toBe(2 * INVOCATIONS);
+    expect(tailUnits(plan, plan.maxUnitsPerDispatch)).toBe(2 * INVOCATIONS); // 3% of the biggest
+    expect(tailUnits({ ...plan, tailPerInvocation: 0 }, plan.maxUnitsPerDispatch)).toBe(0);
+    expect(tailUnits(plan, 33)).toBe(16);
+    // Room for 8 finer units each, within the storage binding of a dispatch's branches.
+    expect(unitRoom(plan, GPU_FILL, DEFAULT_LIMITS)).toBe(GPU_FILL + 8 * (GPU_FILL / 2));
+    expect(unitRoom(plan, plan.maxUnitsPerDispatch, DEFAULT_LIMITS)).toBe(plan.maxUnitsPerDispatch + 16 * INVOCATIONS);
+    expect(unitRoom({ ...plan, tailPerInvocation: 0 }, GPU_FILL, DEFAULT_LIMITS)).toBe(GPU_FILL);
+    for (const bytes of [1 << 20, 8 << 20, 128 << 20]) {
+      const limits = { ...DEFAULT_LIMITS, maxStorageBufferBindingSize: bytes };
+      const bounded = planGpuWork(20, limits);
+      for (const units of [bounded.unitsPerDispatch, 777_777, bounded.maxUnitsPerDispatch].filter(
+        (u) => u <= bounded.maxUnitsPerDispatch,
+      )) {
+        const room = unitRoom(bounded, units, limits);
+        expect(room).toBeGreaterThanOrEqual(units);
+        expect(branchRoom(room) * 16).toBeLessThanOrEqual(bytes);
+      }
+    }
+  });
+
   it('keeps room for a branch per unit up to GPU_FILL units, and a quarter as many beyond', () => {
     expect(branchRoom(64)).toBe(64);
     expect(branchRoom(GPU_FILL)).toBe(GPU_FILL);
@@ -123,6 +151,7 @@ describe('the WebGPU plan for n = 16..21', () => {
       dispatchMs: DISPATCH_MS,
       invocations: INVOCATIONS,
       inFlight: 3,
+      tailPerInvocation: TAIL_PER_INVOCATION,
     };
     expect(planGpuWork(18, DEFAULT_LIMITS, 12)).toEqual({ rowsLeft: 12, ...sized });
     expect(planGpuWork(18, DEFAULT_LIMITS, 13)).toEqual({ rowsLeft: 13, ...sized });

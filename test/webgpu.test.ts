@@ -8,6 +8,7 @@ import { contribution, planSubproblems } from '../dist/search/constellations.js'
 import { countFixesOnly, countSubproblem, diagonalAttacks } from '../dist/search/symmetry.js';
 import {
   attacksWord,
+  BRANCH_WORDS,
   prepareSubproblems,
   shiftWord,
   UnitBatch,
@@ -18,11 +19,12 @@ import { BINDING_NAMES, unitSearchShader } from '../dist/search/webgpu/webgpu-sh
 import { countWebGpu } from '../dist/search/webgpu/webgpu.js';
 import { SubproblemCounter } from '../dist/search/webgpu/webgpu-counter.js';
 import { countOnDevice } from '../dist/search/webgpu/webgpu-run.js';
-import { DEFAULT_LIMITS, planGpuWork } from '../dist/search/webgpu/webgpu-plan.js';
+import { DEFAULT_LIMITS, planGpuWork, unitRoom } from '../dist/search/webgpu/webgpu-plan.js';
 import type { GpuDeviceLike } from '../dist/search/webgpu/webgpu-types.js';
 import type { Progress } from '../dist/index.js';
 import { searchUnitLikeShader, shaderKeepsLdHigh, shaderLookahead, shaderStackRows, unitStart } from './fixtures/webgpu/cpu-twin.mjs';
 import { createFakeDevice } from './fixtures/webgpu/fake-device.mjs';
+import { smallPlan } from './fixtures/webgpu/small-plan.mjs';
 import { range, TOTAL, UNIQUE } from './oeis.js';
 
 /** Per subproblem: the solutions its units find with the shader's loop, plus those found whole on the CPU. */
@@ -147,6 +149,63 @@ describe("WebGPU work units, searched with the shader's loop on the CPU", () => 
     const stream = new UnitStream(prepared, 5);
     for (const limit of [31, 65, 40.5, Number.NaN]) {
       expect(() => stream.fill(new UnitBatch(64), limit)).toThrow(`a fill takes 32 to 64 units (the batch's room), got ${limit}`);
+    }
+  });
+
+  // The engine ends each dispatch with units walked a row finer (webgpu-plan.ts, tailUnits): other units, the same work.
+  it.each([
+    [8, 3, 64, 16],
+    [10, 2, 64, 32],
+    [11, 4, 128, 64],
+    [12, 5, 256, 64],
+    [13, 6, 512, 128],
+    [13, 11, 64, 32],
+    [14, 8, 4096, 1024],
+  ])(
+    'n = %i, %i rows left, fills of %i units whose last %i go a row finer: the same units counted whole, each subproblem exact',
+    (n, rowsLeft, units, tail) => {
+      const subproblems = planSubproblems(n);
+      const prepared = prepareSubproblems(n, subproblems);
+      const plain = new UnitStream(prepared, rowsLeft);
+      let plainUnits = 0;
+      for (let count = plain.fill(new UnitBatch(units)); count > 0; count = plain.fill(new UnitBatch(units))) plainUnits += count;
+      const stream = new UnitStream(prepared, rowsLeft);
+      const room = units + 8 * tail;
+      const batch = new UnitBatch(room);
+      const stackRows = shaderStackRows(unitSearchShader(rowsLeft));
+      const found = Array.from(prepared.cpuSolutions, (count) => BigInt(count));
+      let whole = 0;
+      let searched = 0;
+      const lastRows: number[] = [];
+      for (let count = stream.fill(batch, units, tail); count > 0; count = stream.fill(batch, units, tail)) {
+        expect(batch.wholeUnits).toBeLessThanOrEqual(units);
+        expect(batch.wholeUnits).toBeGreaterThan(0);
+        whole += batch.wholeUnits;
+        searched += count;
+        const packed = batch.branches[(batch.branchCount - 1) * BRANCH_WORDS + 3];
+        lastRows.push((packed & 31) - ((packed >>> 5) & 31));
+        for (let j = 0; j < count; j++) {
+          const unit = searchUnitLikeShader(batch, prepared.rowTable, j, stackRows, 2);
+          found[unit.subproblem] += BigInt(unit.low) + (BigInt(unit.high) << 32n);
+        }
+      }
+      expect(stream.done).toBe(true);
+      expect(whole).toBe(plainUnits);
+      // Other units where some were cut finer (dead ends then drop out: fewer at one or two rows left), the same
+      // where no subproblem's units had rowsLeft rows to cut.
+      const cut = Math.max(...prepared.innerRows) > rowsLeft;
+      expect(searched === plainUnits).toBe(!cut);
+      // Every full fill ends in the tail: its last branch's units search fewer rows than rowsLeft.
+      expect(lastRows.slice(0, -1).every((rows) => rows < rowsLeft)).toBe(true);
+      subproblems.forEach((s, i) => expect(found[i], `subproblem ${i}`).toBe(countSubproblem(n, s).solutions));
+      expect(totals(n, found)).toEqual({ total: TOTAL[n], unique: UNIQUE[n] });
+    },
+  );
+
+  it("refuses a fill's tail that is not 0 to the units asked", () => {
+    const stream = new UnitStream(prepareSubproblems(10, planSubproblems(10)), 4);
+    for (const tail of [-1, 65, 0.5, Number.NaN]) {
+      expect(() => stream.fill(new UnitBatch(128), 64, tail)).toThrow(`a fill's tail is 0 to 64 units, got ${tail}`);
     }
   });
 
@@ -446,7 +505,7 @@ describe("the host's sums: subproblems into the total, the unique count by Burns
 describe('the dispatch loop on a stand-in device (dispatches run with the CPU twin)', () => {
   it.each(range(1, 12))('n = %i in dispatches of at most 64 units, 3 in flight: exact, in order, as the stream cut them', async (n) => {
     const device = createFakeDevice();
-    const plan = { rowsLeft: 4, unitsPerDispatch: 64, maxUnitsPerDispatch: 64, dispatchMs: 100, invocations: 64, inFlight: 3 };
+    const plan = smallPlan({ rowsLeft: 4 });
     const reported: number[] = [];
     const r = await countOnDevice(n, onDevice(device), DEFAULT_LIMITS, { plan, onDispatch: (d) => reported.push(d.units) });
     expect(r).toEqual({ total: TOTAL[n], unique: UNIQUE[n] });
@@ -469,7 +528,7 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
   it('n = 1..12 in workgroups of 32: exact, each dispatch as many workgroups as its invocations need', async () => {
     for (const n of range(1, 12)) {
       const device = createFakeDevice();
-      const plan = { rowsLeft: 6, unitsPerDispatch: 256, maxUnitsPerDispatch: 256, dispatchMs: 100, invocations: 96, inFlight: 3 };
+      const plan = smallPlan({ rowsLeft: 6, unitsPerDispatch: 256, maxUnitsPerDispatch: 256, invocations: 96, tailPerInvocation: 1 });
       const counted = await countOnDevice(n, onDevice(device), DEFAULT_LIMITS, { plan, layout: { workgroupSize: 32 } });
       expect(counted, `n = ${n}`).toEqual({ total: TOTAL[n], unique: UNIQUE[n] });
       expect(device.log.errors).toEqual([]);
@@ -483,7 +542,7 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     async (lookahead) => {
       for (const n of range(1, 12)) {
         const device = createFakeDevice();
-        const plan = { rowsLeft: 6, unitsPerDispatch: 256, maxUnitsPerDispatch: 256, dispatchMs: 100, invocations: 64, inFlight: 3 };
+        const plan = smallPlan({ rowsLeft: 6, unitsPerDispatch: 256, maxUnitsPerDispatch: 256, tailPerInvocation: 1 });
         expect(await countOnDevice(n, onDevice(device), DEFAULT_LIMITS, { plan, layout: { lookahead } })).toEqual({
           total: TOTAL[n],
           unique: UNIQUE[n],
@@ -498,7 +557,7 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     const device = createFakeDevice();
     const seen: Progress[] = [];
     const r = await countOnDevice(n, onDevice(device), DEFAULT_LIMITS, {
-      plan: { rowsLeft: 5, unitsPerDispatch: 256, maxUnitsPerDispatch: 256, dispatchMs: 100, invocations: 128, inFlight: 3 },
+      plan: smallPlan({ unitsPerDispatch: 256, maxUnitsPerDispatch: 256, invocations: 128 }),
       onProgress: (p) => seen.push(p),
     });
     expect(r).toEqual({ total: TOTAL[n], unique: UNIQUE[n] });
@@ -532,7 +591,7 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
   it("grows the dispatches, at most doubling, up to the plan's most, while they take less than plan.dispatchMs", async () => {
     const n = 13;
     const device = createFakeDevice();
-    const plan = { rowsLeft: 5, unitsPerDispatch: 64, maxUnitsPerDispatch: 1024, dispatchMs: 100, invocations: 64, inFlight: 3 };
+    const plan = smallPlan({ maxUnitsPerDispatch: 1024 });
     const timed: number[] = [];
     const r = await countOnDevice(n, onDevice(device), DEFAULT_LIMITS, {
       plan,
@@ -556,10 +615,30 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     expect(device.log.calls.filter((c) => c === 'createBuffer').length).toBeGreaterThan(1 + 3 * 7);
   });
 
+  it('with finer tails: exact for n = 1..13, the first dispatch as the stream cut it, each within its room, paced by whole units', async () => {
+    const plan = smallPlan({ rowsLeft: 6, maxUnitsPerDispatch: 512, tailPerInvocation: 1 });
+    for (const n of range(1, 13)) {
+      const device = createFakeDevice();
+      const r = await countOnDevice(n, onDevice(device), DEFAULT_LIMITS, { plan, clock: ticking(1) });
+      expect(r, `n = ${n}`).toEqual({ total: TOTAL[n], unique: UNIQUE[n] });
+      expect(device.log.errors).toEqual([]);
+      const sizes = device.log.dispatches.map((d) => d.units);
+      const plainFirst = new UnitStream(prepareSubproblems(n, planSubproblems(n)), plan.rowsLeft).fill(new UnitBatch(64));
+      expect(sizes[0] ?? 0).toBe(plainFirst); // made before the GPU starts: no tail (n = 1: no dispatch)
+      expect(sizes.every((units) => units <= unitRoom(plan, plan.maxUnitsPerDispatch, DEFAULT_LIMITS))).toBe(true);
+      if (n === 13) {
+        // Paced by what they hold, not by their (finer, more) units: they grow to the plan's most and no further.
+        expect(Math.max(...sizes)).toBeGreaterThan(plan.maxUnitsPerDispatch);
+        const grown = device.log.calls.filter((c) => c === 'createBuffer').length;
+        expect(grown).toBeGreaterThan(1 + 3 * 7);
+      }
+    }
+  });
+
   it("keeps the dispatches at the plan's fewest units while each takes longer than plan.dispatchMs", async () => {
     const n = 11;
     const device = createFakeDevice();
-    const plan = { rowsLeft: 5, unitsPerDispatch: 64, maxUnitsPerDispatch: 1024, dispatchMs: 100, invocations: 64, inFlight: 3 };
+    const plan = smallPlan({ maxUnitsPerDispatch: 1024 });
     const r = await countOnDevice(n, onDevice(device), DEFAULT_LIMITS, { plan, clock: ticking(1000) });
     expect(r).toEqual({ total: TOTAL[n], unique: UNIQUE[n] });
     const sizes = device.log.dispatches.map((d) => d.units);
@@ -586,20 +665,15 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     ['inFlight', 0],
     ['rowsLeft', 0],
     ['rowsLeft', 14], // the stack of 13 rows left is what the workgroup memory is sized for
+    ['tailPerInvocation', -1],
+    ['tailPerInvocation', 65],
+    ['tailPerInvocation', 0.5],
   ])('refuses a plan whose %s is %s, before it touches the device', async (field, value) => {
     const device = createFakeDevice();
-    const plan = {
-      rowsLeft: 5,
-      unitsPerDispatch: 256,
-      maxUnitsPerDispatch: 256,
-      dispatchMs: 100,
-      invocations: 64,
-      inFlight: 3,
-      [field]: value,
-    };
+    const plan = smallPlan({ unitsPerDispatch: 256, maxUnitsPerDispatch: 256, [field]: value });
     const outcome = await countOnDevice(10, onDevice(device), DEFAULT_LIMITS, { plan }).catch((error: unknown) => error);
     expect(outcome).toBeInstanceOf(RangeError);
-    const least = field === 'unitsPerDispatch' ? 32 : 1;
+    const least = field === 'unitsPerDispatch' ? 32 : field === 'tailPerInvocation' ? 0 : 1;
     expect((outcome as Error).message).toMatch(
       new RegExp(`^plan\\.${field} must be an integer from ${least} to \\d+, got ${String(value)}$`),
     );
@@ -611,7 +685,7 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     const controller = new AbortController();
     const counting = countOnDevice(12, onDevice(device), DEFAULT_LIMITS, {
       signal: controller.signal,
-      plan: { rowsLeft: 4, unitsPerDispatch: 64, maxUnitsPerDispatch: 64, dispatchMs: 100, invocations: 64, inFlight: 3 },
+      plan: smallPlan({ rowsLeft: 4 }),
     });
     await new Promise((resolve) => setTimeout(resolve, 0));
     controller.abort();
@@ -629,7 +703,7 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     let dispatches = 0;
     const outcome = await countOnDevice(12, onDevice(device), DEFAULT_LIMITS, {
       signal: controller.signal,
-      plan: { rowsLeft: 4, unitsPerDispatch: 64, maxUnitsPerDispatch: 64, dispatchMs: 100, invocations: 64, inFlight: 2 },
+      plan: smallPlan({ rowsLeft: 4, inFlight: 2 }),
       onDispatch: () => {
         if (++dispatches === 3) controller.abort(reason);
       },

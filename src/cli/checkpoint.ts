@@ -64,8 +64,9 @@ function unitLineOf(line: string): UnitLine | 'not JSON' | 'not a unit line' {
   } catch {
     return 'not JSON';
   }
-  const { unit, count, check } = entry;
-  if (!Number.isInteger(unit) || typeof count !== 'string' || typeof check !== 'string') return 'not a unit line';
+  const { unit, count, check, ...more } = entry;
+  if (!Number.isInteger(unit) || typeof count !== 'string' || typeof check !== 'string' || Object.keys(more).length > 0)
+    return 'not a unit line';
   return { unit: unit!, count, check };
 }
 

@@ -163,6 +163,32 @@ function refuse(message: string): never {
 
 const isInt = (v: unknown, min: number, max: number): v is number => Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
 
+/** The fields a shard file holds, and its plan: exactly these (an added one is an edit, never read). */
+const SHARD_FIELDS: ReadonlySet<string> = new Set<keyof ShardResult>([
+  'format',
+  'formatVersion',
+  'version',
+  'n',
+  'plan',
+  'shard',
+  'of',
+  'from',
+  'to',
+  'total',
+  'unique8',
+  'counts',
+  'engine',
+  'threads',
+  'elapsedMs',
+  'digest',
+]);
+const PLAN_FIELDS: ReadonlySet<string> = new Set<keyof ShardResult['plan']>(['method', 'depth', 'formatVersion', 'units', 'digest']);
+
+/** The first field of `record` not in `known`, if any. */
+function unknownField(record: object, known: ReadonlySet<string>): string | undefined {
+  return Object.keys(record).find((key) => !known.has(key));
+}
+
 /** Parses one shard file and checks everything it can check alone (except its plan's identity). */
 /** A shard file as read: its name, its result, and its counts as bigints. */
 interface ParsedShard {
@@ -184,6 +210,8 @@ function parseShardFile(name: string, text: string): ParsedShard & { algorithm: 
       `${name} was made by nqueens-wasm ${r.version} (shard format ${r.formatVersion}); this is ${VERSION} (format ${SHARD_FORMAT_VERSION}): shards must come from one version`,
     );
   }
+  const added = unknownField(r, SHARD_FIELDS) ?? (r.plan && typeof r.plan === 'object' ? unknownField(r.plan, PLAN_FIELDS) : undefined);
+  if (added !== undefined) refuse(`${name}: it has a field no shard file has (${JSON.stringify(added)}): edited`);
   if (!isInt(r.n, MIN_N, MAX_N)) refuse(`${name}: n = ${JSON.stringify(r.n)} is not a board size (${MIN_N} to ${MAX_N})`);
   const p = r.plan;
   const recorded = recordedPlan(p);

@@ -33,7 +33,9 @@ export function checkN(n: unknown): number {
 /**
  * Options must be undefined or a plain object with only the listed keys.
  * Returns a copy with each listed key read once: a getter or proxy cannot
- * answer the checks with one value and the count with another.
+ * answer the checks with one value and the count with another. Only the
+ * object's own keys are read: a key set on Object.prototype (or any
+ * prototype) by other code never reaches a count.
  */
 export function checkOptions<T extends object>(options: unknown, fn: string, allowed: readonly string[]): Partial<T> {
   if (options === undefined) return {};
@@ -48,8 +50,9 @@ export function checkOptions<T extends object>(options: unknown, fn: string, all
       );
     }
   }
-  const copy: Record<string, unknown> = {};
+  const copy = Object.create(null) as Record<string, unknown>; // no prototype: a key set on Object.prototype is not read through it
   for (const key of allowed) {
+    if (!Object.hasOwn(options, key)) continue;
     const value = (options as Record<string, unknown>)[key];
     if (value !== undefined) copy[key] = value;
   }

@@ -7,6 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { smallPlan } from '../fixtures/webgpu/small-plan.mjs';
 import { range, TOTAL, UNIQUE } from '../oeis.js';
 import {
   HAVE_CHROMIUM,
@@ -150,45 +151,51 @@ describe.skipIf(!HAVE_CHROMIUM)("engine 'webgpu' in Chromium (SwiftShader)", () 
     });
     afterAll(() => files?.close());
 
-    it('is exact in dispatches of up to 256 units taken by 64 invocations, stack shared or private, lookahead 0, 2 (the default) or 3, and aborts with dispatches queued', async () => {
+    it('is exact in dispatches of up to 256 units taken by 64 invocations, stack shared or private, lookahead 0, 2 (the default) or 3, with and without finer tails, and aborts with dispatches queued', async () => {
       const context = await browser.newContext();
       const page = await context.newPage();
       pages.push(page);
       errors = watchErrors(page);
       await page.goto(new URL('dist/index.js', files.url).href); // any page of this origin (a secure context)
-      const outcome = await page.evaluate(async (runUrl) => {
-        // A plain import(), out of reach of vitest's rewriting of this file's imports.
-        const load = new Function('url', 'return import(url)') as (url: string) => Promise<unknown>;
-        const { countOnDevice } = (await load(runUrl)) as typeof import('../../dist/search/webgpu/webgpu-run.js');
-        const gpu = (navigator as unknown as { gpu: { requestAdapter(): Promise<{ requestDevice(): Promise<unknown> }> } }).gpu;
-        const plan = { rowsLeft: 5, unitsPerDispatch: 256, maxUnitsPerDispatch: 256, dispatchMs: 100, invocations: 64, inFlight: 3 }; // each invocation takes 4 units
-        const limits = { maxComputeWorkgroupsPerDimension: 65_535, maxStorageBufferBindingSize: 128 << 20 };
-        const device = (await (await gpu.requestAdapter()).requestDevice()) as Parameters<typeof countOnDevice>[1];
-        const sizes: number[] = [];
-        const r = await countOnDevice(12, device, limits, { plan, onDispatch: (d) => sizes.push(d.units) });
-        const own = await countOnDevice(12, device, limits, { plan, layout: { stackPlace: 'private' } });
-        const looked = await countOnDevice(12, device, limits, { plan, layout: { lookahead: 3 } });
-        const plain = await countOnDevice(12, device, limits, { plan, layout: { lookahead: 0 } });
-        const controller = new AbortController();
-        const aborted = await countOnDevice(12, device, limits, {
-          plan,
-          signal: controller.signal,
-          onDispatch: () => controller.abort(),
-        }).then(
-          () => 'resolved',
-          (e: Error) => e.name,
-        );
-        device.destroy();
-        return {
-          total: String(r.total),
-          unique: String(r.unique),
-          sizes,
-          aborted,
-          privateTotal: String(own.total),
-          lookaheadTotal: String(looked.total),
-          plainTotal: String(plain.total),
-        };
-      }, '/dist/search/webgpu/webgpu-run.js');
+      // Dispatches of 256 units: each of the 64 invocations takes 4.
+      const outcome = await page.evaluate(
+        async ({ runUrl, plan }) => {
+          // A plain import(), out of reach of vitest's rewriting of this file's imports.
+          const load = new Function('url', 'return import(url)') as (url: string) => Promise<unknown>;
+          const { countOnDevice } = (await load(runUrl)) as typeof import('../../dist/search/webgpu/webgpu-run.js');
+          const gpu = (navigator as unknown as { gpu: { requestAdapter(): Promise<{ requestDevice(): Promise<unknown> }> } }).gpu;
+          const limits = { maxComputeWorkgroupsPerDimension: 65_535, maxStorageBufferBindingSize: 128 << 20 };
+          const device = (await (await gpu.requestAdapter()).requestDevice()) as Parameters<typeof countOnDevice>[1];
+          const sizes: number[] = [];
+          const r = await countOnDevice(12, device, limits, { plan, onDispatch: (d) => sizes.push(d.units) });
+          const own = await countOnDevice(12, device, limits, { plan, layout: { stackPlace: 'private' } });
+          const looked = await countOnDevice(12, device, limits, { plan, layout: { lookahead: 3 } });
+          const plain = await countOnDevice(12, device, limits, { plan, layout: { lookahead: 0 } });
+          // Dispatches ending in units a row finer (the engine's own plans do): 64 of each 256 units' worth.
+          const tailed = await countOnDevice(12, device, limits, { plan: { ...plan, tailPerInvocation: 1 } });
+          const controller = new AbortController();
+          const aborted = await countOnDevice(12, device, limits, {
+            plan,
+            signal: controller.signal,
+            onDispatch: () => controller.abort(),
+          }).then(
+            () => 'resolved',
+            (e: Error) => e.name,
+          );
+          device.destroy();
+          return {
+            total: String(r.total),
+            unique: String(r.unique),
+            sizes,
+            aborted,
+            privateTotal: String(own.total),
+            lookaheadTotal: String(looked.total),
+            plainTotal: String(plain.total),
+            tailedTotal: String(tailed.total),
+          };
+        },
+        { runUrl: '/dist/search/webgpu/webgpu-run.js', plan: smallPlan({ unitsPerDispatch: 256, maxUnitsPerDispatch: 256 }) },
+      );
       expect(outcome).toMatchObject({
         total: String(TOTAL[12]),
         unique: String(UNIQUE[12]),
@@ -196,6 +203,7 @@ describe.skipIf(!HAVE_CHROMIUM)("engine 'webgpu' in Chromium (SwiftShader)", () 
         privateTotal: String(TOTAL[12]),
         lookaheadTotal: String(TOTAL[12]),
         plainTotal: String(TOTAL[12]),
+        tailedTotal: String(TOTAL[12]),
       });
       expect(outcome.sizes.length).toBeGreaterThan(10);
       // Whole branches only: a dispatch stops short of 256 units only where the next branch (at most 32) would not fit.

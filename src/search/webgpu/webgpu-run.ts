@@ -13,7 +13,16 @@ import { abortError, type AbortSignalLike } from '../../shared/abort.js';
 import { ERROR_CODES, failure } from '../../shared/errors.js';
 import type { Progress } from '../../shared/progress.js';
 import { SubproblemCounter } from './webgpu-counter.js';
-import { checkGpuWorkPlan, branchRoom, nextDispatchUnits, planGpuWork, type GpuPlanLimits, type GpuWorkPlan } from './webgpu-plan.js';
+import {
+  checkGpuWorkPlan,
+  branchRoom,
+  nextDispatchUnits,
+  planGpuWork,
+  tailUnits,
+  unitRoom,
+  type GpuPlanLimits,
+  type GpuWorkPlan,
+} from './webgpu-plan.js';
 import { BINDING_NAMES, unitSearchShader, WORKGROUP_SIZE, type ShaderLayout } from './webgpu-shader.js';
 import { BufferUsage, MAP_READ, type GpuBufferLike, type GpuDeviceLike, type GpuPipelineLike } from './webgpu-types.js';
 import { BRANCH_WORDS, prepareSubproblems, shiftWord, UnitBatch, UnitStream, type PreparedSubproblems } from './webgpu-units.js';
@@ -65,7 +74,9 @@ interface Slot {
 /** A submitted dispatch, until its counts are added. */
 interface Submitted {
   readonly slot: Slot;
+  /** Its units, and what they hold in units of plan.rowsLeft rows (UnitBatch.wholeUnits: the pace is reckoned in them). */
   readonly units: number;
+  readonly wholeUnits: number;
   /** The subproblems its sums cover: the first, and how many. */
   readonly first: number;
   readonly span: number;
@@ -97,7 +108,7 @@ export async function countOnDevice(
   const rowTable = makeBuffer(device, prepared.rowTable.byteLength, BufferUsage.STORAGE | BufferUsage.COPY_DST);
   const sumBytes = prepared.subproblems.length * 8; // a dispatch's subproblems are at most all of them
   const first = makeBuffers(device, plan.unitsPerDispatch, sumBytes);
-  const prefilled = stream.fill(first.batch);
+  const prefilled = stream.fill(first.batch); // no finer tail: made before the GPU starts, it would cost more than it saves
   const pipeline = await compiled;
   const slots: Slot[] = [bindSlot(device, first, rowTable, pipeline)];
   let lastReport = -Infinity;
@@ -118,13 +129,14 @@ export async function countOnDevice(
         if (submitted > 0 && stream.done) break;
         const at = submitted % plan.inFlight;
         const wanted = nextDispatchUnits(plan, timed);
-        if (submitted > 0 && (slots.length <= at || slots[at].batch.maxUnits < wanted)) {
+        const room = unitRoom(plan, wanted, limits);
+        if (submitted > 0 && (slots.length <= at || slots[at].batch.maxUnits < room)) {
           // A new slot, or a bigger one: its last dispatch has been read back (the ring's oldest).
           if (at < slots.length) destroySlot(slots[at]);
-          slots[at] = bindSlot(device, makeBuffers(device, wanted, sumBytes), rowTable, pipeline);
+          slots[at] = bindSlot(device, makeBuffers(device, room, sumBytes), rowTable, pipeline);
         }
         const slot = slots[at];
-        const units = submitted === 0 ? prefilled : stream.fill(slot.batch, wanted);
+        const units = submitted === 0 ? prefilled : stream.fill(slot.batch, wanted, tailUnits(plan, wanted));
         if (units === 0) break;
         queued.push(submit(device, slot, prepared, plan.invocations, workgroupSize, stream.subproblemsDone, clock()));
         submitted++;
@@ -135,7 +147,7 @@ export async function countOnDevice(
       const readBack = clock();
       const gpuMs = readBack - Math.max(oldest.began, lastReadBack);
       lastReadBack = readBack;
-      timed = { units: oldest.units, ms: gpuMs };
+      timed = { units: oldest.wholeUnits, ms: gpuMs };
       const sums = new Uint32Array(oldest.slot.readBack.getMappedRange(0, oldest.span * 8));
       counter.add(sums, oldest.first, oldest.span);
       oldest.slot.readBack.unmap();
@@ -184,7 +196,8 @@ function submit(
   pass.end();
   encoder.copyBufferToBuffer(slot.sums, 0, slot.readBack, 0, span * 8);
   device.queue.submit([encoder.finish()]);
-  return { slot, units: batch.unitCount, first, span, subproblemsDone, read: slot.readBack.mapAsync(MAP_READ), began };
+  const read = slot.readBack.mapAsync(MAP_READ);
+  return { slot, units: batch.unitCount, wholeUnits: batch.wholeUnits, first, span, subproblemsDone, read, began };
 }
 
 /** Waits for `read`, or rejects as soon as the signal fires. */

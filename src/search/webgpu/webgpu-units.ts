@@ -48,6 +48,12 @@ export class UnitBatch {
   readonly blockBranch: Uint32Array;
   branchCount = 0;
   unitCount = 0;
+  /**
+   * What its units hold, in units of the stream's rowsLeft rows: unitCount,
+   * but for a tail walked a row finer (UnitStream.fill), whose units count
+   * for the unit of rowsLeft rows each was cut from. Dispatches are paced by it.
+   */
+  wholeUnits = 0;
 
   /**
    * Room for `maxUnits` units in at most `maxBranches` branches (a branch
@@ -167,6 +173,8 @@ export class UnitStream {
   private readonly cols = new Int32Array(TABLE_ROWS);
   private readonly ld = new Int32Array(TABLE_ROWS);
   private readonly rd = new Int32Array(TABLE_ROWS);
+  /** Per depth, whether no queen of that row has been tried yet: only then may its squares all go as one branch. */
+  private readonly untried = new Uint8Array(TABLE_ROWS);
 
   constructor(
     readonly prepared: PreparedSubproblems,
@@ -185,17 +193,25 @@ export class UnitStream {
   }
 
   /**
-   * Refills `batch` with the next branches, as many as its room allows with
-   * at most `units` units; returns its units. 0 means done.
+   * Refills `batch` with the next branches, until it holds `units` units of
+   * rowsLeft rows (batch.wholeUnits) or its room is full; returns its units,
+   * 0 meaning done. The last `tail` of them are walked a row finer: each
+   * becomes a branch whose units search rowsLeft - 1 rows, about a sixth of
+   * the work each, so a dispatch ends on short units and its lanes end
+   * together (webgpu-plan.ts, tailUnits). The units' number then exceeds
+   * `units`, within the batch's room.
    */
-  fill(batch: UnitBatch, units = batch.maxUnits): number {
+  fill(batch: UnitBatch, units = batch.maxUnits, tail = 0): number {
     if (!Number.isInteger(units) || units < MAX_UNITS_PER_BRANCH || units > batch.maxUnits) {
       throw rangeError(`a fill takes ${MAX_UNITS_PER_BRANCH} to ${batch.maxUnits} units (the batch's room), got ${String(units)}`);
     }
+    if (!Number.isInteger(tail) || tail < 0 || tail > units) throw rangeError(`a fill's tail is 0 to ${units} units, got ${String(tail)}`);
     batch.branchCount = 0;
     batch.unitCount = 0;
+    batch.wholeUnits = 0;
+    const fineFrom = this.rowsLeft > 1 ? units - tail : Infinity; // a unit of one row is not cut finer
     while (this.depth >= 0 || this.startNext()) {
-      if (!this.step(batch, units)) break;
+      if (!this.step(batch, units, fineFrom)) break;
     }
     batch.blockBranch[batch.blockCount - 1] = Math.max(0, batch.branchCount - 1);
     return batch.unitCount;
@@ -204,9 +220,11 @@ export class UnitStream {
   /**
    * One step of the walk: writes the current row as a branch where its
    * squares are units (false if they do not fit in the batch), else places
-   * the next queen on it, or climbs a row.
+   * the next queen on it, or climbs a row. A queen placed on a row whose
+   * squares would have been units of rowsLeft rows counts as one such unit
+   * (batch.wholeUnits), and the branch below it then counts none.
    */
-  private step(batch: UnitBatch, limit: number): boolean {
+  private step(batch: UnitBatch, limit: number, fineFrom: number): boolean {
     const { rowTable, innerRows } = this.prepared;
     const d = this.depth;
     const free = this.free[d];
@@ -214,9 +232,13 @@ export class UnitStream {
       this.depth--; // the walk ends when it climbs above row 0
       return true;
     }
-    if (innerRows[this.subproblem] - (d + 1) <= this.rowsLeft) {
+    const rowsBelow = innerRows[this.subproblem] - (d + 1);
+    const rowsLeft = batch.wholeUnits >= fineFrom ? this.rowsLeft - 1 : this.rowsLeft;
+    const full = (added: number): boolean => batch.unitCount > 0 && batch.wholeUnits + added > limit;
+    if (rowsBelow <= rowsLeft && this.untried[d] === 1) {
       const units = popcount(free);
-      if (batch.unitCount + units > limit || batch.branchCount === batch.maxBranches) return false;
+      const whole = d > 0 && rowsBelow < this.rowsLeft ? 0 : units; // cut from a unit counted when its queen was placed
+      if (batch.unitCount + units > batch.maxUnits || batch.branchCount === batch.maxBranches || full(whole)) return false;
       const at = batch.branchCount * BRANCH_WORDS;
       batch.branches[at] = this.cols[d];
       batch.branches[at + 1] = this.ld[d];
@@ -229,13 +251,18 @@ export class UnitStream {
       }
       batch.branchCount++;
       batch.unitCount += units;
+      batch.wholeUnits += whole;
       this.depth--; // a branch's squares all go at once (dead ends cost the GPU one step each)
       return true;
     }
+    const whole = rowsBelow <= this.rowsLeft ? 1 : 0; // a queen where a unit of rowsLeft rows would start
+    if (full(whole)) return false;
+    batch.wholeUnits += whole;
     const at = shiftWord(this.subproblem, d); // the shift below row d, then the attacks on row d + 1
     const shift = rowTable[at];
     const bit = free & -free;
     this.free[d] = free ^ bit;
+    this.untried[d] = 0;
     const childCols = this.cols[d] | bit;
     const childLd = (this.ld[d] | bit) << shift;
     const childRd = (this.rd[d] | bit) >>> shift;
@@ -243,6 +270,7 @@ export class UnitStream {
     if (childFree === 0) return true;
     this.depth = d + 1;
     this.free[d + 1] = childFree;
+    this.untried[d + 1] = 1;
     this.cols[d + 1] = childCols;
     this.ld[d + 1] = childLd;
     this.rd[d + 1] = childRd;
@@ -261,6 +289,7 @@ export class UnitStream {
       if (free === 0) continue;
       this.depth = 0;
       this.free[0] = free;
+      this.untried[0] = 1;
       this.cols[0] = cols;
       this.ld[0] = 0;
       this.rd[0] = 0;
