@@ -63,9 +63,9 @@ const MAX_UNITS_PER_DISPATCH = 1 << 23;
  * dispatch ends with its busiest lanes; in the model of
  * bench/gpu-tail.mjs (n = 20, the units' loop steps with the CPU twin) a
  * tail of 2 per invocation raises the share of the GPU's steps put to use
- * from 0.96-0.97 to 0.99 at 64 units per invocation, and from 0.41-0.51 to
- * 0.74-0.82 at the first dispatches' 2, where it is half the dispatch.
- * Not yet timed on a GPU.
+ * from 0.97-0.98 to 0.99 at 64 units per invocation, from 0.78-0.83 to
+ * 0.94-0.96 at 8, and from 0.46-0.56 to 0.66-0.76 at 2, where it is half
+ * the dispatch. Not yet timed on a GPU.
  */
 export const TAIL_PER_INVOCATION = 2;
 /** Units a tail unit may become, that a dispatch keeps room for (a branch's units a row lower: 6.6 on average at n = 20). */
