@@ -67,33 +67,47 @@ function decode(n: number, code: number): [number, number, number, number] {
 }
 
 /**
- * The code of the constellation (a, b, c, d) moved by SYMMETRIES[g]: each
- * border line maps onto a border line, so each queen's new line and place
- * follow from where the symmetry sends its cell (a corner queen, on two
- * lines, follows both). Plain arithmetic: the plan of n = 21 tries 194,481
- * constellations, and arrays per try made a count's first plan cost 0.2-0.5 s.
- * test/constellations.test.ts checks it against SYMMETRIES.
+ * The constellation (a, b, c, d) moved by SYMMETRIES[g], handed to `digits`
+ * as its four queens (with n): each border line maps onto a border line, so
+ * each queen's new line and place follow from where the symmetry sends its
+ * cell (a corner queen, on two lines, follows both). Plain arithmetic: the
+ * plan of n = 21 tries 194,481 constellations, and arrays per try made a
+ * count's first plan cost 0.2-0.5 s. test/constellations.test.ts checks it
+ * against SYMMETRIES.
  */
-function imageCode(n: number, g: number, a: number, b: number, c: number, d: number): number {
+function image<T>(
+  n: number,
+  g: number,
+  a: number,
+  b: number,
+  c: number,
+  d: number,
+  digits: (n: number, a: number, b: number, c: number, d: number) => T,
+): T {
   const m = n - 1;
   switch (g) {
     case 0:
-      return encode(n, a, b, c, d);
+      return digits(n, a, b, c, d);
     case 1: // (r, col) -> (col, m - r): (0, a) lands on column m at row a, (m, b) on column 0 at row b, ...
-      return encode(n, m - c, m - d, b, a);
+      return digits(n, m - c, m - d, b, a);
     case 2:
-      return encode(n, m - b, m - a, m - d, m - c);
+      return digits(n, m - b, m - a, m - d, m - c);
     case 3:
-      return encode(n, d, c, m - a, m - b);
+      return digits(n, d, c, m - a, m - b);
     case 4:
-      return encode(n, m - a, m - b, d, c);
+      return digits(n, m - a, m - b, d, c);
     case 5:
-      return encode(n, b, a, m - c, m - d);
+      return digits(n, b, a, m - c, m - d);
     case 6:
-      return encode(n, c, d, a, b);
+      return digits(n, c, d, a, b);
     default:
-      return encode(n, m - d, m - c, m - b, m - a);
+      return digits(n, m - d, m - c, m - b, m - a);
   }
+}
+
+/** The code of the constellation (a, b, c, d) moved by SYMMETRIES[g]. */
+function imageCode(n: number, g: number, a: number, b: number, c: number, d: number): number {
+  return image(n, g, a, b, c, d, encode);
 }
 
 /** Whether queens on (r1, c1) and (r2, c2) attack each other; one queen listed twice (a corner) does not. */
@@ -108,33 +122,36 @@ function attacks(r1: number, c1: number, r2: number, c2: number): boolean {
  * score (lower is cheaper) picks the orientation with the bottom queen near an
  * edge, both side queens low on the board and the top queen near the bottom
  * one. It was fitted on node counts for n = 12..15, where it searches about
- * 1.65x fewer nodes than the canonical orientation (the best possible is 1.75x).
+ * 1.65x fewer nodes than the canonical orientation (the best possible is
+ * 1.75x). Doubled, so that it is an integer (twice the middle column is
+ * n - 1): a count's first plan runs before V8 compiles it, where each
+ * fraction is a new heap number to collect.
  */
 function searchCostScore(n: number, a: number, b: number, c: number, d: number): number {
-  const middle = (n - 1) / 2;
-  return -2 * Math.abs(b - middle) - Math.min(c, d) + Math.abs(a - b);
+  return -2 * Math.abs(2 * b - (n - 1)) - 2 * Math.min(c, d) + 2 * Math.abs(a - b);
 }
 
 /**
  * The class member with the lowest searchCostScore (the first of them in
- * SYMMETRIES order). Each image is scored from its code's digits, with no
- * array per try (8 per kept constellation): a count's first plan of n = 18,
- * before V8 compiles it, took a median 43 ms with an array per try and 35
- * without (9 runs each, interleaved, one pinned core of the 2-core Xeon,
- * 2026-11-27), for the same list (n = 1..24 compared).
+ * SYMMETRIES order), each image scored from its queens as they move, with
+ * no array, code or fraction per try (8 per kept constellation): a count's
+ * first plan of n = 20, before V8 compiles it, took a median 68 ms when
+ * each image was decoded from its code and scored in fractions, and 58 ms
+ * so (31 cold runs each, interleaved, one pinned core of the 2-core Xeon,
+ * a noisy hour: quartiles 60-86 and 54-81 ms; 2026-11-27), for the same
+ * list (n = 1..24 compared).
  */
 function cheapestOrientation(n: number, a: number, b: number, c: number, d: number): [number, number, number, number] {
-  let bestCode = 0;
+  let best = 0;
   let bestScore = Infinity;
   for (let g = 0; g < SYMMETRIES.length; g++) {
-    const code = imageCode(n, g, a, b, c, d);
-    const score = searchCostScore(n, Math.floor(code / (n * n * n)), Math.floor(code / (n * n)) % n, Math.floor(code / n) % n, code % n);
+    const score = image(n, g, a, b, c, d, searchCostScore);
     if (score < bestScore) {
       bestScore = score;
-      bestCode = code;
+      best = g;
     }
   }
-  return decode(n, bestCode);
+  return decode(n, imageCode(n, best, a, b, c, d));
 }
 
 /**
@@ -180,8 +197,9 @@ export function planSubproblems(n: number): readonly Subproblem[] {
           }
           if (!canonical) continue;
           const [sa, sb, sc, sd] = cheapestOrientation(n, a, b, c, d);
-          const rows = new Set([0, n - 1, sc, sd]);
-          list.push({ a: sa, b: sb, c: sc, d: sd, stabiliser, weight: 8 / stabiliser, symmetries, innerRows: n - rows.size });
+          // Rows with a border queen: the top and bottom (one row at n = 1), and each side queen's where it is neither, nor shared.
+          const borderRows = (m === 0 ? 1 : 2) + (sc !== 0 && sc !== m ? 1 : 0) + (sd !== 0 && sd !== m && sd !== sc ? 1 : 0);
+          list.push({ a: sa, b: sb, c: sc, d: sd, stabiliser, weight: 8 / stabiliser, symmetries, innerRows: n - borderRows });
         }
       }
     }
