@@ -4,14 +4,15 @@
 //   { n, rowsLeft, deviceMs, compileMs, hostMs, ms, exact, count, slowest, dispatches }
 // deviceMs: adapter and device on a fresh instance; compileMs: the search's
 // pipeline alone, on that device; hostMs: the CPU's share alone (the plan,
-// and making every unit, as the count does, with no GPU); ms: the whole
+// and making every unit, finer tails and all, in the largest dispatches,
+// with no GPU); ms: the whole
 // count on another fresh device, from the call to the result, its
 // dispatches as [units, ms from submission to read-back, ms on the GPU as the
 // engine times it].
 //   node bench/gpu-dispatches.mjs FROM TO [ROWS,ROWS...]   (after npm run build; Node with `webgpu`)
 import { planSubproblems } from '../dist/search/constellations.js';
 import { requestGpuDevice } from '../dist/search/webgpu/webgpu-device.js';
-import { branchRoom, deviceLimits, planGpuWork } from '../dist/search/webgpu/webgpu-plan.js';
+import { branchRoom, deviceLimits, planGpuWork, tailUnits, unitRoom } from '../dist/search/webgpu/webgpu-plan.js';
 import { countOnDevice } from '../dist/search/webgpu/webgpu-run.js';
 import { unitSearchShader } from '../dist/search/webgpu/webgpu-shader.js';
 import { prepareSubproblems, UnitBatch, UnitStream } from '../dist/search/webgpu/webgpu-units.js';
@@ -22,11 +23,14 @@ const cuts = process.argv[4]?.split(',').map(Number);
 const round = (ms) => Math.round(ms * 10) / 10;
 
 /** The host's share of a count with `plan`: every unit's branch made, in dispatch-sized batches. */
-function hostMs(n, plan) {
+function hostMs(n, plan, limits) {
   const start = performance.now();
   const stream = new UnitStream(prepareSubproblems(n, planSubproblems(n)), plan.rowsLeft);
-  const batch = new UnitBatch(plan.maxUnitsPerDispatch, branchRoom(plan.maxUnitsPerDispatch));
-  while (stream.fill(batch) > 0);
+  const most = plan.maxUnitsPerDispatch;
+  const room = unitRoom(plan, most, limits);
+  const batch = new UnitBatch(room, branchRoom(room));
+  // As the engine: the first dispatch without a finer tail, the rest with one.
+  for (let tail = 0; stream.fill(batch, most, tail) > 0; tail = tailUnits(plan, most));
   return round(performance.now() - start);
 }
 
@@ -44,7 +48,7 @@ for (let n = from; n <= to; n++) {
     });
     const compileMs = round(performance.now() - start);
     probe.close();
-    const host = hostMs(n, plan);
+    const host = hostMs(n, plan, limits);
 
     const dispatches = [];
     start = performance.now();
