@@ -4,10 +4,10 @@
 # Then the device tool: command "bash bench/gpu-device.sh", carry [".device-kit", "dist"], timeout_s 300.
 # Writes to $OUT (the device tool brings it back): gpu.jsonl (bench:gpu's lines: n = 18..21 in one run, then
 # n = 16..20 with the CPU join beside each; append them to bench/results/gpu.jsonl), bench.txt, layouts.jsonl
-# (bench/gpu-layouts.mjs at n = 20: the finer tails, then the shader's layouts), open.jsonl (bench/gpu-open.mjs:
+# (bench/gpu-layouts.mjs at n = 20: the dispatches' tails and growth, then the shader's layouts), open.jsonl (bench/gpu-open.mjs:
 # where the first count's time goes before it counts), probe.jsonl (bench/gpu-probe.mjs: the shader's variants
 # on one batch), dispatches.jsonl (bench/gpu-dispatches.mjs: n = 20's dispatches), nvidia-smi.csv. Each step is
-# bounded (270 s in all), the most wanted first.
+# bounded (275 s in all), the most wanted first.
 set -u
 out=${OUT:-bench/results/device}
 mkdir -p "$out"
@@ -17,9 +17,10 @@ smi=$!
 # on-device.sh's own lines about the machine go to bench.txt, so the .jsonl files hold JSON lines only.
 # Issue 43's four counts in one run.
 timeout 60 bash $kit node bench/gpu.mjs --from 18 --to 21 --no-cpu --results "$out/gpu.jsonl" 2>&1 | tee -a "$out/bench.txt"
-# The dispatches' finer tails against none and 4 an invocation (n = 20, 3 rounds), then the shader's layouts
+# How dispatches end and grow: finer tails (2, none, 4 an invocation), growth up to 4x or 2x (n = 20, 3 rounds),
+# then the shader's layouts
 # (lookahead 1 to 3, workgroups of 32, the table's pair carried; n = 20 once).
-timeout 45 bash $kit node bench/gpu-layouts.mjs 20 20 3 --tails 2>>"$out/bench.txt" | grep --line-buffered '^{' >"$out/layouts.jsonl"
+timeout 50 bash $kit node bench/gpu-layouts.mjs 20 20 3 --ramp 2>>"$out/bench.txt" | grep --line-buffered '^{' >"$out/layouts.jsonl"
 timeout 30 bash $kit node bench/gpu-layouts.mjs 20 20 1 2>>"$out/bench.txt" | grep --line-buffered '^{' >>"$out/layouts.jsonl"
 # n = 20's dispatches one by one: units, ms from submission, ms on the GPU (where its 2.5 s go).
 timeout 20 bash $kit node bench/gpu-dispatches.mjs 20 20 2>>"$out/bench.txt" | grep --line-buffered '^{' >"$out/dispatches.jsonl"

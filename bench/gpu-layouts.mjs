@@ -10,12 +10,14 @@
 // clock change hits them alike). `--sizes` compares the dispatches' sizes
 // instead: growth towards 200 ms a dispatch (the default), towards 100 ms
 // with at most 4,194,304 units (the default until 2026-11-27), and towards
-// 400 ms. `--tails` compares the dispatches' finer tails (webgpu-plan.ts,
-// TAIL_PER_INVOCATION): 2 units per invocation (the default), none, and 4.
+// 400 ms. `--ramp` compares how dispatches end and grow (webgpu-plan.ts,
+// TAIL_PER_INVOCATION and GROWTH): finer tails of 2 units per invocation
+// and growth up to 4x a step (the defaults), no tails, tails of 4, growth
+// up to 2x, and neither (the dispatches timed on the H100 on 2026-11-27).
 // One JSON line per count:
-//   { n, layout, stackPlace, invocations, lookahead, workgroupSize, carryPair, dispatchMs, maxUnits, tailPerInvocation, rowsLeft, ms, exact, dispatches, largest }
+//   { n, layout, stackPlace, invocations, lookahead, workgroupSize, carryPair, dispatchMs, maxUnits, tailPerInvocation, growth, rowsLeft, ms, exact, dispatches, largest }
 // ms: from the call to the result, the pipeline's compile included.
-//   node bench/gpu-layouts.mjs FROM TO [ROUNDS] [--stacks | --sizes | --tails]   (after npm run build; Node with `webgpu`)
+//   node bench/gpu-layouts.mjs FROM TO [ROUNDS] [--stacks | --sizes | --ramp]   (after npm run build; Node with `webgpu`)
 import { requestGpuDevice } from '../dist/search/webgpu/webgpu-device.js';
 import { deviceLimits, planGpuWork } from '../dist/search/webgpu/webgpu-plan.js';
 import { countOnDevice } from '../dist/search/webgpu/webgpu-run.js';
@@ -27,7 +29,7 @@ const [from, to, rounds = 2] = process.argv
   .map(Number);
 const stacks = process.argv.includes('--stacks');
 const sizes = process.argv.includes('--sizes');
-const tails = process.argv.includes('--tails');
+const ramp = process.argv.includes('--ramp');
 const session = await requestGpuDevice();
 const limits = deviceLimits(session.adapter.limits);
 
@@ -54,11 +56,13 @@ function layoutsOf(plan) {
       at('grow to 400 ms', { plan: { ...plan, dispatchMs: 400 } }),
     ];
   }
-  if (tails) {
+  if (ramp) {
     return [
-      at('finer tails, 2 units an invocation', {}),
+      at('finer tails of 2 an invocation, growth up to 4x', {}),
       at('no finer tails', { plan: { ...plan, tailPerInvocation: 0 } }),
-      at('finer tails, 4 units an invocation', { plan: { ...plan, tailPerInvocation: 4 } }),
+      at('finer tails of 4 an invocation', { plan: { ...plan, tailPerInvocation: 4 } }),
+      at('growth up to 2x', { plan: { ...plan, growth: 2 } }),
+      at('no finer tails, growth up to 2x (as timed before)', { plan: { ...plan, tailPerInvocation: 0, growth: 2 } }),
     ];
   }
   return [
@@ -87,7 +91,7 @@ try {
           },
         });
         const ms = Math.round((performance.now() - start) * 10) / 10;
-        const { invocations, dispatchMs, maxUnitsPerDispatch: maxUnits, tailPerInvocation, rowsLeft } = plan;
+        const { invocations, dispatchMs, maxUnitsPerDispatch: maxUnits, tailPerInvocation, growth, rowsLeft } = plan;
         const exact = total === TOTAL[n];
         const line = {
           n,
@@ -100,6 +104,7 @@ try {
           dispatchMs,
           maxUnits,
           tailPerInvocation,
+          growth,
           rowsLeft,
           ms,
           exact,

@@ -10,6 +10,7 @@ import {
   DEFAULT_LIMITS,
   DISPATCH_MS,
   GPU_FILL,
+  GROWTH,
   INVOCATIONS,
   deviceLimits,
   nextDispatchUnits,
@@ -71,10 +72,14 @@ describe('the WebGPU plan for n = 16..21', () => {
     }
   });
 
-  it('sizes the next dispatch by the pace of the last one timed: towards plan.dispatchMs, at most doubling, within the plan', () => {
+  it('sizes the next dispatch by the pace of the last one timed: towards plan.dispatchMs, at most 4x, within the plan', () => {
     const plan = planGpuWork(20);
+    expect(plan.growth).toBe(GROWTH);
+    expect(GROWTH).toBe(4);
     expect(nextDispatchUnits(plan)).toBe(GPU_FILL); // none timed yet
-    expect(nextDispatchUnits(plan, { units: GPU_FILL, ms: 10 })).toBe(2 * GPU_FILL); // 10x faster than aimed: doubles
+    expect(nextDispatchUnits(plan, { units: GPU_FILL, ms: 10 })).toBe(4 * GPU_FILL); // 20x faster than aimed: 4x
+    expect(nextDispatchUnits(plan, { units: GPU_FILL, ms: 80 })).toBe(655_360); // 2.5x faster: 2.5x
+    expect(nextDispatchUnits({ ...plan, growth: 2 }, { units: GPU_FILL, ms: 10 })).toBe(2 * GPU_FILL);
     expect(nextDispatchUnits(plan, { units: 1_000_000, ms: 160 })).toBe(1_250_000); // at its pace, 200 ms
     expect(nextDispatchUnits(plan, { units: 8_000_000, ms: 50 })).toBe(plan.maxUnitsPerDispatch);
     expect(nextDispatchUnits(plan, { units: 1_000_000, ms: 2000 })).toBe(GPU_FILL); // slow: back to the fewest
@@ -86,7 +91,7 @@ describe('the WebGPU plan for n = 16..21', () => {
         const next = nextDispatchUnits(plan, { units, ms });
         expect(Number.isInteger(next)).toBe(true);
         expect(next).toBeGreaterThanOrEqual(plan.unitsPerDispatch);
-        expect(next).toBeLessThanOrEqual(Math.min(plan.maxUnitsPerDispatch, Math.max(plan.unitsPerDispatch, 2 * units)));
+        expect(next).toBeLessThanOrEqual(Math.min(plan.maxUnitsPerDispatch, Math.max(plan.unitsPerDispatch, plan.growth * units)));
         expect((next * ms) / units).toBeLessThanOrEqual(Math.max(plan.dispatchMs, (plan.unitsPerDispatch * ms) / units) + 1e-9);
       }
     }
@@ -152,6 +157,7 @@ describe('the WebGPU plan for n = 16..21', () => {
       invocations: INVOCATIONS,
       inFlight: 3,
       tailPerInvocation: TAIL_PER_INVOCATION,
+      growth: GROWTH,
     };
     expect(planGpuWork(18, DEFAULT_LIMITS, 12)).toEqual({ rowsLeft: 12, ...sized });
     expect(planGpuWork(18, DEFAULT_LIMITS, 13)).toEqual({ rowsLeft: 13, ...sized });

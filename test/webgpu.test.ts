@@ -588,32 +588,35 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     return () => (now += msPerCall);
   };
 
-  it("grows the dispatches, at most doubling, up to the plan's most, while they take less than plan.dispatchMs", async () => {
-    const n = 13;
-    const device = createFakeDevice();
-    const plan = smallPlan({ maxUnitsPerDispatch: 1024 });
-    const timed: number[] = [];
-    const r = await countOnDevice(n, onDevice(device), DEFAULT_LIMITS, {
-      plan,
-      clock: ticking(1), // every dispatch seems to take a few ms
-      onDispatch: (d) => timed.push(d.gpuMs),
-    });
-    expect(r).toEqual({ total: TOTAL[n], unique: UNIQUE[n] });
-    expect(device.log.errors).toEqual([]);
-    const sizes = device.log.dispatches.map((d) => d.units);
-    // The first three are filled before any is timed; each later one holds up to twice the one timed before it
-    // (three back), and whole branches of up to 32 units, so it stops at most 31 short of that.
-    expect(sizes.slice(0, 3).every((units) => units <= 64)).toBe(true);
-    for (let k = 3; k < sizes.length - 1; k++) {
-      const wanted = Math.min(1024, Math.max(64, 2 * sizes[k - 3]));
-      expect(sizes[k]).toBeLessThanOrEqual(wanted);
-      expect(sizes[k]).toBeGreaterThan(wanted - 32);
-    }
-    expect(Math.max(...sizes)).toBeGreaterThan(1024 - 32);
-    expect(timed.every((ms) => ms > 0 && ms < 10)).toBe(true);
-    // Each slot grew as the dispatches did: more buffers than the first three slots' 7 each.
-    expect(device.log.calls.filter((c) => c === 'createBuffer').length).toBeGreaterThan(1 + 3 * 7);
-  });
+  it.each([2, 4])(
+    "grows the dispatches at most %ix a step, up to the plan's most, while they take less than plan.dispatchMs",
+    async (growth) => {
+      const n = 13;
+      const device = createFakeDevice();
+      const plan = smallPlan({ maxUnitsPerDispatch: 1024, growth });
+      const timed: number[] = [];
+      const r = await countOnDevice(n, onDevice(device), DEFAULT_LIMITS, {
+        plan,
+        clock: ticking(1), // every dispatch seems to take a few ms
+        onDispatch: (d) => timed.push(d.gpuMs),
+      });
+      expect(r).toEqual({ total: TOTAL[n], unique: UNIQUE[n] });
+      expect(device.log.errors).toEqual([]);
+      const sizes = device.log.dispatches.map((d) => d.units);
+      // The first three are filled before any is timed; each later one holds up to `growth` times the one timed
+      // before it (three back), and whole branches of up to 32 units, so it stops at most 31 short of that.
+      expect(sizes.slice(0, 3).every((units) => units <= 64)).toBe(true);
+      for (let k = 3; k < sizes.length - 1; k++) {
+        const wanted = Math.min(1024, Math.max(64, growth * sizes[k - 3]));
+        expect(sizes[k]).toBeLessThanOrEqual(wanted);
+        expect(sizes[k]).toBeGreaterThan(wanted - 32);
+      }
+      expect(Math.max(...sizes)).toBeGreaterThan(1024 - 32);
+      expect(timed.every((ms) => ms > 0 && ms < 10)).toBe(true);
+      // Each slot grew as the dispatches did: more buffers than the first three slots' 7 each.
+      expect(device.log.calls.filter((c) => c === 'createBuffer').length).toBeGreaterThan(1 + 3 * 7);
+    },
+  );
 
   it('with finer tails: exact for n = 1..13, the first dispatch as the stream cut it, each within its room, paced by whole units', async () => {
     const plan = smallPlan({ rowsLeft: 6, maxUnitsPerDispatch: 512, tailPerInvocation: 1 });
@@ -668,6 +671,8 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     ['tailPerInvocation', -1],
     ['tailPerInvocation', 65],
     ['tailPerInvocation', 0.5],
+    ['growth', 0],
+    ['growth', 17],
   ])('refuses a plan whose %s is %s, before it touches the device', async (field, value) => {
     const device = createFakeDevice();
     const plan = smallPlan({ unitsPerDispatch: 256, maxUnitsPerDispatch: 256, [field]: value });

@@ -42,8 +42,9 @@ if (mode === 'adapter') {
   const { countOnDevice } = await import(new URL('search/webgpu/webgpu-run.js', dist).href);
   const session = await requestGpuDevice();
   const limits = deviceLimits(session.adapter.limits);
-  // Dispatches of 64 to 512 units, each ending in 64 units' worth walked a row finer, as the engine's plans do.
-  const TAILED = smallPlan({ rowsLeft: 6, maxUnitsPerDispatch: 512, tailPerInvocation: 1 });
+  // Dispatches of 64 to 512 units growing up to 4x a step, each ending in 64 units' worth walked a row finer, as the
+  // engine's plans do.
+  const TAILED = smallPlan({ rowsLeft: 6, maxUnitsPerDispatch: 512, tailPerInvocation: 1, growth: 4 });
   for (let n = 1; n <= 12; n++) {
     const r = await countOnDevice(n, session.device, limits, { layout: { boardSize: 32 } });
     const carried = await countOnDevice(n, session.device, limits, { layout: { boardSize: 32, carryPair: true } });

@@ -107,6 +107,20 @@ function mostUnitsBound(bytes: number): number {
 export const DISPATCH_MS = 200;
 /** Most GPU time a plan may aim a dispatch at: half a second, a quarter of the watchdogs. */
 const MAX_DISPATCH_MS = 500;
+/**
+ * How many times the units of the last dispatch timed the next one may
+ * hold. Dispatch k + 3 is sized when dispatch k is read back (three are in
+ * flight), so at 2x the sizes went 262,144 x 3, 524,288 x 3, ... and at
+ * n = 20 the first 15 dispatches, 23.6 million of its 75.2 million units,
+ * held 2 to 32 units an invocation, where a dispatch keeps less of the GPU
+ * busy (bench/gpu-tail.mjs); at 4x, 16.5 million in 9. A dispatch paced
+ * from a smaller one takes at most plan.dispatchMs, since a bigger one
+ * keeps more of the GPU busy (a unit costs it less); the cap bounds a
+ * misjudged pace. Not yet timed on a GPU (2x was, on the H100).
+ */
+export const GROWTH = 4;
+/** Most a plan may let dispatches grow at a step. */
+const MAX_GROWTH = 16;
 /** Most units per invocation a plan may walk finer at the end of a dispatch. */
 const MAX_TAIL_PER_INVOCATION = 64;
 /** Dispatches queued at once: one running, the next ones ready behind it. */
@@ -147,6 +161,8 @@ export interface GpuWorkPlan {
   readonly inFlight: number;
   /** Units per invocation that end each dispatch walked a row finer (tailUnits; 0: none). */
   readonly tailPerInvocation: number;
+  /** Most times the units of the last dispatch timed that the next may hold (nextDispatchUnits). */
+  readonly growth: number;
 }
 
 function checkLimit(value: number, name: string): void {
@@ -194,6 +210,7 @@ export function planGpuWork(n: number, limits: GpuPlanLimits = DEFAULT_LIMITS, r
     invocations,
     inFlight: IN_FLIGHT,
     tailPerInvocation: TAIL_PER_INVOCATION,
+    growth: GROWTH,
   };
 }
 
@@ -219,14 +236,15 @@ export function unitRoom(plan: GpuWorkPlan, units: number, limits: GpuPlanLimits
 /**
  * Units for the next dispatch, given the last one timed (its units, and its
  * ms on the GPU): as many as would take plan.dispatchMs at that pace, but at
- * most twice as many as it held (so no dispatch outgrows a timed one by more
- * than 2x, whatever the GPU), and from plan.unitsPerDispatch to
- * plan.maxUnitsPerDispatch. Before any is timed, plan.unitsPerDispatch.
+ * most plan.growth times as many as it held (so no dispatch outgrows a
+ * timed one by more than that, whatever the GPU), and from
+ * plan.unitsPerDispatch to plan.maxUnitsPerDispatch. Before any is timed,
+ * plan.unitsPerDispatch.
  */
 export function nextDispatchUnits(plan: GpuWorkPlan, timed?: { readonly units: number; readonly ms: number }): number {
   if (!timed) return plan.unitsPerDispatch;
   const paced = timed.ms > 0 ? (timed.units * plan.dispatchMs) / timed.ms : Infinity;
-  const units = Math.floor(Math.min(plan.maxUnitsPerDispatch, 2 * timed.units, paced));
+  const units = Math.floor(Math.min(plan.maxUnitsPerDispatch, plan.growth * timed.units, paced));
   return Math.max(plan.unitsPerDispatch, units);
 }
 
@@ -248,6 +266,7 @@ export function checkGpuWorkPlan(plan: GpuWorkPlan, limits: GpuPlanLimits): void
     invocations: [1, limits.maxComputeWorkgroupsPerDimension * WORKGROUP_SIZE],
     inFlight: [1, MAX_IN_FLIGHT],
     tailPerInvocation: [0, MAX_TAIL_PER_INVOCATION],
+    growth: [1, MAX_GROWTH],
   };
   for (const [field, [least, most]] of Object.entries(bounds)) {
     const value = plan[field as keyof GpuWorkPlan];
