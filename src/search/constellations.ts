@@ -134,12 +134,13 @@ function searchCostScore(n: number, a: number, b: number, c: number, d: number):
 /**
  * The class member with the lowest searchCostScore (the first of them in
  * SYMMETRIES order), each image scored from its queens as they move, with
- * no array, code or fraction per try (8 per kept constellation): a count's
- * first plan of n = 20, before V8 compiles it, took a median 68 ms when
- * each image was decoded from its code and scored in fractions, and 58 ms
- * so (31 cold runs each, interleaved, one pinned core of the 2-core Xeon,
- * a noisy hour: quartiles 60-86 and 54-81 ms; 2026-11-27), for the same
- * list (n = 1..24 compared).
+ * no array, code or fraction per try (8 per kept constellation). A
+ * count's first plan runs before V8 compiles it: with each image decoded
+ * from its code and scored in fractions, and each subproblem copied by a
+ * spread to number it (planSubproblems), n = 20's took a median 53 ms, and
+ * 43 ms so (quartiles 51-55 and 40-45; n = 18: 39 and 38 ms; 31 cold runs
+ * each, interleaved, one pinned core of the 2-core Xeon, 2026-11-27), for
+ * the same list (n = 1..24 compared).
  */
 function cheapestOrientation(n: number, a: number, b: number, c: number, d: number): [number, number, number, number] {
   let best = 0;
@@ -171,7 +172,7 @@ const plans = new Map<number, readonly Subproblem[]>();
 export function planSubproblems(n: number): readonly Subproblem[] {
   const cached = plans.get(n);
   if (cached) return cached;
-  const list: Omit<Subproblem, 'id'>[] = [];
+  const list: { -readonly [K in keyof Subproblem]: Subproblem[K] }[] = [];
   const m = n - 1;
   // A constellation is kept only where no image has a smaller code, so a is at most each image's first
   // queen (m - a, b, m - b, c, m - c, d, m - d): the loops skip the rest. Each queen is then tried only
@@ -199,7 +200,7 @@ export function planSubproblems(n: number): readonly Subproblem[] {
           const [sa, sb, sc, sd] = cheapestOrientation(n, a, b, c, d);
           // Rows with a border queen: the top and bottom (one row at n = 1), and each side queen's where it is neither, nor shared.
           const borderRows = (m === 0 ? 1 : 2) + (sc !== 0 && sc !== m ? 1 : 0) + (sd !== 0 && sd !== m && sd !== sc ? 1 : 0);
-          list.push({ a: sa, b: sb, c: sc, d: sd, stabiliser, weight: 8 / stabiliser, symmetries, innerRows: n - borderRows });
+          list.push({ id: 0, a: sa, b: sb, c: sc, d: sd, stabiliser, weight: 8 / stabiliser, symmetries, innerRows: n - borderRows });
         }
       }
     }
@@ -207,7 +208,12 @@ export function planSubproblems(n: number): readonly Subproblem[] {
   // Largest first (more rows left to search), so a pool finishes evenly.
   list.sort((p, q) => q.innerRows - p.innerRows);
   // Frozen all the way down: this cached list is shared by every count.
-  const plan = Object.freeze(list.map((s, id) => Object.freeze({ id, ...s })));
+  // Each numbered in place: a copy per subproblem, spread in code not yet compiled, was 4-5 ms of n = 20's first plan.
+  list.forEach((s, id) => {
+    s.id = id;
+    Object.freeze(s);
+  });
+  const plan: readonly Subproblem[] = Object.freeze(list);
   plans.set(n, plan);
   return plan;
 }
