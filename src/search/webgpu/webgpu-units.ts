@@ -160,6 +160,11 @@ function readyRows(prepared: PreparedSubproblems, end: number): void {
   }
 }
 
+/** Whether `batch` has its units' worth once `added` more are in (it never stops empty: a fill returns 0 only when done). */
+function isFull(batch: UnitBatch, added: number, limit: number): boolean {
+  return batch.unitCount > 0 && batch.wholeUnits + added > limit;
+}
+
 /**
  * The units of every subproblem in plan order, handed out in batches of
  * whole branches. Each unit has between 1 and `rowsLeft` rows to search. A
@@ -234,11 +239,10 @@ export class UnitStream {
     }
     const rowsBelow = innerRows[this.subproblem] - (d + 1);
     const rowsLeft = batch.wholeUnits >= fineFrom ? this.rowsLeft - 1 : this.rowsLeft;
-    const full = (added: number): boolean => batch.unitCount > 0 && batch.wholeUnits + added > limit;
     if (rowsBelow <= rowsLeft && this.untried[d] === 1) {
       const units = popcount(free);
       const whole = d > 0 && rowsBelow < this.rowsLeft ? 0 : units; // cut from a unit counted when its queen was placed
-      if (batch.unitCount + units > batch.maxUnits || batch.branchCount === batch.maxBranches || full(whole)) return false;
+      if (batch.unitCount + units > batch.maxUnits || batch.branchCount === batch.maxBranches || isFull(batch, whole, limit)) return false;
       const at = batch.branchCount * BRANCH_WORDS;
       batch.branches[at] = this.cols[d];
       batch.branches[at + 1] = this.ld[d];
@@ -256,7 +260,7 @@ export class UnitStream {
       return true;
     }
     const whole = rowsBelow <= this.rowsLeft ? 1 : 0; // a queen where a unit of rowsLeft rows would start
-    if (full(whole)) return false;
+    if (isFull(batch, whole, limit)) return false;
     batch.wholeUnits += whole;
     const at = shiftWord(this.subproblem, d); // the shift below row d, then the attacks on row d + 1
     const shift = rowTable[at];
