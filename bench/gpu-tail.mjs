@@ -15,7 +15,7 @@
 // stretches. A model, not a measurement.
 //   node bench/gpu-tail.mjs N [UNITS_PER_LANE=2,8,32,64] [STRETCHES=3]   (after npm run build)
 import { planSubproblems } from '../dist/search/constellations.js';
-import { planGpuWork, tailUnits } from '../dist/search/webgpu/webgpu-plan.js';
+import { DEFAULT_LIMITS, planGpuWork, tailUnits, unitRoom } from '../dist/search/webgpu/webgpu-plan.js';
 import { unitSearchShader } from '../dist/search/webgpu/webgpu-shader.js';
 import { prepareSubproblems, UnitBatch, UnitStream } from '../dist/search/webgpu/webgpu-units.js';
 import { searchUnitLikeShader, shaderLookahead, shaderStackRows } from '../test/fixtures/webgpu/cpu-twin.mjs';
@@ -23,8 +23,6 @@ import { busyShare, WAVE } from './gpu-lanes.mjs';
 
 const LANES = 4096;
 const WIDTHS = [LANES / WAVE / 2, LANES / WAVE];
-/** Room for a tail's finer units (the engine's TAIL_ROOM). */
-const TAIL_ROOM = 8;
 
 const n = Number(process.argv[2]);
 const perLane = (process.argv[3] ?? '2,8,32,64').split(',').map(Number);
@@ -62,7 +60,7 @@ for (const k of perLane) {
   for (let stretch = 0; stretch < stretches; stretch++) {
     const plain = new UnitBatch(units);
     if (streamAt(stretch, units).fill(plain) < units - 32) break; // the plan ran out
-    const tailed = new UnitBatch(units + TAIL_ROOM * tail);
+    const tailed = new UnitBatch(unitRoom(plan, units, DEFAULT_LIMITS));
     streamAt(stretch, units).fill(tailed, units, tail);
     tailedUnits = tailed.unitCount;
     for (const [name, batch] of [

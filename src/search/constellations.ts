@@ -58,11 +58,8 @@ function encode(n: number, a: number, b: number, c: number, d: number): number {
   return ((a * n + b) * n + c) * n + d;
 }
 
-function decode(n: number, code: number): [number, number, number, number] {
-  const d = code % n;
-  const c = Math.floor(code / n) % n;
-  const b = Math.floor(code / (n * n)) % n;
-  const a = Math.floor(code / (n * n * n));
+/** The four queens as a tuple (image's `digits` for the image itself). */
+function queens(_n: number, a: number, b: number, c: number, d: number): [number, number, number, number] {
   return [a, b, c, d];
 }
 
@@ -152,7 +149,7 @@ function cheapestOrientation(n: number, a: number, b: number, c: number, d: numb
       best = g;
     }
   }
-  return decode(n, imageCode(n, best, a, b, c, d));
+  return image(n, best, a, b, c, d, queens);
 }
 
 /**

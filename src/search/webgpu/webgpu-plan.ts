@@ -111,7 +111,7 @@ const MAX_DISPATCH_MS = 500;
  * How many times the units of the last dispatch timed the next one may
  * hold. Dispatch k + 3 is sized when dispatch k is read back (three are in
  * flight), so at 2x the sizes went 262,144 x 3, 524,288 x 3, ... and at
- * n = 20 the first 15 dispatches, 23.6 million of its 75.2 million units,
+ * n = 20 the first 15 dispatches, 24.4 million of its 75.2 million units,
  * held 2 to 32 units an invocation, where a dispatch keeps less of the GPU
  * busy (bench/gpu-tail.mjs); at 4x, 16.5 million in 9. A dispatch paced
  * from a smaller one takes at most plan.dispatchMs, since a bigger one
