@@ -52,3 +52,28 @@ describe('the CLI', () => {
     },
   );
 });
+
+describe('counts that overlap on one thread', () => {
+  // The join's TypeScript kernel keeps its halves and tables per thread: counts of other n that ran between two
+  // pieces of a unit once left it with their n's geometry (wrong totals, or a RangeError with no code).
+  describe.each(ALGORITHMS)('algorithm %s', (algorithm) => {
+    it.each(ENGINES)('engine %s: n = 8..14 started at once, on this thread and on 2 threads, all exact', async (engine) => {
+      const sizes = range(8, 14);
+      for (const threads of [undefined, 2]) {
+        const results = await Promise.all(sizes.map((n) => count(n, { engine, algorithm, threads })));
+        expect(results.map(counts)).toEqual(sizes.map(expected));
+      }
+    });
+
+    it.each(ENGINES)('engine %s: countSync of other n inside onProgress leaves count(14) exact', async (engine) => {
+      let inside = 0;
+      const onProgress = (): void => {
+        const n = 8 + (inside++ % 5);
+        expect(counts(countSync(n, { engine, algorithm }))).toEqual(expected(n));
+      };
+      const r = await count(14, { engine, algorithm, threads: 1, onProgress });
+      expect(counts(r)).toEqual(expected(14));
+      expect(inside).toBeGreaterThan(1);
+    });
+  });
+});

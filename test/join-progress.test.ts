@@ -19,6 +19,22 @@ const engines = {
   js: () => joinCounter('js'),
 };
 
+/** Runs the stepped counts a piece at a time in turns, calling `between` after each piece but a last; their results. */
+function inTurns(steps: Generator<number, bigint, undefined>[], between?: (turn: number) => unknown) {
+  const results: (bigint | undefined)[] = steps.map(() => undefined);
+  let turns = 0;
+  while (results.includes(undefined)) {
+    for (const [i, counting] of steps.entries()) {
+      if (results[i] !== undefined) continue;
+      const step = counting.next();
+      if (step.done) results[i] = step.value;
+      else between?.(turns);
+      turns++;
+    }
+  }
+  return { results, turns };
+}
+
 describe.each(Object.keys(engines) as (keyof typeof engines)[])('join units in pieces on %s', (engine) => {
   it.each([13, 14, 15])('n = %i: every unit in pieces of 0 ms adds up to OEIS, with shares rising to 1', (n) => {
     const counter = engines[engine]();
@@ -45,17 +61,7 @@ describe.each(Object.keys(engines) as (keyof typeof engines)[])('join units in p
     const units = planJoin(16);
     const [a, b] = [units[0], units[7]];
     const expected = [counter.countUnit(16, a), counter.countUnit(16, b)];
-    const steps = [counter.countUnitSteps(16, a, 0), counter.countUnitSteps(16, b, 0)];
-    const results: (bigint | undefined)[] = [undefined, undefined];
-    let turns = 0;
-    while (results.includes(undefined)) {
-      for (const i of [0, 1]) {
-        if (results[i] !== undefined) continue;
-        const step = steps[i].next();
-        if (step.done) results[i] = step.value;
-        turns++;
-      }
-    }
+    const { results, turns } = inTurns([counter.countUnitSteps(16, a, 0), counter.countUnitSteps(16, b, 0)]);
     expect(results).toEqual(expected);
     expect(turns).toBeGreaterThan(4);
     // And a whole unit in between two pieces of another.
@@ -65,6 +71,17 @@ describe.each(Object.keys(engines) as (keyof typeof engines)[])('join units in p
     let step = c.next();
     while (!step.done) step = c.next();
     expect(step.value).toBe(expected[0]);
+  });
+
+  it('units of different n counted in turns on one counter, and whole units of a third n between pieces, stay exact', () => {
+    const counter = engines[engine]();
+    const [a, b] = [planJoin(16)[0], planJoin(13)[0]];
+    const expected = [counter.countUnit(16, a), counter.countUnit(13, b)];
+    const steps = [counter.countUnitSteps(16, a, 0), counter.countUnitSteps(13, b, 0)];
+    // Every third turn, a whole unit of n = 14 as well, as countSync inside onProgress would count one.
+    const { results, turns } = inTurns(steps, (turn) => turn % 3 === 0 && counter.countUnit(14, planJoin(14)[turn % 5]));
+    expect(results).toEqual(expected);
+    expect(turns).toBeGreaterThan(4);
   });
 });
 

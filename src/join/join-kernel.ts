@@ -38,6 +38,7 @@ function configure(n: number): void {
   checkJoinSize(n);
   h = n >> 1;
   geometryN = n;
+  owner = 0; // the halves listed were of another n
 }
 
 /** Makes room for `more` halves past the `found` listed. */
@@ -172,7 +173,7 @@ let lastOwner = 0;
  * halves with the roles swapped.
  */
 export function countJoinUnit(n: number, unit: JoinUnit): bigint {
-  configure(n);
+  checkJoinSize(n);
   checkJoinUnit(unit, n);
   const me = ++lastOwner;
   let total = 0;
@@ -190,7 +191,7 @@ const pieces = new PieceSize(256);
  * while this one was suspended, its pass is prepared again before it goes on.
  */
 export function* countJoinUnitSteps(n: number, unit: JoinUnit, pieceMs = 20): Generator<number, bigint, undefined> {
-  configure(n);
+  checkJoinSize(n);
   checkJoinUnit(unit, n);
   const me = ++lastOwner;
   const passes = unit.mirrorWeight === 2 ? 2 : 1;
@@ -210,8 +211,11 @@ export function* countJoinUnitSteps(n: number, unit: JoinUnit, pieceMs = 20): Ge
  * Makes the module's state that of `unit`'s pass (0: east halves as the
  * table, west as probes; 1: the mirror's), listing both sides' halves
  * unless they are `me`'s already; returns the pass's probes (0: nothing to count).
+ * The per-n state is set here, not when a count starts: a count of another
+ * n may have run while this one was suspended.
  */
 function prepareUnit(n: number, unit: JoinUnit, pass: number, me: number): number {
+  configure(n);
   if (owner !== me) {
     owner = me;
     const all = (1 << n) - 1;
