@@ -164,7 +164,7 @@ export function planSubproblems(n: number): readonly Subproblem[] {
 export interface PlanInfo<U = Unit | JoinUnit> extends PlanIdentity {
   /** The method the plan belongs to: the search's constellations or the join's row splits. */
   readonly algorithm: AlgorithmName;
-  /** The estimated share of the whole work in the largest unit. */
+  /** The estimated share of the whole work in the largest unit (0 for a plan with no units). */
   readonly largestUnitShare: number;
   /** Whether a count's unique count comes only with its last unit (the join derives it from the whole total). */
   readonly uniqueWithLastUnit: boolean;

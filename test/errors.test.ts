@@ -1,6 +1,6 @@
 // Bad input fails fast with a TypeError or RangeError that names the argument.
 import { describe, expect, it } from 'vitest';
-import { count, countSync, planSubproblems, solutions } from '../dist/index.js';
+import { count, countCompletions, countCompletionsSync, countSync, ERROR_CODES, planSubproblems, solutions } from '../dist/index.js';
 
 const BAD_N: [unknown, typeof TypeError | typeof RangeError][] = [
   [0, RangeError],
@@ -72,6 +72,65 @@ describe('options', () => {
       delete prototype.threads;
       delete prototype.engine;
     }
+  });
+
+  // The classes and codes README's table of error codes gives for each.
+  it.each([
+    ['countSync webgpu', () => countSync(8, { engine: 'webgpu' as never }), TypeError, ERROR_CODES.INVALID_TYPE, /WebGPU is asynchronous/],
+    ['solutions webgpu', () => solutions(8, { engine: 'webgpu' as never }), TypeError, ERROR_CODES.INVALID_TYPE, /it only counts/],
+    [
+      'countCompletionsSync webgpu',
+      () => countCompletionsSync(8, [], { engine: 'webgpu' as never }),
+      TypeError,
+      ERROR_CODES.INVALID_TYPE,
+      /whole boards only/,
+    ],
+    [
+      'countCompletions webgpu',
+      () => countCompletions(8, [], { engine: 'webgpu' as never }),
+      TypeError,
+      ERROR_CODES.INVALID_TYPE,
+      /whole boards only/,
+    ],
+    [
+      'count webgpu threads 2',
+      () => count(8, { engine: 'webgpu', threads: 2 }),
+      RangeError,
+      ERROR_CODES.OUT_OF_RANGE,
+      /options.threads must be 1 with engine 'webgpu'/,
+    ],
+    [
+      'count reference threads 2',
+      () => count(8, { engine: 'reference', threads: 2 }),
+      RangeError,
+      ERROR_CODES.OUT_OF_RANGE,
+      /options.threads must be 1 with engine 'reference'/,
+    ],
+    [
+      'count reference join',
+      () => count(8, { engine: 'reference', algorithm: 'join' }),
+      RangeError,
+      ERROR_CODES.OUT_OF_RANGE,
+      /options.algorithm 'join' needs engine/,
+    ],
+    [
+      'count webgpu join',
+      () => count(8, { engine: 'webgpu', algorithm: 'join' }),
+      RangeError,
+      ERROR_CODES.OUT_OF_RANGE,
+      /options.algorithm 'join' needs engine/,
+    ],
+    [
+      'countSync reference join',
+      () => countSync(8, { engine: 'reference', algorithm: 'join' }),
+      RangeError,
+      ERROR_CODES.OUT_OF_RANGE,
+      /options.algorithm 'join' needs engine/,
+    ],
+  ])('%s: the class and code of the table', async (_, call, type, code, message) => {
+    const error = await (async () => call())().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(type);
+    expect(error).toMatchObject({ code, message: expect.stringMatching(message) });
   });
 
   it('count() rejects an unknown engine', async () => {

@@ -19,6 +19,15 @@ describe('planUnits', () => {
     expect(plan.uniqueWithLastUnit).toBe(n >= 16 && n <= 24);
   });
 
+  it.each(range(1, 14))('n = %i: largestUnitShare is a share, 0 to 1, on both methods (0 where a plan has no units)', (n) => {
+    for (const algorithm of ['search', 'join'] as const) {
+      const plan = planUnits(n, { algorithm });
+      const share = plan.largestUnitShare;
+      if (plan.units === 0) expect([n, algorithm, share]).toEqual([n, algorithm, 0]);
+      else expect(share > 0 && share <= 1).toBe(true);
+    }
+  });
+
   it("uniqueWithLastUnit says which plans' unique count comes only at the end", () => {
     expect([planUnits(16, { algorithm: 'search' }).uniqueWithLastUnit, planUnits(12, { algorithm: 'join' }).uniqueWithLastUnit]).toEqual([
       false,

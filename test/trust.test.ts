@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import * as api from '../dist/index.js';
 import { count, countSync, planSubproblems, planUnits, type Progress } from '../dist/index.js';
 import { getWasmKernel, jsKernel } from '../dist/search/search-kernel.js';
 import { constellationPlan, countUnit, unitContribution } from '../dist/search/search-plan.js';
@@ -29,6 +30,21 @@ describe('the plan', () => {
     expect(planSubproblems(10)).not.toBe(p);
     expect((await count(10)).total).toBe(724n);
     expect(countSync(10).total).toBe(724n);
+  });
+
+  it('every exported table (ENGINES, ALGORITHMS, ERROR_CODES) is frozen: a caller cannot widen what options accept', () => {
+    const tables = Object.entries(api).filter(([, value]) => typeof value === 'object' && value !== null);
+    expect(tables.map(([name]) => name).sort()).toEqual(['ALGORITHMS', 'ENGINES', 'ERROR_CODES']);
+    for (const [, table] of tables) expect(Object.isFrozen(table)).toBe(true);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the test tries what a careless caller would
+    const engines = api.ENGINES as any;
+    expect(() => engines.push('bogus')).toThrow(TypeError);
+    expect(() => (engines.length = 0)).toThrow(TypeError);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
+    expect(() => (api.ALGORITHMS as any).push('bogus')).toThrow(TypeError);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an engine name the list never had
+    expect(() => countSync(8, { engine: 'bogus' as any })).toThrow(RangeError);
+    expect(countSync(8, { engine: 'wasm' }).total).toBe(92n);
   });
 
   it('planUnits is frozen too, and its units are exact at every depth on both kernels', () => {

@@ -5,7 +5,7 @@
 export const PLAN_FORMAT_VERSION = 1;
 
 /** The algorithms a count may ask for: 'auto' chooses by n (src/run/algorithm.ts). */
-export const ALGORITHMS = ['auto', 'join', 'search'] as const;
+export const ALGORITHMS = Object.freeze(['auto', 'join', 'search'] as const);
 export type AlgorithmChoice = (typeof ALGORITHMS)[number];
 /** The counting methods: each a folder of src/ (search, join) with a Method. */
 export type AlgorithmName = Exclude<AlgorithmChoice, 'auto'>;

@@ -230,9 +230,9 @@ export class ConstellationPlan implements PlanIdentity {
     return Object.freeze({ method, n, depth, formatVersion, units, digest });
   }
 
-  /** The estimated share of the whole work in the largest unit. */
+  /** The estimated share of the whole work in the largest unit (0 with no units: n = 2 and 3). */
   get largestUnitShare(): number {
-    return this.largestUnitWork / this.work;
+    return this.work > 0 ? this.largestUnitWork / this.work : 0;
   }
 
   /** Index of the constellation that unit `id` belongs to. */
