@@ -2,8 +2,8 @@
 // the join's unique count follows from the whole total, so it arrives with
 // the last report (it was 0 there while the result had it right).
 import { describe, expect, it } from 'vitest';
-import { count, type Progress } from '../dist/index.js';
-import { TOTAL, UNIQUE } from './oeis.js';
+import { count, countCompletions, type CompletionsProgress, type Progress } from '../dist/index.js';
+import { range, TOTAL, UNIQUE } from './oeis.js';
 
 describe.each(['join', 'search'] as const)('algorithm %s', (algorithm) => {
   it.each([1, 2])('n = 13 on %i thread(s): the last report has the exact total and unique count, and units', async (threads) => {
@@ -35,4 +35,23 @@ describe('the phase', () => {
     expect(reports.length).toBeGreaterThanOrEqual(2); // the first report and the last, at least
     expect(reports.map((p) => p.phase)).toEqual(reports.map(() => 'counting'));
   });
+});
+
+describe('the first and the last report, at every small n (n = 2 and 3 have no units)', () => {
+  const engines = ['wasm', 'js', 'reference'] as const;
+  it.each(range(1, 9).flatMap((n) => engines.map((engine) => [n, engine] as const)))(
+    'n = %i, engine %s: a start at fraction 0, an end at 1 with the exact counts',
+    async (n, engine) => {
+      const reports: Progress[] = [];
+      await count(n, { engine, onProgress: (p) => reports.push(p) });
+      expect(reports.length).toBeGreaterThanOrEqual(2);
+      expect(reports[0]).toMatchObject({ finished: 0, fraction: 0, total: 0n });
+      expect(reports.at(-1)).toMatchObject({ fraction: 1, total: TOTAL[n], unique: UNIQUE[n] });
+      const completions: CompletionsProgress[] = [];
+      const c = await countCompletions(n, [], { engine, onProgress: (p) => completions.push(p) });
+      expect(completions.map((p) => p.fraction)).toEqual([0, ...completions.slice(1, -1).map((p) => p.fraction), 1]);
+      expect(completions.at(-1)?.total).toBe(c.total);
+      expect(c.total).toBe(TOTAL[n]);
+    },
+  );
 });

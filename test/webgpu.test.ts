@@ -484,7 +484,7 @@ describe("the host's sums: subproblems into the total, the unique count by Burns
     expect(counter.result().unique).toBe(0n);
     counter.finishUpTo(Infinity);
     expect(counter.result()).toEqual({ total: TOTAL[n], unique: UNIQUE[n] });
-    expect(counter.progress()).toMatchObject({ fraction: 1, total: TOTAL[n], unique: UNIQUE[n] });
+    expect(counter.progress(true)).toMatchObject({ fraction: 1, total: TOTAL[n], unique: UNIQUE[n] });
   });
 
   it('refuses a total that no count can have (one solution too many where a class has fewer than 8 members)', () => {
@@ -572,6 +572,15 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     const totalsSoFar = seen.map((p) => p.total);
     expect(totalsSoFar).toEqual([...totalsSoFar].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
     expect(seen.at(-1)).toMatchObject({ fraction: 1, finished: 1105, units: 1105, total: TOTAL[n], unique: UNIQUE[n] });
+  });
+
+  it.each([1, 2, 3, 4, 5])('n = %i: progress starts at 0 and ends at 1 with the exact counts, also with no subproblems', async (n) => {
+    const seen: Progress[] = [];
+    const r = await countOnDevice(n, onDevice(createFakeDevice()), DEFAULT_LIMITS, { onProgress: (p) => seen.push(p) });
+    expect(r).toEqual({ total: TOTAL[n], unique: UNIQUE[n] });
+    expect(seen[0]).toMatchObject({ fraction: 0, finished: 0, total: 0n });
+    expect(seen.at(-1)).toMatchObject({ fraction: 1, total: TOTAL[n], unique: UNIQUE[n] });
+    expect(seen.length).toBeGreaterThanOrEqual(2);
   });
 
   it('has the driver compile the shader while the host makes the buffers and the first units', async () => {

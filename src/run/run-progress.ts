@@ -67,14 +67,18 @@ export class RunProgress {
     return this.#whole && this.finished === this.all ? this.#plan.uniqueOf(this.total, this.unique8) : this.unique8 / 8n;
   }
 
-  /** Reports now if forced or if the interval has passed. */
-  report(force: boolean): void {
+  /**
+   * Reports now if forced or if the interval has passed. `ended`: the run's
+   * last report where it counted no unit (a plan with none, n = 2 and 3, or
+   * a checkpoint already complete), whose first report was its start (at 0).
+   */
+  report(force: boolean, ended = false): void {
     const { onProgress, intervalMs, already } = this.#options;
     if (!onProgress) return;
     const t = now();
     if (!force && t - this.#lastReport < intervalMs) return;
     this.#lastReport = t;
-    const done = this.finished === this.all;
+    const done = (this.finished === this.all && this.all > 0) || ended;
     const fraction = done ? 1 : this.#workAll > 0 ? Math.min(1, (this.#workDone + this.#partialWork) / this.#workAll) : 0;
     const tables = this.#plan.bytesPerThread > 0 && this.finished === already.finished && this.#partialWork === 0;
     onProgress({

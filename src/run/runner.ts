@@ -115,7 +115,9 @@ async function runUnits<U extends { readonly id: number }>(
   // Reports come with units and pieces of them; between (workers starting, tables being built) a beat keeps them coming.
   const beat = setInterval(() => progress.report(false), HEARTBEAT_MS);
   try {
-    return await runReporting(plan, run, module, progress, left);
+    const result = await runReporting(plan, run, module, progress, left);
+    if (left === 0) progress.report(true, true);
+    return result;
   } finally {
     clearInterval(beat);
   }

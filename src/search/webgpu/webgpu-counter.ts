@@ -63,7 +63,8 @@ export class SubproblemCounter {
     this.unique = eightTimes / 8n;
   }
 
-  progress(): Omit<Progress, 'n' | 'elapsedMs'> {
+  /** The counts so far; `ended`: the count is over (with no subproblems, n = 2 and 3, only that makes it whole). */
+  progress(ended: boolean): Omit<Progress, 'n' | 'elapsedMs'> {
     const all = this.prepared.subproblems.length;
     const weights = this.weightBefore;
     return {
@@ -72,7 +73,7 @@ export class SubproblemCounter {
       units: all,
       subproblems: all,
       resumedFraction: 0,
-      fraction: this.finished === all ? 1 : weights[this.finished] / weights[all],
+      fraction: all === 0 ? (ended ? 1 : 0) : this.finished === all ? 1 : weights[this.finished] / weights[all],
       total: this.total,
       unique: this.unique ?? 0n,
     };

@@ -86,6 +86,23 @@ interface Submitted {
   readonly began: number;
 }
 
+/** Reports progress if `force`d or the interval has passed; `ended`: the count's last report. */
+function reporter(
+  n: number,
+  counter: SubproblemCounter,
+  start: number,
+  clock: () => number,
+  onProgress: ((progress: Progress) => void) | undefined,
+): (force: boolean, ended: boolean) => void {
+  let lastReport = -Infinity;
+  return (force, ended) => {
+    const now = clock();
+    if (!onProgress || (!force && now - lastReport < PROGRESS_INTERVAL_MS)) return;
+    lastReport = now;
+    onProgress({ n, ...counter.progress(ended), elapsedMs: now - start });
+  };
+}
+
 /** Total and unique count for n on `device`, whose adapter has `limits`. */
 export async function countOnDevice(
   n: number,
@@ -93,7 +110,7 @@ export async function countOnDevice(
   limits: GpuPlanLimits,
   options: DeviceCountOptions = {},
 ): Promise<{ total: bigint; unique: bigint }> {
-  const { signal, onProgress, onDispatch, clock = () => performance.now() } = options;
+  const { signal, onDispatch, clock = () => performance.now() } = options;
   const start = clock();
   const plan = options.plan ?? planGpuWork(n, limits);
   checkGpuWorkPlan(plan, limits);
@@ -105,19 +122,14 @@ export async function countOnDevice(
   const prepared = prepareSubproblems(n, subproblems, 'lazy'); // each subproblem's rows are made as the stream reaches it
   const stream = new UnitStream(prepared, plan.rowsLeft);
   const counter = new SubproblemCounter(prepared);
+  const report = reporter(n, counter, start, clock, options.onProgress);
+  report(true, false); // the start, as the CPU engines report it, before the GPU has anything to read back
   const rowTable = makeBuffer(device, prepared.rowTable.byteLength, BufferUsage.STORAGE | BufferUsage.COPY_DST);
   const sumBytes = prepared.subproblems.length * 8; // a dispatch's subproblems are at most all of them
   const first = makeBuffers(device, plan.unitsPerDispatch, sumBytes);
   const prefilled = stream.fill(first.batch); // no finer tail: made before the GPU starts, it would cost more than it saves
   const pipeline = await compiled;
   const slots: Slot[] = [bindSlot(device, first, rowTable, pipeline)];
-  let lastReport = -Infinity;
-  const report = (final: boolean): void => {
-    const now = clock();
-    if (!onProgress || (!final && now - lastReport < PROGRESS_INTERVAL_MS)) return;
-    lastReport = now;
-    onProgress({ n, ...counter.progress(), elapsedMs: now - start });
-  };
   const queued: Submitted[] = [];
   let submitted = 0;
   let timed: { units: number; ms: number } | undefined;
@@ -153,7 +165,7 @@ export async function countOnDevice(
       oldest.slot.readBack.unmap();
       counter.finishUpTo(oldest.subproblemsDone);
       onDispatch?.({ units: oldest.units, ms: readBack - oldest.began, gpuMs });
-      report(false);
+      report(false, false);
     }
   } finally {
     for (const left of queued) left.read.catch(() => undefined); // rejected when the caller destroys the device
@@ -164,7 +176,7 @@ export async function countOnDevice(
   // The device may count again (webgpu-device.ts keeps it a moment): its buffers go now, not when collected.
   for (const slot of slots) destroySlot(slot);
   rowTable.destroy();
-  report(true);
+  report(true, true);
   return counter.result();
 }
 
