@@ -140,6 +140,7 @@ describe('the commands the prose names', () => {
     'nqueens version': { run: 'nqueens version', code: 0 },
     'nqueens help': { run: 'nqueens help', code: 0 },
     'nqueens help count': { run: 'nqueens help count', code: 0 },
+    'nqueens version --threads 2': { run: 'nqueens version --threads 2', code: 2 },
     'nqueens count 10 > /dev/full': { run: 'nqueens count 10 > /dev/full', code: 1 },
     'nqueens count 15 --threads 256': { run: 'nqueens count 15 --threads 256', code: 0 },
     // n = 22 took 69 min (docs/benchmarks.md); the same commands at n = 12.

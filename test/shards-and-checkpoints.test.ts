@@ -248,6 +248,15 @@ describe('checkpoints', () => {
     const after = lines(file);
     expect(after).toHaveLength(1 + header.to);
     expect(new Set(after.slice(1).map((l) => JSON.parse(l).unit)).size).toBe(header.to);
+    // Only a torn header: nothing was recorded, and the message says so (no unit runs "again").
+    writeFileSync(file, all[0].slice(0, 40));
+    const fromHeader = nqueens('count', '12', '--checkpoint', file);
+    expect([fromHeader.code, fromHeader.stderr]).toEqual([
+      0,
+      expect.stringContaining('its header was torn (cut short by a crash); it is written again'),
+    ]);
+    expect(fromHeader.stderr).not.toMatch(/resumed|runs again/);
+    expect(lines(file)).toHaveLength(1 + header.to);
   });
 
   it('refuses any other damage with its line number: a damaged middle line, an edited count, a unit outside the slice, a contradicting duplicate, an added field', () => {

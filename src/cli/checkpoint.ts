@@ -11,13 +11,13 @@
 // power cut loses only the last few. While a count writes it, CHECKPOINT.lock
 // holds its owner (./owner.ts): a second count is refused, a killed one's
 // lock is taken over.
-import { closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { fnv1a, hex8, shortCheck } from '../shared/digest.js';
 import { ERROR_CODES, failure } from '../shared/errors.js';
 import { hasDepth, implausibleCount, recordedPlan, type PlannedMethod } from '../run/methods.js';
 import type { Already } from '../run/runner.js';
 import { VERSION } from '../shared/version.js';
-import { danglingLinkTarget, describeError } from './files.js';
+import { danglingLinkTarget, describeError, refuseDescriptor } from './files.js';
 import { claim, release, type Claim } from './owner.js';
 import { byteOrderMark, kindOf } from './regular-file.js';
 import { canonical } from './reserve-output.js';
@@ -141,6 +141,19 @@ function resumeHint(plan: { method?: unknown; depth?: unknown } | undefined): st
   return `; to resume it, run with --algorithm ${algorithm} ${hasDepth(algorithm) ? `--depth ${depth}` : 'and without --depth'}`;
 }
 
+/**
+ * A checkpoint with more than one name (a hard link) is refused: a count
+ * under the other name would take another lock and write the same file.
+ */
+function refuseHardLinked(file: string): void {
+  const links = statSync(file, { throwIfNoEntry: false })?.nlink ?? 1; // not there yet: this count creates it
+  if (links > 1)
+    throw failure(
+      `cannot use the checkpoint ${file}: it has ${links} names (hard links), and a count under another name would write it too; keep one name (copy it, or remove the other links)`,
+      ERROR_CODES.WRITE_FAILED,
+    );
+}
+
 function refuse(message: string): never {
   throw failure(message, ERROR_CODES.BAD_CHECKPOINT);
 }
@@ -249,12 +262,16 @@ export class Checkpoint {
   ): Checkpoint {
     const checkpoint = new Checkpoint(file, plan, new UnitBitmap(from, to), onSaved);
     try {
-      checkpoint.lock = claim(`${file}.lock`, canonical(file), (why) => `cannot use the checkpoint ${file}: ${why}`);
+      refuseDescriptor(file, `cannot use the checkpoint ${file}`);
+      // Named after the file itself (links resolved): a second name of it meets the same lock.
+      const real = canonical(file);
+      checkpoint.lock = claim(`${real}.lock`, real, (why) => `cannot use the checkpoint ${file}: ${why}`);
     } catch (error) {
       if ((error as { code?: string }).code === ERROR_CODES.WRITE_FAILED) throw error;
       throw failure(`cannot write the checkpoint ${file}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
     }
     try {
+      refuseHardLinked(file);
       checkpoint.start(headerOf(plan, shard, from, to));
     } catch (error) {
       checkpoint.close();

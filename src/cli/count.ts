@@ -39,7 +39,7 @@ import { type PendingFile, printErr, println } from './files.js';
 import { reserveOutput } from './reserve-output.js';
 import { Interrupted, withProgress } from './interrupt.js';
 import { asJson, formatMs, printPairs, printResult, roundMs, tableHeader, tableRow } from './output.js';
-import { parseShard, shardResult, type ShardSpec } from './shards.js';
+import { checkShardUnits, parseShard, shardResult, type ShardSpec } from './shards.js';
 import { UnitCounts } from './unit-counts.js';
 
 /**
@@ -71,6 +71,7 @@ interface SliceRun {
 
 export async function runCount(positionals: string[], values: OptionValues): Promise<void> {
   const sizes = parseSizes(positionals[0]);
+  const range = positionals[0]?.includes('..') === true; // 3..3 too: a table of one row, as the range form promises
   if (positionals.length > 1) throw new UsageError(`count takes one size or range; unexpected ${quote(positionals[1])}`);
   const engine = parseEngine(values.engine);
   const threads = parseThreads(values.threads);
@@ -79,8 +80,9 @@ export async function runCount(positionals: string[], values: OptionValues): Pro
   const depth = values.depth === undefined ? undefined : parseInteger(values.depth, '--depth', 0, MAX_DEPTH);
   const { checkpoint: checkpointFile, shard: shardText, out, subtotals } = values;
   const slice = checkpointFile !== undefined || shardText !== undefined || subtotals !== undefined || depth !== undefined;
-  if (sizes.length > 1 && slice) throw new UsageError('--checkpoint, --shard, --subtotals and --depth take a single n, not a range');
+  if (range && slice) throw new UsageError('--checkpoint, --shard, --subtotals and --depth take a single n, not a range');
   if (out !== undefined && shardText === undefined) throw new UsageError('--out goes with --shard i/m');
+  if (out === '-' && json) throw new UsageError('--json goes with --out FILE: with --out - stdout has the shard file itself, JSON already');
   if (subtotals !== undefined && shardText !== undefined)
     throw new UsageError('--subtotals is for a whole count; for shards, use it with merge');
   if (slice && (engine === 'reference' || engine === 'webgpu')) {
@@ -91,7 +93,7 @@ export async function runCount(positionals: string[], values: OptionValues): Pro
     throw new UsageError(`--threads must be 1 with --engine ${engine} (${why}); got ${threads}`);
   }
   if (values.placed !== undefined) {
-    await runCompletionsCount(sizes, values);
+    await runCompletionsCount(sizes, range, values);
     return;
   }
   checkAlgorithmRequest(sizes, engine, algorithm);
@@ -109,7 +111,7 @@ export async function runCount(positionals: string[], values: OptionValues): Pro
     );
   // Every size of a range is checked before the first is counted (16..25 --algorithm join refuses 25 now).
   for (const n of sizes) resolveAlgorithm(n, engine, algorithm);
-  if (sizes.length === 1 && !json) {
+  if (!range && !json) {
     printResult(await countOne(sizes[0]));
     return;
   }
@@ -167,8 +169,8 @@ async function countSlice(
 }
 
 /** `count <n> --placed r:c,...`: the solutions containing those queens (no unique count: symmetry does not apply). */
-async function runCompletionsCount(sizes: number[], values: OptionValues): Promise<void> {
-  if (sizes.length > 1) throw new UsageError('--placed takes a single n, not a range');
+async function runCompletionsCount(sizes: number[], range: boolean, values: OptionValues): Promise<void> {
+  if (range) throw new UsageError('--placed takes a single n, not a range');
   if ([values.checkpoint, values.shard, values.subtotals, values.depth].some((value) => value !== undefined))
     throw new UsageError('--placed does not go with --checkpoint, --shard, --subtotals or --depth');
   if (parseAlgorithm(values.algorithm) !== 'auto')
@@ -210,10 +212,13 @@ async function runSlice(run: SliceRun): Promise<void> {
     run.depth ?? (checkpointFile ? Checkpoint.depthOf(checkpointFile) : undefined),
   );
   const { from, to } = spec ? plan.shardRange(spec.index, spec.count) : { from: 0, to: plan.units };
+  if (spec) checkShardUnits(spec, from, to, plan.units);
   const shardName = spec ? `${spec.index}/${spec.count}` : '0/1';
   const { unitCounts, countParts, save } = keptOfUnits(plan, spec, from, to);
   const checkpoint = checkpointFile ? Checkpoint.open(checkpointFile, plan, shardName, from, to, save) : undefined;
-  if (checkpoint?.tornLine) printErr(`${checkpointFile}: line ${checkpoint.tornLine} was torn (cut short by a crash); its unit runs again`);
+  if (checkpoint?.tornLine === 1) printErr(`${checkpointFile}: its header was torn (cut short by a crash); it is written again`);
+  else if (checkpoint?.tornLine)
+    printErr(`${checkpointFile}: line ${checkpoint.tornLine} was torn (cut short by a crash); its unit runs again`);
   const already = checkpoint?.resume();
   const start = performance.now();
   let r;

@@ -17,6 +17,7 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { codedError, ERROR_CODES, failure } from '../shared/errors.js';
 import { claim, forget, release, type Claim } from './owner.js';
 import { kindOf } from './regular-file.js';
@@ -131,6 +132,7 @@ export class PendingFile {
     readonly what: string,
     checkpoint: string | null = null,
   ) {
+    refuseDescriptor(file, `cannot write ${what} to ${file}`, what === 'the shard result' ? ' (for stdout, use --out -)' : '');
     let target = file;
     try {
       if (lstatSync(file).isSymbolicLink()) target = realpathSync(file);
@@ -215,8 +217,10 @@ export class PendingFile {
 const pending = new Set<PendingFile>();
 
 /** Discards every output file not yet committed, so no FILE.partial is left behind. */
-export function discardPendingFiles(): void {
-  for (const file of [...pending]) file.discard();
+export function discardPendingFiles(): number {
+  const discarded = [...pending];
+  for (const file of discarded) file.discard();
+  return discarded.length;
 }
 
 /**
@@ -255,6 +259,22 @@ function existsAsLink(file: string): boolean {
     return lstatSync(file).isSymbolicLink();
   } catch {
     return false;
+  }
+}
+
+/**
+ * Refuses an output whose chain of symbolic links reaches a descriptor
+ * (/proc/.../fd/..., /dev/fd/...: /dev/stdout is one): written through, it
+ * would replace whatever file stdout was redirected to. `doing` begins the
+ * message, `hint` ends it.
+ */
+export function refuseDescriptor(file: string, doing: string, hint = ''): void {
+  let at = resolve(file);
+  for (let hop = 0; hop < 16; hop++) {
+    if (/^\/(proc\/[^/]+|dev)\/fd\//.test(at))
+      throw failure(`${doing}: it leads to ${at}, one of this process's descriptors, not a file${hint}`, ERROR_CODES.WRITE_FAILED);
+    if (!existsAsLink(at)) return;
+    at = resolve(dirname(at), readlinkSync(at));
   }
 }
 

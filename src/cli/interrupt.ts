@@ -52,8 +52,8 @@ export function installInterrupts(): void {
     process.on(signal, () => {
       received ??= signal;
       if (controller.signal.aborted || !counting) {
-        discardPendingFiles();
-        printErr(`nqueens: ${interruptedBy(signal)}${counting ? ' again: stopped at once' : ''}; output files not written`);
+        const discarded = discardPendingFiles() > 0 ? '; output files not written' : '';
+        printErr(`nqueens: ${interruptedBy(signal)}${counting ? ' again: stopped at once' : ''}${discarded}`);
         process.exit(STOP_SIGNALS[signal]);
       }
       controller.abort();

@@ -98,6 +98,17 @@ const COMMANDS: Record<Command, (positionals: string[], values: Parameters<typeo
   merge: runMerge,
 };
 
+/** `version`, `help` and a bare `nqueens` take no options (those of a command would be ignored). */
+function checkNoOptions(command: string, values: Record<string, unknown>): void {
+  const [first] = Object.keys(values);
+  if (first === undefined) return;
+  throw new UsageError(
+    command === 'nqueens'
+      ? `--${first} needs a command, e.g. \`nqueens count 12 --${first} ...\``
+      : `--${first} does not apply to ${command}; it takes no options`,
+  );
+}
+
 /** `help` takes nothing or one command, whose usage is the one page. */
 function checkHelpTopic(rest: string[]): void {
   const [topic, extra] = rest;
@@ -127,6 +138,7 @@ export async function main(argv: string[]): Promise<number> {
       println(VERSION);
       return 0;
     }
+    if (command === undefined || command === 'help' || command === 'version') checkNoOptions(command ?? 'nqueens', values);
     if (command === 'help') checkHelpTopic(rest);
     if (command === undefined || command === 'help') {
       // No arguments at all, `nqueens help` or `nqueens help count`: the usage (one page for every command).

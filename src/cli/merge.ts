@@ -60,6 +60,7 @@ async function verify(m: MergedShards, k: number, seed: number, engine: 'auto' |
 
 export async function runMerge(files: string[], values: OptionValues): Promise<void> {
   if (files.length === 0) throw new UsageError('merge needs the shard files, e.g. `nqueens merge shard-*.json`');
+  if (files.includes('')) throw new UsageError('merge: a shard file name is empty (""): an unset shell variable?');
   const verifyCount = values.verify === undefined ? 0 : parseInteger(values.verify, '--verify', 0, Number.MAX_SAFE_INTEGER);
   if (values.seed !== undefined && values.verify === undefined) throw new UsageError('--seed goes with --verify K');
   const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 32) : parseInteger(values.seed, '--seed', 0, 2 ** 32 - 1);

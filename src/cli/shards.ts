@@ -3,6 +3,7 @@
 // and the merge that adds them up after, refusing anything that does not
 // add up. A shard file records n, the version, the plan's identity, the
 // units it covers, the count of each, and a digest over all of that.
+import { constants } from 'node:buffer';
 import { digest } from '../shared/digest.js';
 import { ERROR_CODES, failure, rangeError } from '../shared/errors.js';
 import { MAX_N, MIN_N } from '../index.js';
@@ -19,12 +20,28 @@ import {
 import { VERSION } from '../shared/version.js';
 import { byteOrderMark } from './regular-file.js';
 
+const { MAX_STRING_LENGTH } = constants;
 const SHARD_FORMAT = 'nqueens-shard';
 const SHARD_FORMAT_VERSION = 2;
 /** Most shards one count may be split into. */
 const MAX_SHARDS = 1_000_000;
-/** Larger shard files are refused before reading. */
-export const MAX_SHARD_BYTES = 1 << 30;
+/** Larger shard files are refused before reading: merge reads one as a string, which V8 caps (512 MiB on Node 20). */
+export const MAX_SHARD_BYTES = Math.min(1 << 30, MAX_STRING_LENGTH);
+/**
+ * Most units one shard may hold: at most 23 bytes each (a count below 2^64,
+ * quoted, and a comma), 2^24 of them stay well within MAX_SHARD_BYTES, so
+ * every shard file a count writes can be merged.
+ */
+const MAX_SHARD_UNITS = 1 << 24;
+
+/** Refuses, before counting, a shard whose file would hold more than MAX_SHARD_UNITS units. */
+export function checkShardUnits(spec: ShardSpec, from: number, to: number, planUnits: number): void {
+  if (to - from <= MAX_SHARD_UNITS) return;
+  const enough = spec.count * Math.ceil((to - from) / MAX_SHARD_UNITS);
+  throw rangeError(
+    `--shard ${spec.index}/${spec.count} holds ${to - from} of the plan's ${planUnits} units, over the ${MAX_SHARD_UNITS} a shard file holds; split the count into ${enough} shards or more`,
+  );
+}
 
 export interface ShardSpec {
   /** 0-based, as Kubernetes' JOB_COMPLETION_INDEX. */

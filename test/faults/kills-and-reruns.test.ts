@@ -5,7 +5,18 @@
 // the first runs is refused. Claims from another host are leases. The waits
 // are on the checkpoint's lines, never on fixed times.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, readlinkSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  linkSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -82,6 +93,20 @@ describe('a count stopped and run again', () => {
       /cannot use the checkpoint .*n17.ckpt: .*n17.ckpt.lock is held by a count still running \(pid \d+ on this host/,
     );
     expect(existsSync(join(dir, 'other.json.partial'))).toBe(false);
+    // The checkpoint under a second name: a symbolic link meets the same lock; a hard link is refused as such.
+    symlinkSync(ckpt, join(dir, 'soft.ckpt'));
+    linkSync(ckpt, join(dir, 'hard.ckpt'));
+    for (const [name, refusal] of [
+      ['soft.ckpt', /cannot use the checkpoint soft.ckpt: .*n17.ckpt.lock is held by a count still running \(pid \d+ on this host/],
+      [
+        'hard.ckpt',
+        /cannot use the checkpoint hard.ckpt: it has 2 names \(hard links\), and a count under another name would write it too/,
+      ],
+    ] as const) {
+      const again = nqueens(...args.slice(0, -3), name, '--out', join(dir, `${name}.json`));
+      expect([again.code, again.stderr]).toEqual([1, expect.stringMatching(refusal)]);
+    }
+    unlinkSync(join(dir, 'hard.ckpt'));
 
     expect(await rerun.exited).toBe(0);
     expect(rerun.stderr()).toMatch(/resumed from .*n17.ckpt: \d+ of 4368 units were already done/);

@@ -1,0 +1,89 @@
+// What a careless or hostile command line gets: outputs that lead to one of
+// the process's descriptors are refused whatever stdout is, shards too big
+// for merge to read are refused before counting, options that would do
+// nothing are usage errors, and a range of one size is still a table.
+import { spawnSync } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, cliInTempDir } from '../cli-in-dir.js';
+
+const { dir, nqueens } = cliInTempDir('nqueens-misuse-');
+
+/** The CLI with stdout redirected to `file` (as `> file` would). */
+function intoFile(file: string, ...args: string[]) {
+  const fd = openSync(file, 'w');
+  try {
+    const r = spawnSync(process.execPath, [cli, ...args], { cwd: dir, stdio: ['ignore', fd, 'pipe'], encoding: 'utf8' });
+    return { code: r.status, stderr: r.stderr };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+describe("outputs that lead to one of the process's descriptors", () => {
+  symlinkSync('/dev/stdout', join(dir, 'to-stdout'));
+  it.each([
+    ['--out', '/dev/stdout', ['count', '10', '--shard', '0/2'], 'the shard result', ' (for stdout, use --out -)'],
+    ['--out', '/dev/fd/1', ['count', '10', '--shard', '0/2'], 'the shard result', ' (for stdout, use --out -)'],
+    ['--out', '/proc/self/fd/1', ['count', '10', '--shard', '0/2'], 'the shard result', ' (for stdout, use --out -)'],
+    ['--out', 'to-stdout', ['count', '10', '--shard', '0/2'], 'the shard result', ' (for stdout, use --out -)'],
+    ['--subtotals', '/dev/stderr', ['count', '10'], 'the subtotals', ''],
+    ['--checkpoint', '/dev/stdout', ['count', '10'], '', ''],
+  ])('%s %s is refused before counting, with stdout a file (it would be replaced) or a pipe', (option, file, command, what, hint) => {
+    const redirected = join(dir, 'redirected.txt');
+    writeFileSync(redirected, 'kept\n');
+    const doing = option === '--checkpoint' ? `cannot use the checkpoint ${file}` : `cannot write ${what} to ${file}`;
+    const refusal = new RegExp(`^nqueens: ${doing}: it leads to /(proc/self|dev)/fd/[12], one of this process's descriptors, not a file`);
+    const viaFile = intoFile(redirected, ...command, option, file);
+    expect([viaFile.code, viaFile.stderr]).toEqual([1, expect.stringMatching(refusal)]);
+    expect(viaFile.stderr.trimEnd().endsWith(`${hint} [ERR_NQUEENS_WRITE_FAILED]`)).toBe(true);
+    expect(readFileSync(redirected, 'utf8')).toBe(''); // opened for writing (as `>` does), nothing written, not replaced
+    const viaPipe = nqueens(...command, option, file);
+    expect([viaPipe.code, viaPipe.stdout, viaPipe.stderr]).toEqual([1, '', expect.stringMatching(refusal)]);
+  });
+});
+
+describe('shards too big to merge', () => {
+  it('n = 24 at depth 3 (60.5 million units) in 2 shards: refused before counting, naming the shards that suffice', () => {
+    const r = nqueens('count', '24', '--depth', '3', '--shard', '0/2', '--out', 'big.json');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /--shard 0\/2 holds \d+ of the plan's 60543017 units, over the 16777216 a shard file holds; split the count into 4 shards or more/,
+    );
+    expect([existsSync(join(dir, 'big.json')), existsSync(join(dir, 'big.json.partial'))]).toEqual([false, false]);
+  });
+});
+
+describe('options that would do nothing', () => {
+  it.each([
+    [['version', '--threads', '2'], '--threads does not apply to version; it takes no options'],
+    [['help', '--json'], '--json does not apply to help; it takes no options'],
+    [['help', 'count', '--engine', 'js'], '--engine does not apply to help; it takes no options'],
+    [['--json'], '--json needs a command, e.g. `nqueens count 12 --json ...`'],
+    [['count', '10', '--shard', '0/2', '--out', '-', '--json'], '--json goes with --out FILE'],
+    [['merge', ''], 'merge: a shard file name is empty ("")'],
+  ])('%j is a usage error', (args, message) => {
+    const r = nqueens(...args);
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toContain(message);
+  });
+
+  it('--help and --version win over any other option', () => {
+    expect(nqueens('--version', '--json')).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    expect(nqueens('count', '8', '--help')).toMatchObject({ code: 0, stdout: expect.stringContaining('Usage:') });
+  });
+});
+
+describe('a range of one size', () => {
+  it.each(['3..3', '8..8'])('count %s prints the table of a range (one row), as its --json does one line', (range) => {
+    const n = Number(range.split('..')[0]);
+    const table = nqueens('count', range);
+    expect(table.code).toBe(0);
+    const lines = table.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^\s+N\s+total\s+unique\s+engine/);
+    expect(lines[1]).toMatch(new RegExp(`^\\s+${n}\\s+${n === 3 ? 0 : 92}\\s+${n === 3 ? 0 : 12}\\s`));
+    expect(nqueens('count', range, '--checkpoint', 'x.ckpt')).toMatchObject({ code: 2, stderr: expect.stringContaining('not a range') });
+  });
+});
