@@ -212,7 +212,7 @@ async function runSlice(run: SliceRun): Promise<void> {
     run.depth ?? (checkpointFile ? Checkpoint.depthOf(checkpointFile) : undefined),
   );
   const { from, to } = spec ? plan.shardRange(spec.index, spec.count) : { from: 0, to: plan.units };
-  if (spec) checkShardUnits(spec, from, to, plan.units);
+  if (spec) checkShardUnits(plan, spec);
   const shardName = spec ? `${spec.index}/${spec.count}` : '0/1';
   const { unitCounts, countParts, save } = keptOfUnits(plan, spec, from, to);
   const checkpoint = checkpointFile ? Checkpoint.open(checkpointFile, plan, shardName, from, to, save) : undefined;

@@ -62,8 +62,9 @@ and SIGHUP stop a count cleanly (with --checkpoint its finished units are
 kept; a second signal stops at once).
 
 Exit status (count, solve, merge): 0 done, 1 failed (refused input included),
-2 usage error, 130 interrupted (Ctrl-C; 143 SIGTERM, 129 SIGHUP). A closed
-stdout (| head) ends with 0. A failure's message ends with its error code,
+2 usage error, 130 interrupted (Ctrl-C; 143 SIGTERM, 129 SIGHUP). A reader
+that stops early (| head) ends it with 0; a stdout closed at the start (>&-)
+is a failure. A failure's message ends with its error code,
 e.g. [ERR_NQUEENS_BAD_SHARD].
 
 Examples:

@@ -34,12 +34,35 @@ export const MAX_SHARD_BYTES = Math.min(1 << 30, MAX_STRING_LENGTH);
  */
 const MAX_SHARD_UNITS = 1 << 24;
 
-/** Refuses, before counting, a shard whose file would hold more than MAX_SHARD_UNITS units. */
-export function checkShardUnits(spec: ShardSpec, from: number, to: number, planUnits: number): void {
-  if (to - from <= MAX_SHARD_UNITS) return;
-  const enough = spec.count * Math.ceil((to - from) / MAX_SHARD_UNITS);
+/** A plan as sharding sees it. */
+interface ShardedPlan {
+  readonly units: number;
+  shardRange(index: number, count: number): { from: number; to: number };
+}
+
+/** The widest shard of `count`: its index and units (shards are cut by work, so they differ). */
+function widestShard(plan: ShardedPlan, count: number): { index: number; units: number } {
+  const widest = { index: 0, units: 0 };
+  for (let index = 0; index < count; index++) {
+    const { from, to } = plan.shardRange(index, count);
+    if (to - from > widest.units) Object.assign(widest, { index, units: to - from });
+  }
+  return widest;
+}
+
+/**
+ * Refuses, before counting, a count in `spec.count` shards if any of them
+ * (not only this one: the others would be refused hours later) would hold
+ * more than MAX_SHARD_UNITS units, naming a shard count where all fit.
+ */
+export function checkShardUnits(plan: ShardedPlan, spec: ShardSpec): void {
+  if (plan.units <= MAX_SHARD_UNITS) return;
+  const widest = widestShard(plan, spec.count);
+  if (widest.units <= MAX_SHARD_UNITS) return;
+  let enough = Math.max(spec.count + 1, Math.ceil(plan.units / MAX_SHARD_UNITS));
+  while (enough < MAX_SHARDS && widestShard(plan, enough).units > MAX_SHARD_UNITS) enough++;
   throw rangeError(
-    `--shard ${spec.index}/${spec.count} holds ${to - from} of the plan's ${planUnits} units, over the ${MAX_SHARD_UNITS} a shard file holds; split the count into ${enough} shards or more`,
+    `--shard ${spec.index}/${spec.count}: shard ${widest.index}/${spec.count} would hold ${widest.units} of the plan's ${plan.units} units, over the ${MAX_SHARD_UNITS} a shard file holds; split the count into ${enough} shards, where each fits`,
   );
 }
 

@@ -122,7 +122,7 @@ const WORKER_YOUNG_GENERATION_MB = 8;
 function nodeWorker({ Worker: NodeWorker }: NodeWorkerThreads): WorkerHandle {
   // Kept apart from the browser form below so bundlers only bundle that one.
   const file = './worker.js';
-  const worker = new NodeWorker(new URL(file, import.meta.url), {
+  const worker = new NodeWorker(new URL(/* webpackIgnore: true */ file, import.meta.url), {
     execArgv: workerExecArgv(process.execArgv),
     resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
   });

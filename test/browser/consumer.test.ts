@@ -4,7 +4,7 @@
 // bundled from new URL('./worker.js', import.meta.url)): Vite after a
 // production build and under the dev server (where the package must not be
 // pre-bundled), webpack 5 after a production build with no configuration
-// beyond entry and output.
+// beyond entry and output, and no warning.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
@@ -34,6 +34,8 @@ async function webpackBuild(app: string): Promise<void> {
     webpack({ ...config, context: app }, (error, result) => (error || !result ? reject(error ?? new Error('no stats')) : resolve(result)));
   });
   if (stats.hasErrors()) throw new Error(stats.toString({ all: false, errors: true }));
+  // No warning either: an app's build log should not show the package's Node-only code (its worker URL).
+  if (stats.hasWarnings()) throw new Error(stats.toString({ all: false, warnings: true }));
 }
 
 describe.skipIf(!HAVE_CHROMIUM)('apps that depend on nqueens-wasm', () => {

@@ -7,6 +7,7 @@ import { closeSync, existsSync, openSync, readFileSync, symlinkSync, writeFileSy
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, cliInTempDir } from '../cli-in-dir.js';
+import { planUnits } from '../../dist/index.js';
 
 const { dir, nqueens } = cliInTempDir('nqueens-misuse-');
 
@@ -45,13 +46,26 @@ describe("outputs that lead to one of the process's descriptors", () => {
 });
 
 describe('shards too big to merge', () => {
-  it('n = 24 at depth 3 (60.5 million units) in 2 shards: refused before counting, naming the shards that suffice', () => {
-    const r = nqueens('count', '24', '--depth', '3', '--shard', '0/2', '--out', 'big.json');
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(
-      /--shard 0\/2 holds \d+ of the plan's 60543017 units, over the 16777216 a shard file holds; split the count into 4 shards or more/,
-    );
-    expect([existsSync(join(dir, 'big.json')), existsSync(join(dir, 'big.json.partial'))]).toEqual([false, false]);
+  // Shards are cut by work, so they differ in units: 4 shards of n = 24 at depth 3 average 15.1 million units, but
+  // the last holds 17.4 million. Every task of the split is refused, the one that would fit too.
+  it.each(['0/1', '1/2', '0/4', '3/4'])(
+    'n = 24 at depth 3 (60.5 million units), shard %s: refused before counting, naming 5 shards, where each fits',
+    (shard) => {
+      const r = nqueens('count', '24', '--depth', '3', '--shard', shard, '--out', 'big.json');
+      expect(r.code).toBe(2);
+      const widest = { '0/1': '0/1 would hold 60543017', '1/2': '1/2 would hold 34181058' }[shard] ?? '3/4 would hold 17368408';
+      expect(r.stderr).toContain(
+        `--shard ${shard}: shard ${widest} of the plan's 60543017 units, over the 16777216 a shard file holds; split the count into 5 shards, where each fits`,
+      );
+      expect([existsSync(join(dir, 'big.json')), existsSync(join(dir, 'big.json.partial'))]).toEqual([false, false]);
+    },
+  );
+
+  it('in 5 shards, each holds at most 2^24 units (the split the refusal names)', () => {
+    const plan = planUnits(24, { depth: 3 });
+    const sizes = Array.from({ length: 5 }, (_, i) => plan.shard(i, 5)).map(({ from, to }) => to - from);
+    expect(sizes.reduce((a, b) => a + b)).toBe(60543017);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(2 ** 24);
   });
 });
 
