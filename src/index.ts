@@ -224,8 +224,9 @@ function planInfo<U extends { readonly id: number }>(m: PlannedMethod<U>, algori
   });
 }
 
+/** The plan's units, each frozen (the search's are already; the join's are made fresh, and a caller gets them as they are). */
 function* iterate<U>(units: Iterable<U>): Generator<U, void, undefined> {
-  yield* units;
+  for (const unit of units) yield Object.freeze(unit);
 }
 
 /**

@@ -1,8 +1,9 @@
 // The last progress report carries the exact counts, whatever the method:
 // the join's unique count follows from the whole total, so it arrives with
 // the last report (it was 0 there while the result had it right).
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { count, countCompletions, type CompletionsProgress, type Progress } from '../dist/index.js';
+import { NOTHING_DONE, RunProgress } from '../dist/run/run-progress.js';
 import { range, TOTAL, UNIQUE } from './oeis.js';
 
 describe.each(['join', 'search'] as const)('algorithm %s', (algorithm) => {
@@ -54,4 +55,54 @@ describe('the first and the last report, at every small n (n = 2 and 3 have no u
       expect(c.total).toBe(TOTAL[n]);
     },
   );
+});
+
+describe('a slow onProgress', () => {
+  // The interval runs from the end of the last callback: counted from its start, a callback slower than the
+  // interval was called again on every result, and count(15) on 2 workers with a 101 ms callback took minutes.
+  it('is called again only 100 ms after it returned (a fake clock; the callback takes 150 ms of it)', () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    try {
+      const plan = {
+        n: 8,
+        units: 100,
+        bytesPerThread: 0,
+        workIn: (from: number, to: number) => to - from,
+        workOf: () => 1,
+        contribution: (_: number, c: bigint) => ({ total: c, unique8: c }),
+        uniqueOf: (total: bigint) => total,
+      };
+      const calls: number[] = [];
+      const onProgress = (p: Progress): void => {
+        calls.push(p.elapsedMs);
+        vi.advanceTimersByTime(150);
+      };
+      const progress = new RunProgress(plan as never, { from: 0, to: 100, already: NOTHING_DONE, onProgress, intervalMs: 100 });
+      progress.report(true);
+      for (let id = 0; id < 100; id++) {
+        vi.advanceTimersByTime(10); // a result every 10 ms
+        progress.record(id, 1n);
+      }
+      // Start, then a report 100 ms after each callback ended (every 26 results: 150 + 10 x 11 > 250), then the last.
+      expect(calls.length).toBeLessThanOrEqual(2 + Math.ceil((100 * 10 + 99 * 150) / 250));
+      for (let i = 1; i < calls.length - 1; i++) expect(calls[i] - calls[i - 1]).toBeGreaterThanOrEqual(250);
+      expect(calls.length).toBeGreaterThan(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('count(15) on 2 workers with a 101 ms callback is exact, each report starting 100 ms after the last ended', async () => {
+    const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+    const starts: number[] = [];
+    const r = await count(15, {
+      threads: 2,
+      onProgress: (p) => {
+        starts.push(p.elapsedMs);
+        sleep(101);
+      },
+    });
+    expect([r.total, r.unique]).toEqual([TOTAL[15], UNIQUE[15]]);
+    for (let i = 1; i < starts.length - 1; i++) expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(201);
+  });
 });

@@ -47,6 +47,15 @@ describe('the plan', () => {
     expect(countSync(8, { engine: 'wasm' }).total).toBe(92n);
   });
 
+  it.each(['join', 'search'] as const)('planUnits with the %s: every unit it yields is frozen', async (algorithm) => {
+    const units = [...planUnits(16, { algorithm }).unitsIn(0, 50)];
+    expect(units).toHaveLength(50);
+    for (const unit of units) expect(Object.isFrozen(unit)).toBe(true);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the test tries what a careless caller would
+    expect(() => ((units[0] as any).weight = 1e6)).toThrow(TypeError);
+    expect((await count(16, { algorithm })).total).toBe(14772512n);
+  });
+
   it('planUnits is frozen too, and its units are exact at every depth on both kernels', () => {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the test tries what a careless caller would
     const info = planUnits(10, { depth: 2 }) as any;

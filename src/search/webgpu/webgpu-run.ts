@@ -100,6 +100,7 @@ function reporter(
     if (!onProgress || (!force && now - lastReport < PROGRESS_INTERVAL_MS)) return;
     lastReport = now;
     onProgress({ n, ...counter.progress(ended), elapsedMs: now - start });
+    lastReport = clock(); // from the callback's end, as the CPU engines (src/run/run-progress.ts)
   };
 }
 
