@@ -208,14 +208,15 @@ export function parseSize(text: string, what: string): number {
 }
 
 /** `12` or a range `1..12`. */
-export function parseSizes(text: string | undefined): number[] {
+/** One size, or a range of them (`3..3` is a range too: a table of one row). */
+export function parseSizes(text: string | undefined): { sizes: number[]; range: boolean } {
   if (text === undefined) throw new UsageError('count needs a board size, e.g. `nqueens count 12` or `nqueens count 1..12`');
   const range = /^(.*)\.\.(.*)$/.exec(text);
-  if (!range) return [parseSize(text, 'n')];
+  if (!range) return { sizes: [parseSize(text, 'n')], range: false };
   const from = parseSize(range[1], 'the start of the range');
   const to = parseSize(range[2], 'the end of the range');
   if (from > to) throw new UsageError(`the range ${text} is empty; write it as <from>..<to> with from <= to`);
-  return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  return { sizes: Array.from({ length: to - from + 1 }, (_, i) => from + i), range: true };
 }
 
 export function parseEngine(text: string | undefined): EngineChoice {

@@ -70,8 +70,7 @@ interface SliceRun {
 }
 
 export async function runCount(positionals: string[], values: OptionValues): Promise<void> {
-  const sizes = parseSizes(positionals[0]);
-  const range = positionals[0]?.includes('..') === true; // 3..3 too: a table of one row, as the range form promises
+  const { sizes, range } = parseSizes(positionals[0]);
   if (positionals.length > 1) throw new UsageError(`count takes one size or range; unexpected ${quote(positionals[1])}`);
   const engine = parseEngine(values.engine);
   const threads = parseThreads(values.threads);

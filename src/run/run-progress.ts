@@ -77,7 +77,6 @@ export class RunProgress {
     if (!onProgress) return;
     const t = now();
     if (!force && t - this.#lastReport < intervalMs) return;
-    this.#lastReport = t;
     const done = (this.finished === this.all && this.all > 0) || ended;
     const fraction = done ? 1 : this.#workAll > 0 ? Math.min(1, (this.#workDone + this.#partialWork) / this.#workAll) : 0;
     const tables = this.#plan.bytesPerThread > 0 && this.finished === already.finished && this.#partialWork === 0;

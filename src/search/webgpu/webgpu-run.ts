@@ -98,7 +98,6 @@ function reporter(
   return (force, ended) => {
     const now = clock();
     if (!onProgress || (!force && now - lastReport < PROGRESS_INTERVAL_MS)) return;
-    lastReport = now;
     onProgress({ n, ...counter.progress(ended), elapsedMs: now - start });
     lastReport = clock(); // from the callback's end, as the CPU engines (src/run/run-progress.ts)
   };
