@@ -2,18 +2,19 @@
 // and the shared build of assembly/join/quarter-tables.ts): one memory, each
 // table built once for all, a generation reused only when no instance reads
 // it. Every count here is checked against OEIS A000170 or the unshared kernel.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { count } from '../dist/index.js';
 import { compileJoinModule, joinCounter } from './join-module.js';
 import { joinCounterFrom } from '../dist/join/join-counter.js';
 import { planJoin, QUARTER_CACHE_BYTES, quarterHalfBytes, type JoinUnit } from '../dist/join/join-plan.js';
-import { canShareJoinTables, JOIN_SHARE_MAX_WORKERS, setJoinSharing, shareJoinTables } from '../dist/join/join-share.js';
+import { canShareJoinTables, JOIN_SHARE_MAX_WORKERS, setJoinSharing, shareJoinTables, SPARE_MS } from '../dist/join/join-share.js';
+import type { WorkerShare } from '../dist/contract/method.js';
 import { joinMethod } from '../dist/join/join-method.js';
 import { sharedJoinModule, wasmModuleOf } from '../dist/engines/wasm-loader.js';
 import { runOnWorkers } from '../dist/run/pool.js';
 import type { WorkerHooks } from '../dist/run/messages.js';
 import { maxHalves } from '../dist/join/join-plan.js';
-import { range, TOTAL } from './oeis.js';
+import { range, TOTAL, UNIQUE } from './oeis.js';
 
 /** A table budget small enough that tables are dropped and rebuilt many times from n = 10 on. */
 const SMALL_TABLES = 4096;
@@ -38,7 +39,7 @@ async function countOnSharedWorkers(n: number, threads: number, hooks?: WorkerHo
       count: plan.units,
       threads,
       module,
-      share: { module, memory },
+      share: { module, memory, release: () => {} },
       onResult: (id, count) => (total += plan.contribution(id, count).total),
     },
     { workerHooks: hooks },
@@ -49,21 +50,20 @@ async function countOnSharedWorkers(n: number, threads: number, hooks?: WorkerHo
 describe('shared join tables', () => {
   it('in Node a wasm join on workers shares one memory; TypeScript and other builds do not', async () => {
     expect(canShareJoinTables()).toBe(true);
-    const share = await shareJoinTables(wasmModuleOf('join')!);
+    const share = await shareJoinTables(wasmModuleOf('join')!, 10, 2);
     expect(share?.module).toBe(await sharedJoinModule());
     expect(share?.memory.buffer).toBeInstanceOf(SharedArrayBuffer);
-    expect(await shareJoinTables(null)).toBeUndefined();
-    expect(await shareJoinTables(compileJoinModule('baseline'))).toBeUndefined();
-    expect(await shareJoinTables(wasmModuleOf('join')!, JOIN_SHARE_MAX_WORKERS)).toBeDefined();
-    expect(await shareJoinTables(wasmModuleOf('join')!, JOIN_SHARE_MAX_WORKERS + 1)).toBeUndefined();
+    expect(await shareJoinTables(null, 10, 2)).toBeUndefined();
+    expect(await shareJoinTables(compileJoinModule('baseline'), 10, 2)).toBeUndefined();
+    expect(await shareJoinTables(wasmModuleOf('join')!, 10, JOIN_SHARE_MAX_WORKERS)).toBeDefined();
+    expect(await shareJoinTables(wasmModuleOf('join')!, 10, JOIN_SHARE_MAX_WORKERS + 1)).toBeUndefined();
     setJoinSharing(false);
-    expect(await shareJoinTables(wasmModuleOf('join')!)).toBeUndefined();
+    expect(await shareJoinTables(wasmModuleOf('join')!, 10, 2)).toBeUndefined();
   });
 
   it('workers share one memory only while all their bounds fit in 32-bit memory together', async () => {
     const join = wasmModuleOf('join')!;
-    const fits = async (n: number, workers: number): Promise<boolean> =>
-      (await shareJoinTables(join, workers, joinMethod(n).bytesPerThread)) !== undefined;
+    const fits = async (n: number, workers: number): Promise<boolean> => (await shareJoinTables(join, n, workers)) !== undefined;
     expect([await fits(22, 17), await fits(22, 18)]).toEqual([true, false]);
     expect([await fits(23, 15), await fits(23, 16)]).toEqual([true, false]);
     expect([await fits(24, 2), await fits(24, 3)]).toEqual([true, false]);
@@ -116,5 +116,81 @@ describe('shared join tables', () => {
     setJoinSharing(false);
     const ownTables = await count(n, { algorithm: 'join', threads: 2 });
     expect([sharedCount.total, ownTables.total]).toEqual([TOTAL[n], TOTAL[n]]);
+  });
+});
+
+describe('a shared memory serves count after count of its n', () => {
+  const join = (): WebAssembly.Module => wasmModuleOf('join')!;
+
+  /** A memory of n made spare (as a count that ended cleanly leaves it). */
+  async function spareOf(n: number): Promise<WorkerShare> {
+    const share = (await shareJoinTables(join(), n, 2))!;
+    share.release();
+    return share;
+  }
+
+  it('a released memory is the next one of its n, once; another n, or no release, gets a fresh one', async () => {
+    const share = await spareOf(12);
+    expect(await shareJoinTables(join(), 13, 2)).not.toBe(share);
+    share.release();
+    expect(await shareJoinTables(join(), 12, 2)).toBe(share);
+    expect(await shareJoinTables(join(), 12, 2)).not.toBe(share); // taken: a count beside it gets its own
+  });
+
+  it('a spare memory is let go SPARE_MS after its release, as idle workers are', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const share = await spareOf(12);
+      vi.advanceTimersByTime(SPARE_MS - 1);
+      expect(await shareJoinTables(join(), 12, 2)).toBe(share);
+      share.release();
+      vi.advanceTimersByTime(SPARE_MS);
+      expect(await shareJoinTables(join(), 12, 2)).not.toBe(share);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('counts on 2, 4, 3, 2 and 5 workers take the same memory in turn, idle workers keeping their slots, each exact', async () => {
+    // Idle workers hold slots 0 and 1 when the count on 4 starts: it must give its new workers 2 and 3.
+    const share = await spareOf(16);
+    for (const threads of [2, 4, 3, 2, 5]) {
+      const { total, unique } = await count(16, { algorithm: 'join', threads });
+      expect([threads, total, unique]).toEqual([threads, TOTAL[16], UNIQUE[16]]);
+      const next = await shareJoinTables(join(), 16, 2);
+      expect(next).toBe(share); // the count released it
+      share.release();
+    }
+    expect(share.memory.buffer.byteLength).toBeGreaterThan(2 * 65536); // the workers laid out their slots
+  });
+
+  it('counts of other n between counts of 16, each on other numbers of workers, are each exact', async () => {
+    for (const [n, threads] of [
+      [16, 3],
+      [15, 2],
+      [16, 4],
+      [14, 3],
+      [16, 2],
+    ]) {
+      const { total } = await count(n, { algorithm: 'join', threads });
+      expect([n, total]).toEqual([n, TOTAL[n]]);
+    }
+  });
+
+  it('an aborted count does not give its memory back: its workers were ended mid-unit', async () => {
+    const share = await spareOf(17);
+    const controller = new AbortController();
+    const counting = count(17, {
+      algorithm: 'join',
+      threads: 2,
+      signal: controller.signal,
+      onProgress: (p) => p.fraction > 0 && controller.abort(),
+    });
+    await expect(counting).rejects.toMatchObject({ name: 'AbortError' });
+    const next = await shareJoinTables(join(), 17, 2);
+    expect(next).toBeDefined();
+    expect(next).not.toBe(share);
+    const { total } = await count(17, { algorithm: 'join', threads: 2 });
+    expect(total).toBe(TOTAL[17]);
   });
 });

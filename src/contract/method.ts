@@ -157,6 +157,8 @@ export interface UnitCounting<U> {
 export interface WorkerShare {
   readonly module: WebAssembly.Module;
   readonly memory: WebAssembly.Memory;
+  /** The count ended cleanly (every worker idle: none holds a lock or a pin in the memory): it may serve the next count. */
+  release(): void;
 }
 
 /** What a plan class already has of a Method. */

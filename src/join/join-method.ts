@@ -173,9 +173,9 @@ const methodOf = oncePerPlan((plan: JoinPlan): PlannedMethod<JoinUnit> => {
     // The last unit is among the smallest (the plan is largest first).
     warm: () => (plan.units > 0 ? plan.unit(plan.units - 1) : undefined),
     // One worker shares with no one: it gets `module` itself, so no shared build is compiled, and an idle
-    // worker keeps its instance and tables for the next count of n (a shared memory is made per count).
+    // worker keeps its instance and tables for the next count of n (as idle workers on a spare shared memory do).
     share: (module: WebAssembly.Module | null, workers: number) =>
-      workers > 1 ? shareJoinTables(module, workers, joinMemoryBytes(n)) : Promise.resolve(undefined),
+      workers > 1 ? shareJoinTables(module, n, workers) : Promise.resolve(undefined),
   });
 });
 

@@ -106,6 +106,8 @@ interface Pooled {
   online: boolean;
   /** Its last 'init' (messages are handled in order, so a 'run' after it sees that state). */
   init?: InitKey;
+  /** With init.share: its instance's slot in that memory, held while it keeps that init, idle or not. */
+  slot?: number;
 }
 
 const idle: Pooled[] = [];
@@ -132,6 +134,19 @@ function sameInit(a: InitKey | undefined, b: InitKey): boolean {
     a.reportEveryMs === b.reportEveryMs &&
     a.workerHooks === b.workerHooks
   );
+}
+
+/**
+ * The lowest slot of `share` that no other worker holds: a memory serves
+ * count after count (src/join/join-share.ts), and idle workers keep their
+ * instances in it for the next count, which may take some and start others.
+ */
+function freeSlot(share: WorkerShare, workers: readonly Pooled[], self: Pooled): number {
+  const held = new Set<number | undefined>();
+  for (const w of [...idle, ...workers]) if (w !== self && w.init?.share === share) held.add(w.slot);
+  let slot = 0;
+  while (held.has(slot)) slot++;
+  return slot;
 }
 
 /** Keeps a worker for the next count, unref'd, until IDLE_MS after the last count. */
@@ -215,8 +230,6 @@ class JobRun<U extends AnyUnit> {
   #taken = 0;
   #helperDone: boolean;
   #anyReady = false;
-  /** Slots of the shared memory handed out, one per worker. */
-  #slots = 0;
   readonly #onAbort = (): void => this.#settle(abortError(this.job.signal));
 
   constructor(
@@ -302,9 +315,10 @@ class JobRun<U extends AnyUnit> {
       this.#ready(worker); // already set up for this job: its tables too
       return;
     }
-    worker.init = this.#key;
     const { share, ...rest } = this.#key;
-    const slot = share && { memory: share.memory, slot: this.#slots++ };
+    const slot = share && { memory: share.memory, slot: freeSlot(share, this.#workers, worker) };
+    worker.slot = slot?.slot;
+    worker.init = this.#key;
     worker.handle.post({ type: 'init', ...rest, share: slot, warm: this.job.warm });
   }
 

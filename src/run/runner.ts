@@ -177,6 +177,7 @@ async function runReporting<U extends { readonly id: number }>(
       helperStays: threads.callingThreadCounts,
       warm: plan.warm(),
     });
+    sharedTables?.release(); // only now: a failed count's workers were ended mid-unit
   }
   const { total, unique8, finished, countedTotal } = progress;
   return {
