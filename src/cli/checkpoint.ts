@@ -18,9 +18,8 @@ import { hasDepth, implausibleCount, recordedPlan, type PlannedMethod } from '..
 import type { Already } from '../run/runner.js';
 import { VERSION } from '../shared/version.js';
 import { danglingLinkTarget, describeError, refuseDescriptor } from './files.js';
-import { claim, release, type Claim } from './owner.js';
+import { canonical, claim, liveOwner, release, type Claim } from './owner.js';
 import { byteOrderMark, kindOf } from './regular-file.js';
-import { canonical } from './reserve-output.js';
 import { parseCount } from './shards.js';
 import { UnitBitmap } from '../shared/unit-bitmap.js';
 
@@ -146,12 +145,35 @@ function resumeHint(plan: { method?: unknown; depth?: unknown } | undefined): st
  * under the other name would take another lock and write the same file.
  */
 function refuseHardLinked(file: string): void {
-  const links = statSync(file, { throwIfNoEntry: false })?.nlink ?? 1; // not there yet: this count creates it
+  const stat = statSync(file, { throwIfNoEntry: false }); // not there yet: this count creates it
+  const links = stat?.isFile() ? stat.nlink : 1; // a directory's links are its entries (it is refused as one when read)
   if (links > 1)
     throw failure(
       `cannot use the checkpoint ${file}: it has ${links} names (hard links), and a count under another name would write it too; keep one name (copy it, or remove the other links)`,
       ERROR_CODES.WRITE_FAILED,
     );
+}
+
+/** A checkpoint that stdout or stderr is redirected to (`>> FILE`) is refused: the CLI's lines would land among its units. */
+function refuseStdio(file: string): void {
+  const stat = statSync(file, { throwIfNoEntry: false });
+  if (!stat?.isFile()) return;
+  for (const [fd, name] of [
+    [1, 'stdout'],
+    [2, 'stderr'],
+  ] as const) {
+    let other;
+    try {
+      other = fstatSync(fd);
+    } catch {
+      continue; // closed
+    }
+    if (other.dev === stat.dev && other.ino === stat.ino)
+      throw failure(
+        `cannot use the checkpoint ${file}: ${name} is redirected to it, and its lines would land among the units; send ${name} elsewhere`,
+        ERROR_CODES.WRITE_FAILED,
+      );
+  }
 }
 
 function refuse(message: string): never {
@@ -266,12 +288,21 @@ export class Checkpoint {
       // Named after the file itself (links resolved): a second name of it meets the same lock.
       const real = canonical(file);
       checkpoint.lock = claim(`${real}.lock`, real, (why) => `cannot use the checkpoint ${file}: ${why}`);
+      // Claimed first, then looked for: of two counts that start at once, the second sees the first.
+      const writer = liveOwner(`${real}.partial`);
+      if (writer !== undefined)
+        throw failure(
+          `cannot use the checkpoint ${file}: a count still running writes its output there (${writer}), and would replace it`,
+          ERROR_CODES.WRITE_FAILED,
+        );
     } catch (error) {
+      checkpoint.close();
       if ((error as { code?: string }).code === ERROR_CODES.WRITE_FAILED) throw error;
       throw failure(`cannot write the checkpoint ${file}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
     }
     try {
       refuseHardLinked(file);
+      refuseStdio(file);
       checkpoint.start(headerOf(plan, shard, from, to));
     } catch (error) {
       checkpoint.close();
@@ -453,11 +484,14 @@ export class Checkpoint {
     if (this.flushTimer !== undefined) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     if (this.fd === undefined || this.bufferedBytes === 0) return;
+    let at = 0;
     try {
-      const data = this.buffered.subarray(0, this.bufferedBytes);
-      for (let at = 0; at < data.length;) at += writeSync(this.fd, data, at, data.length - at);
+      while (at < this.bufferedBytes) at += writeSync(this.fd, this.buffered, at, this.bufferedBytes - at);
       fsyncSync(this.fd);
     } catch (error) {
+      // What was written stays: only the rest is kept, so that a retry (close) does not write a line twice.
+      this.buffered.copyWithin(0, at, this.bufferedBytes);
+      this.bufferedBytes -= at;
       throw failure(`cannot write the checkpoint ${this.file}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
     }
     this.bufferedBytes = 0;

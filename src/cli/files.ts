@@ -19,7 +19,7 @@ import {
 } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { codedError, ERROR_CODES, failure } from '../shared/errors.js';
-import { claim, forget, release, type Claim } from './owner.js';
+import { canonical, claim, forget, liveOwner, release, type Claim } from './owner.js';
 import { kindOf } from './regular-file.js';
 
 /** stdout was closed by its reader (`| head`): stop at once, exit status 0. */
@@ -151,6 +151,15 @@ export class PendingFile {
     this.temporary = `${target}.partial`;
     try {
       this.claim = claim(this.temporary, checkpoint, (why) => `cannot write ${what} to ${file}: ${why}`);
+      // Claimed first, then looked for: of two counts that start at once, the second sees the first.
+      const counting = liveOwner(`${canonical(target)}.lock`);
+      if (counting !== undefined) {
+        release(this.claim, true);
+        throw failure(
+          `cannot write ${what} to ${file}: it is the checkpoint of a count still running (${counting}), which it would replace`,
+          ERROR_CODES.WRITE_FAILED,
+        );
+      }
     } catch (error) {
       if ((error as { code?: unknown }).code === ERROR_CODES.WRITE_FAILED) throw error;
       throw failure(`cannot write ${what} to ${file}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);

@@ -22,11 +22,13 @@ import {
   readFileSync,
   readlinkSync,
   readSync,
+  realpathSync,
   renameSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
 import { hostname } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
 import { ERROR_CODES, failure } from '../shared/errors.js';
 
 const OWNER_FORMAT = 'nqueens-owner';
@@ -50,6 +52,19 @@ interface OwnerRecord {
   /** The checkpoint the owner counts with (absolute), or null: a claim is taken over only by a count with the same one. */
   checkpoint: string | null;
   since: string;
+}
+
+/** The absolute path a name stands for: links in it resolved as far as they exist. */
+export function canonical(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    try {
+      return join(realpathSync(dirname(file)), basename(file));
+    } catch {
+      return resolve(file);
+    }
+  }
 }
 
 function readProc(file: string): string {
@@ -312,4 +327,17 @@ export function claim(path: string, checkpoint: string | null, refusal: (why: st
     return claimed;
   }
   throw failure(refusal(`${path} is being claimed by other counts at the same time`), ERROR_CODES.WRITE_FAILED);
+}
+
+/**
+ * Who holds the claim at `path`, if a count still running does: the
+ * description a refusal gives; undefined if there is none, or its owner is
+ * gone. An output and a checkpoint each look for the other's claim on
+ * their file (FILE.lock, FILE.partial), so that neither replaces the other.
+ */
+export function liveOwner(path: string): string | undefined {
+  const found = readClaim(path);
+  if ('problem' in found) return undefined;
+  const state = ownerState(found.record, found.renewedMs);
+  return state.gone ? undefined : state.who;
 }

@@ -3,28 +3,15 @@
 // `--checkpoint X --out X` would replace the input it reads. The same file
 // is the same path (after links and `./`) or the same device and inode (a
 // hard link).
-import { statSync, realpathSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { statSync } from 'node:fs';
 import { UsageError } from './args.js';
 import { PendingFile } from './files.js';
+import { canonical } from './owner.js';
 
 /** A file the command reads, and what it is to the command ("a shard to merge", "the checkpoint"). */
 interface NamedInput {
   readonly file: string;
   readonly role: string;
-}
-
-/** The absolute path a name stands for: links in it resolved as far as they exist. */
-export function canonical(file: string): string {
-  try {
-    return realpathSync(file);
-  } catch {
-    try {
-      return join(realpathSync(dirname(file)), basename(file));
-    } catch {
-      return resolve(file);
-    }
-  }
 }
 
 function sameFile(a: string, b: string): boolean {

@@ -107,6 +107,20 @@ describe('a count stopped and run again', () => {
       expect([again.code, again.stderr]).toEqual([1, expect.stringMatching(refusal)]);
     }
     unlinkSync(join(dir, 'hard.ckpt'));
+    // Another count's output onto the running checkpoint, or its checkpoint onto the running output: either would replace the file.
+    const onCheckpoint = nqueens('count', '10', '--shard', '0/1', '--out', ckpt);
+    expect([onCheckpoint.code, onCheckpoint.stderr]).toEqual([
+      1,
+      expect.stringMatching(
+        /cannot write the shard result to .*n17.ckpt: it is the checkpoint of a count still running \(pid \d+ on this host/,
+      ),
+    ]);
+    const onOutput = nqueens('count', '10', '--checkpoint', out);
+    expect([onOutput.code, onOutput.stderr]).toEqual([
+      1,
+      expect.stringMatching(/cannot use the checkpoint .*n17.json: a count still running writes its output there \(pid \d+ on this host/),
+    ]);
+    expect([existsSync(`${ckpt}.partial`), existsSync(`${out}.lock`), existsSync(out)]).toEqual([false, false, false]);
 
     expect(await rerun.exited).toBe(0);
     expect(rerun.stderr()).toMatch(/resumed from .*n17.ckpt: \d+ of 4368 units were already done/);

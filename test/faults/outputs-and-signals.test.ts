@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdtempSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../cli-in-dir.js';
 
@@ -159,4 +160,26 @@ describe('signals', () => {
     expect(r.stderr).toMatch(/\nnqueens: interrupted; output files not written\n$/);
     expect([existsSync(join(dir, 'sub.txt')), existsSync(join(dir, 'sub.txt.partial'))]).toEqual([false, false]);
   }, 60_000);
+});
+
+describe('a checkpoint write that fails part-way', () => {
+  // test/fixtures/short-checkpoint-write.mjs: half the lines written, then ENOSPC, then room again.
+  const shortWrite = fileURLToPath(new URL('../fixtures/short-checkpoint-write.mjs', import.meta.url));
+
+  it.each(['search', 'join'])('--algorithm %s: exit 1 naming ENOSPC, and the rerun resumes the checkpoint and is exact', (algorithm) => {
+    const dir = mkdtempSync(join(tmpdir(), 'nqueens-short-'));
+    const args = [cli, 'count', '14', '--algorithm', algorithm, '--threads', '1', '--checkpoint', 'x.ckpt'];
+    const failed = spawnSync(process.execPath, ['--import', shortWrite, ...args], { cwd: dir, encoding: 'utf8' });
+    expect([failed.status, failed.stderr]).toEqual([1, expect.stringMatching(/cannot write the checkpoint x.ckpt: ENOSPC/)]);
+    // Before: a retry (the search's, on close) wrote the lines from the first again after the half written, and the
+    // rerun was refused; where the failed write was the last (the join's, on close), its torn line is run again.
+    const rerun = spawnSync(process.execPath, [...args, '--json'], { cwd: dir, encoding: 'utf8' });
+    expect([rerun.status, rerun.stderr]).toEqual([
+      0,
+      expect.stringMatching(
+        /^(x.ckpt: line \d+ was torn \(cut short by a crash\); its unit runs again\n)?resumed from x.ckpt: [1-9]\d* of \d+ units were already done\n$/,
+      ),
+    ]);
+    expect(JSON.parse(rerun.stdout)).toMatchObject({ n: 14, total: '365596', unique: '45752' });
+  });
 });

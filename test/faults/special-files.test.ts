@@ -2,7 +2,7 @@
 // does not hang the command, a directory is named for what it is. Each is
 // refused at once with the file's name and exit status 1.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -30,9 +30,34 @@ describe('special files as input', () => {
   it.each([
     ['a FIFO', fifo],
     ['a character device', '/dev/zero'],
+    ['a directory', join(dir, 'a-directory')], // before: "it has 2 names (hard links)", a directory's link count
   ])('count --checkpoint on %s is refused at once', (kind, file) => {
     const r = nqueens('count', '8', '--checkpoint', file);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(`${file} is not a regular file (${kind})`);
   });
+
+  it.each(['stdout', 'stderr'])(
+    'count --checkpoint FILE with %s redirected to FILE is refused before counting, FILE unchanged',
+    (stream) => {
+      const file = join(dir, `${stream}.ckpt`);
+      const redirect = stream === 'stdout' ? '>>' : '2>>';
+      const r = spawnSync(
+        'sh',
+        ['-c', `"${process.execPath}" "${cli}" count 12 --checkpoint "${file}" ${redirect} "${file}"; echo $? > "${file}.status"`],
+        {
+          encoding: 'utf8',
+          timeout: 20_000,
+        },
+      );
+      expect(r.status).toBe(0);
+      expect(readFileSync(`${file}.status`, 'utf8')).toBe('1\n');
+      const text = readFileSync(file, 'utf8');
+      // Before: exit 0, and the result table after the units, so that every resume failed ("line 757: damaged").
+      expect(r.stderr + text).toMatch(
+        new RegExp(`cannot use the checkpoint .*${stream}.ckpt: ${stream} is redirected to it, and its lines would land among the units`),
+      );
+      expect(text).not.toContain('"unit"');
+    },
+  );
 });
