@@ -141,7 +141,7 @@ describe('the CLI’s errors', () => {
     expect(() => parseShard('9/3')).toThrow(expect.objectContaining({ code: ERROR_CODES.OUT_OF_RANGE }));
   });
 
-  it('shard files and checkpoints that do not fit: ERR_NQUEENS_BAD_SHARD, ERR_NQUEENS_BAD_CHECKPOINT', () => {
+  it('shard files and checkpoints that do not fit: ERR_NQUEENS_BAD_SHARD, ERR_NQUEENS_BAD_CHECKPOINT', async () => {
     expect(() => mergeShards([{ name: 'a.json', text: 'not json' }])).toThrow(expect.objectContaining({ code: ERROR_CODES.BAD_SHARD }));
     const dir = mkdtempSync(join(tmpdir(), 'nqueens-codes-'));
     try {
@@ -149,7 +149,7 @@ describe('the CLI’s errors', () => {
       for (const text of ['garbage\n', '{"format":"other"}\n']) {
         writeFileSync(file, text);
         const plan = constellationPlan(8, 0);
-        expect(() => Checkpoint.open(file, plannedMethod('search', 8, 0), '0/1', 0, plan.units)).toThrow(
+        await expect(Checkpoint.open(file, plannedMethod('search', 8, 0), '0/1', 0, plan.units)).rejects.toThrow(
           expect.objectContaining({ code: ERROR_CODES.BAD_CHECKPOINT }),
         );
       }

@@ -153,13 +153,13 @@ describe('join shards', () => {
 });
 
 describe('join checkpoints', () => {
-  it('a partial join checkpoint resumes to the exact total and unique count', () => {
+  it('a partial join checkpoint resumes to the exact total and unique count', async () => {
     const n = 13;
     const plan = joinPlan(n);
     const file = join(dir, 'join-13.ckpt');
     // Half the units finished, as an interrupted run leaves them.
     const counter = joinCounter('js');
-    const checkpoint = Checkpoint.open(file, plannedMethod('join', n, 0), '0/1', 0, plan.units);
+    const checkpoint = await Checkpoint.open(file, plannedMethod('join', n, 0), '0/1', 0, plan.units);
     const half = Math.floor(plan.units / 2);
     for (const unit of plan.unitsIn(0, half)) checkpoint.record(unit.id, counter.countUnit(n, unit));
     checkpoint.close();
@@ -174,13 +174,13 @@ describe('join checkpoints', () => {
     expect(JSON.parse(lines[0]).plan).toMatchObject({ method: 'join', depth: 0, digest: plan.digest });
   });
 
-  it('a join shard with a checkpoint resumes too, and a search checkpoint is refused by the join', () => {
+  it('a join shard with a checkpoint resumes too, and a search checkpoint is refused by the join', async () => {
     const file = join(dir, 'join-12-1.ckpt');
     const out = join(dir, 'join-12-1.json');
     const plan = joinPlan(12);
     const { from, to } = plan.shardRange(1, 3);
     const counter = joinCounter('wasm');
-    const checkpoint = Checkpoint.open(file, plannedMethod('join', 12, 0), '1/3', from, to);
+    const checkpoint = await Checkpoint.open(file, plannedMethod('join', 12, 0), '1/3', from, to);
     checkpoint.record(from, counter.countUnit(12, plan.unit(from)));
     checkpoint.close();
     const r = nqueens('count', '12', '--algorithm', 'join', '--shard', '1/3', '--checkpoint', file, '--out', out);

@@ -214,7 +214,7 @@ async function runSlice(run: SliceRun): Promise<void> {
   if (spec) checkShardUnits(plan, spec);
   const shardName = spec ? `${spec.index}/${spec.count}` : '0/1';
   const { unitCounts, countParts, save } = keptOfUnits(plan, spec, from, to);
-  const checkpoint = checkpointFile ? Checkpoint.open(checkpointFile, plan, shardName, from, to, save) : undefined;
+  const checkpoint = checkpointFile ? await Checkpoint.open(checkpointFile, plan, shardName, from, to, save) : undefined;
   if (checkpoint?.tornLine === 1) printErr(`${checkpointFile}: its header was torn (cut short by a crash); it is written again`);
   else if (checkpoint?.tornLine)
     printErr(`${checkpointFile}: line ${checkpoint.tornLine} was torn (cut short by a crash); its unit runs again`);

@@ -19,6 +19,7 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { cli, cliInTempDir, readJson } from '../cli-in-dir.js';
 import { runMerge } from '../../dist/cli/merge.js';
@@ -127,6 +128,25 @@ describe('a count stopped and run again', () => {
     expect(readJson(out)).toMatchObject({ n: 17, total: '95815104', unique8: String(11977939n * 8n) });
     expect([existsSync(`${out}.partial`), existsSync(`${ckpt}.lock`)]).toEqual([false, false]);
   }, 120_000);
+});
+
+describe('a stop signal while a checkpoint is read', () => {
+  // test/fixtures/stop-while-reading-checkpoint.mjs: SIGTERM as the read passes its first megabyte.
+  const stopWhileReading = fileURLToPath(new URL('../fixtures/stop-while-reading-checkpoint.mjs', import.meta.url));
+
+  it('stops the command there (exit 143, no result, the checkpoint as it was), and the rerun resumes it', () => {
+    const ckpt = join(dir, 'read-14.ckpt');
+    const args = ['count', '14', '--algorithm', 'search', '--depth', '2', '--checkpoint', ckpt];
+    expect(nqueens(...args).code).toBe(0); // 52,987 units: 2.4 MB of lines
+    const before = readFileSync(ckpt);
+    const stopped = spawnSync(process.execPath, ['--import', stopWhileReading, cli, ...args], { cwd: dir, encoding: 'utf8' });
+    // Before: the signal waited for the whole read, and the count went on to print its result (exit 0, or 143 after it).
+    expect([stopped.status, stopped.stdout, stopped.stderr]).toEqual([143, '', 'nqueens: interrupted (SIGTERM)\n']);
+    expect(readFileSync(ckpt).equals(before)).toBe(true);
+    expect(existsSync(`${ckpt}.lock`)).toBe(false);
+    const rerun = nqueens(...args, '--json');
+    expect([rerun.code, JSON.parse(rerun.stdout)]).toEqual([0, expect.objectContaining({ total: '365596', unique: '45752' })]);
+  }, 60_000);
 });
 
 describe('claims left behind', () => {
