@@ -253,6 +253,7 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
   // A throw or rejected promise from onProgress rejects the count (src/shared/progress-guard.ts).
   const guard = guardProgress(checkCountOptions<Progress>(options, 'count()', COUNT_OPTIONS));
   try {
+    await Promise.resolve(); // onProgress is first called after count() has returned its promise
     const { engine, threads, onProgress, signal, algorithm } = guard.options;
     const start = now();
     const r = await countByEngine(n, { engine, algorithm, threads, onProgress, signal });
@@ -356,7 +357,8 @@ export function countCompletionsSync(n: number, placed: readonly Queen[], option
   const opts = checkOptions<CountSyncOptions>(options, 'countCompletionsSync()', COMPLETIONS_SYNC_OPTIONS);
   const engine = checkEngine(opts.engine);
   if (!isCpuEngine(engine)) throw typeError(WEBGPU_COUNTS_BOARDS_ONLY);
-  if (placed.length === 0) return withoutUnique(countSync(n, { engine }));
+  // From the queens checked, not `placed` again (a Proxy could answer otherwise the second time).
+  if (rows.every((c) => c < 0)) return withoutUnique(countSync(n, { engine }));
   const start = now();
   const r = completionsOnCallingThread(n, rows, engine);
   return { n, total: r.total, engine: r.engine, threads: 1, elapsedMs: now() - start };
@@ -372,10 +374,11 @@ export async function countCompletions(n: number, placed: readonly Queen[], opti
   const rows = checkPlaced(n, placed);
   const guard = guardProgress(checkCountOptions<CompletionsProgress>(options, 'countCompletions()', COMPLETIONS_OPTIONS));
   try {
+    await Promise.resolve(); // onProgress is first called after countCompletions() has returned its promise
     const { engine, threads, onProgress, signal } = guard.options;
     if (!isCpuEngine(engine)) throw typeError(WEBGPU_COUNTS_BOARDS_ONLY);
     if (signal?.aborted) throw abortError(signal);
-    if (placed.length === 0) {
+    if (rows.every((c) => c < 0)) {
       const progress = onProgress && ((p: Progress) => onProgress(completionsProgress(p)));
       const whole = withoutUnique(await count(n, { engine, threads, signal, onProgress: progress }));
       await guard.finish();

@@ -106,3 +106,33 @@ describe('a slow onProgress', () => {
     for (let i = 1; i < starts.length - 1; i++) expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(201);
   });
 });
+
+describe('the first report comes after the call has returned its promise', () => {
+  // Before: count() reported its start inside the call, so `const job = count(n, { onProgress: () => use(job) })` threw a ReferenceError.
+  const cases = range(1, 14).flatMap((n) =>
+    (['search', 'join'] as const).flatMap((algorithm) =>
+      (['wasm', 'js'] as const).flatMap((engine) => [0, 1, 2].map((threads) => [n, algorithm, engine, threads] as const)),
+    ),
+  );
+  it.each(cases)('count(%i, { algorithm: %s, engine: %s, threads: %i })', async (n, algorithm, engine, threads) => {
+    let returned = false;
+    const seen: boolean[] = [];
+    const job = count(n, { algorithm, engine, threads: threads || undefined, onProgress: () => seen.push(returned && job !== undefined) });
+    returned = true;
+    expect((await job).total).toBe(TOTAL[n]);
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(seen.every(Boolean)).toBe(true);
+  });
+
+  it.each(range(4, 12))('countCompletions(%i) with and without placed queens', async (n) => {
+    for (const placed of [[], [[0, 1]]] as [number, number][][]) {
+      let returned = false;
+      const seen: boolean[] = [];
+      const job = countCompletions(n, placed, { onProgress: () => seen.push(returned) });
+      returned = true;
+      await job;
+      expect(seen.length).toBeGreaterThanOrEqual(1);
+      expect(seen.every(Boolean)).toBe(true);
+    }
+  });
+});

@@ -29,6 +29,23 @@ describe('odd placed arrays', () => {
   });
 });
 
+describe('a placed array that answers otherwise the second time', () => {
+  /** [[0, 0]], whose length is 1 while it is checked and 0 after (a Proxy): the queen checked is the queen counted. */
+  const shifty = (): [number, number][] => {
+    let reads = 0;
+    return new Proxy([[0, 0]] as [number, number][], {
+      get: (target, key, receiver) => (key === 'length' ? (reads++ < 2 ? 1 : 0) : Reflect.get(target, key, receiver)),
+    });
+  };
+  it.each([6, 8, 10])('n = %i: the completions of the queen at (0, 0), not every solution', async (n) => {
+    const expected = countCompletionsSync(n, [[0, 0]]).total;
+    expect(expected).toBeLessThan((await count(n)).total);
+    // Before: 92 at n = 8 (every solution) where 4 contain the queen.
+    expect(countCompletionsSync(n, shifty()).total).toBe(expected);
+    expect((await countCompletions(n, shifty())).total).toBe(expected);
+  });
+});
+
 describe('threads beyond the work', () => {
   it('count(10, { threads: 256 }) starts a few workers, not 256, and is exact', async () => {
     const r = await count(10, { threads: 256 });
