@@ -76,3 +76,56 @@ describe('interleaved enumerations', () => {
     expect(b.next().value).toEqual([2, 5, 1, 4, 0, 3]);
   });
 });
+
+describe('enumerations taking turns on one wasm instance', () => {
+  /** A deterministic shuffle source (mulberry32). */
+  const random = (seed: number) => () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+
+  it.each([1, 2, 3])('seed %i: 40 enumerations of n = 1..12, placed, unique and after, stepped in random turns, each as on js', (seed) => {
+    const next = random(seed);
+    const specs = Array.from({ length: 40 }, (_, i) => {
+      const n = 1 + (i % 12);
+      const kind = i % 4;
+      const options =
+        kind === 1 && n >= 4
+          ? { placed: [[Math.floor(next() * n), Math.floor(next() * n)]] as [number, number][] }
+          : kind === 2
+            ? { unique: true }
+            : kind === 3 && n >= 4
+              ? { after: Array.from({ length: n }, () => Math.floor(next() * n)) }
+              : {};
+      return { n, options };
+    });
+    const expected = specs.map(({ n, options }) => [...solutions(n, { ...options, engine: 'js' })]);
+    const iterators = specs.map(({ n, options }) => solutions(n, { ...options, engine: 'wasm' }));
+    const got: number[][][] = specs.map(() => []);
+    let open = iterators.map((_, i) => i);
+    while (open.length > 0) {
+      const i = open[Math.floor(next() * open.length)];
+      const step = iterators[i].next();
+      if (step.done) open = open.filter((j) => j !== i);
+      else got[i].push(step.value);
+    }
+    expect(got).toEqual(expected);
+  });
+
+  it('one inside the loop of another, and 20,000 left open at once: each exact (each had a wasm memory of its own, 10 GB of address space)', () => {
+    const outer: number[][] = [];
+    for (const p of solutions(6, { engine: 'wasm' })) {
+      outer.push(p);
+      expect([...solutions(7, { engine: 'wasm', placed: [[0, p[0]]] })].length).toBe(
+        [...solutions(7, { engine: 'js', placed: [[0, p[0]]] })].length,
+      );
+    }
+    expect(outer).toHaveLength(4);
+    const open = Array.from({ length: 20_000 }, () => solutions(8, { engine: 'wasm' }));
+    const firsts = new Set(open.map((it) => it.next().value!.join('')));
+    expect([...firsts]).toEqual(['04752613']);
+    expect([...open[0]].length + [...open[19_999]].length).toBe(2 * (Number(TOTAL[8]) - 1));
+  });
+});

@@ -9,26 +9,55 @@
 //   allowed to it: the rows are taken most constrained first, so placed
 //   queens and tight boards prune at once.
 //
-// The host writes the inputs into this instance's memory (pointers below);
-// each enumeration gets its own instance.
+// The host writes the inputs into this instance's memory (pointers below).
+// One instance serves every enumeration on a thread: an enumeration's whole
+// state is the block STATE (its registers saved there by solutionsSave), which
+// the host copies out and back in when enumerations take turns.
 import { boardMask } from "../shared/common";
 
 // ---- Enumeration -------------------------------------------------------
 
-const AVAIL: usize = memory.data(32 * 4);
-const COLS: usize = memory.data(32 * 4);
-const LD: usize = memory.data(32 * 4);
-const RD: usize = memory.data(32 * 4);
+const STATE_BYTES: i32 = 5 * 32 * 4 + 32 + 32 + 16;
+const STATE: usize = memory.data(STATE_BYTES);
+const AVAIL: usize = STATE;
+const COLS: usize = STATE + 32 * 4;
+const LD: usize = STATE + 2 * 32 * 4;
+const RD: usize = STATE + 3 * 32 * 4;
 /** Input: per row, the columns it may not use (placed rows: all but one). */
-const FORBID: usize = memory.data(32 * 4);
+const FORBID: usize = STATE + 4 * 32 * 4;
 /** Input: the placement to start after, one byte per row. */
-const AFTER: usize = memory.data(32);
+const AFTER: usize = STATE + 5 * 32 * 4;
 /** placement[row] = column, one byte per row; read by the host after a hit. */
-const PLACEMENT: usize = memory.data(32);
+const PLACEMENT: usize = AFTER + 32;
+/** size, mask and row while the state is away (solutionsSave, solutionsLoad). */
+const REGISTERS: usize = PLACEMENT + 32;
 
 let size: i32 = 0;
 let mask: u32 = 0;
 let row: i32 = -1;
+
+/** Where the state block lies; its bytes. */
+export function statePointer(): usize {
+  return STATE;
+}
+
+export function stateBytes(): i32 {
+  return STATE_BYTES;
+}
+
+/** Writes the registers into the state block, before the host copies it away. */
+export function solutionsSave(): void {
+  store<i32>(REGISTERS, size);
+  store<u32>(REGISTERS, mask, 4);
+  store<i32>(REGISTERS, row, 8);
+}
+
+/** Reads them back, once the host has copied a state block in. */
+export function solutionsLoad(): void {
+  size = load<i32>(REGISTERS);
+  mask = load<u32>(REGISTERS, 4);
+  row = load<i32>(REGISTERS, 8);
+}
 
 export function forbidPointer(): usize {
   return FORBID;

@@ -3,6 +3,7 @@
 // assembly/completions/open-rows.ts or its TypeScript twin ./open-rows.ts.
 import { countOpenRows, searchSolutions } from './open-rows.js';
 import { instantiate, resolveWasm, u64, type WasmOpenRows } from '../engines/wasm-loader.js';
+import { ERROR_CODES, hasCode } from '../shared/errors.js';
 
 /** The open-rows kernels: enumeration and completions. */
 export interface OpenRowsKernel {
@@ -15,28 +16,58 @@ export interface OpenRowsKernel {
 
 export const jsOpenRows: OpenRowsKernel = { name: 'js', solutions: searchSolutions, countOpenRows };
 
+/** An enumeration on a shared instance: its state while another one holds the instance. */
+interface Enumeration {
+  readonly saved: Uint8Array;
+}
+
+/**
+ * Placements from the instance `s`, which every enumeration on this thread
+ * shares (one wasm memory each would reserve 10 GB of address space:
+ * thousands of live iterators ran out of it). Enumerations take turns: the
+ * one that resumes saves the holder's state (`held.by`) and loads its own.
+ */
 function* wasmSolutions(
-  module: WebAssembly.Module,
+  s: WasmOpenRows,
+  held: { by?: Enumeration | undefined },
   n: number,
   forbid: ArrayLike<number>,
   after?: ArrayLike<number>,
 ): Generator<number[], void, undefined> {
-  // Each enumeration keeps its state in its own instance, so several can interleave.
-  const s = instantiate<WasmOpenRows>(module);
-  new Uint32Array(s.memory.buffer, s.forbidPointer(), n).set(Array.from(forbid, (m) => m >>> 0));
-  if (after) new Uint8Array(s.memory.buffer, s.afterPointer(), n).set(Array.from(after));
-  s.solutionsStart(n, after ? 1 : 0);
-  while (s.solutionsNext() === 1) {
-    yield Array.from(new Uint8Array(s.memory.buffer, s.placementPointer(), n));
+  const me: Enumeration = { saved: new Uint8Array(s.stateBytes()) };
+  const take = (): void => {
+    if (held.by === me) return;
+    const state = new Uint8Array(s.memory.buffer, s.statePointer(), me.saved.length);
+    if (held.by) {
+      s.solutionsSave();
+      held.by.saved.set(state);
+    }
+    state.set(me.saved);
+    s.solutionsLoad();
+    held.by = me;
+  };
+  try {
+    take();
+    new Uint32Array(s.memory.buffer, s.forbidPointer(), n).set(Array.from(forbid, (m) => m >>> 0));
+    if (after) new Uint8Array(s.memory.buffer, s.afterPointer(), n).set(Array.from(after));
+    s.solutionsStart(n, after ? 1 : 0);
+    for (;;) {
+      take();
+      if (s.solutionsNext() !== 1) return;
+      yield Array.from(new Uint8Array(s.memory.buffer, s.placementPointer(), n));
+    }
+  } finally {
+    if (held.by === me) held.by = undefined;
   }
 }
 
-/** Wraps the search module: enumerations get an instance each, completions share one. */
+/** Wraps the search module: one instance for enumerations and completions alike. */
 export function wasmOpenRowsFrom(module: WebAssembly.Module): OpenRowsKernel {
   const s = instantiate<WasmOpenRows>(module);
+  const held: { by?: Enumeration } = {};
   return {
     name: 'wasm',
-    solutions: (n, forbid, after) => wasmSolutions(module, n, forbid, after),
+    solutions: (n, forbid, after) => wasmSolutions(s, held, n, forbid, after),
     countOpenRows(rows, allow) {
       const open = rows.length;
       new Uint32Array(s.memory.buffer, s.rowsPointer(), open).set(Array.from(rows));
@@ -52,7 +83,13 @@ let wasmOpenRows: OpenRowsKernel | undefined;
 export function resolveOpenRows(engine: 'auto' | 'wasm' | 'js'): OpenRowsKernel {
   const module = resolveOpenRowsModule(engine);
   if (!module) return jsOpenRows;
-  wasmOpenRows ??= wasmOpenRowsFrom(module);
+  try {
+    wasmOpenRows ??= wasmOpenRowsFrom(module);
+  } catch (error) {
+    // No room for its memory (`ulimit -v`): 'auto' enumerates in TypeScript, as a count falls back in the runner.
+    if (engine !== 'auto' || !hasCode(error, ERROR_CODES.OUT_OF_MEMORY)) throw error;
+    return jsOpenRows;
+  }
   return wasmOpenRows;
 }
 

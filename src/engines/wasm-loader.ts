@@ -29,6 +29,10 @@ export interface WasmOpenRows {
   placementPointer(): number;
   solutionsStart(n: number, after: number): void;
   solutionsNext(): number;
+  statePointer(): number;
+  stateBytes(): number;
+  solutionsSave(): void;
+  solutionsLoad(): void;
   rowsPointer(): number;
   allowPointer(): number;
   countCompletions(open: number): bigint;

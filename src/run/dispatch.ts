@@ -3,6 +3,7 @@
 // and names no engine. The CPU engines run through the runner; 'reference'
 // and 'webgpu' run their own loops, reporting the same Progress.
 import { abortError, type AbortSignalLike } from '../shared/abort.js';
+import { ERROR_CODES, hasCode } from '../shared/errors.js';
 import { now } from '../shared/slices.js';
 import type { Progress } from '../shared/progress.js';
 import type { Rows } from '../shared/placements.js';
@@ -43,9 +44,17 @@ export function countOnCallingThread(n: number, engine: CpuEngineChoice, choice:
   const algorithm = resolveAlgorithm(n, engine, choice);
   if (engine === 'reference') return { ...countReference(n), engine, algorithm, threads: 1 };
   const method = methodForCount(n, algorithm, 1);
-  const module = method.module(engine);
-  const { total, unique } = countOnThread(method, module);
-  return { total, unique, engine: module ? 'wasm' : 'js', algorithm, threads: 1 };
+  let module = method.module(engine);
+  let counted;
+  try {
+    counted = countOnThread(method, module);
+  } catch (error) {
+    // An instance that cannot reserve its memory (`ulimit -v`): 'auto' counts in TypeScript, as the runner does.
+    if (engine !== 'auto' || !module || !hasCode(error, ERROR_CODES.OUT_OF_MEMORY)) throw error;
+    module = null;
+    counted = countOnThread(method, null);
+  }
+  return { total: counted.total, unique: counted.unique, engine: module ? 'wasm' : 'js', algorithm, threads: 1 };
 }
 
 /**

@@ -76,6 +76,32 @@ describe('no address space for a wasm memory', () => {
     expect([api(tryWasm, base + 9 * GiB_KB), api(tryWasm, base + 11 * GiB_KB)]).toEqual(['ERR_NQUEENS_OUT_OF_MEMORY', '724']);
   });
 
+  it("room for one wasm memory only (base + 11 GiB): every synchronous path of 'auto' falls back too, and the CLI's solve", () => {
+    const base = api(
+      `return Number(/VmSize:\\s+(\\d+) kB/.exec(await (await import('node:fs/promises')).readFile('/proc/self/status', 'utf8'))[1])`,
+      100_000_000,
+    ) as number;
+    const limit = base + 11 * (1 << 20);
+    // Before: the first instance (the check that wasm memory can be had) took the room, and each of these threw ERR_NQUEENS_OUT_OF_MEMORY.
+    const results = api(
+      `const live = Array.from({ length: 50 }, () => api.solutions(8));
+      for (const it of live) it.next();
+      return [
+        String(api.countSync(8).total),
+        String(api.countSync(12, { algorithm: 'join' }).total),
+        String(api.countCompletionsSync(8, [[0, 0]]).total),
+        [...api.solutions(6)].length,
+        [...api.solutions(8, { unique: true })].length,
+        live.reduce((sum, it) => sum + 1 + [...it].length, 0),
+      ]`,
+      limit,
+    );
+    expect(results).toEqual(['92', '14200', '4', 4, 12, 50 * 92]);
+    const solve = limited([cli, 'solve', '6', '--limit', 'all'], limit);
+    expect([solve.code, solve.stderr]).toEqual([0, '']);
+    expect(solve.stdout.match(/^# solution \d+: /gm)).toHaveLength(4);
+  });
+
   it('the CLI: auto counts (engine js); --engine wasm exits 1 with the code, not 2 as a usage error', () => {
     const auto = limited([cli, 'count', '12', '--json']);
     expect(auto.code).toBe(0);
