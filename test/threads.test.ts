@@ -356,6 +356,34 @@ describe('the pool', () => {
 
 // A settled count leaves no worker running, including one that was still
 // starting when the count failed or was aborted (a "late" worker).
+describe('counts at once share the workers', () => {
+  beforeEach(closeIdleWorkers);
+  /** The most workers the process starts: one a core, 4 on smaller machines (thread-plan.ts, workerCap). */
+  const cap = Math.max(4, availableParallelism());
+
+  it('30 counts of n = 12 at once, each asking for 2 threads: at most the cap of workers between them, each exact', async () => {
+    const before = workersStarted();
+    // Before: each count started its own 2 (60 workers; 50 counts took 7.8 s and 1.1 GB on 2 cores).
+    const results = await Promise.all(Array.from({ length: 30 }, () => count(12, { threads: 2 })));
+    expect(results.map((r) => r.total)).toEqual(results.map(() => TOTAL[12]));
+    expect(workersStarted() - before).toBeLessThanOrEqual(cap);
+    // Counts that found every worker held counted on their calling thread.
+    expect(results.filter((r) => r.threads === 1).length).toBeGreaterThanOrEqual(30 - Math.floor(cap / 2));
+    expect(workersAlive()).toBeLessThanOrEqual(cap);
+  });
+
+  it('the workers come back when counts end, abort or fail: the next count gets the threads it asks for', async () => {
+    await Promise.all(Array.from({ length: 6 }, () => count(13, { threads: 2 })));
+    const controller = new AbortController();
+    const aborted = count(16, { threads: 2, signal: controller.signal, onProgress: (p) => p.fraction > 0 && controller.abort() });
+    await expect(aborted).rejects.toMatchObject({ name: 'AbortError' });
+    const failed = count(14, { threads: 2, onProgress: () => Promise.reject(new Error('no')) });
+    await expect(failed).rejects.toThrow('no');
+    const r = await count(13, { threads: 2 });
+    expect([r.total, r.threads]).toEqual([TOTAL[13], 2]);
+  });
+});
+
 describe('workers never outlive the count', () => {
   beforeEach(closeIdleWorkers);
   const plan = constellationPlan(12, 0);

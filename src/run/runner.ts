@@ -8,7 +8,7 @@ import { UnitBitmap } from '../shared/unit-bitmap.js';
 
 import { countUnits, taker, type CpuEngine, type Method, type MethodName } from '../contract/method.js';
 import { idleWorkers, runOnWorkers } from './pool.js';
-import { lateWorkerBoundMs, threadPlan, workerStartsLate } from './thread-plan.js';
+import { lateWorkerBoundMs, releaseThreads, threadPlan, workerStartsLate } from './thread-plan.js';
 import { NOTHING_DONE, RunProgress, type Already } from './run-progress.js';
 
 export type { Already } from './run-progress.js';
@@ -146,38 +146,42 @@ async function runReporting<U extends { readonly id: number }>(
     helps: plan.helps,
     bytesPerThread: plan.bytesPerThread,
   });
-  const units = pending(plan, run);
   let forWorkers = left;
-  if (workerStartsLate(threads, cores, plan.helps, idleWorkers())) {
-    // No worker to hear from yet: slices as long as a count on this thread alone.
-    forWorkers -= await countWhileShort(units, (next) => here(next, SLICE_MS, yieldToEventLoop), progress);
-    if (signal?.aborted) throw abortError(signal);
-  }
-  if (threads.workers === 0) {
-    await here(taker(units), SLICE_MS, yieldToEventLoop);
-    if (signal?.aborted) throw abortError(signal);
-  } else if (forWorkers > 0) {
-    // The workers instantiate the kernel; this thread hands out work, and
-    // counts the first units itself while they start (where that pays).
-    const sharedTables = await plan.share?.(module, threads.workers);
-    if (signal?.aborted) throw abortError(signal);
-    await runOnWorkers<U>({
-      n,
-      method: plan.name,
-      units,
-      count: forWorkers,
-      threads: threads.workers,
-      module: sharedTables?.module ?? module,
-      share: sharedTables,
-      signal,
-      codec: plan.codec,
-      onResult: (id, count) => progress.record(id, count),
-      onPartial: (id, done) => progress.partial(id, done),
-      helper: plan.helps ? (take) => here(take, HELP_SLICE_MS, yieldToEventLoop) : undefined,
-      helperStays: threads.callingThreadCounts,
-      warm: plan.warm(),
-    });
-    sharedTables?.release(); // only now: a failed count's workers were ended mid-unit
+  try {
+    const units = pending(plan, run);
+    if (workerStartsLate(threads, cores, plan.helps, idleWorkers())) {
+      // No worker to hear from yet: slices as long as a count on this thread alone.
+      forWorkers -= await countWhileShort(units, (next) => here(next, SLICE_MS, yieldToEventLoop), progress);
+      if (signal?.aborted) throw abortError(signal);
+    }
+    if (threads.workers === 0) {
+      await here(taker(units), SLICE_MS, yieldToEventLoop);
+      if (signal?.aborted) throw abortError(signal);
+    } else if (forWorkers > 0) {
+      // The workers instantiate the kernel; this thread hands out work, and
+      // counts the first units itself while they start (where that pays).
+      const sharedTables = await plan.share?.(module, threads.workers);
+      if (signal?.aborted) throw abortError(signal);
+      await runOnWorkers<U>({
+        n,
+        method: plan.name,
+        units,
+        count: forWorkers,
+        threads: threads.workers,
+        module: sharedTables?.module ?? module,
+        share: sharedTables,
+        signal,
+        codec: plan.codec,
+        onResult: (id, count) => progress.record(id, count),
+        onPartial: (id, done) => progress.partial(id, done),
+        helper: plan.helps ? (take) => here(take, HELP_SLICE_MS, yieldToEventLoop) : undefined,
+        helperStays: threads.callingThreadCounts,
+        warm: plan.warm(),
+      });
+      sharedTables?.release(); // only now: a failed count's workers were ended mid-unit
+    }
+  } finally {
+    releaseThreads(threads);
   }
   const { total, unique8, finished, countedTotal } = progress;
   return {

