@@ -56,7 +56,7 @@ export interface CountResult {
   readonly engine: EngineName;
   /** The method that actually ran: the half-board 'join' or the row-by-row 'search'. */
   readonly algorithm: AlgorithmName;
-  /** Threads that counted: 1 on the calling thread, else the number of workers. */
+  /** Threads that counted: 1 on the calling thread alone, else the workers, plus the calling thread where it counted beside them throughout (docs/threads.md). */
   readonly threads: number;
   /** Wall time of the count, in milliseconds. */
   readonly elapsedMs: number;
@@ -188,7 +188,7 @@ export interface PlanOptions {
 
 /**
  * The units of a count of n: the plan count(n) runs with the same
- * `algorithm` (see README, "Plans"): the search's subproblems refined to a
+ * `algorithm` (docs/plans-and-shards.md): the search's subproblems refined to a
  * depth, or the join's row splits.
  */
 export function planUnits(n: number, options: PlanOptions & { algorithm: 'search' }): PlanInfo<Unit>;

@@ -44,6 +44,7 @@ describe('npm pack', () => {
     /^dist\/.+\.(js|d\.ts|js\.map)$/,
     /^dist\/vendor\/assemblyscript-loader\.(LICENSE|NOTICE)$/,
     /^src\/.+\.ts$/,
+    /^docs\/[^/]+\.md$/,
   ];
 
   it('holds only what consumers use', () => {
@@ -69,6 +70,12 @@ describe('npm pack', () => {
     ]) {
       expect(paths.has(p), p).toBe(true);
     }
+  });
+
+  it('holds every document README links to, so that its links work in node_modules too', () => {
+    const linked = [...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/\]\((docs\/[^)#\s]+)/g)].map((m) => m[1]);
+    expect(linked.length).toBeGreaterThan(10);
+    expect(linked.filter((p) => !paths.has(p))).toEqual([]);
   });
 
   it('has the compiled files of every source, and the sources of every source map', () => {

@@ -67,6 +67,6 @@ export async function availableCores(): Promise<number> {
 
 /**
  * From this n on, counts use a worker per core unless told otherwise; below
- * it, starting workers costs more than it saves (see README, "Threads").
+ * it, starting workers costs more than it saves (docs/threads.md).
  */
 export const AUTO_THREADS_MIN_N = 15;
