@@ -17,7 +17,7 @@ import { ERROR_CODES, failure } from '../shared/errors.js';
 import { hasDepth, implausibleCount, recordedPlan, type PlannedMethod } from '../run/methods.js';
 import type { Already } from '../run/runner.js';
 import { VERSION } from '../shared/version.js';
-import { danglingLinkTarget, describeError, refuseDescriptor } from './files.js';
+import { danglingLinkTarget, describeError, refuseDescriptor, writableByUs } from './files.js';
 import { canonical, claim, liveOwner, release, type Claim } from './owner.js';
 import { letSignalsIn } from './interrupt.js';
 import { byteOrderMark, kindOf } from './regular-file.js';
@@ -153,6 +153,12 @@ function refuseHardLinked(file: string): void {
   if (links > 1)
     throw failure(
       `cannot use the checkpoint ${file}: it has ${links} names (hard links), and a count under another name would write it too; keep one name (copy it, or remove the other links)`,
+      ERROR_CODES.WRITE_FAILED,
+    );
+  // As --out: a file without a write bit was made read-only on purpose, and is not appended to, even by root.
+  if (stat?.isFile() && !writableByUs(file, stat))
+    throw failure(
+      `cannot use the checkpoint ${file}: it is read-only for this user (mode ${(stat.mode & 0o7777).toString(8).padStart(4, '0')}); make it writable to resume it`,
       ERROR_CODES.WRITE_FAILED,
     );
 }
@@ -309,7 +315,8 @@ export class Checkpoint {
       await checkpoint.start(headerOf(plan, shard, from, to));
     } catch (error) {
       checkpoint.close();
-      throw error;
+      if (String((error as { code?: unknown }).code).startsWith('ERR_NQUEENS_')) throw error;
+      throw failure(`cannot use the checkpoint ${file}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED); // ELOOP, say
     }
     return checkpoint;
   }

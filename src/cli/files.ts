@@ -240,7 +240,7 @@ export function discardPendingFiles(): number {
  * that apply to them, so that a file they own but made read-only is refused
  * however the check is run.
  */
-function writableByUs(file: string, stat: { mode: number; uid: number; gid: number }): boolean {
+export function writableByUs(file: string, stat: { mode: number; uid: number; gid: number }): boolean {
   const uid = process.getuid?.();
   if (uid === undefined) return true; // Windows: no modes to go by
   if (uid === 0) return (stat.mode & 0o222) !== 0;

@@ -2,7 +2,7 @@
 // does not hang the command, a directory is named for what it is. Each is
 // refused at once with the file's name and exit status 1.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -60,4 +60,26 @@ describe('special files as input', () => {
       expect(text).not.toContain('"unit"');
     },
   );
+
+  it('a checkpoint made read-only (0444) is refused, for root too, and left as it was', () => {
+    const file = join(dir, 'read-only.ckpt');
+    expect(nqueens('count', '10', '--checkpoint', file).status).toBe(0);
+    chmodSync(file, 0o444);
+    const before = readFileSync(file);
+    const r = nqueens('count', '10', '--checkpoint', file);
+    // Before: root appended to it, where --out refuses the same file.
+    expect([r.status, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toContain(
+      `cannot use the checkpoint ${file}: it is read-only for this user (mode 0444); make it writable to resume it`,
+    );
+    expect(readFileSync(file).equals(before)).toBe(true);
+  });
+
+  it('a checkpoint path in a loop of symbolic links is refused naming the checkpoint', () => {
+    symlinkSync('loop-b', join(dir, 'loop-a'));
+    symlinkSync('loop-a', join(dir, 'loop-b'));
+    const r = nqueens('count', '10', '--checkpoint', 'loop-a');
+    expect([r.status, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toMatch(/^nqueens: cannot use the checkpoint loop-a: ELOOP .*\[ERR_NQUEENS_WRITE_FAILED\]\n$/);
+  });
 });
