@@ -307,7 +307,7 @@ export function claim(path: string, checkpoint: string | null, refusal: (why: st
         const theirs = found.record.checkpoint ?? 'no checkpoint';
         throw failure(
           refusal(
-            `${path} was left by a count that is gone, but it counted with ${theirs}, not ${checkpoint ?? 'no checkpoint'}; remove it to start afresh`,
+            `${path} was left by a count that is gone, but it counted with ${theirs}, not ${checkpoint ?? 'no checkpoint'}; remove it ${path.endsWith('.lock') ? 'to resume the checkpoint with this count (its units are kept)' : 'to start this output afresh'}`,
           ),
           ERROR_CODES.WRITE_FAILED,
         );

@@ -186,9 +186,19 @@ describe('claims left behind', () => {
     const r = nqueens('count', '10', '--shard', '0/1', '--out', out, '--checkpoint', join(dir, 'mine.ckpt'));
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /other-checkpoint.json.partial was left by a count that is gone, but it counted with .*theirs.ckpt, not .*mine.ckpt; remove it/,
+      /other-checkpoint.json.partial was left by a count that is gone, but it counted with .*theirs.ckpt, not .*mine.ckpt; remove it to start this output afresh/,
     );
     expect(existsSync(out)).toBe(false);
+    // A checkpoint's lock whose record names the checkpoint by another path (another host's mount, say): removing it resumes.
+    const ckpt = join(dir, 'moved.ckpt');
+    claim(`${ckpt}.lock`, { pid: goneProcess(), checkpoint: '/elsewhere/moved.ckpt' });
+    const locked = nqueens('count', '10', '--checkpoint', ckpt);
+    expect([locked.code, locked.stderr]).toEqual([
+      1,
+      expect.stringMatching(
+        /moved.ckpt.lock was left by a count that is gone, but it counted with \/elsewhere\/moved.ckpt, not .*moved.ckpt; remove it to resume the checkpoint with this count \(its units are kept\)/,
+      ),
+    ]);
   });
 
   it("another host's, container's or boot's claim is a lease: refused while renewed, taken over once 120 s old", () => {
