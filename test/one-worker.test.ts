@@ -112,7 +112,12 @@ describe('aborting count(16, { threads: 1 })', () => {
 });
 
 describe('which counts start their one worker late', () => {
-  const plan = (workers: number, callingThreadCounts = false) => ({ workers, callingThreadCounts, countingThreads: workers });
+  const plan = (workers: number, callingThreadCounts = false) => ({
+    workers,
+    starved: false,
+    callingThreadCounts,
+    countingThreads: workers,
+  });
 
   it('on one core, one worker, a method that lets the calling thread count, and no idle worker: late', () => {
     expect(workerStartsLate(plan(1), 1, true, 0)).toBe(true);

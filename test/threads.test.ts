@@ -367,10 +367,18 @@ describe('counts at once share the workers', () => {
     const results = await Promise.all(Array.from({ length: 30 }, () => count(12, { threads: 2 })));
     expect(results.map((r) => r.total)).toEqual(results.map(() => TOTAL[12]));
     expect(workersStarted() - before).toBeLessThanOrEqual(cap);
-    // Counts that found every worker held counted on their calling thread.
-    expect(results.filter((r) => r.threads === 1).length).toBeGreaterThanOrEqual(30 - Math.floor(cap / 2));
     expect(workersAlive()).toBeLessThanOrEqual(cap);
   });
+
+  it('a count that found every worker held counts on its calling thread, and takes workers once they are free', async () => {
+    // The first count holds the cap; the second starts with none and counts here until the first is aborted.
+    const first = new AbortController();
+    const holding = count(17, { algorithm: 'join', threads: cap, signal: first.signal });
+    const waiting = count(17, { algorithm: 'join', threads: 2, onProgress: (p) => p.fraction > 0 && first.abort() });
+    await expect(holding).rejects.toMatchObject({ name: 'AbortError' });
+    const r = await waiting;
+    expect([r.total, r.unique, r.threads]).toEqual([TOTAL[17], UNIQUE[17], 2]);
+  }, 60_000);
 
   it('the workers come back when counts end, abort or fail: the next count gets the threads it asks for', async () => {
     await Promise.all(Array.from({ length: 6 }, () => count(13, { threads: 2 })));

@@ -8,7 +8,7 @@ import { UnitBitmap } from '../shared/unit-bitmap.js';
 
 import { countUnits, taker, type CpuEngine, type Method, type MethodName } from '../contract/method.js';
 import { idleWorkers, runOnWorkers } from './pool.js';
-import { lateWorkerBoundMs, releaseThreads, threadPlan, workerStartsLate } from './thread-plan.js';
+import { freeWorkers, lateWorkerBoundMs, releaseThreads, threadPlan, workerStartsLate } from './thread-plan.js';
 import { NOTHING_DONE, RunProgress, type Already } from './run-progress.js';
 
 export type { Already } from './run-progress.js';
@@ -141,14 +141,22 @@ async function runReporting<U extends { readonly id: number }>(
   const here = (next: () => U | undefined, sliceMs: number, pause: () => Promise<void>): Promise<void> =>
     countHere(plan, module, signal, progress, next, { sliceMs, pause });
   const cores = await availableCores();
-  const threads = threadPlan(n, run.threads, cores, {
-    units: left,
-    helps: plan.helps,
-    bytesPerThread: plan.bytesPerThread,
-  });
+  const needs = (units: number) => ({ units, helps: plan.helps, bytesPerThread: plan.bytesPerThread });
+  let threads = threadPlan(n, run.threads, cores, needs(left));
   let forWorkers = left;
   try {
     const units = pending(plan, run);
+    while (threads.starved) {
+      // Every worker is another count's: count here, in turns with them, until some are free; they take the rest.
+      forWorkers -= await countWhile(
+        units,
+        (next) => here(next, SLICE_MS, yieldToEventLoop),
+        () => freeWorkers(cores) === 0,
+      );
+      if (signal?.aborted) throw abortError(signal);
+      releaseThreads(threads);
+      threads = threadPlan(n, run.threads, cores, needs(forWorkers));
+    }
     if (workerStartsLate(threads, cores, plan.helps, idleWorkers())) {
       // No worker to hear from yet: slices as long as a count on this thread alone.
       forWorkers -= await countWhileShort(units, (next) => here(next, SLICE_MS, yieldToEventLoop), progress);
@@ -195,6 +203,23 @@ async function runReporting<U extends { readonly id: number }>(
     counted: finished - already.finished,
     countedTotal,
   };
+}
+
+/** Counts `units` on this thread with `here` while `waiting()`; returns the units it took. The rest stay in `units`. */
+async function countWhile<U extends { readonly id: number }>(
+  units: Iterator<U>,
+  here: (next: () => U | undefined) => Promise<void>,
+  waiting: () => boolean,
+): Promise<number> {
+  let taken = 0;
+  await here(() => {
+    if (!waiting()) return undefined;
+    const unit = units.next();
+    if (unit.done) return undefined;
+    taken++;
+    return unit.value;
+  });
+  return taken;
 }
 
 /**

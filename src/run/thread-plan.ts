@@ -39,6 +39,8 @@ export function lateWorkerBoundMs(): number {
 interface ThreadPlan {
   /** Worker threads to start; 0: the calling thread counts alone. */
   readonly workers: number;
+  /** It asked for workers, but other running counts held every one: it may take them once they are free (freeWorkers). */
+  readonly starved: boolean;
   /** The calling thread counts beside the workers throughout. */
   readonly callingThreadCounts: boolean;
   /** Threads that count: 1 on the calling thread alone, else workers (+1 when the calling thread counts beside them). */
@@ -60,7 +62,8 @@ interface ThreadNeeds {
  * releaseThreads gives them back): workerCap is the process's, so counts
  * that run at once share it. 50 concurrent `count(12, { threads: 2 })` on
  * 2 cores started 100 workers (7.8 s, 1.1 GB); now 4, and the other counts
- * count on the calling thread, in turns.
+ * count on the calling thread, in turns, until workers are free (the runner
+ * then plans their threads again for what is left).
  */
 let workersHeld = 0;
 
@@ -72,10 +75,11 @@ let workersHeld = 0;
  */
 export function threadPlan(n: number, threads: number | undefined, cores: number, needs: ThreadNeeds, node = isNode): ThreadPlan {
   const beside = needs.helps && besideOneWorker(n, threads, cores, node);
-  const workers = workersFor(workersWanted(n, threads, cores, needs.helps, node), needs.units, cores, needs.bytesPerThread);
+  const wanted = workersWanted(n, threads, cores, needs.helps, node);
+  const workers = workersFor(wanted, needs.units, cores, needs.bytesPerThread);
   workersHeld += workers;
-  if (workers === 0) return { workers: 0, callingThreadCounts: true, countingThreads: 1 };
-  return { workers, callingThreadCounts: beside, countingThreads: beside ? workers + 1 : workers };
+  if (workers === 0) return { workers: 0, starved: wanted > 0 && needs.units > 0, callingThreadCounts: true, countingThreads: 1 };
+  return { workers, starved: false, callingThreadCounts: beside, countingThreads: beside ? workers + 1 : workers };
 }
 
 /** A count has ended (however): its plan's workers are free for other counts. */
@@ -148,7 +152,7 @@ function workersFor(wanted: number, units: number, cores: number, bytesPerThread
 }
 
 /** Workers a count may still start: workerCap(cores), less those other running counts hold. */
-function freeWorkers(cores: number): number {
+export function freeWorkers(cores: number): number {
   return Math.max(0, workerCap(cores) - workersHeld);
 }
 
