@@ -46,3 +46,38 @@ describe.each(paths)('%s', (_path, run) => {
     expect(controller.signal.aborted).toBe(true);
   });
 });
+
+describe('one signal shared by many counts at once', () => {
+  it('20 counts with and without onProgress, on workers and not: no leak warning, and one abort rejects them all with its reason', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => void warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const controller = new AbortController();
+      const { signal } = controller;
+      // Before: a listener each on the signal, and Node warned "11 abort listeners added to [AbortSignal]".
+      const finished = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          count(10 + (i % 3), { signal, threads: i % 2 ? 2 : 1, onProgress: i % 4 < 2 ? () => {} : undefined }),
+        ),
+      );
+      expect(finished.map((r) => r.total)).toEqual(finished.map((_, i) => [724n, 2680n, 14200n][i % 3]));
+      // The first count's first progress inside its work aborts them all (each has 1,000 units of n = 17 to go).
+      const abortOnProgress = (p: { fraction: number }): void => void (p.fraction > 0 && controller.abort(reason));
+      const running = Array.from({ length: 20 }, (_, i) =>
+        count(17, {
+          signal,
+          algorithm: 'join',
+          threads: i % 2 ? 2 : 1,
+          onProgress: i === 0 ? abortOnProgress : i % 4 < 2 ? () => {} : undefined,
+        }),
+      );
+      const settled = await Promise.allSettled(running);
+      expect(settled.map((s) => (s.status === 'rejected' ? s.reason : s.status))).toEqual(running.map(() => reason));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  }, 60_000);
+});

@@ -11,7 +11,7 @@ import { canShareJoinTables, JOIN_SHARE_MAX_WORKERS, setJoinSharing, shareJoinTa
 import type { WorkerShare } from '../dist/contract/method.js';
 import { joinMethod } from '../dist/join/join-method.js';
 import { sharedJoinModule, wasmModuleOf } from '../dist/engines/wasm-loader.js';
-import { runOnWorkers } from '../dist/run/pool.js';
+import { closeIdleWorkers, runOnWorkers } from '../dist/run/pool.js';
 import type { WorkerHooks } from '../dist/run/messages.js';
 import { maxHalves } from '../dist/join/join-plan.js';
 import { range, TOTAL, UNIQUE } from './oeis.js';
@@ -192,5 +192,47 @@ describe('a shared memory serves count after count of its n', () => {
     expect(next).not.toBe(share);
     const { total } = await count(17, { algorithm: 'join', threads: 2 });
     expect(total).toBe(TOTAL[17]);
+  });
+});
+
+describe('a memory is given back only when no worker is setting up on it', () => {
+  /** Units of n = 14 on 2 workers with a release spy; `helperTakesAll`: the calling thread takes every unit once a worker is online. */
+  async function run(helperTakesAll: boolean): Promise<number> {
+    await closeIdleWorkers(); // fresh workers: each says 'online'
+    const module = (await sharedJoinModule())!;
+    const plan = joinMethod(14);
+    let released = 0;
+    let online: () => void = () => undefined;
+    const firstOnline = new Promise<void>((resolve) => (online = resolve));
+    await runOnWorkers<JoinUnit>(
+      {
+        n: 14,
+        method: plan.name,
+        units: plan.unitsIn(0, plan.units)[Symbol.iterator](),
+        count: plan.units,
+        threads: 2,
+        module,
+        share: { module, memory: new WebAssembly.Memory({ initial: 2, maximum: 65536, shared: true }), release: () => released++ },
+        warm: plan.warm(),
+        onResult: () => undefined,
+        helper: helperTakesAll
+          ? async (take) => {
+              await firstOnline; // its 'init' is posted by now, its 'ready' not yet read
+              while (take() !== undefined);
+            }
+          : undefined,
+      },
+      { onMessage: (message) => message.type === 'online' && online() },
+    );
+    return released;
+  }
+
+  it('workers that counted: given back once', async () => {
+    expect(await run(false)).toBe(1);
+  });
+
+  it('the calling thread took every unit while a worker was still in its init and warm-up (building tables under the lock): not given back', async () => {
+    // A page terminates its workers as the count ends (park): one stopped under the lock would hang the next count.
+    expect(await run(true)).toBe(0);
   });
 });

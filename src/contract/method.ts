@@ -157,7 +157,7 @@ export interface UnitCounting<U> {
 export interface WorkerShare {
   readonly module: WebAssembly.Module;
   readonly memory: WebAssembly.Memory;
-  /** The count ended cleanly (every worker idle: none holds a lock or a pin in the memory): it may serve the next count. */
+  /** The count ended cleanly, every worker idle (none holds the lock or a pin in the memory): it may serve the next count (src/run/pool.ts). */
   release(): void;
 }
 

@@ -51,7 +51,8 @@ export const SPARE_MS = 5000;
  * undefined (TypeScript, another build asked for, no sharing here, more
  * workers than slots, or than fit together in 32-bit memory: n = 23 from 16
  * workers, n = 24 from 3): then each worker gets `module` and its own tables.
- * The count calls `release` once it ends cleanly; a failed one drops the memory.
+ * The pool calls `release` once the count ends cleanly, no worker still setting up
+ * on it; a failed one drops the memory.
  */
 export async function shareJoinTables(module: WebAssembly.Module | null, n: number, workers: number): Promise<WorkerShare | undefined> {
   if (!module || module !== wasmModuleOf('join') || workers > JOIN_SHARE_MAX_WORKERS || !canShareJoinTables()) return undefined;

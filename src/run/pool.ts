@@ -11,7 +11,7 @@
 // which takes them instead of starting new ones; IDLE_MS after the last count
 // they are terminated. A count that fails or is aborted terminates its
 // workers, including any still starting, before its promise settles.
-import { abortError, type AbortSignalLike } from '../shared/abort.js';
+import { abortError, onAbort, type AbortSignalLike } from '../shared/abort.js';
 import { codedError, ERROR_CODES } from '../shared/errors.js';
 import { isNode } from '../contract/environment.js';
 import { spawnWorker, spawnWorkerNow, type WorkerHandle } from './spawn.js';
@@ -231,6 +231,9 @@ class JobRun<U extends AnyUnit> {
   #helperDone: boolean;
   #anyReady = false;
   readonly #onAbort = (): void => this.#settle(abortError(this.job.signal));
+  #stopListening: (() => void) | undefined;
+  /** Workers sent 'init' that have not yet said 'ready'. */
+  readonly #settingUp = new Set<Pooled>();
 
   constructor(
     readonly job: PoolJob<U>,
@@ -246,7 +249,7 @@ class JobRun<U extends AnyUnit> {
   start(): void {
     running++;
     restartIdleTimer(); // no idle worker is timed out while a count runs
-    this.job.signal?.addEventListener('abort', this.#onAbort, { once: true });
+    this.#stopListening = this.job.signal && onAbort(this.job.signal, this.#onAbort);
     const size = Math.min(this.job.threads, this.job.count);
     for (let i = 0; i < size; i++) {
       // Idle workers first: those already set up for this job, then the others.
@@ -263,10 +266,13 @@ class JobRun<U extends AnyUnit> {
     this.#settled = true;
     this.#failed = error !== undefined;
     running--;
-    this.job.signal?.removeEventListener('abort', this.#onAbort);
+    this.#stopListening?.();
     restartIdleTimer(); // the other idle workers' time starts when the last count ends
     if (error === undefined) {
-      // Every unit is counted, so every worker is idle: keep them for the next count (late ones as they come up, in #spawn).
+      // Every unit is counted, so every worker is idle, or still setting up (init, warm) for units the helper took:
+      // keep them for the next count (late ones as they come up, in #spawn). Its shared memory serves the next count
+      // only if none is setting up, under its lock, where a terminated one (a page's, at once: park) would leave it held.
+      if (this.#settingUp.size === 0) this.job.share?.release();
       for (const w of this.#workers) park(w);
       this.resolve();
       return;
@@ -319,6 +325,7 @@ class JobRun<U extends AnyUnit> {
     const slot = share && { memory: share.memory, slot: freeSlot(share, this.#workers, worker) };
     worker.slot = slot?.slot;
     worker.init = this.#key;
+    this.#settingUp.add(worker);
     worker.handle.post({ type: 'init', ...rest, share: slot, warm: this.job.warm });
   }
 
@@ -331,7 +338,10 @@ class JobRun<U extends AnyUnit> {
     if (this.#settled) return;
     this.probe.onMessage?.(message);
     if (message.type === 'online') this.#init(worker);
-    else if (message.type === 'ready') this.#ready(worker);
+    else if (message.type === 'ready') {
+      this.#settingUp.delete(worker);
+      this.#ready(worker);
+    }
     else if (message.type === 'results') this.#results(worker, message);
     else this.#settle(workerFailure(message));
   }

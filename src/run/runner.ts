@@ -186,7 +186,6 @@ async function runReporting<U extends { readonly id: number }>(
         helperStays: threads.callingThreadCounts,
         warm: plan.warm(),
       });
-      sharedTables?.release(); // only now: a failed count's workers were ended mid-unit
     }
   } finally {
     releaseThreads(threads);

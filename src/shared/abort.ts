@@ -13,6 +13,33 @@ export interface AbortSignalLike {
   removeEventListener(type: 'abort', listener: () => void): void;
 }
 
+/** Per signal, the package's callbacks waiting for its abort. */
+const waiting = new WeakMap<AbortSignalLike, Set<() => void>>();
+
+/**
+ * Calls `fn` when `signal` aborts; returns what stops that. One listener
+ * a signal, however many counts wait on it: with one each, a signal shared
+ * by more than 10 counts at once made Node warn of a leak
+ * (MaxListenersExceededWarning).
+ */
+export function onAbort(signal: AbortSignalLike, fn: () => void): () => void {
+  let fns = waiting.get(signal);
+  if (!fns) {
+    const all = (fns = new Set());
+    waiting.set(signal, all);
+    signal.addEventListener(
+      'abort',
+      () => {
+        waiting.delete(signal);
+        for (const f of all) f();
+      },
+      { once: true },
+    );
+  }
+  fns.add(fn);
+  return () => fns.delete(fn);
+}
+
 /** What an aborted count rejects with: the signal's reason itself, else an AbortError. */
 export function abortError(signal?: AbortSignalLike): unknown {
   return signal?.reason !== undefined ? signal.reason : new DOMException('The count was aborted', 'AbortError');

@@ -3,7 +3,7 @@
 // uncaught exception and a rejected promise an unhandled rejection. Its
 // first failure aborts the count (through a signal of its own, which also
 // follows the caller's) and becomes what the count rejects with.
-import { abortError, type AbortSignalLike } from './abort.js';
+import { abortError, onAbort, type AbortSignalLike } from './abort.js';
 
 /** A count's options with onProgress guarded, and what the count does with the guard after it. */
 interface ProgressGuard<O> {
@@ -32,7 +32,7 @@ export function guardProgress<O extends { onProgress?: ((progress: never) => voi
   const controller = new AbortController();
   const follow = (): void => controller.abort(signal?.reason);
   if (signal?.aborted) follow();
-  else signal?.addEventListener('abort', follow, { once: true });
+  const stopFollowing = signal && !signal.aborted ? onAbort(signal, follow) : undefined;
   let failure: { error: unknown } | undefined;
   const pending = new Set<PromiseLike<unknown>>();
   const fail = (error: unknown): void => {
@@ -64,6 +64,6 @@ export function guardProgress<O extends { onProgress?: ((progress: never) => voi
       const { error } = failure;
       throw error;
     },
-    release: () => signal?.removeEventListener('abort', follow),
+    release: () => stopFollowing?.(),
   };
 }

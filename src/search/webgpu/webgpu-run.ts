@@ -9,7 +9,7 @@
 // read-back ends at once, so a count rejects within one event-loop turn of
 // abort(), however long a dispatch runs; the caller then destroys the device,
 // which ends the work still queued.
-import { abortError, type AbortSignalLike } from '../../shared/abort.js';
+import { abortError, onAbort, type AbortSignalLike } from '../../shared/abort.js';
 import { ERROR_CODES, failure } from '../../shared/errors.js';
 import type { Progress } from '../../shared/progress.js';
 import { SubproblemCounter } from './webgpu-counter.js';
@@ -216,16 +216,16 @@ function submit(
 function untilAborted(read: Promise<void>, signal: AbortSignalLike | undefined): Promise<void> {
   if (!signal) return read;
   return new Promise((resolve, reject) => {
-    const onAbort = (): void => reject(abortError(signal));
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
+    const aborted = (): void => reject(abortError(signal));
+    if (signal.aborted) return aborted();
+    const stop = onAbort(signal, aborted);
     read.then(
       () => {
-        signal.removeEventListener('abort', onAbort);
+        stop();
         resolve();
       },
       (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
+        stop();
         reject(error);
       },
     );
