@@ -268,6 +268,8 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
     };
     await guard.finish();
     return result;
+  } catch (error) {
+    throw guard.failure(error);
   } finally {
     guard.release();
   }
@@ -389,6 +391,8 @@ export async function countCompletions(n: number, placed: readonly Queen[], opti
     const result = { n, total: r.total, engine: r.engine, threads: r.threads, elapsedMs: now() - start };
     await guard.finish();
     return result;
+  } catch (error) {
+    throw guard.failure(error);
   } finally {
     guard.release();
   }

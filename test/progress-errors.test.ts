@@ -5,6 +5,7 @@
 // Run in a child process, so that a crash shows as one.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { count, countCompletions } from '../dist/index.js';
 
 const SCRIPT = `import { count, countCompletions } from './dist/index.js';
 const bad = new Error('from onProgress');
@@ -72,3 +73,22 @@ describe('an onProgress that fails', () => {
     ]);
   });
 });
+
+describe('an onProgress that throws undefined', () => {
+  // Before: abort(undefined) put an AbortError in the signal, and the count rejected with that.
+  it.each([
+    ['count on this thread', () => count(12, { threads: 1, onProgress: throwUndefined })],
+    ['count on 2 workers', () => count(15, { threads: 2, onProgress: throwUndefined })],
+    ['count, a promise rejected with undefined', () => count(12, { onProgress: () => Promise.reject(undefined) })],
+    ['countCompletions', () => countCompletions(12, [[0, 1]], { onProgress: throwUndefined })],
+  ])('%s: rejects with undefined itself', async (_what, run) => {
+    let outcome: unknown = 'resolved';
+    await run().catch((error: unknown) => (outcome = error));
+    expect(outcome).toBeUndefined();
+  });
+});
+
+/** What a caller's callback may do. */
+function throwUndefined(): never {
+  throw undefined;
+}

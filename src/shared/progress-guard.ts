@@ -17,6 +17,8 @@ interface ProgressGuard<O> {
   finish(): Promise<void>;
   /** Always, at the end: stops following the caller's signal. */
   release(): void;
+  /** What a count that failed with `error` rejects with: onProgress's own failure where that stopped it (even `undefined`). */
+  failure(error: unknown): unknown;
 }
 
 /**
@@ -28,7 +30,7 @@ export function guardProgress<O extends { onProgress?: ((progress: never) => voi
 ): ProgressGuard<O> {
   const { signal } = options;
   const onProgress = options.onProgress as ((progress: unknown) => unknown) | undefined;
-  if (!onProgress) return { options, finish: async () => {}, release: () => {} };
+  if (!onProgress) return { options, finish: async () => {}, release: () => {}, failure: (error) => error };
   const controller = new AbortController();
   const follow = (): void => controller.abort(signal?.reason);
   if (signal?.aborted) follow();
@@ -65,5 +67,6 @@ export function guardProgress<O extends { onProgress?: ((progress: never) => voi
       throw error;
     },
     release: () => stopFollowing?.(),
+    failure: (error) => (failure ? failure.error : error),
   };
 }
