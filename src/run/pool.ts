@@ -341,8 +341,7 @@ class JobRun<U extends AnyUnit> {
     else if (message.type === 'ready') {
       this.#settingUp.delete(worker);
       this.#ready(worker);
-    }
-    else if (message.type === 'results') this.#results(worker, message);
+    } else if (message.type === 'results') this.#results(worker, message);
     else this.#settle(workerFailure(message));
   }
 
