@@ -181,8 +181,11 @@ function webWorker(): WorkerHandle {
  * Browsers start workers only from the page's origin. When the package itself
  * was loaded from another one (a CDN), the worker starts from a same-origin
  * blob: URL whose one line imports worker.js from there: that needs CORS,
- * which CDNs send, and a CSP that allows blob: workers. Undefined when
- * worker.js is same-origin (every bundled and self-hosted case).
+ * which CDNs send, and a CSP that allows blob: workers. The import is
+ * dynamic: a static one is checked against worker-src, which would then
+ * have to name the CDN too, where import() needs only the script-src that
+ * let the page load the package; a failure is posted as the worker's error.
+ * Undefined when worker.js is same-origin (every bundled and self-hosted case).
  */
 function crossOriginShim(): string | undefined {
   // Not the form above, so bundlers leave this one alone (webpack resolves
@@ -191,5 +194,7 @@ function crossOriginShim(): string | undefined {
   const url = new URL('./worker.js', here);
   const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
   if (!origin || url.origin === origin || (url.protocol !== 'http:' && url.protocol !== 'https:')) return undefined;
-  return URL.createObjectURL(new Blob([`import ${JSON.stringify(url.href)};\n`], { type: 'text/javascript' }));
+  const href = JSON.stringify(url.href);
+  const load = `import(${href}).catch((e) => postMessage({ type: 'error', name: 'Error', message: 'could not load ' + ${href} + ': ' + e }));\n`;
+  return URL.createObjectURL(new Blob([load], { type: 'text/javascript' }));
 }

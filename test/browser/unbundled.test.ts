@@ -5,7 +5,7 @@
 // CORS, as CDNs send). Each counts with default options (n = 15 starts a
 // worker per core) and with two workers. Module workers never see the page's
 // import map, so this holds only because dist/ names no bare specifier.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -56,6 +56,7 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
   let served: Served;
   let cdn: Served;
   let isolated: Served;
+  let withCsp: Served;
 
   beforeAll(async () => {
     site = mkdtempSync(join(tmpdir(), 'nqueens-site-'));
@@ -67,6 +68,9 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
     rmSync(join(cdnRoot, 'nqueens-wasm@0.1.0'), { recursive: true, force: true });
     const { renameSync } = await import('node:fs');
     renameSync(join(cdnRoot, 'x/node_modules/nqueens-wasm'), join(cdnRoot, 'nqueens-wasm@0.1.0'));
+    // And a copy without its worker, as a CDN that failed to serve it.
+    cpSync(join(cdnRoot, 'nqueens-wasm@0.1.0'), join(cdnRoot, 'broken@0.1.0'), { recursive: true });
+    rmSync(join(cdnRoot, 'broken@0.1.0/dist/run/worker.js'));
     [browser, served, cdn] = await Promise.all([
       launchChromium(),
       serveStatic(site),
@@ -74,15 +78,22 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
     ]);
     // The same site, cross-origin isolated (COOP and COEP): shared memory is allowed there.
     isolated = await serveStatic(site, { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' });
+    // The same site under docs/browser.md's CSP for a package from a CDN (and the page's inline loader).
+    const cdnOrigin = new URL(cdn.url).origin;
+    withCsp = await serveStatic(site, {
+      'content-security-policy': `script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval' ${cdnOrigin}; worker-src 'self' blob:`,
+    });
     writeFileSync(join(site, 'import-map.html'), IMPORT_MAP);
     writeFileSync(join(site, 'by-path.html'), BY_PATH);
     writeFileSync(join(site, 'from-cdn.html'), FROM_CDN(cdn.url));
+    writeFileSync(join(site, 'from-broken-cdn.html'), FROM_CDN(cdn.url).replace('nqueens-wasm@0.1.0', 'broken@0.1.0'));
   });
   afterAll(async () => {
     await browser?.close();
     await served?.close();
     await cdn?.close();
     await isolated?.close();
+    await withCsp?.close();
     if (site) rmSync(site, { recursive: true, force: true });
     if (cdnRoot) rmSync(cdnRoot, { recursive: true, force: true });
   });
@@ -149,6 +160,39 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
       }));
       expect(other).toEqual({ sync: '352', first: [0, 4, 7, 5, 2, 6, 1, 3] });
       expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("from a CDN under a CSP whose worker-src allows blob: (docs/browser.md's), workers count: their loader imports worker.js dynamically", async () => {
+    // Before: the blob's static import was checked against worker-src, and every count on workers failed ("could not load worker.js").
+    const { page, errors, close } = await openFrom(withCsp, 'from-cdn.html');
+    try {
+      const two = await countIn(page, 13, { threads: 2 });
+      expect(two).toMatchObject({ ...exact(13), threads: 2 });
+      const join = await countIn(page, 14, { threads: 2, algorithm: 'join' });
+      expect(join).toMatchObject({ ...exact(14), threads: 2 });
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('from a CDN that cannot serve worker.js, a count on workers fails with a coded error naming it (no hang)', async () => {
+    const { page, close } = await openFrom(withCsp, 'from-broken-cdn.html');
+    try {
+      const failure = await page.evaluate(() =>
+        nqueens.count(13, { threads: 2 }).then(
+          () => 'resolved',
+          (e: { code?: string; message?: string }) => ({ code: e.code, message: e.message }),
+        ),
+      );
+      expect(failure).toMatchObject({
+        code: 'ERR_NQUEENS_WORKER_FAILED',
+        message: expect.stringMatching(/could not load http:\/\/127\.0\.0\.1:\d+\/broken@0\.1\.0\/dist\/run\/worker\.js/),
+      });
+      expect(await page.evaluate(() => String(nqueens.countSync(9).total))).toBe('352');
     } finally {
       await close();
     }
