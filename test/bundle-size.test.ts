@@ -62,8 +62,10 @@ import { installPacked, ROOT } from './pack.js';
 // and the synchronous paths to fall back to TypeScript without wasm memory.
 // The main chunk to 82.2 KB raw when counts at once came to share the
 // workers' cap (threadPlan's holdings, and a count's wait for free workers).
+// To 82.6 KB raw with one abort listener a signal (onAbort), onProgress's
+// own failure as the rejection, and the CDN worker loader's import().
 const BUDGET = {
-  main: { raw: 82_500, gzip: 32_900 },
+  main: { raw: 83_000, gzip: 33_000 },
   worker: { raw: 30_250, gzip: 12_100 },
   loader: { raw: 6_000, gzip: 2_800 },
 };
