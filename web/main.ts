@@ -121,7 +121,10 @@ form.addEventListener('submit', async (event) => {
   const run = new AbortController();
   controller = run;
   const n = validN();
-  if (n === undefined) return;
+  if (n === undefined) {
+    controller = undefined;
+    return;
+  }
   const engine = engineSelect.value as EngineChoice;
   const choice = algorithmSelect.value as AlgorithmChoice;
   let algorithm: AlgorithmName;
@@ -129,6 +132,11 @@ form.addEventListener('submit', async (event) => {
   try {
     ({ algorithm, uniqueWithLastUnit } = planFor(n, engine, choice));
   } catch (error) {
+    // Refused before counting (the join past its n): nothing of an earlier count stays up, and no count runs.
+    controller = undefined;
+    for (const field of Object.values(fields)) field.textContent = '–';
+    boards.replaceChildren();
+    progressBar.value = 0;
     status.textContent = `${(error as Error).name}: ${(error as Error).message}`;
     return;
   }

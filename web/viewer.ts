@@ -77,10 +77,17 @@ export function setupViewer(): void {
     }
   }
 
+  /** Whether `n` is an N the API takes (1 to 32, whole). */
+  const validN = (n: number): boolean => Number.isInteger(n) && n >= 1 && n <= 32;
+
   function fetchNext(): void {
     const n = pageN.valueAsNumber;
-    if (!(n >= 1 && n <= 32)) {
-      pageStatus.textContent = 'Pick N from 1 to 32.';
+    if (!validN(n)) {
+      // Nothing of the previous N stays up, and no button leads anywhere.
+      pageStatus.textContent = 'Pick N, a whole number from 1 to 32.';
+      pageBoard.replaceChildren();
+      pageImages.replaceChildren();
+      for (const button of [firstButton, prevButton, nextButton]) button.disabled = true;
       return;
     }
     const unique = pageMode.value === 'fundamental';
@@ -220,7 +227,14 @@ export function setupViewer(): void {
   // On input, not change: change fires on blur, which a click on the board causes, and redrawing then would lose that click.
   completeN.addEventListener('input', () => {
     const n = completeN.valueAsNumber;
-    if (!(n >= 1 && n <= 32)) return;
+    if (!validN(n)) {
+      counting?.abort();
+      counting = undefined;
+      completeBoard.replaceChildren();
+      completeCount.textContent = '–';
+      completeStatus.textContent = 'Pick N, a whole number from 1 to 32.';
+      return;
+    }
     placed = placed.filter(([r, c]) => r < n && c < n);
     drawCompletionBoard();
     void recount();

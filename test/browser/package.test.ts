@@ -407,6 +407,49 @@ describe.skipIf(!HAVE_CHROMIUM)('in Chromium', () => {
       expect(errors).toEqual([]);
     });
 
+    it('a count refused before it starts (the join at N = 25) clears the earlier results, and the next N is welcomed', async () => {
+      const page = await open(served.url);
+      await page.fill('#n', '8');
+      await page.click('#count');
+      await page.waitForFunction(() => document.getElementById('status')!.textContent!.startsWith('Done'));
+      await page.fill('#n', '25');
+      await page.selectOption('#algorithm', 'join');
+      await page.click('#count');
+      expect(await page.locator('#status').innerText()).toMatch(/^RangeError: join: n = 25/);
+      // Before: the three boards of N = 8 stayed up, and the error stayed on the status line for a valid N.
+      expect([await page.locator('#total').innerText(), await page.locator('#boards .board').count()]).toEqual(['–', 0]);
+      await page.fill('#n', '10');
+      expect(await page.locator('#status').innerText()).toBe('Pick N and press Count.');
+      expect(errors).toEqual([]);
+    });
+
+    it.each(['2.5', '0', '40', ''])(
+      'the viewer and the completion board at N = "%s": no error, nothing of the old N left, what is allowed said',
+      async (bad) => {
+        const page = await open(served.url);
+        await page.click('#complete-board span[data-row="0"][data-col="0"]');
+        await page.waitForFunction(() => /placed/.test(document.getElementById('complete-status')!.textContent!));
+        for (const id of ['#viewer-n', '#complete-n']) {
+          await page.fill(id, bad);
+          await page.dispatchEvent(id, 'change');
+        }
+        // Before: an uncaught RangeError or TypeError at 2.5, and the previous boards and a live Next at the others.
+        expect(await text(page, '#viewer-status')).toBe('Pick N, a whole number from 1 to 32.');
+        expect(await page.locator('#viewer-board .board').count()).toBe(0);
+        expect(
+          await page.evaluate(() =>
+            ['viewer-first', 'viewer-prev', 'viewer-next'].map((id) => (document.getElementById(id) as HTMLButtonElement).disabled),
+          ),
+        ).toEqual([true, true, true]);
+        expect([await text(page, '#complete-count'), await text(page, '#complete-status')]).toEqual([
+          '–',
+          'Pick N, a whole number from 1 to 32.',
+        ]);
+        expect(await page.locator('#complete-board .board').count()).toBe(0);
+        expect(errors).toEqual([]);
+      },
+    );
+
     // Beyond counting: the benchmark, the board viewer and the completion board.
     const text = (page: Page, selector: string) => page.locator(selector).innerText();
 
