@@ -162,9 +162,9 @@ describe('the CLI’s errors', () => {
 describe('the sources', () => {
   // A static guard for new code: each `throw` throws a coded error (the
   // helpers in src/shared/errors.ts, abortError, or a class with a code) or rethrows
-  // what it caught.
+  // what it caught (or, for a count that onProgress stopped, what onProgress threw: guard.failure).
   const CODED =
-    /^throw (typeError|rangeError|codedError|withCode|abortError|unavailable|failure|refuse|fail)\(|^throw new (UsageError|Interrupted|OutputClosed)\(|^throw (error|e|err);?$/;
+    /^throw (typeError|rangeError|codedError|withCode|abortError|unavailable|failure|refuse|fail)\(|^throw new (UsageError|Interrupted|OutputClosed)\(|^throw (error|e|err|guard\.failure\(error\));?$/;
 
   it('throw only coded errors', () => {
     const files = readdirSync(join(ROOT, 'src'), { recursive: true, withFileTypes: true })
