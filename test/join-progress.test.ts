@@ -5,7 +5,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { count, countSync, type Progress } from '../dist/index.js';
 import { compileJoinModule, joinCounter } from './join-module.js';
-import { joinCounterFrom, joinUnitCounter } from '../dist/join/join-counter.js';
+import { joinCounterFrom, joinUnitCounter, KEEP_COUNTER_MS, keepsJoinCounter } from '../dist/join/join-counter.js';
 import { wasmModuleOf } from '../dist/engines/wasm-loader.js';
 import { JoinPlan } from '../dist/join/join-method.js';
 import { joinUnitWork, planJoin } from '../dist/join/join-plan.js';
@@ -214,5 +214,26 @@ describe("the CLI's progress bar", () => {
     out = '';
     bar.update({ ...report, fraction: 0.25, finished: 1000, elapsedMs: 60_000 });
     expect(out).toContain('[######------------------] 25.0%  1000/677294 units  0 solutions  eta 3m00s');
+  });
+});
+
+describe("the calling thread's kept join counter", () => {
+  it('is let go KEEP_COUNTER_MS after the last count that used it, and a count after that is exact', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      // Before: kept for good (12 MB at n = 18 on a page or server that counted once).
+      expect(countSync(14, { algorithm: 'join', engine: 'wasm' }).total).toBe(TOTAL[14]);
+      expect(keepsJoinCounter()).toBe(true);
+      vi.advanceTimersByTime(KEEP_COUNTER_MS - 1);
+      expect(countSync(13, { algorithm: 'join', engine: 'wasm' }).total).toBe(TOTAL[13]); // used again: its time starts over
+      vi.advanceTimersByTime(KEEP_COUNTER_MS - 1);
+      expect(keepsJoinCounter()).toBe(true);
+      vi.advanceTimersByTime(1);
+      expect(keepsJoinCounter()).toBe(false);
+      expect(countSync(14, { algorithm: 'join', engine: 'wasm' }).total).toBe(TOTAL[14]);
+      expect(keepsJoinCounter()).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

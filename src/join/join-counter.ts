@@ -171,10 +171,26 @@ export function joinUnitCounter(n: number, module: WebAssembly.Module | null, sh
 const KEEP_COUNTER_MAX_N = 18;
 let kept: [WebAssembly.Module, JoinCounter] | undefined;
 
-/** The counter kept on this thread for `module`, made on first use (setJoinTableBytes drops it). */
+/** A kept counter unused this long is let go (milliseconds): as long as idle workers wait (src/run/pool.ts: IDLE_MS). */
+export const KEEP_COUNTER_MS = 5000;
+let letGo: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * The counter kept on this thread for `module`, made on first use, and let
+ * go KEEP_COUNTER_MS after its last (setJoinTableBytes drops it at once):
+ * a page or server that counted n = 18 once held its 12 MB for good.
+ */
 function keptCounter(module: WebAssembly.Module): JoinCounter {
   if (kept?.[0] !== module) kept = [module, joinCounterFrom('wasm', module, unitCounterTableBytes)];
+  clearTimeout(letGo);
+  letGo = setTimeout(() => (kept = undefined), KEEP_COUNTER_MS);
+  (letGo as { unref?: () => void }).unref?.();
   return kept[1];
+}
+
+/** Whether this thread keeps a join counter now (tests). */
+export function keepsJoinCounter(): boolean {
+  return kept !== undefined;
 }
 
 /** The quarter tables' budget of joinUnitCounter's counters; every instance on a shared memory must agree. */
