@@ -66,7 +66,7 @@ import { installPacked, ROOT } from './pack.js';
 // own failure as the rejection, and the CDN worker loader's import().
 const BUDGET = {
   main: { raw: 83_000, gzip: 33_000 },
-  worker: { raw: 30_250, gzip: 12_100 },
+  worker: { raw: 30_500, gzip: 12_200 }, // 30.26 KB when a thread's completion counts came to share its open-rows instance
   loader: { raw: 6_000, gzip: 2_800 },
 };
 

@@ -4,11 +4,11 @@
 // shards or checks of saved counts (MethodFiles).
 import { onePiece, type CpuEngine, type Method, type UnitCounter, type UnitCounting } from '../contract/method.js';
 import type { CompletionUnit } from './completion-types.js';
-import { jsOpenRows, resolveOpenRowsModule, wasmOpenRowsFrom } from './open-rows-kernel.js';
+import { jsOpenRows, openRowsKernelOf, resolveOpenRowsModule } from './open-rows-kernel.js';
 
 /** A completion unit counted on this thread from `module` (null: the TypeScript open-rows kernel), in one piece. */
 function completionsCounter(module: WebAssembly.Module | null): UnitCounter<CompletionUnit> {
-  const kernel = module ? wasmOpenRowsFrom(module) : jsOpenRows;
+  const kernel = module ? openRowsKernelOf(module) : jsOpenRows;
   return (unit) => onePiece(kernel.countOpenRows(unit.rows, unit.allow));
 }
 

@@ -62,7 +62,7 @@ function* wasmSolutions(
 }
 
 /** Wraps the search module: one instance for enumerations and completions alike. */
-export function wasmOpenRowsFrom(module: WebAssembly.Module): OpenRowsKernel {
+function wasmOpenRowsFrom(module: WebAssembly.Module): OpenRowsKernel {
   const s = instantiate<WasmOpenRows>(module);
   const held: { by?: Enumeration } = {};
   return {
@@ -77,20 +77,30 @@ export function wasmOpenRowsFrom(module: WebAssembly.Module): OpenRowsKernel {
   };
 }
 
-let wasmOpenRows: OpenRowsKernel | undefined;
+/** Per module, this thread's one kernel: every enumeration and completion count on the thread shares its instance. */
+const kernels = new WeakMap<WebAssembly.Module, OpenRowsKernel>();
+
+/**
+ * The thread's kernel of `module`, made on first use (a count of completions
+ * made one a count, each with its wasm memory: 15,000 at once took 1 GB).
+ */
+export function openRowsKernelOf(module: WebAssembly.Module): OpenRowsKernel {
+  let kernel = kernels.get(module);
+  if (!kernel) kernels.set(module, (kernel = wasmOpenRowsFrom(module)));
+  return kernel;
+}
 
 /** The search kernel for a choice, on this thread: as resolveKernel, for the search module. */
 export function resolveOpenRows(engine: 'auto' | 'wasm' | 'js'): OpenRowsKernel {
   const module = resolveOpenRowsModule(engine);
   if (!module) return jsOpenRows;
   try {
-    wasmOpenRows ??= wasmOpenRowsFrom(module);
+    return openRowsKernelOf(module);
   } catch (error) {
     // No room for its memory (`ulimit -v`): 'auto' enumerates in TypeScript, as a count falls back in the runner.
     if (engine !== 'auto' || !hasCode(error, ERROR_CODES.OUT_OF_MEMORY)) throw error;
     return jsOpenRows;
   }
-  return wasmOpenRows;
 }
 
 /** The compiled open-rows module for a choice, or null for the TypeScript search ('wasm' throws where it is unavailable). */

@@ -97,6 +97,16 @@ describe('no address space for a wasm memory', () => {
       limit,
     );
     expect(results).toEqual(['92', '14200', '4', 4, 12, 50 * 92]);
+    // Completions and enumeration share the thread's one instance: 20 counts at once on engine 'wasm', and an iterator, fit in that room.
+    // Before: each count of completions made an instance of its own, and all but the first failed with ERR_NQUEENS_OUT_OF_MEMORY.
+    const shared = api(
+      `const it = api.solutions(8, { engine: 'wasm' });
+      it.next();
+      const counts = await Promise.all(Array.from({ length: 20 }, () => api.countCompletions(10, [[0, 1]], { engine: 'wasm' })));
+      return [...new Set(counts.map((r) => r.total + ' ' + r.engine))].concat([1 + [...it].length]);`,
+      limit,
+    );
+    expect(shared).toEqual(['48 wasm', 92]);
     const solve = limited([cli, 'solve', '6', '--limit', 'all'], limit);
     expect([solve.code, solve.stderr]).toEqual([0, '']);
     expect(solve.stdout.match(/^# solution \d+: /gm)).toHaveLength(4);
