@@ -6,6 +6,7 @@ import type { SharedSlot, UnitCounter, UnitCounting } from '../contract/method.j
 import { inPieces, PieceSize } from './pieces.js';
 import { countJoinUnit as countJoinUnitJs, countJoinUnitSteps as countJoinUnitStepsJs } from './join-kernel.js';
 import { ERROR_CODES, rangeError } from '../shared/errors.js';
+import { unrefTimeout } from '../shared/slices.js';
 import {
   checkJoinSize,
   checkJoinUnit,
@@ -183,8 +184,7 @@ let letGo: ReturnType<typeof setTimeout> | undefined;
 function keptCounter(module: WebAssembly.Module): JoinCounter {
   if (kept?.[0] !== module) kept = [module, joinCounterFrom('wasm', module, unitCounterTableBytes)];
   clearTimeout(letGo);
-  letGo = setTimeout(() => (kept = undefined), KEEP_COUNTER_MS);
-  (letGo as { unref?: () => void }).unref?.();
+  letGo = unrefTimeout(() => (kept = undefined), KEEP_COUNTER_MS);
   return kept[1];
 }
 

@@ -8,6 +8,7 @@ import { isNode } from '../contract/environment.js';
 import type { WorkerShare } from '../contract/method.js';
 import { sharedJoinModule, wasmModuleOf } from '../engines/wasm-loader.js';
 import { joinMemoryBytes } from './join-plan.js';
+import { unrefTimeout } from '../shared/slices.js';
 
 /** Pages a shared memory may grow to: all of 32-bit memory (reserved, not taken: pages count once touched). */
 const MAX_PAGES = 65536;
@@ -72,9 +73,7 @@ export async function shareJoinTables(module: WebAssembly.Module | null, n: numb
       memory,
       release: () => {
         if (spare) clearTimeout(spare.timer);
-        const timer = setTimeout(() => (spare = undefined), SPARE_MS);
-        (timer as { unref?: () => void }).unref?.();
-        spare = { n, share, timer };
+        spare = { n, share, timer: unrefTimeout(() => (spare = undefined), SPARE_MS) };
       },
     };
     return share;

@@ -12,6 +12,7 @@
 // they are terminated. A count that fails or is aborted terminates its
 // workers, including any still starting, before its promise settles.
 import { abortError, onAbort, type AbortSignalLike } from '../shared/abort.js';
+import { unrefTimeout } from '../shared/slices.js';
 import { codedError, ERROR_CODES } from '../shared/errors.js';
 import { isNode } from '../contract/environment.js';
 import { spawnWorker, spawnWorkerNow, type WorkerHandle } from './spawn.js';
@@ -120,8 +121,7 @@ function restartIdleTimer(): void {
   if (idleTimer !== undefined) clearTimeout(idleTimer);
   idleTimer = undefined;
   if (running > 0 || idle.length === 0) return;
-  idleTimer = setTimeout(() => void closeIdleWorkers(), IDLE_MS);
-  (idleTimer as { unref?: () => void }).unref?.();
+  idleTimer = unrefTimeout(() => void closeIdleWorkers(), IDLE_MS);
 }
 
 function sameInit(a: InitKey | undefined, b: InitKey): boolean {

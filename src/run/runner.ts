@@ -204,15 +204,15 @@ async function runReporting<U extends { readonly id: number }>(
   };
 }
 
-/** Counts `units` on this thread with `here` while `waiting()`; returns the units it took. The rest stay in `units`. */
+/** Counts `units` on this thread with `here` while `waiting(taken)` (the units it took so far); returns the units it took. The rest stay in `units`. */
 async function countWhile<U extends { readonly id: number }>(
   units: Iterator<U>,
   here: (next: () => U | undefined) => Promise<void>,
-  waiting: () => boolean,
+  waiting: (taken: number) => boolean,
 ): Promise<number> {
   let taken = 0;
   await here(() => {
-    if (!waiting()) return undefined;
+    if (!waiting(taken)) return undefined;
     const unit = units.next();
     if (unit.done) return undefined;
     taken++;
@@ -228,24 +228,18 @@ async function countWhile<U extends { readonly id: number }>(
  * within lateWorkerBoundMs(); returns the units
  * it took, all of them if it ended so. The rest stay in `units`.
  */
-async function countWhileShort<U extends { readonly id: number }>(
+function countWhileShort<U extends { readonly id: number }>(
   units: Iterator<U>,
   here: (next: () => U | undefined) => Promise<void>,
   progress: RunProgress,
 ): Promise<number> {
   const start = now();
   const bound = lateWorkerBoundMs();
-  let taken = 0;
-  await here(() => {
+  return countWhile(units, here, (taken) => {
     // Projected from a twentieth of the bound on: the first units also build tables.
     const elapsed = now() - start;
-    if (taken > 0 && elapsed >= bound / 20 && elapsed / progress.shareCounted() > bound) return undefined;
-    const unit = units.next();
-    if (unit.done) return undefined;
-    taken++;
-    return unit.value;
+    return !(taken > 0 && elapsed >= bound / 20 && elapsed / progress.shareCounted() > bound);
   });
-  return taken;
 }
 
 /**

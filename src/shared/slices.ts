@@ -1,5 +1,6 @@
 // Counting on the calling thread in slices: how long one runs before the
-// event loop gets a turn, the yield itself, and the clock that times them.
+// event loop gets a turn, the yield itself, the clock that times them, and
+// the timers that let kept things go.
 
 /** A slice of counting on the calling thread, in milliseconds. */
 export const SLICE_MS = 20;
@@ -26,4 +27,11 @@ export function yieldToEventLoop(): Promise<void> {
     };
     channel.port2.postMessage(null);
   });
+}
+
+/** Calls `fn` after `ms` on a timer that never keeps Node alive (what is kept between counts is let go so). */
+export function unrefTimeout(fn: () => void, ms: number): ReturnType<typeof setTimeout> {
+  const timer = setTimeout(fn, ms);
+  (timer as { unref?: () => void }).unref?.();
+  return timer;
 }
