@@ -119,12 +119,22 @@ function counted(create: () => WorkerHandle): WorkerHandle {
  */
 const WORKER_YOUNG_GENERATION_MB = 8;
 
+/**
+ * A worker's code range, in MB (V8's default is 128). Under an address-space
+ * limit (`ulimit -v`), V8 ends the whole process with a fatal OOM (SIGTRAP)
+ * where a new worker cannot reserve its code range, as it failed to do at
+ * the process's base + 0.5 GiB after a wasm memory that did not fit, and at
+ * base + 11 GiB after one that did (with 64 MB, only at the first). A
+ * worker's own JIT code is a few MB; its wasm code has a reservation of its own.
+ */
+const WORKER_CODE_RANGE_MB = 32;
+
 function nodeWorker({ Worker: NodeWorker }: NodeWorkerThreads): WorkerHandle {
   // Kept apart from the browser form below so bundlers only bundle that one.
   const file = './worker.js';
   const worker = new NodeWorker(new URL(/* webpackIgnore: true */ file, import.meta.url), {
     execArgv: workerExecArgv(process.execArgv),
-    resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+    resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB, codeRangeSizeMb: WORKER_CODE_RANGE_MB },
   });
   // Registered first, so it has run by the time terminate() resolves.
   worker.once('exit', () => alive--);

@@ -31,6 +31,18 @@ console.log(JSON.stringify(out, (_, v) => (typeof v === 'bigint' ? String(v) : v
   return JSON.parse(r.stdout);
 }
 
+const GiB_KB = 1 << 20;
+let measuredBase: number | undefined;
+
+/** The process's own address space before any wasm memory, measured the same way: the base the limits add to. */
+function baseKb(): number {
+  measuredBase ??= api(
+    `return Number(/VmSize:\\s+(\\d+) kB/.exec(await (await import('node:fs/promises')).readFile('/proc/self/status', 'utf8'))[1])`,
+    100_000_000,
+  ) as number;
+  return measuredBase;
+}
+
 describe('no address space for a wasm memory', () => {
   it("the API's 'auto' counts in TypeScript and says so: countSync, count, on workers, completions, solutions", () => {
     expect(
@@ -66,22 +78,13 @@ describe('no address space for a wasm memory', () => {
   });
 
   it("README's figure: a wasm memory takes about 10 GB of address space (fails with 9 GiB to spare, counts with 11)", () => {
-    // The process's own address space before any wasm memory, measured the same way, is the base the limits add to.
-    const base = api(
-      `return Number(/VmSize:\\s+(\\d+) kB/.exec(await (await import('node:fs/promises')).readFile('/proc/self/status', 'utf8'))[1])`,
-      100_000_000,
-    ) as number;
-    const GiB_KB = 1 << 20;
+    const base = baseKb();
     const tryWasm = `try { return String(api.countSync(10, { engine: 'wasm' }).total); } catch (e) { return e.code; }`;
     expect([api(tryWasm, base + 9 * GiB_KB), api(tryWasm, base + 11 * GiB_KB)]).toEqual(['ERR_NQUEENS_OUT_OF_MEMORY', '724']);
   });
 
   it("room for one wasm memory only (base + 11 GiB): every synchronous path of 'auto' falls back too, and the CLI's solve", () => {
-    const base = api(
-      `return Number(/VmSize:\\s+(\\d+) kB/.exec(await (await import('node:fs/promises')).readFile('/proc/self/status', 'utf8'))[1])`,
-      100_000_000,
-    ) as number;
-    const limit = base + 11 * (1 << 20);
+    const limit = baseKb() + 11 * GiB_KB;
     // Before: the first instance (the check that wasm memory can be had) took the room, and each of these threw ERR_NQUEENS_OUT_OF_MEMORY.
     const results = api(
       `const live = Array.from({ length: 50 }, () => api.solutions(8));
@@ -110,6 +113,20 @@ describe('no address space for a wasm memory', () => {
     const solve = limited([cli, 'solve', '6', '--limit', 'all'], limit);
     expect([solve.code, solve.stderr]).toEqual([0, '']);
     expect(solve.stdout.match(/^# solution \d+: /gm)).toHaveLength(4);
+  });
+
+  it('workers start beside a wasm memory that failed (base + 0.5 GiB) or took the room (base + 11 GiB): no crash, exact', () => {
+    // Before: V8 could not reserve a new worker's code range (128 MB by default) and ended the process (SIGTRAP, exit 133).
+    for (const limit of [baseKb() + GiB_KB / 2, baseKb() + 11 * GiB_KB]) {
+      const r = limited([cli, 'count', '12', '--threads', '2', '--json'], limit);
+      expect([limit, r.code, r.stderr]).toEqual([limit, 0, '']);
+      expect(JSON.parse(r.stdout)).toMatchObject({ total: '14200', unique: '1787' });
+      const totals = api(
+        `return (await Promise.all([api.count(12, { threads: 1 }), api.count(15, { threads: 2 }), api.count(14, { algorithm: 'join', threads: 2 })])).map((r) => r.total)`,
+        limit,
+      );
+      expect([limit, totals]).toEqual([limit, ['14200', '2279184', '365596']]);
+    }
   });
 
   it('the CLI: auto counts (engine js); --engine wasm exits 1 with the code, not 2 as a usage error', () => {
