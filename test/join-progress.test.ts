@@ -214,6 +214,24 @@ describe("the CLI's progress bar", () => {
     out = '';
     bar.update({ ...report, fraction: 0.25, finished: 1000, elapsedMs: 60_000 });
     expect(out).toContain('[######------------------] 25.0%  1000/677294 units  0 solutions  eta 3m00s');
+    expect([out.startsWith('\r'), out.endsWith('\x1b[K')]).toEqual([true, true]);
+  });
+
+  it('on a terminal without control codes (TERM=dumb) writes spaces over the old line, never an escape code', async () => {
+    const { progressBar } = await import('../dist/cli/progress-bar.js');
+    let out = '';
+    const stream = { isTTY: true, columns: 30, write: (s: string) => ((out += s), true) } as unknown as NodeJS.WriteStream;
+    const bar = progressBar(stream, 'dumb');
+    const report = { n: 8, phase: 'counting', units: 10, subproblems: 10, resumedFraction: 0, total: 0n, unique: 0n } as const;
+    bar.update({ ...report, fraction: 0.5, finished: 5, elapsedMs: 1000 });
+    expect(out).toBe('\r[############------------] 50'); // 29 characters: the terminal's 30 less one
+    out = '';
+    bar.clear();
+    expect(out).toBe(`\r${' '.repeat(29)}\r`);
+    bar.clear();
+    expect(out).toBe(`\r${' '.repeat(29)}\r`); // nothing left to clear
+    // Before: every redraw and clear wrote ESC [ K, which such a terminal prints as text.
+    expect(out).not.toContain('\x1b');
   });
 });
 

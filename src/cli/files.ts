@@ -25,7 +25,24 @@ import { kindOf } from './regular-file.js';
 /** stdout was closed by its reader (`| head`): stop at once, exit status 0. */
 export class OutputClosed extends Error {}
 
-const pause = new Int32Array(new SharedArrayBuffer(4));
+let pauseCell: Int32Array | undefined;
+
+/**
+ * Blocks the thread for `ms`: with Atomics.wait where the runtime has
+ * SharedArrayBuffer and Atomics (Node can be run without them), else by
+ * spinning, as the waits are short (MAX_PAUSE_MS at most).
+ */
+function sleepSync(ms: number): void {
+  if (typeof SharedArrayBuffer === 'function' && typeof Atomics === 'object') {
+    pauseCell ??= new Int32Array(new SharedArrayBuffer(4));
+    Atomics.wait(pauseCell, 0, 0, ms);
+    return;
+  }
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    // spin: no other way to wait without returning to the event loop
+  }
+}
 
 function describeError(error: unknown): string {
   const e = error as NodeJS.ErrnoException;
@@ -51,7 +68,7 @@ function writeAll(fd: number, text: string, position?: number): void {
       written = at === undefined ? writeSync(fd, buffer) : writeSync(fd, buffer, 0, buffer.length, at);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EAGAIN') {
-        Atomics.wait(pause, 0, 0, pauseMs);
+        sleepSync(pauseMs);
         pauseMs = Math.min(MAX_PAUSE_MS, pauseMs * 2);
         continue;
       }

@@ -21,9 +21,20 @@ function percent(fraction: number): string {
   return fraction > 0 && fraction < 0.001 ? (fraction * 100).toPrecision(2) : (fraction * 100).toFixed(1);
 }
 
-export function progressBar(stream: NodeJS.WriteStream): ProgressBar {
+/**
+ * The bar on `stream` where it is a terminal. It redraws in place with a
+ * carriage return and the erase-line code, or, on a terminal that has no
+ * control codes (`TERM=dumb`: Emacs' shell, some CI consoles), by writing
+ * spaces over what was there.
+ */
+export function progressBar(stream: NodeJS.WriteStream, term = process.env.TERM): ProgressBar {
   if (!stream.isTTY) return { update() {}, clear() {} };
-  let drawn = false;
+  const plain = term === 'dumb';
+  let shown = 0; // characters on the line now
+  const draw = (text: string): void => {
+    stream.write(plain ? `\r${text.padEnd(shown)}${text.length < shown ? `\r${text}` : ''}` : `\r${text}\x1b[K`);
+    shown = text.length;
+  };
   return {
     update(p) {
       if (p.elapsedMs < SHOW_AFTER_MS && p.fraction < 1) return;
@@ -34,12 +45,11 @@ export function progressBar(stream: NodeJS.WriteStream): ProgressBar {
       const doneHere = p.fraction - (p.resumedFraction ?? 0);
       const eta = doneHere > 0 ? ((p.elapsedMs / doneHere) * (1 - p.fraction)) / 1000 : Infinity;
       const line = `[${bar}] ${percent(p.fraction)}%  ${p.finished}/${p.units} units  ${p.total} solutions  ${p.phase === 'tables' ? 'building tables' : `eta ${formatSeconds(eta)}`}`;
-      stream.write(`\r${line.slice(0, (stream.columns || 100) - 1)}\x1b[K`);
-      drawn = true;
+      draw(line.slice(0, (stream.columns || 100) - 1));
     },
     clear() {
-      if (drawn) stream.write('\r\x1b[K');
-      drawn = false;
+      if (shown > 0) draw('');
+      shown = 0;
     },
   };
 }

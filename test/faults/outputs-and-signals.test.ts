@@ -2,7 +2,19 @@
 // full disk, a second Ctrl-C (which must still clean up), and --out through
 // a symbolic link (written through, the link kept; a dangling one refused).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdtempSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,6 +65,49 @@ describe('outputs', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/dangling\.json: it is a symbolic link to nowhere/);
   });
+});
+
+const nonBlocking = fileURLToPath(new URL('../fixtures/nonblocking-stdout.mjs', import.meta.url));
+
+/**
+ * Runs the CLI with `flags` and `args`, its stdout a non-blocking FIFO whose reader starts 300 ms late, so the
+ * writer finds the pipe full (EAGAIN) and waits; its exit code, stdout and stderr.
+ */
+async function intoStalledPipe(flags: string[], args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'nqueens-fifo-'));
+  const fifo = join(dir, 'out');
+  expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+  const readEnd = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+  const writeEnd = openSync(fifo, constants.O_WRONLY);
+  const errors = openSync(join(dir, 'stderr'), 'w');
+  const child = spawn(process.execPath, [...flags, '--import', nonBlocking, cli, ...args], { stdio: ['ignore', writeEnd, errors] });
+  closeSync(writeEnd);
+  closeSync(errors);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const chunks: Buffer[] = [];
+  const reader = new Socket({ fd: readEnd, readable: true, writable: false });
+  reader.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise((resolve) => reader.on('end', resolve).on('error', resolve));
+  const code = await exited;
+  await ended;
+  reader.destroy();
+  return { code, stdout: Buffer.concat(chunks).toString(), stderr: readFileSync(join(dir, 'stderr'), 'utf8') };
+}
+
+describe('a stdout pipe that is full (non-blocking, its reader late)', () => {
+  // Before: with no SharedArrayBuffer the CLI failed to load (its wait was made at import), and with no
+  // Atomics the wait threw, ending the listing part-way with exit 1.
+  it.each([[[]], [['--no-harmony-sharedarraybuffer']], [['--no-harmony-atomics']]])(
+    'node %j: solve 12 --limit all writes every line, exit 0',
+    async (flags) => {
+      const r = await intoStalledPipe(flags, ['solve', '12', '--limit', 'all', '--format', 'json']);
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      const lines = r.stdout.trimEnd().split('\n');
+      expect(lines).toHaveLength(14_200);
+      expect(JSON.parse(lines[14_199])).toEqual([11, 9, 7, 4, 2, 0, 6, 1, 10, 5, 3, 8]);
+    },
+  );
 });
 
 describe('an output under a regular file', () => {
