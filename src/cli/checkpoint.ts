@@ -11,13 +11,13 @@
 // power cut loses only the last few. While a count writes it, CHECKPOINT.lock
 // holds its owner (./owner.ts): a second count is refused, a killed one's
 // lock is taken over.
-import { closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, statSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, ftruncateSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { fnv1a, hex8, shortCheck } from '../shared/digest.js';
 import { ERROR_CODES, failure } from '../shared/errors.js';
 import { hasDepth, implausibleCount, recordedPlan, type PlannedMethod } from '../run/methods.js';
 import type { Already } from '../run/runner.js';
 import { VERSION } from '../shared/version.js';
-import { danglingLinkTarget, describeError, refuseDescriptor, writableByUs } from './files.js';
+import { danglingLinkTarget, describeError, flushToDisk, refuseDescriptor, writableByUs } from './files.js';
 import { canonical, claim, liveOwner, release, type Claim } from './owner.js';
 import { letSignalsIn } from './interrupt.js';
 import { byteOrderMark, kindOf } from './regular-file.js';
@@ -343,7 +343,7 @@ export class Checkpoint {
       } else if (keep < fstatSync(fd).size) {
         ftruncateSync(fd, keep);
       }
-      fsyncSync(fd);
+      flushToDisk(fd);
       closeSync(fd);
       this.fd = openSync(file, 'a');
     } catch (error) {
@@ -503,7 +503,7 @@ export class Checkpoint {
     let at = 0;
     try {
       while (at < this.bufferedBytes) at += writeSync(this.fd, this.buffered, at, this.bufferedBytes - at);
-      fsyncSync(this.fd);
+      flushToDisk(this.fd);
     } catch (error) {
       // What was written stays: only the rest is kept, so that a retry (close) does not write a line twice.
       this.buffered.copyWithin(0, at, this.bufferedBytes);

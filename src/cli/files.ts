@@ -49,6 +49,22 @@ function describeError(error: unknown): string {
   return e.code ? `${e.code} (${e.message.replace(/^[A-Z]+: /, '').replace(/, write$/, '')})` : String(e?.message ?? e);
 }
 
+/**
+ * Forces what was written to `fd` to disk, where the runtime allows it:
+ * Node 20's permission model (--experimental-permission) refuses every
+ * fsync with ERR_ACCESS_DENIED, even of a file --allow-fs-write grants.
+ * There the data is written but not forced: after a power loss a file may
+ * be torn, and a torn checkpoint line or output is refused when read,
+ * never added up.
+ */
+export function flushToDisk(fd: number): void {
+  try {
+    fsyncSync(fd);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_ACCESS_DENIED') throw error;
+  }
+}
+
 /** Longest pause, in ms, between tries to write to a full pipe whose reader has stalled (`| less`, paused). */
 const MAX_PAUSE_MS = 64;
 
@@ -216,7 +232,7 @@ export class PendingFile {
       // The owner record gives way to the result.
       ftruncateSync(claimed.fd, 0);
       writeAll(claimed.fd, text, 0);
-      fsyncSync(claimed.fd);
+      flushToDisk(claimed.fd);
       forget(claimed);
       this.claim = undefined;
       closeSync(claimed.fd);

@@ -2,6 +2,9 @@
 // inherits them as a plain `new Worker` does, instead of rejecting the count
 // with "invalid execArgv flags".
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../cli-in-dir.js';
@@ -30,5 +33,26 @@ describe('Node flags', () => {
     });
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ n: 12, total: '14200', unique: '1787', threads: 2 });
+  });
+
+  // Node 20's permission model refuses every fsync, even of a file --allow-fs-write grants. Before, each of these
+  // exited 1 with "fsync API is disabled when Permission Model is enabled".
+  it('the CLI under the permission model writes its checkpoint, shards and subtotals where writing is allowed', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nqueens-permission-'));
+    const allowed = ['--experimental-permission', '--allow-fs-read=*', `--allow-fs-write=${dir}/`, '--allow-worker', '--no-warnings'];
+    const run = (...args: string[]) => {
+      const r = spawnSync(process.execPath, [...allowed, cli, ...args], { encoding: 'utf8', cwd: dir });
+      expect([args.join(' '), r.status]).toEqual([args.join(' '), 0]);
+      expect(r.stderr).not.toMatch(/fsync|ERR_/);
+      return r.stdout;
+    };
+    expect(JSON.parse(run('count', '13', '--checkpoint', join(dir, 'ck'), '--json'))).toMatchObject({ total: '73712', unique: '9233' });
+    // Resumed whole: every unit was in the checkpoint.
+    expect(JSON.parse(run('count', '13', '--checkpoint', join(dir, 'ck'), '--json'))).toMatchObject({ total: '73712', unique: '9233' });
+    expect(readFileSync(join(dir, 'ck'), 'utf8').trimEnd().split('\n').length).toBeGreaterThan(1130);
+    for (const i of [0, 1]) run('count', '13', '--shard', `${i}/2`, '--out', join(dir, `s${i}.json`));
+    const merged = run('merge', join(dir, 's0.json'), join(dir, 's1.json'), '--subtotals', join(dir, 'sub.txt'), '--json');
+    expect(JSON.parse(merged)).toMatchObject({ total: '73712', unique: '9233' });
+    expect(readFileSync(join(dir, 'sub.txt'), 'utf8')).toMatch(/^# nqueens-subtotals: /);
   });
 });
