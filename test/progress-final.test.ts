@@ -38,6 +38,9 @@ describe('the phase', () => {
   });
 });
 
+/** Solutions with a queen in the corner (row 0, column 0), n = 1..9: 1, 0, 0, 0, 2, 0, 4, 4, 28. */
+const CORNER: Record<number, bigint> = { 1: 1n, 2: 0n, 3: 0n, 4: 0n, 5: 2n, 6: 0n, 7: 4n, 8: 4n, 9: 28n };
+
 describe('the first and the last report, at every small n (n = 2 and 3 have no units)', () => {
   const engines = ['wasm', 'js', 'reference'] as const;
   it.each(range(1, 9).flatMap((n) => engines.map((engine) => [n, engine] as const)))(
@@ -53,6 +56,12 @@ describe('the first and the last report, at every small n (n = 2 and 3 have no u
       expect(completions.map((p) => p.fraction)).toEqual([0, ...completions.slice(1, -1).map((p) => p.fraction), 1]);
       expect(completions.at(-1)?.total).toBe(c.total);
       expect(c.total).toBe(TOTAL[n]);
+      // With a queen placed (a count of its own, not the whole board's): before, 'reference' reported its end only.
+      const cornered: CompletionsProgress[] = [];
+      const corner = await countCompletions(n, [[0, 0]], { engine, onProgress: (p) => cornered.push(p) });
+      expect(cornered.map((p) => p.fraction)).toEqual([0, ...cornered.slice(1, -1).map((p) => p.fraction), 1]);
+      expect(cornered[0].total).toBe(0n);
+      expect([cornered.at(-1)?.total, corner.total]).toEqual([CORNER[n], CORNER[n]]);
     },
   );
 });

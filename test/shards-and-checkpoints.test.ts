@@ -194,6 +194,11 @@ describe('shards', () => {
 
     const old = tampered(files[1], 'old.json', (s) => (s.version = '0.0.1'));
     expect(nqueens('merge', files[0], old, files[2], files[3]).stderr).toMatch(/old.json was made by nqueens-wasm 0.0.1/);
+    // Before: "made by nqueens-wasm undefined".
+    const unversioned = tampered(files[1], 'unversioned.json', (s) => delete s.version);
+    expect(nqueens('merge', files[0], unversioned, files[2], files[3]).stderr).toMatch(
+      /unversioned.json was made by an unknown version \(its "version" is missing\) \(shard format 2\); this is /,
+    );
 
     const junk = join(dir, 'junk.json');
     writeFileSync(junk, '{"hello": 1}');
@@ -353,6 +358,10 @@ describe('checkpoints', () => {
     writeFileSync(file, [JSON.stringify({ ...JSON.parse(header), version: '9.9.9' }), ...rest].join('\n'));
     expect(nqueens('count', '11', '--checkpoint', file).stderr).toMatch(
       /was written by nqueens-wasm 9.9.9 \(checkpoint format 2\); this is /,
+    );
+    writeFileSync(file, [JSON.stringify({ format: 'nqueens-checkpoint', formatVersion: 1 }), ...rest].join('\n'));
+    expect(nqueens('count', '11', '--checkpoint', file).stderr).toMatch(
+      /was written by an unknown version \(its "version" is missing\) \(checkpoint format 1\); this is /,
     );
   });
 

@@ -20,7 +20,7 @@ import { VERSION } from '../shared/version.js';
 import { danglingLinkTarget, describeError, flushToDisk, refuseDescriptor, writableByUs } from './files.js';
 import { canonical, claim, liveOwner, release, type Claim } from './owner.js';
 import { letSignalsIn } from './interrupt.js';
-import { byteOrderMark, kindOf } from './regular-file.js';
+import { byteOrderMark, kindOf, madeBy } from './regular-file.js';
 import { parseCount } from './shards.js';
 import { UnitBitmap } from '../shared/unit-bitmap.js';
 
@@ -447,7 +447,7 @@ export class Checkpoint {
     if (found?.format !== CHECKPOINT_FORMAT) refuse(`${file} is not a checkpoint (line 1 has no "format": "${CHECKPOINT_FORMAT}")`);
     if (found.version !== VERSION || found.formatVersion !== CHECKPOINT_FORMAT_VERSION) {
       refuse(
-        `${file} was written by nqueens-wasm ${found.version} (checkpoint format ${found.formatVersion}); this is ${VERSION} (format ${CHECKPOINT_FORMAT_VERSION})`,
+        `${file} was written by ${madeBy(found.version, found.formatVersion, 'checkpoint')}; this is ${VERSION} (format ${CHECKPOINT_FORMAT_VERSION})`,
       );
     }
     const { check, ...body } = found;

@@ -25,7 +25,8 @@ Usage:
 
 Options:
   --engine <name>      auto (default), wasm, js, reference (plain backtracking,
-                       a cross-check) or webgpu (count only: the search on the GPU)
+                       a cross-check) or webgpu (count only: the search on the GPU);
+                       merge --verify: the engine that recounts (auto, wasm, js)
   --algorithm <a>      count: auto (default: join for n = 16..24, else search),
                        join (half-board join, n <= 24) or search (the
                        row-by-row symmetry search)
@@ -170,7 +171,7 @@ export async function main(argv: string[]): Promise<number> {
     const causeCode = ((error as { cause?: { code?: unknown } })?.cause as { code?: unknown } | undefined)?.code;
     const label =
       (typeof code === 'string' ? code : ((error as Error)?.name ?? 'Error')) +
-      (typeof causeCode === 'string' ? `, cause ${causeCode}` : '');
+      (typeof causeCode === 'string' && causeCode !== code ? `, cause ${causeCode}` : ''); // a worker's cause, not a repeat
     const message = (error as Error)?.message ?? String(error);
     printErr(`nqueens: ${usage ? `${inFlags(message)} (see nqueens --help)` : `${message} [${label}]`}`);
     return usage ? 2 : 1;

@@ -63,6 +63,8 @@ export async function runMerge(files: string[], values: OptionValues): Promise<v
   if (files.includes('')) throw new UsageError('merge: a shard file name is empty (""): an unset shell variable?');
   const verifyCount = values.verify === undefined ? 0 : parseInteger(values.verify, '--verify', 0, Number.MAX_SAFE_INTEGER);
   if (values.seed !== undefined && values.verify === undefined) throw new UsageError('--seed goes with --verify K');
+  if (values.engine !== undefined && values.verify === undefined)
+    throw new UsageError('--engine goes with --verify K: the engine that recounts');
   const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 32) : parseInteger(values.seed, '--seed', 0, 2 ** 32 - 1);
   const engine = parseEngine(values.engine);
   if (engine === 'reference' || engine === 'webgpu') throw new UsageError(`--engine ${engine} cannot recount units; use auto, wasm or js`);

@@ -24,6 +24,18 @@ export function readRegularFile(file: string, maxBytes: number): { text: string 
   }
 }
 
+/**
+ * What a file's header says of the version that made it, for a refusal:
+ * `nqueens-wasm 0.1.0 (shard format 2)`, or what is missing or odd there.
+ */
+export function madeBy(version: unknown, formatVersion: unknown, format: string): string {
+  const made =
+    typeof version === 'string'
+      ? `nqueens-wasm ${version}`
+      : `an unknown version (its "version" is ${JSON.stringify(version) ?? 'missing'})`;
+  return `${made} (${format} format ${JSON.stringify(formatVersion) ?? 'missing'})`;
+}
+
 /** Why an input file's text is not this program's, when it begins with a byte order mark (an editor's). */
 export function byteOrderMark(text: string): string | undefined {
   return text.startsWith('\uFEFF')

@@ -18,7 +18,7 @@ import {
   type PlannedMethod,
 } from '../run/methods.js';
 import { VERSION } from '../shared/version.js';
-import { byteOrderMark } from './regular-file.js';
+import { byteOrderMark, madeBy } from './regular-file.js';
 
 const { MAX_STRING_LENGTH } = constants;
 const SHARD_FORMAT = 'nqueens-shard';
@@ -247,7 +247,7 @@ function parseShardFile(name: string, text: string): ParsedShard & { algorithm: 
   if (r?.format !== SHARD_FORMAT) refuse(`${name} is not a shard result (no "format": "${SHARD_FORMAT}")`);
   if (r.formatVersion !== SHARD_FORMAT_VERSION || r.version !== VERSION) {
     refuse(
-      `${name} was made by nqueens-wasm ${r.version} (shard format ${r.formatVersion}); this is ${VERSION} (format ${SHARD_FORMAT_VERSION}): shards must come from one version`,
+      `${name} was made by ${madeBy(r.version, r.formatVersion, 'shard')}; this is ${VERSION} (format ${SHARD_FORMAT_VERSION}): shards must come from one version`,
     );
   }
   const added = unknownField(r, SHARD_FIELDS) ?? (r.plan && typeof r.plan === 'object' ? unknownField(r.plan, PLAN_FIELDS) : undefined);

@@ -113,6 +113,7 @@ export async function completionsByEngine(n: number, rows: Rows, run: Completion
   const { engine, onProgress } = run;
   if (engine === 'reference') {
     const start = now();
+    onProgress?.(completionsProgress({ n, finished: 0, units: 1, fraction: 0, total: 0n, elapsedMs: 0 })); // its start, as every count reports it
     const total = referenceCompletions(n, rows);
     onProgress?.(completionsProgress({ n, finished: 1, units: 1, fraction: 1, total, elapsedMs: now() - start }));
     return { total, engine, threads: 1 };

@@ -3,8 +3,10 @@
 // abort() was called without one).
 
 /**
- * What the package needs of an AbortSignal, written out so that its types
- * need no DOM lib: any real `AbortSignal` (browsers, Node, Deno, Bun) fits.
+ * An AbortSignal's type, written out so that the package's types need no
+ * DOM lib: any real `AbortSignal` (browsers, Node, Deno, Bun) fits. Where
+ * the runtime has `AbortSignal`, only a real one is taken: another object
+ * of this shape is a TypeError at the call (`isAbortSignal`).
  */
 export interface AbortSignalLike {
   readonly aborted: boolean;

@@ -77,6 +77,9 @@ describe('options that would do nothing', () => {
     [['--json'], '--json needs a command, e.g. `nqueens count 12 --json ...`'],
     [['count', '10', '--shard', '0/2', '--out', '-', '--json'], '--json goes with --out FILE'],
     [['merge', ''], 'merge: a shard file name is empty ("")'],
+    [['merge', 'a.json', '--seed', '5'], '--seed goes with --verify K'],
+    // Before: accepted, and it did nothing.
+    [['merge', 'a.json', '--engine', 'js'], '--engine goes with --verify K: the engine that recounts'],
   ])('%j is a usage error', (args, message) => {
     const r = nqueens(...args);
     expect([r.code, r.stdout]).toEqual([2, '']);
@@ -86,6 +89,24 @@ describe('options that would do nothing', () => {
   it('--help and --version win over any other option', () => {
     expect(nqueens('--version', '--json')).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+/) });
     expect(nqueens('count', '8', '--help')).toMatchObject({ code: 0, stdout: expect.stringContaining('Usage:') });
+  });
+});
+
+describe("a name long enough that its sibling's would not fit", () => {
+  // The file system's limit on a name (255 on ext4, tmpfs and overlayfs), and the longest name each option takes.
+  const nameMax = Number(spawnSync('getconf', ['NAME_MAX', dir], { encoding: 'utf8' }).stdout);
+  it.each([
+    ['--checkpoint', '.lock'],
+    ['--subtotals', '.partial'],
+    ['--out', '.partial'],
+  ])('%s: a name of NAME_MAX less the length of its %s suffix is taken, one byte longer is refused before counting', (option, suffix) => {
+    const longest = 'x'.repeat(nameMax - suffix.length);
+    const extra = option === '--out' ? ['--shard', '0/1'] : [];
+    expect(nqueens('count', '8', ...extra, option, longest).code).toBe(0);
+    const refused = nqueens('count', '8', ...extra, option, `${longest}y`);
+    expect([refused.code, refused.stdout]).toEqual([1, '']);
+    expect(refused.stderr).toContain('ENAMETOOLONG');
+    expect(refused.stderr).toContain(`${longest}y${suffix}`);
   });
 });
 

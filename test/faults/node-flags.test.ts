@@ -55,4 +55,14 @@ describe('Node flags', () => {
     expect(JSON.parse(merged)).toMatchObject({ total: '73712', unique: '9233' });
     expect(readFileSync(join(dir, 'sub.txt'), 'utf8')).toMatch(/^# nqueens-subtotals: /);
   });
+
+  it('node --jitless (no WebAssembly): auto counts in TypeScript; --engine wasm exits 1 naming its code once', () => {
+    const auto = spawnSync(process.execPath, ['--jitless', cli, 'count', '10', '--threads', '2', '--json'], { encoding: 'utf8' });
+    expect(auto.status).toBe(0);
+    expect(JSON.parse(auto.stdout)).toMatchObject({ total: '724', unique: '92', engine: 'js' });
+    const wasm = spawnSync(process.execPath, ['--jitless', cli, 'count', '10', '--engine', 'wasm'], { encoding: 'utf8' });
+    expect([wasm.status, wasm.stdout]).toEqual([1, '']);
+    // Before: [ERR_NQUEENS_WASM_UNAVAILABLE, cause ERR_NQUEENS_WASM_UNAVAILABLE].
+    expect(wasm.stderr).toMatch(/^nqueens: engine 'wasm' is unavailable here .*\[ERR_NQUEENS_WASM_UNAVAILABLE\]$/m);
+  });
 });
