@@ -52,6 +52,10 @@ describe('options', () => {
     ['js', TypeError, /options must be an object or undefined; got "js"/],
     [null, TypeError, /options must be an object or undefined; got null/],
     [[], TypeError, /options must be an object or undefined; got an array/],
+    // Before: taken, their settings dropped unseen (a Map's entries are not own keys): engine 'js' ran on wasm.
+    [new Map([['engine', 'js']]), TypeError, /options must be a plain object or undefined; got a Map/],
+    [new Date(0), TypeError, /options must be a plain object or undefined; got a Date/],
+    [new Uint8Array(1), TypeError, /options must be a plain object or undefined; got a Uint8Array/],
   ])('countSync(8, %j) throws', (options, type, message) => {
     expect(() => countSync(8, options as never)).toThrow(type);
     expect(() => countSync(8, options as never)).toThrow(message);

@@ -30,7 +30,9 @@ export function checkPlaced(n: number, placed: unknown, name = 'placed'): Rows {
   if (!Array.isArray(placed)) throw typeError(`${name} must be an array of [row, col] pairs; got ${describe(placed)}`);
   // Index by index, so a hole (`new Array(1)`, `[q, , q]`) is refused as the undefined it reads as, not skipped.
   const queens: Queen[] = [];
-  for (let i = 0; i < placed.length; i++) {
+  // Its length read once (a Proxy could grow it at each read), and n + 1 queens at most: two of them share a row.
+  const length = Math.min(placed.length, n + 1);
+  for (let i = 0; i < length; i++) {
     const q: unknown = placed[i];
     if (!Array.isArray(q) || q.length !== 2) throw typeError(`${name}[${i}] must be a [row, col] pair; got ${describe(q)}`);
     queens.push([coordinate(q[0], `${name}[${i}][0] (a row)`, n), coordinate(q[1], `${name}[${i}][1] (a column)`, n)]);
@@ -49,10 +51,14 @@ export function checkPlaced(n: number, placed: unknown, name = 'placed'): Rows {
 
 /** Checks `after`: an array of n integers in 0..n-1 (RangeError for the wrong length or values, TypeError for other types). */
 export function checkAfter(n: number, after: unknown, name = 'options.after'): number[] {
-  if (!Array.isArray(after) && !ArrayBuffer.isView(after)) {
+  if (!Array.isArray(after) && !(ArrayBuffer.isView(after) && !(after instanceof DataView))) {
     throw typeError(`${name} must be an array of ${n} columns (integers from 0 to ${n - 1}); got ${describe(after)}`);
   }
-  const list = Array.from(after as ArrayLike<unknown>);
-  if (list.length !== n) throw rangeError(`${name} must have ${n} entries, one column per row; got ${list.length}`);
+  // The length checked before the copy: `new Array(2 ** 32 - 1)` is refused at once, not copied first.
+  const length = (after as ArrayLike<unknown>).length;
+  const list = length === n ? Array.from(after as ArrayLike<unknown>) : []; // the copy checked too: a Proxy's length can change
+  if (length !== n || list.length !== n) {
+    throw rangeError(`${name} must have ${n} entries, one column per row; got ${length !== n ? length : list.length}`);
+  }
   return list.map((c, r) => coordinate(c, `${name}[${r}]`, n));
 }

@@ -42,6 +42,9 @@ export function checkOptions<T extends object>(options: unknown, fn: string, all
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw typeError(`${fn}: options must be an object or undefined; got ${describe(options)}`);
   }
+  // A Map, a Date, a typed array...: its settings would not be own keys, so they would be dropped unseen.
+  const kind = Object.prototype.toString.call(options).slice(8, -1);
+  if (kind !== 'Object') throw typeError(`${fn}: options must be a plain object or undefined; got a ${kind}`);
   for (const key of Object.keys(options)) {
     if (!allowed.includes(key)) {
       throw typeError(

@@ -29,6 +29,36 @@ describe('odd placed arrays', () => {
   });
 });
 
+describe('arrays too long to copy or to check pair by pair', () => {
+  // Before: `after` was copied whole before its length was checked (9 s and 1.7 GB for 2^32 - 1 holes, then V8's
+  // own uncoded RangeError), and a placed array's length was read at every step (a Proxy growing it never ended).
+  it('options.after of length 2^32 - 1: the coded RangeError naming its length, at once', () => {
+    expect(() => solutions(8, { after: new Array(2 ** 32 - 1) })).toThrow(
+      expect.objectContaining({ name: 'RangeError', code: ERROR_CODES.OUT_OF_RANGE, message: expect.stringContaining('got 4294967295') }),
+    );
+  });
+
+  it('options.after as a DataView: a TypeError, as for any other non-array', () => {
+    expect(() => solutions(8, { after: new DataView(new ArrayBuffer(8)) as never })).toThrow(
+      expect.objectContaining({ name: 'TypeError', code: ERROR_CODES.INVALID_TYPE }),
+    );
+  });
+
+  it('a million placed queens: refused as attacking, from the first n + 1 of them', () => {
+    const many = Array.from({ length: 1_000_000 }, (_, i): [number, number] => [i % 8, 0]);
+    expect(() => countCompletionsSync(8, many)).toThrow(expect.objectContaining({ code: ERROR_CODES.ATTACKING_QUEENS }));
+  });
+
+  it('a placed array whose length grows at each read is read once', () => {
+    let length = 1;
+    const growing = new Proxy([[0, 0]] as [number, number][], {
+      get: (target, key, receiver) =>
+        key === 'length' ? length++ : /^\d+$/.test(String(key)) ? [0, 0] : Reflect.get(target, key, receiver),
+    });
+    expect(countCompletionsSync(8, growing).total).toBe(countCompletionsSync(8, [[0, 0]]).total);
+  });
+});
+
 describe('a placed array that answers otherwise the second time', () => {
   /** [[0, 0]], whose length is 1 while it is checked and 0 after (a Proxy): the queen checked is the queen counted. */
   const shifty = (): [number, number][] => {
