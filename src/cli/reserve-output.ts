@@ -5,7 +5,8 @@
 // hard link).
 import { statSync } from 'node:fs';
 import { UsageError } from './args.js';
-import { PendingFile } from './files.js';
+import { ERROR_CODES, failure } from '../shared/errors.js';
+import { describeError, PendingFile } from './files.js';
 import { canonical } from './owner.js';
 
 /** A file the command reads, and what it is to the command ("a shard to merge", "the checkpoint"). */
@@ -45,11 +46,21 @@ export function reserveOutput(
         : '--subtotals takes a file (stdout has the result); name one, e.g. --subtotals subtotals.txt',
     );
   }
-  for (const input of inputs) {
-    if (sameFile(file, input.file)) throw new UsageError(`${file} is both ${input.role} and the ${option} file; name another output file`);
-    // The temporary FILE.partial is written first: it must not be an input either.
-    if (sameFile(`${file}.partial`, input.file))
-      throw new UsageError(`${file}.partial (where ${option} ${file} is written first) is ${input.role}; name another output file`);
+  try {
+    for (const input of inputs) {
+      if (sameFile(file, input.file))
+        throw new UsageError(`${file} is both ${input.role} and the ${option} file; name another output file`);
+      // The temporary FILE.partial is written first: it must not be an input either.
+      if (sameFile(`${file}.partial`, input.file))
+        throw new UsageError(`${file}.partial (where ${option} ${file} is written first) is ${input.role}; name another output file`);
+    }
+    return new PendingFile(file, what, checkpoint === undefined ? null : canonical(checkpoint));
+  } catch (error) {
+    // A relative name is resolved against a working directory that was removed after the shell entered it.
+    if ((error as NodeJS.ErrnoException).syscall !== 'uv_cwd') throw error;
+    throw failure(
+      `cannot write ${what} to ${file}: the working directory no longer exists (${describeError(error)}); give an absolute path or run from a directory that exists`,
+      ERROR_CODES.WRITE_FAILED,
+    );
   }
-  return new PendingFile(file, what, checkpoint === undefined ? null : canonical(checkpoint));
 }

@@ -37,6 +37,19 @@ describe('outputs', () => {
     expect(r.stderr).toMatch(/stdout is closed: the result would be lost/);
   });
 
+  it.each([
+    ['--out', ['--shard', '0/2', '--out', 's0.json'], 'the shard result to s0.json'],
+    ['--subtotals', ['--subtotals', 'sub.txt'], 'the subtotals to sub.txt'],
+  ])('%s with a relative name in a working directory that was removed: exit 1 naming the file', (_option, args, what) => {
+    const gone = mkdtempSync(join(tmpdir(), 'nqueens-gone-'));
+    const r = sh(`cd "${gone}" && rmdir "${gone}" && exec "${process.execPath}" "${cli}" count 10 ${args.join(' ')}`);
+    expect([r.status, r.stdout]).toEqual([1, '']);
+    // Before: "nqueens: ENOENT: no such file or directory, uv_cwd [ENOENT]", naming nothing.
+    expect(r.stderr).toMatch(
+      new RegExp(`^nqueens: cannot write ${what}: the working directory no longer exists .*\\[ERR_NQUEENS_WRITE_FAILED\\]\n$`),
+    );
+  });
+
   it('stdout sent to /dev/null on purpose: exit 0', () => {
     expect(sh(`"${process.execPath}" "${cli}" count 8 > /dev/null`).status).toBe(0);
   });
