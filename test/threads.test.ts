@@ -392,6 +392,44 @@ describe('counts at once share the workers', () => {
   });
 });
 
+describe('a worker parked while it set up for one count, and taken by the next', () => {
+  beforeEach(closeIdleWorkers);
+  const plan = constellationPlan(12, 0);
+  const units = [...plan.unitsIn()];
+  const job = () => ({ method: 'search' as const, n: 12, units: units[Symbol.iterator](), count: units.length, threads: 1 });
+
+  it("answers the first count's failed init to the second, which ignores it and counts on its own init, exact", async () => {
+    // Count A: a module without the kernel, so its worker's init fails; the calling thread takes every unit once the
+    // worker is online (its init posted, not yet answered), so A ends well and parks the worker mid-init.
+    const noKernel = new WebAssembly.Module(new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
+    let online: () => void = () => undefined;
+    const firstOnline = new Promise<void>((resolve) => (online = resolve));
+    const seen: string[] = [];
+    await runOnWorkers(
+      {
+        ...job(),
+        module: noKernel,
+        onResult: () => undefined,
+        helper: async (take) => {
+          await firstOnline;
+          while (take() !== undefined);
+        },
+      },
+      { onMessage: (message) => message.type === 'online' && online() },
+    );
+    expect(idleWorkers()).toBe(1);
+    // Count B, in TypeScript, takes that worker and sends its own init; the worker answers A's init first, failing.
+    // Before: B rejected with A's failure ("counting worker failed").
+    let total = 0n;
+    await runOnWorkers(
+      { ...job(), module: null, onResult: (id, c) => (total += unitContribution(units[id], c).total) },
+      { onMessage: (message) => void seen.push(message.type) },
+    );
+    expect(seen.slice(0, 2)).toEqual(['error', 'ready']);
+    expect(total).toBe(TOTAL[12]);
+  });
+});
+
 describe('workers never outlive the count', () => {
   beforeEach(closeIdleWorkers);
   const plan = constellationPlan(12, 0);

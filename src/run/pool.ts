@@ -107,6 +107,12 @@ interface Pooled {
   online: boolean;
   /** Its last 'init' (messages are handled in order, so a 'run' after it sees that state). */
   init?: InitKey;
+  /**
+   * The inits it was sent and has not answered ('ready' or 'error'), oldest
+   * first: a worker parked while it set up for one count answers that count's
+   * init to the next count that takes it, which must not read it as its own.
+   */
+  answering: InitKey[];
   /** With init.share: its instance's slot in that memory, held while it keeps that init, idle or not. */
   slot?: number;
 }
@@ -160,6 +166,7 @@ function park(worker: Pooled): void {
   worker.handle.listen(
     (message) => {
       if (message.type === 'online') worker.online = true;
+      if (message.type === 'ready') worker.answering.shift();
       if (message.type === 'error') drop(worker);
     },
     () => drop(worker),
@@ -198,7 +205,7 @@ export function prestartWorkers(threads: number): void {
     while (idle.length < threads) {
       const handle = spawnWorkerNow();
       if (!handle) return;
-      park({ handle, online: false });
+      park({ handle, online: false, answering: [] });
     }
   } catch {
     // The count starts its own workers, and reports why they fail.
@@ -318,13 +325,16 @@ class JobRun<U extends AnyUnit> {
   #init(worker: Pooled): void {
     worker.online = true;
     if (sameInit(worker.init, this.#key)) {
-      this.#ready(worker); // already set up for this job: its tables too
+      // Already set up for this job, its tables too; or setting up alike for an earlier count: its answer is this job's.
+      if (worker.answering.length === 0) this.#ready(worker);
+      else this.#settingUp.add(worker);
       return;
     }
     const { share, ...rest } = this.#key;
     const slot = share && { memory: share.memory, slot: freeSlot(share, this.#workers, worker) };
     worker.slot = slot?.slot;
     worker.init = this.#key;
+    worker.answering.push(this.#key);
     this.#settingUp.add(worker);
     worker.handle.post({ type: 'init', ...rest, share: slot, warm: this.job.warm });
   }
@@ -337,6 +347,12 @@ class JobRun<U extends AnyUnit> {
   #message(worker: Pooled, message: FromWorker): void {
     if (this.#settled) return;
     this.probe.onMessage?.(message);
+    if (message.type === 'ready' || message.type === 'error') {
+      // Where it answers an init, the oldest: another count's (a worker parked while it set up) is not this job's
+      // answer, which comes next. (Before, such an 'error' failed this job: a TypeScript count with a wasm failure.)
+      const answered = worker.answering.shift();
+      if (answered !== undefined && !sameInit(answered, this.#key)) return;
+    }
     if (message.type === 'online') this.#init(worker);
     else if (message.type === 'ready') {
       this.#settingUp.delete(worker);
@@ -380,7 +396,7 @@ class JobRun<U extends AnyUnit> {
   #spawn(): Promise<void> {
     return spawnWorker().then(
       (handle) => {
-        const worker: Pooled = { handle, online: false };
+        const worker: Pooled = { handle, online: false, answering: [] };
         // A worker that comes up after the count settled: kept if it succeeded, else terminated.
         if (this.#settled) return this.#failed ? handle.terminate().catch(() => undefined) : park(worker);
         this.#adopt(worker);

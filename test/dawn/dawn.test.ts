@@ -185,7 +185,8 @@ describe.runIf(found.adapter || REQUIRED)('the WebGPU engine on Dawn in Node', (
   it('the control: real Dawn crashes when a device outlives its instance (the bug the package guards against)', () => {
     const { status, signal, lines } = runChild(['dropped'], 30_000);
     expect(lines).toEqual([]); // never { survived: true }
-    // SIGSEGV, or an abort from a C++ exception; a hang is killed by the timeout (SIGTERM).
-    expect(signal ?? `exit ${String(status)}`).toMatch(/^SIG(SEGV|ABRT|TERM)$/);
+    // SIGSEGV or SIGBUS (memory freed under the device; SIGBUS seen once in CI, 2026-11-27), or an abort from a C++
+    // exception; a hang is killed by the timeout (SIGTERM).
+    expect(signal ?? `exit ${String(status)}`).toMatch(/^SIG(SEGV|BUS|ABRT|TERM)$/);
   });
 });
