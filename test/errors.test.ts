@@ -55,10 +55,29 @@ describe('options', () => {
     // Before: taken, their settings dropped unseen (a Map's entries are not own keys): engine 'js' ran on wasm.
     [new Map([['engine', 'js']]), TypeError, /options must be a plain object or undefined; got a Map/],
     [new Date(0), TypeError, /options must be a plain object or undefined; got a Date/],
-    [new Uint8Array(1), TypeError, /options must be a plain object or undefined; got a Uint8Array/],
+    [new Int8Array(1), TypeError, /options must be a plain object or undefined; got an Int8Array/],
+    [new AbortController().signal, TypeError, /options must be a plain object or undefined; got an AbortSignal/],
   ])('countSync(8, %j) throws', (options, type, message) => {
     expect(() => countSync(8, options as never)).toThrow(type);
     expect(() => countSync(8, options as never)).toThrow(message);
+  });
+
+  it('takes options of every kind that holds them as own keys: a class instance (tagged too), another realm, null prototype, a Proxy, a module namespace', async () => {
+    const { runInNewContext } = await import('node:vm');
+    class Tagged {
+      engine = 'js';
+      get [Symbol.toStringTag]() {
+        return 'Options';
+      }
+    }
+    const kinds = [
+      new Tagged(),
+      runInNewContext("({ engine: 'js' })"),
+      Object.assign(Object.create(null), { engine: 'js' }),
+      new Proxy({ engine: 'js' }, {}),
+      (await import(String('data:text/javascript,export const engine = "js";'))) as object,
+    ];
+    expect(kinds.map((options) => [countSync(8, options).total, countSync(8, options).engine])).toEqual(kinds.map(() => [92n, 'js']));
   });
 
   it("reads only the options' own keys: none inherited from a prototype, nor set on Object.prototype by other code", async () => {

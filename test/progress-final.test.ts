@@ -66,6 +66,38 @@ describe('the first and the last report, at every small n (n = 2 and 3 have no u
   );
 });
 
+describe("the reference engine's completions, stopped at their start report", () => {
+  // Before: the count ran on to its end after its start report threw or aborted, and resolved.
+  it('an onProgress that throws at fraction 0 rejects with that error; the count never reaches its end', async () => {
+    const fractions: number[] = [];
+    const stop = new Error('stop at 0');
+    const job = countCompletions(12, [[0, 5]], {
+      engine: 'reference',
+      onProgress: (p) => {
+        fractions.push(p.fraction);
+        throw stop;
+      },
+    });
+    await expect(job).rejects.toBe(stop);
+    expect(fractions).toEqual([0]);
+  });
+
+  it('a signal aborted from the start report rejects with an AbortError', async () => {
+    const controller = new AbortController();
+    const fractions: number[] = [];
+    const job = countCompletions(12, [[0, 5]], {
+      engine: 'reference',
+      signal: controller.signal,
+      onProgress: (p) => {
+        fractions.push(p.fraction);
+        controller.abort();
+      },
+    });
+    await expect(job).rejects.toMatchObject({ name: 'AbortError' });
+    expect(fractions).toEqual([0]);
+  });
+});
+
 describe('a slow onProgress', () => {
   // The interval runs from the end of the last callback: counted from its start, a callback slower than the
   // interval was called again on every result, and count(15) on 2 workers with a 101 ms callback took minutes.

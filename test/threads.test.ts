@@ -428,6 +428,43 @@ describe('a worker parked while it set up for one count, and taken by the next',
     expect(seen.slice(0, 2)).toEqual(['error', 'ready']);
     expect(total).toBe(TOTAL[12]);
   });
+
+  it('with two inits unanswered, the next count alike to the first reads neither as its own (answers matched by identity)', async () => {
+    const u11 = [...constellationPlan(11, 0).unitsIn()];
+    let online: () => void = () => undefined;
+    const firstOnline = new Promise<void>((resolve) => (online = resolve));
+    const takeAll = async (take: () => unknown) => {
+      while (take() !== undefined);
+    };
+    // A: n = 12 in TypeScript, whose warm-up unit is nonsense, so its init fails; parked mid-init.
+    const nonsense = { id: 0, nonsense: true } as never;
+    await runOnWorkers(
+      { ...job(), module: null, warm: nonsense, onResult: () => undefined, helper: async (take) => (await firstOnline, takeAll(take)) },
+      { onMessage: (message) => message.type === 'online' && online() },
+    );
+    // B: n = 11 takes the worker and sends its init; its calling thread takes every unit: parked, two inits unanswered.
+    await runOnWorkers({
+      method: 'search',
+      n: 11,
+      units: u11[Symbol.iterator](),
+      count: u11.length,
+      threads: 1,
+      module: null,
+      onResult: () => undefined,
+      helper: takeAll,
+    });
+    expect(idleWorkers()).toBe(1);
+    // C: n = 12 as A, alike in every setting but the warm-up: A's failure and B's 'ready' are not its answers.
+    // Before (answers matched by settings): C rejected with A's failure.
+    const seen: string[] = [];
+    let total = 0n;
+    await runOnWorkers(
+      { ...job(), module: null, onResult: (id, c) => (total += unitContribution(units[id], c).total) },
+      { onMessage: (message) => void seen.push(message.type) },
+    );
+    expect(seen.slice(0, 3)).toEqual(['error', 'ready', 'ready']);
+    expect(total).toBe(TOTAL[12]);
+  });
 });
 
 describe('workers never outlive the count', () => {

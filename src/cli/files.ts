@@ -25,16 +25,30 @@ import { kindOf } from './regular-file.js';
 /** stdout was closed by its reader (`| head`): stop at once, exit status 0. */
 export class OutputClosed extends Error {}
 
-let pauseCell: Int32Array | undefined;
+let pauseCell: Int32Array | null | undefined;
 
 /**
- * Blocks the thread for `ms`: with Atomics.wait where the runtime has
- * SharedArrayBuffer and Atomics (Node can be run without them), else by
- * spinning, as the waits are short (MAX_PAUSE_MS at most).
+ * A cell for Atomics.wait: shared memory, from a SharedArrayBuffer or, where
+ * Node runs without one (--no-harmony-sharedarraybuffer), a shared wasm
+ * memory's; null where there is neither.
+ */
+function waitCell(): Int32Array | null {
+  if (typeof SharedArrayBuffer === 'function') return new Int32Array(new SharedArrayBuffer(4));
+  try {
+    return new Int32Array(new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true }).buffer);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Blocks the thread for `ms` with Atomics.wait; where the runtime has no
+ * Atomics or shared memory at all (Node can be run so), by spinning, which
+ * costs a core while a reader stalls.
  */
 function sleepSync(ms: number): void {
-  if (typeof SharedArrayBuffer === 'function' && typeof Atomics === 'object') {
-    pauseCell ??= new Int32Array(new SharedArrayBuffer(4));
+  if (typeof Atomics === 'object') pauseCell ??= waitCell();
+  if (pauseCell) {
     Atomics.wait(pauseCell, 0, 0, ms);
     return;
   }
@@ -46,6 +60,8 @@ function sleepSync(ms: number): void {
 
 function describeError(error: unknown): string {
   const e = error as NodeJS.ErrnoException;
+  // A relative name is resolved against the working directory, which may have been removed after the shell entered it.
+  if (e?.syscall === 'uv_cwd') return 'the working directory no longer exists; give an absolute path or run from a directory that exists';
   return e.code ? `${e.code} (${e.message.replace(/^[A-Z]+: /, '').replace(/, write$/, '')})` : String(e?.message ?? e);
 }
 

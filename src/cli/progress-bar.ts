@@ -32,7 +32,9 @@ export function progressBar(stream: NodeJS.WriteStream, term = process.env.TERM)
   const plain = term === 'dumb';
   let shown = 0; // characters on the line now
   const draw = (text: string): void => {
-    stream.write(plain ? `\r${text.padEnd(shown)}${text.length < shown ? `\r${text}` : ''}` : `\r${text}\x1b[K`);
+    const room = (stream.columns || 100) - 1; // padding past the width would wrap where the terminal narrowed
+    const over = Math.min(shown, room);
+    stream.write(plain ? `\r${text.padEnd(over)}${text.length < over ? `\r${text}` : ''}` : `\r${text}\x1b[K`);
     shown = text.length;
   };
   return {

@@ -4,6 +4,7 @@
 // is the same path (after links and `./`) or the same device and inode (a
 // hard link).
 import { statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { UsageError } from './args.js';
 import { ERROR_CODES, failure } from '../shared/errors.js';
 import { describeError, PendingFile } from './files.js';
@@ -56,11 +57,9 @@ export function reserveOutput(
     }
     return new PendingFile(file, what, checkpoint === undefined ? null : canonical(checkpoint));
   } catch (error) {
-    // A relative name is resolved against a working directory that was removed after the shell entered it.
     if ((error as NodeJS.ErrnoException).syscall !== 'uv_cwd') throw error;
-    throw failure(
-      `cannot write ${what} to ${file}: the working directory no longer exists (${describeError(error)}); give an absolute path or run from a directory that exists`,
-      ERROR_CODES.WRITE_FAILED,
-    );
+    // Whichever names are relative (the checkpoint's may be the one): those that need the working directory.
+    const relative = [file, checkpoint].filter((name): name is string => name !== undefined && !isAbsolute(name));
+    throw failure(`cannot resolve ${relative.join(' and ')}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
   }
 }

@@ -114,6 +114,7 @@ export async function completionsByEngine(n: number, rows: Rows, run: Completion
   if (engine === 'reference') {
     const start = now();
     onProgress?.(completionsProgress({ n, finished: 0, units: 1, fraction: 0, total: 0n, elapsedMs: 0 })); // its start, as every count reports it
+    if (run.signal?.aborted) throw abortError(run.signal); // by the caller, or by that report (the progress guard's signal)
     const total = referenceCompletions(n, rows);
     onProgress?.(completionsProgress({ n, finished: 1, units: 1, fraction: 1, total, elapsedMs: now() - start }));
     return { total, engine, threads: 1 };

@@ -45,6 +45,7 @@ function* unpack(codec: UnitCodec<AnyUnit> | undefined, packed: Float64Array, co
 function handle(port: Port, message: ToWorker): void {
   try {
     if (message.type === 'init') {
+      counter = undefined; // until this init succeeds: a failed one leaves no earlier counter for a 'run' to use
       n = message.n;
       codec = codecFor(message.method);
       reportEveryMs = message.reportEveryMs ?? REPORT_EVERY_MS;

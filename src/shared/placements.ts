@@ -51,7 +51,7 @@ export function checkPlaced(n: number, placed: unknown, name = 'placed'): Rows {
 
 /** Checks `after`: an array of n integers in 0..n-1 (RangeError for the wrong length or values, TypeError for other types). */
 export function checkAfter(n: number, after: unknown, name = 'options.after'): number[] {
-  if (!Array.isArray(after) && !(ArrayBuffer.isView(after) && !(after instanceof DataView))) {
+  if (!Array.isArray(after) && !(ArrayBuffer.isView(after) && typeof (after as { length?: unknown }).length === 'number')) {
     throw typeError(`${name} must be an array of ${n} columns (integers from 0 to ${n - 1}); got ${describe(after)}`);
   }
   // The length checked before the copy: `new Array(2 ** 32 - 1)` is refused at once, not copied first.

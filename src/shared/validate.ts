@@ -30,6 +30,26 @@ export function checkN(n: unknown): number {
   return checkInteger(n, 'n', MIN_N, MAX_N);
 }
 
+/** Built-ins whose contents are not own keys: as options, what they hold would be dropped unseen. */
+const BUILTINS_WITHOUT_KEYS: readonly (abstract new (...args: never[]) => object)[] = [
+  Map,
+  Set,
+  WeakMap,
+  WeakSet,
+  Date,
+  RegExp,
+  Promise,
+  Error,
+  ArrayBuffer,
+];
+
+/** The name of the built-in `value` is (a Map, a typed array's own name...), if it is one of those. */
+function builtinKind(value: object): string | undefined {
+  if (ArrayBuffer.isView(value)) return value.constructor.name;
+  if (typeof AbortSignal === 'function' && value instanceof AbortSignal) return 'AbortSignal';
+  return BUILTINS_WITHOUT_KEYS.find((type) => value instanceof type)?.name;
+}
+
 /**
  * Options must be undefined or a plain object with only the listed keys.
  * Returns a copy with each listed key read once: a getter or proxy cannot
@@ -42,9 +62,8 @@ export function checkOptions<T extends object>(options: unknown, fn: string, all
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw typeError(`${fn}: options must be an object or undefined; got ${describe(options)}`);
   }
-  // A Map, a Date, a typed array...: its settings would not be own keys, so they would be dropped unseen.
-  const kind = Object.prototype.toString.call(options).slice(8, -1);
-  if (kind !== 'Object') throw typeError(`${fn}: options must be a plain object or undefined; got a ${kind}`);
+  const kind = builtinKind(options);
+  if (kind) throw typeError(`${fn}: options must be a plain object or undefined; got ${/^[AEIOU]/.test(kind) ? 'an' : 'a'} ${kind}`);
   for (const key of Object.keys(options)) {
     if (!allowed.includes(key)) {
       throw typeError(

@@ -44,9 +44,14 @@ describe('arrays too long to copy or to check pair by pair', () => {
     );
   });
 
-  it('a million placed queens: refused as attacking, from the first n + 1 of them', () => {
+  it('a million placed queens: refused as attacking, from the first n + 1 of them, the rest never read', () => {
     const many = Array.from({ length: 1_000_000 }, (_, i): [number, number] => [i % 8, 0]);
-    expect(() => countCompletionsSync(8, many)).toThrow(expect.objectContaining({ code: ERROR_CODES.ATTACKING_QUEENS }));
+    let reads = 0;
+    const counted = new Proxy(many, {
+      get: (target, key, receiver) => (/^\d+$/.test(String(key)) && reads++, Reflect.get(target, key, receiver)),
+    });
+    expect(() => countCompletionsSync(8, counted)).toThrow(expect.objectContaining({ code: ERROR_CODES.ATTACKING_QUEENS }));
+    expect(reads).toBe(9); // before: 1,000,000
   });
 
   it('a placed array whose length grows at each read is read once', () => {
