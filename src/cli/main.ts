@@ -172,7 +172,11 @@ export async function main(argv: string[]): Promise<number> {
     const label =
       (typeof code === 'string' ? code : ((error as Error)?.name ?? 'Error')) +
       (typeof causeCode === 'string' && causeCode !== code ? `, cause ${causeCode}` : ''); // a worker's cause, not a repeat
-    const message = (error as Error)?.message ?? String(error);
+    const denied = error as { permission?: unknown; resource?: unknown } | undefined;
+    // Node's permission model names what it refused in fields of its own, not in the message.
+    const refused =
+      code === 'ERR_ACCESS_DENIED' && typeof denied?.resource === 'string' ? ` (${String(denied.permission)}: ${denied.resource})` : '';
+    const message = ((error as Error)?.message ?? String(error)) + refused;
     printErr(`nqueens: ${usage ? `${inFlags(message)} (see nqueens --help)` : `${message} [${label}]`}`);
     return usage ? 2 : 1;
   }

@@ -65,4 +65,14 @@ describe('Node flags', () => {
     // Before: [ERR_NQUEENS_WASM_UNAVAILABLE, cause ERR_NQUEENS_WASM_UNAVAILABLE].
     expect(wasm.stderr).toMatch(/^nqueens: engine 'wasm' is unavailable here .*\[ERR_NQUEENS_WASM_UNAVAILABLE\]$/m);
   });
+
+  it('the CLI under the permission model, its file outside what may be read: exit 1 naming the file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nqueens-denied-'));
+    const root = join(cli, '../../..'); // the package: what the CLI itself must read
+    const flags = ['--experimental-permission', `--allow-fs-read=${root}/`, '--allow-worker', '--no-warnings'];
+    const r = spawnSync(process.execPath, [...flags, cli, 'count', '10', '--checkpoint', join(dir, 'ck')], { encoding: 'utf8' });
+    expect([r.status, r.stdout]).toEqual([1, '']);
+    // Before: "nqueens: Access to this API has been restricted [ERR_ACCESS_DENIED]", naming nothing.
+    expect(r.stderr).toContain(`(FileSystemRead: ${join(dir, 'ck')}) [ERR_ACCESS_DENIED]`);
+  });
 });
