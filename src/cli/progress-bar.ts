@@ -31,8 +31,10 @@ export function progressBar(stream: NodeJS.WriteStream, term = process.env.TERM)
   if (!stream.isTTY) return { update() {}, clear() {} };
   const plain = term === 'dumb';
   let shown = 0; // characters on the line now
-  const draw = (text: string): void => {
-    const room = (stream.columns || 100) - 1; // padding past the width would wrap where the terminal narrowed
+  /** Draws `line` cut to the terminal's width (padding past it would wrap where the terminal narrowed). */
+  const draw = (line: string): void => {
+    const room = (stream.columns || 100) - 1;
+    const text = line.slice(0, room);
     const over = Math.min(shown, room);
     stream.write(plain ? `\r${text.padEnd(over)}${text.length < over ? `\r${text}` : ''}` : `\r${text}\x1b[K`);
     shown = text.length;
@@ -47,7 +49,7 @@ export function progressBar(stream: NodeJS.WriteStream, term = process.env.TERM)
       const doneHere = p.fraction - (p.resumedFraction ?? 0);
       const eta = doneHere > 0 ? ((p.elapsedMs / doneHere) * (1 - p.fraction)) / 1000 : Infinity;
       const line = `[${bar}] ${percent(p.fraction)}%  ${p.finished}/${p.units} units  ${p.total} solutions  ${p.phase === 'tables' ? 'building tables' : `eta ${formatSeconds(eta)}`}`;
-      draw(line.slice(0, (stream.columns || 100) - 1));
+      draw(line);
     },
     clear() {
       if (shown > 0) draw('');

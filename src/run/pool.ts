@@ -241,8 +241,6 @@ class JobRun<U extends AnyUnit> {
   #stopListening: (() => void) | undefined;
   /** Workers sent 'init' that have not yet said 'ready'. */
   readonly #settingUp = new Set<Pooled>();
-  /** Per worker setting up for this job, the init whose answer is this job's (by identity: an alike init of another job's is not). */
-  readonly #awaiting = new Map<Pooled, InitKey>();
 
   constructor(
     readonly job: PoolJob<U>,
@@ -327,14 +325,9 @@ class JobRun<U extends AnyUnit> {
   #init(worker: Pooled): void {
     worker.online = true;
     if (sameInit(worker.init, this.#key)) {
-      // Already set up for this job, its tables too; or setting up alike for an earlier count: its answer is this job's.
-      const alike = worker.answering.at(-1);
-      if (alike === undefined) {
-        this.#ready(worker);
-      } else {
-        this.#awaiting.set(worker, alike);
-        this.#settingUp.add(worker);
-      }
+      // Already set up for this job, its tables too; or setting up alike for an earlier count: that answer is this job's.
+      if (worker.answering.length === 0) this.#ready(worker);
+      else this.#settingUp.add(worker);
       return;
     }
     const { share, ...rest } = this.#key;
@@ -342,7 +335,6 @@ class JobRun<U extends AnyUnit> {
     worker.slot = slot?.slot;
     worker.init = this.#key;
     worker.answering.push(this.#key);
-    this.#awaiting.set(worker, this.#key);
     this.#settingUp.add(worker);
     worker.handle.post({ type: 'init', ...rest, share: slot, warm: this.job.warm });
   }
@@ -356,10 +348,11 @@ class JobRun<U extends AnyUnit> {
     if (this.#settled) return;
     this.probe.onMessage?.(message);
     if (message.type === 'ready' || message.type === 'error') {
-      // Where it answers an init, the oldest: another count's (a worker parked while it set up) is not this job's
-      // answer, which comes next. (Before, such an 'error' failed this job: a TypeScript count with a wasm failure.)
+      // Where it answers an init, the oldest. Only the last the worker was sent (this job's, or the alike one it was
+      // taken in) is this job's: an earlier one answers another count's (a worker parked while it set up), by
+      // identity, not by settings. (Before, such an 'error' failed this job: a TypeScript count with a wasm failure.)
       const answered = worker.answering.shift();
-      if (answered !== undefined && answered !== this.#awaiting.get(worker)) return;
+      if (answered !== undefined && worker.answering.length > 0) return;
     }
     if (message.type === 'online') this.#init(worker);
     else if (message.type === 'ready') {
