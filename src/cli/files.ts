@@ -6,10 +6,8 @@ import {
   accessSync,
   closeSync,
   constants,
-  fsyncSync,
   ftruncateSync,
   lstatSync,
-  readFileSync,
   readlinkSync,
   realpathSync,
   renameSync,
@@ -19,6 +17,7 @@ import {
 } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { codedError, ERROR_CODES, failure } from '../shared/errors.js';
+import { flushToDisk } from './flush-to-disk.js';
 import { canonical, claim, forget, liveOwner, release, type Claim } from './owner.js';
 import { kindOf } from './regular-file.js';
 
@@ -65,22 +64,6 @@ function describeError(error: unknown): string {
   return e.code ? `${e.code} (${e.message.replace(/^[A-Z]+: /, '').replace(/, write$/, '')})` : String(e?.message ?? e);
 }
 
-/**
- * Forces what was written to `fd` to disk, where the runtime allows it:
- * Node 20's permission model (--experimental-permission) refuses every
- * fsync with ERR_ACCESS_DENIED, even of a file --allow-fs-write grants.
- * There the data is written but not forced: after a power loss a file may
- * be torn, and a torn checkpoint line or output is refused when read,
- * never added up.
- */
-export function flushToDisk(fd: number): void {
-  try {
-    fsyncSync(fd);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ERR_ACCESS_DENIED') throw error;
-  }
-}
-
 /** Longest pause, in ms, between tries to write to a full pipe whose reader has stalled (`| less`, paused). */
 const MAX_PAUSE_MS = 64;
 
@@ -119,22 +102,6 @@ export function writeOut(text: string): void {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EPIPE') throw new OutputClosed('stdout was closed');
     throw failure(`cannot write to stdout: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
-  }
-}
-
-/**
- * Whether stdout was closed when the process started (`nqueens count 8 >&-`):
- * Node then opens /dev/null read-write in its place, so the result would
- * vanish. A /dev/null the shell redirected to (`> /dev/null`) is write-only
- * and is left alone. Linux only (/proc); elsewhere false.
- */
-export function stdoutClosedAtStart(): boolean {
-  try {
-    if (readlinkSync('/proc/self/fd/1') !== '/dev/null') return false;
-    const flags = /^flags:\s*([0-7]+)/m.exec(readFileSync('/proc/self/fdinfo/1', 'utf8'));
-    return flags !== null && (parseInt(flags[1], 8) & 3) === 2; // O_RDWR
-  } catch {
-    return false;
   }
 }
 

@@ -7,8 +7,8 @@ import { AUTO_THREADS_MIN_N, MAX_N, MAX_THREADS, MIN_N } from '../index.js';
 import { VERSION } from '../shared/version.js';
 import { checkCommandOptions, inFlags, parseCommandLine, quote, UsageError, type Command } from './args.js';
 import { runCount } from './count.js';
-import { OutputClosed, printErr, println, stdoutClosedAtStart, writeOut } from './files.js';
-import { ERROR_CODES, failure } from '../shared/errors.js';
+import { OutputClosed, printErr, println, writeOut } from './files.js';
+import { ERROR_CODES } from '../shared/errors.js';
 import { installInterrupts, Interrupted } from './interrupt.js';
 import { runMerge } from './merge.js';
 import { runSolve } from './solve.js';
@@ -125,13 +125,6 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const { values, positionals } = parseCommandLine(argv);
     const [command, ...rest] = positionals;
-    // Everything but a shard written to its --out file prints its result (help and version too).
-    if (stdoutClosedAtStart() && !(command === 'count' && values.out !== undefined && values.out !== '-')) {
-      throw failure(
-        'stdout is closed: the result would be lost (redirect it to a file, or to /dev/null to discard it)',
-        ERROR_CODES.WRITE_FAILED,
-      );
-    }
     if (values.help) {
       writeOut(HELP);
       return 0;

@@ -1,7 +1,7 @@
 // Who is writing a file now. A count claims FILE.partial (an output's
 // temporary) and CHECKPOINT.lock by creating them exclusively with an owner
-// record: host, boot id, pid namespace, process id and the process's start
-// time. A count
+// record already in them (host, boot id, pid namespace, process id and the
+// process's start time), so that no claim is ever seen empty. A count
 // that finds a claim made by a process that is gone (killed with SIGKILL,
 // by the OOM killer, or by a reboot) takes it over, so rerunning the same
 // command resumes with no manual step; a live owner's claim is refused, so
@@ -17,7 +17,6 @@ import {
   fstatSync,
   futimesSync,
   linkSync,
-  lstatSync,
   openSync,
   readFileSync,
   readlinkSync,
@@ -30,6 +29,7 @@ import {
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ERROR_CODES, failure } from '../shared/errors.js';
+import { flushToDisk } from './flush-to-disk.js';
 
 const OWNER_FORMAT = 'nqueens-owner';
 /** A claim from another host not renewed for this long is taken over. */
@@ -220,7 +220,7 @@ export function forget(claim: Claim): void {
 }
 
 /** What is at `path` when a claim cannot be created: an owner record and its renewal time, or why it is not one. */
-function readClaim(path: string): { record: OwnerRecord; renewedMs: number; ino: number } | { problem: string } {
+function readClaim(path: string): { record: OwnerRecord; renewedMs: number; ino: number; text: string } | { problem: string } {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -234,32 +234,39 @@ function readClaim(path: string): { record: OwnerRecord; renewedMs: number; ino:
     if (!stat.isFile() || stat.size > MAX_RECORD_BYTES) return { problem: 'not a claim' };
     const buffer = Buffer.alloc(MAX_RECORD_BYTES);
     const length = readSync(fd, buffer, 0, buffer.length, 0);
+    const text = buffer.subarray(0, length).toString('utf8');
     let record: unknown;
     try {
-      record = JSON.parse(buffer.subarray(0, length).toString('utf8'));
+      record = JSON.parse(text);
     } catch {
       return { problem: 'not a claim' };
     }
-    return isRecord(record) ? { record, renewedMs: stat.mtimeMs, ino: stat.ino } : { problem: 'not a claim' };
+    return isRecord(record) ? { record, renewedMs: stat.mtimeMs, ino: stat.ino, text } : { problem: 'not a claim' };
   } finally {
     closeSync(fd);
   }
 }
 
-/** Moves a gone owner's claim aside and removes it, if it is still that one; false if another took it first. */
-function removeStale(path: string, ino: number): boolean {
-  const aside = `${path}.stale-${process.pid}-${Math.floor(Math.random() * 1e9)}`;
+/** A name for a file of this process's beside `path`, as short whatever `path`'s own name (which may be near NAME_MAX). */
+function besideName(path: string, what: string): string {
+  return join(dirname(path), `.nqueens-${what}-${process.pid}-${Math.floor(Math.random() * 1e9)}`);
+}
+
+/**
+ * Moves a gone owner's claim aside and removes it, if it is still the one
+ * judged gone: the same inode with the same record (a file system reuses a
+ * freed inode at once, so a live claim made since, after another count
+ * removed the gone one, can have its number); false if another took it first.
+ */
+export function removeStale(path: string, judged: { ino: number; text: string }): boolean {
+  const aside = besideName(path, 'stale');
   try {
     renameSync(path, aside);
   } catch {
     return false;
   }
-  let same = false;
-  try {
-    same = lstatSync(aside).ino === ino;
-  } catch {
-    // Vanished: not ours to judge.
-  }
+  const found = readClaim(aside);
+  const same = !('problem' in found) && found.ino === judged.ino && found.text === judged.text;
   if (!same) {
     // A live claim made after ours was judged (a race): put it back, never over another.
     try {
@@ -276,6 +283,58 @@ function removeStale(path: string, ino: number): boolean {
   return same;
 }
 
+const CREATE_EXCLUSIVELY = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
+/** Errors of link() where the file system has no hard links. */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK']);
+
+/**
+ * Creates `path` exclusively (never through a link; EEXIST if anything is
+ * there) with `record` in it, and returns it open for writing. The record is
+ * written and flushed under a name of its own first, then linked to `path`,
+ * so a count killed at any point leaves either no claim or a whole one (an
+ * empty claim would be refused until removed by hand). Where the file system
+ * has no hard links, `path` is created and then written.
+ */
+function createWithRecord(path: string, record: string): number {
+  const temporary = besideName(path, 'claim');
+  let fd: number;
+  try {
+    fd = openSync(temporary, CREATE_EXCLUSIVELY, 0o666);
+  } catch {
+    return createThenWrite(path, record); // its error, if any, names `path`
+  }
+  try {
+    writeSync(fd, record);
+    flushToDisk(fd);
+    linkSync(temporary, path);
+    return fd;
+  } catch (error) {
+    closeSync(fd);
+    if (!NO_HARD_LINKS.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+    return createThenWrite(path, record);
+  } finally {
+    try {
+      unlinkSync(temporary);
+    } catch {
+      // Gone already.
+    }
+  }
+}
+
+/** Creates `path` exclusively, then writes `record` to it: where there are no hard links. */
+function createThenWrite(path: string, record: string): number {
+  const fd = openSync(path, CREATE_EXCLUSIVELY, 0o666);
+  try {
+    writeSync(fd, record);
+  } catch (error) {
+    closeSync(fd);
+    unlinkSync(path);
+    throw error;
+  }
+  return fd;
+}
+
 /**
  * Claims `path` for this process: creates it exclusively (never through a
  * link) with an owner record, or takes over a claim whose owner is gone and
@@ -288,7 +347,7 @@ export function claim(path: string, checkpoint: string | null, refusal: (why: st
   for (let attempt = 0; attempt < 3; attempt++) {
     let fd: number;
     try {
-      fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o666);
+      fd = createWithRecord(path, JSON.stringify(ownerRecord(checkpoint)) + '\n');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const found = readClaim(path);
@@ -312,17 +371,10 @@ export function claim(path: string, checkpoint: string | null, refusal: (why: st
           ERROR_CODES.WRITE_FAILED,
         );
       }
-      removeStale(path, found.ino);
+      removeStale(path, found);
       continue;
     }
     const claimed: Claim = { path, fd };
-    try {
-      writeSync(fd, JSON.stringify(ownerRecord(checkpoint)) + '\n');
-    } catch (error) {
-      closeSync(fd);
-      unlinkSync(path);
-      throw error;
-    }
     hold(claimed);
     return claimed;
   }

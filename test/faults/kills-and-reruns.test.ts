@@ -9,6 +9,8 @@ import {
   chmodSync,
   existsSync,
   linkSync,
+  mkdirSync,
+  readdirSync,
   readFileSync,
   readlinkSync,
   statSync,
@@ -23,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { cli, cliInTempDir, readJson } from '../cli-in-dir.js';
 import { runMerge } from '../../dist/cli/merge.js';
-import { setLeaseClock } from '../../dist/cli/owner.js';
+import { removeStale, setLeaseClock } from '../../dist/cli/owner.js';
 
 const { dir, nqueens } = cliInTempDir('nqueens-kills-');
 const lineCount = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').length - 1 : 0);
@@ -249,6 +251,47 @@ describe('claims left behind', () => {
     expect(stamps.length).toBeGreaterThanOrEqual(20);
     expect(Math.max(...stamps)).toBeGreaterThanOrEqual(start + 20 * 25_000);
     expect(readFileSync(out, 'utf8')).toMatch(/^# nqueens-subtotals: /);
+  });
+
+  it('a count killed as it writes its owner record leaves no claim, or a whole one: the rerun resumes', () => {
+    // test/fixtures/kill-at-owner-record.mjs: SIGKILL at the first write of an owner record. Before, the claim
+    // was created empty and written after, so such a kill left an empty lock or FILE.partial that every rerun refused.
+    const killAtRecord = fileURLToPath(new URL('../fixtures/kill-at-owner-record.mjs', import.meta.url));
+    const here = join(dir, 'killed-at-record');
+    mkdirSync(here);
+    for (const args of [
+      ['count', '11', '--checkpoint', 'record.ckpt', '--json'],
+      ['count', '11', '--shard', '0/1', '--out', 'record.json'],
+    ]) {
+      const killed = spawnSync(process.execPath, ['--import', killAtRecord, cli, ...args], { cwd: here, encoding: 'utf8' });
+      expect([args, killed.signal]).toEqual([args, 'SIGKILL']);
+      // What it left: its record under a name of its own (hidden, named by its pid), never an empty claim.
+      const claims = readdirSync(here).filter((name) => /^\.|\.lock$|\.partial$/.test(name));
+      expect(claims).toEqual([expect.stringMatching(new RegExp(`^\\.nqueens-claim-${killed.pid}-\\d+$`))]);
+      const rerun = spawnSync(process.execPath, [cli, ...args], { cwd: here, encoding: 'utf8' });
+      expect([args, rerun.status, rerun.stderr]).toEqual([args, 0, '']);
+      if (args.includes('--json')) expect(JSON.parse(rerun.stdout)).toMatchObject({ n: 11, total: '2680' });
+      for (const name of readdirSync(here)) if (name.startsWith('.nqueens-claim-')) unlinkSync(join(here, name));
+    }
+    expect(readJson(join(here, 'record.json'))).toMatchObject({ n: 11, total: '2680' });
+    expect(readdirSync(here).sort()).toEqual(['record.ckpt', 'record.json']);
+  });
+
+  it('a claim judged gone is removed only while it is still that one, not a live claim given the same inode since', () => {
+    const lock = join(dir, 'reused-inode.ckpt.lock');
+    claim(lock, { pid: goneProcess() });
+    const judged = { ino: statSync(lock).ino, text: readFileSync(lock, 'utf8') };
+    // Meanwhile another count removed it and made its own claim, which the file system gave the freed inode
+    // (ext4 does at once): written in place here, the same inode with a live record.
+    const live = readFileSync(lock, 'utf8').replace(/"pid":\d+/, `"pid":${process.pid}`);
+    writeFileSync(lock, live);
+    expect(statSync(lock).ino).toBe(judged.ino);
+    expect(removeStale(lock, judged)).toBe(false);
+    expect(readFileSync(lock, 'utf8')).toBe(live);
+    // Still the one judged: removed, and nothing left beside it.
+    expect(removeStale(lock, { ino: judged.ino, text: live })).toBe(true);
+    expect(existsSync(lock)).toBe(false);
+    expect(readdirSync(dir).filter((name) => name.startsWith('.nqueens-stale-'))).toEqual([]);
   });
 
   it('a FILE.partial that is no owner record is refused and left as it is', () => {
