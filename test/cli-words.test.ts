@@ -33,6 +33,11 @@ describe('messages name the flag', () => {
     [['count', '8', '--placed', '3:3,3:3'], 'nqueens: --placed 3:3,3:3: the queens 3:3 and 3:3 are on the same square'],
     [['solve', '8', '--after', '0,2'], 'nqueens: --after 0,2: 2 columns for 8 rows; give one column per row'],
     [['solve', '4', '--after', '0,9,1,1'], 'nqueens: --after 0,9,1,1: column 9 (row 1) is outside 0..3'],
+    // The bounds themselves: the first value outside, in the command line's words.
+    [['count', '4', '--placed', '0:4'], 'nqueens: --placed 0:4: column 4 is outside 0..3'],
+    [['solve', '4', '--placed', '4:0'], 'nqueens: --placed 4:0: row 4 is outside 0..3'],
+    [['solve', '4', '--after', '0,4,1,1'], 'nqueens: --after 0,4,1,1: column 4 (row 1) is outside 0..3'],
+    [['count', '5..4'], 'nqueens: the range 5..4 is empty; write it as <from>..<to> with from <= to'],
     [['solve', '8', '--unique', '--placed', '0:0'], /^nqueens: --unique does not go with --placed: /],
     [['count', '16', '--algorithm', 'join', '--engine', 'reference'], /^nqueens: --algorithm join needs --engine auto, wasm or js; /],
     [['count', '25', '--algorithm', 'join'], /^nqueens: --algorithm join counts n up to 24 .*use --algorithm search/],

@@ -106,7 +106,7 @@ describe('the platform', () => {
 
   it('a worker that fails: ERR_NQUEENS_WORKER_FAILED, with the worker’s error (and its code) as the cause', async () => {
     const [u] = constellationPlan(8, 0).unitsIn();
-    const bad = { ...u, constellation: { ...u.constellation, a: 99 } };
+    const bad = { ...u, constellation: { ...u.constellation, a: 8 } }; // n itself: the first column off the board
     const error = await caught(() =>
       runOnWorkers({
         method: 'search',
@@ -119,7 +119,7 @@ describe('the platform', () => {
       }),
     );
     expect(error.code).toBe(ERROR_CODES.WORKER_FAILED);
-    expect(error.message).toMatch(/^counting worker failed: unit 0: a = 99/);
+    expect(error.message).toMatch(/^counting worker failed: unit 0: a = 8 /);
     expect(error.cause).toMatchObject({ name: 'RangeError', code: ERROR_CODES.OUT_OF_RANGE });
   });
 

@@ -39,6 +39,19 @@ describe('planUnits', () => {
     expect(planUnits(16, { depth: 1 })).toMatchObject({ algorithm: 'search', method: 'search', depth: 1 });
     expect(() => planUnits(16, { algorithm: 'join', depth: 1 })).toThrow(RangeError);
     expect(planUnits(16, { algorithm: 'search' }).algorithm).toBe('search');
+    // Depth 0 is the one the join's plan has, as its message says ("must be 0 or undefined").
+    expect(planUnits(16, { algorithm: 'join', depth: 0 })).toMatchObject({ algorithm: 'join', digest: planUnits(16).digest });
+  });
+
+  it.each([1, 2, 4, 7])('shard(i, %i): i from 0 to m - 1, each a range, together the plan; m itself a RangeError', (m) => {
+    const plan = planUnits(12);
+    const ranges = range(0, m - 1).map((i) => plan.shard(i, m));
+    expect(ranges[0].from).toBe(0);
+    expect(ranges[m - 1].to).toBe(plan.units);
+    for (let i = 1; i < m; i++) expect(ranges[i].from).toBe(ranges[i - 1].to);
+    for (const i of [m, -1, 0.5]) {
+      expect(() => plan.shard(i, m)).toThrow(expect.objectContaining({ name: 'RangeError', message: expect.stringMatching(/^index /) }));
+    }
   });
 
   // Before, the join's plan answered a depth of the wrong type with a RangeError ("must be 0 or undefined").

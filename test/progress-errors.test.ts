@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { count, countCompletions } from '../dist/index.js';
+import { guardProgress } from '../dist/shared/progress-guard.js';
 
 const SCRIPT = `import { count, countCompletions } from './dist/index.js';
 const bad = new Error('from onProgress');
@@ -92,3 +93,41 @@ describe('an onProgress that throws undefined', () => {
 function throwUndefined(): never {
   throw undefined;
 }
+
+describe('the guard around onProgress (src/shared/progress-guard.ts)', () => {
+  it('after its first failure onProgress is not called again, and the count fails with that first failure', async () => {
+    const first = new Error('first');
+    const calls: number[] = [];
+    const guard = guardProgress({
+      onProgress: (p: number) => {
+        calls.push(p);
+        if (p === 2) throw first;
+        if (p === 3) throw new Error('never thrown: no call after the first failure');
+      },
+    });
+    for (const p of [1, 2, 3, 4]) (guard.options.onProgress as (p: number) => void)(p);
+    expect(calls).toEqual([1, 2]);
+    expect(guard.options.signal?.aborted).toBe(true);
+    await expect(guard.finish()).rejects.toBe(first);
+    expect(guard.failure(new Error('the count’s own'))).toBe(first);
+  });
+
+  it('of two returned promises that reject, the one that rejected first is what the count fails with', async () => {
+    const deferred = () => {
+      let reject!: (error: unknown) => void;
+      const promise = new Promise<void>((_, r) => (reject = r));
+      return { promise, reject };
+    };
+    const [a, b] = [deferred(), deferred()];
+    const returned = [a.promise, b.promise];
+    const guard = guardProgress({ onProgress: () => returned.shift() });
+    const report = guard.options.onProgress as (p: unknown) => void;
+    report(1);
+    report(2);
+    const [errorA, errorB] = [new Error('a'), new Error('b')];
+    a.reject(errorA);
+    await Promise.resolve();
+    b.reject(errorB);
+    await expect(guard.finish()).rejects.toBe(errorA);
+  });
+});

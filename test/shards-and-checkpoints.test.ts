@@ -387,7 +387,9 @@ describe('checkpoints', () => {
       40,
     );
     child.kill('SIGKILL');
-    await exited;
+    expect(await exited).toBe(-1); // killed, not finished: what follows is a resume
+    const units = JSON.parse(lines(file)[0]).plan.units as number;
+    expect(lines(file).length).toBeLessThan(units + 1);
     const resumed = nqueens('count', '16', '--algorithm', 'search', '--checkpoint', file);
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toMatch(/^total\s+14772512$/m);

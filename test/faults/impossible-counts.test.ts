@@ -88,6 +88,81 @@ describe('sealed but impossible shards', () => {
   });
 });
 
+describe('sealed but inconsistent search shards', () => {
+  const { dir, nqueens } = cliInTempDir('nqueens-inconsistent-shard-');
+  const files = [0, 1].map((i) => join(dir, `s${i}.json`));
+  files.forEach((file, i) => expect(nqueens('count', '12', '--algorithm', 'search', '--shard', `${i}/2`, '--out', file).code).toBe(0));
+  const plan = plannedMethod('search', 12, readJson(files[0]).plan.depth);
+  /** Shard 1 sealed anew by a plan that adds `extra` to its first unit's unique8 (a faulty machine's sum, re-digested). */
+  function reseal(extra: bigint): void {
+    const s1 = readJson(files[1]);
+    const lying = Object.create(plan, {
+      contribution: {
+        value: (id: number, count: bigint) => {
+          const c = plan.contribution(id, count);
+          return id === s1.from ? { ...c, unique8: c.unique8 + extra } : c;
+        },
+      },
+    });
+    const run = { engine: 'wasm', threads: 1, elapsedMs: 1 };
+    writeFileSync(files[1], JSON.stringify(shardResult(lying, { index: 1, count: 2 }, s1, (s1.counts as string[]).map(BigInt), run)));
+  }
+
+  it('merge refuses a shard whose unique8 is not what its counts give, even one still divisible by 8', () => {
+    reseal(8n);
+    const r = nqueens('merge', ...files);
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toMatch(/s1\.json: its total \d+ and unique8 \d+ are not what its counts add up to/);
+  });
+
+  it('the fixes of a symmetric constellation above what its solutions allow, though divisible: refused', () => {
+    const file = join(dir, 'fixes-above.ckpt');
+    expect(nqueens('count', '10', '--algorithm', 'search', '--checkpoint', file).code).toBe(0);
+    const depth = JSON.parse(readFileSync(file, 'utf8').split('\n', 1)[0]).plan.depth as number;
+    const ten = constellationPlan(10, depth);
+    const i = ten.constellations.findIndex((s) => s.symmetries !== 0);
+    const h = BigInt(ten.constellations[i].stabiliser);
+    const { fixesUnit, from } = ten.span(i);
+    const solutions = range(from, fixesUnit - 1).reduce((sum, id) => sum + BigInt(unitCount(file, id)), 0n);
+    // At most h - 1 symmetries fix each solution; add h at a time, so (solutions + fixes) still divides by h.
+    forgeCheckpoint(file, fixesUnit, (fixes) => {
+      let forged = fixes + h;
+      while (forged <= (h - 1n) * solutions) forged += h;
+      return forged;
+    });
+    const r = nqueens('count', '10', '--algorithm', 'search', '--checkpoint', file);
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `unit ${fixesUnit} \\(the fixes of constellation ${i}, stabiliser ${h}\\) records \\d+ fixes for ${solutions} solutions, which no count can give`,
+      ),
+    );
+  });
+
+  it('a fixes unit may record at most 7 x (n - 2)!: one more is refused on resume', () => {
+    const file = join(dir, 'fixes-bound.ckpt');
+    expect(nqueens('count', '10', '--algorithm', 'search', '--checkpoint', file).code).toBe(0);
+    const depth = JSON.parse(readFileSync(file, 'utf8').split('\n', 1)[0]).plan.depth as number;
+    const ten = constellationPlan(10, depth);
+    const { fixesUnit } = ten.span(ten.constellations.findIndex((s) => s.symmetries !== 0));
+    const most = 7n * 40320n; // 7 x 8!
+    forgeCheckpoint(file, fixesUnit, () => most + 1n);
+    const r = nqueens('count', '10', '--algorithm', 'search', '--checkpoint', file);
+    expect(r.stderr).toMatch(new RegExp(`unit ${fixesUnit} records ${most + 1n} solutions, more than it can hold \\(at most ${most}\\)`));
+  });
+});
+
+/** The count a checkpoint records for a unit. */
+function unitCount(file: string, unit: number): string {
+  const line = readFileSync(file, 'utf8')
+    .split('\n')
+    .slice(1)
+    .map((text) => (text ? (JSON.parse(text) as { unit: number; count: string }) : undefined))
+    .find((entry) => entry?.unit === unit);
+  if (!line) throw new Error(`no line for unit ${unit} in ${file}`);
+  return line.count;
+}
+
 describe('the rules every real count passes', () => {
   // Before, the join's Burnside check left out the reflections, which fix the one board of n = 1:
   // `count 1 --algorithm join --checkpoint F` and a merge of its shard were refused as impossible.
