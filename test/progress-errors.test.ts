@@ -107,7 +107,7 @@ describe('the guard around onProgress (src/shared/progress-guard.ts)', () => {
     });
     for (const p of [1, 2, 3, 4]) (guard.options.onProgress as (p: number) => void)(p);
     expect(calls).toEqual([1, 2]);
-    expect(guard.options.signal?.aborted).toBe(true);
+    expect((guard.options as { signal?: AbortSignal }).signal?.aborted).toBe(true);
     await expect(guard.finish()).rejects.toBe(first);
     expect(guard.failure(new Error('the count’s own'))).toBe(first);
   });

@@ -727,6 +727,66 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     // Two dispatches queued behind the third when it returned; none after.
     expect(device.log.dispatches.length).toBeLessThanOrEqual(4);
   });
+
+  it('rejects with the AbortError when aborted while the shader still compiles (a compile that never ends)', async () => {
+    const device = createFakeDevice({ compiled: new Promise(() => undefined) });
+    const controller = new AbortController();
+    const counting = countOnDevice(12, onDevice(device), DEFAULT_LIMITS, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 0);
+    await expect(counting).rejects.toMatchObject({ name: 'AbortError' });
+    expect(device.log.dispatches).toEqual([]);
+  });
+});
+
+describe('a GPU that fails mid-count: ERR_NQUEENS_WEBGPU_FAILED, never a total', () => {
+  const gpuFailed = (message: RegExp) =>
+    expect.objectContaining({ name: 'Error', code: 'ERR_NQUEENS_WEBGPU_FAILED', message: expect.stringMatching(message) });
+  const plan = smallPlan({ rowsLeft: 4 }); // n = 12 in many small dispatches, three slots of buffers
+  const counted = (device: FakeDevice, options = {}) =>
+    countOnDevice(12, onDevice(device), DEFAULT_LIMITS, { plan, ...options }).catch((error: unknown) => error);
+
+  // Before, each resolved with a wrong total (14,184 for 14,200 where a slot's buffer failed): WebGPU does not throw,
+  // it skips the work that uses a buffer it could not allocate, and the read-back still maps, as zeros.
+  it.each([
+    [
+      'a buffer of the first dispatch cannot be allocated',
+      { outOfMemory: (k: number) => k === 2 },
+      /^engine webgpu: the GPU could not allocate the first dispatch: could not allocate \d+ bytes \(stand-in\)$/,
+    ],
+    [
+      'a buffer of a later slot cannot be allocated',
+      { outOfMemory: (k: number) => k === 9 },
+      /^engine webgpu: the GPU could not allocate a dispatch of \d+ units, or refused it: could not allocate \d+ bytes/,
+    ],
+    [
+      'the 4th submission is refused',
+      { refuseSubmit: (k: number) => k === 4 },
+      /^engine webgpu: the GPU refused a dispatch: submit refused \(stand-in\)$/,
+    ],
+  ])('%s', async (_what, failing, message) => {
+    const device = createFakeDevice(failing);
+    expect(await counted(device)).toEqual(gpuFailed(message));
+    expect(device.log.uncaptured).toEqual([]); // every error was caught in the engine's scopes
+  });
+
+  it('the shader refused: says so, with the driver’s error as the cause', async () => {
+    const outcome = await counted(createFakeDevice({ refuseShader: 'unresolved call target (stand-in)' }));
+    expect(outcome).toEqual(gpuFailed(/^engine webgpu: the shader did not compile: unresolved call target \(stand-in\)$/));
+    expect((outcome as Error).cause).toMatchObject({ name: 'OperationError' });
+  });
+
+  // Before, a lost device whose read-backs never settle held the count forever.
+  it('the device lost between dispatches, its read-backs never settling: rejects saying the device was lost', async () => {
+    const device = createFakeDevice();
+    let dispatches = 0;
+    const outcome = await counted(device, { onDispatch: () => ++dispatches === 2 && device.loseForTest() });
+    expect(outcome).toEqual(
+      gpuFailed(
+        /^engine webgpu: the GPU device was lost, as a driver reset or a GPU watchdog does; no total was taken from it: lost \(stand-in\)$/,
+      ),
+    );
+    expect(dispatches).toBe(2);
+  });
 });
 
 describe('WebGPU in Node', () => {

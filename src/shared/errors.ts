@@ -16,6 +16,12 @@ export const ERROR_CODES = Object.freeze({
   WASM_UNAVAILABLE: 'ERR_NQUEENS_WASM_UNAVAILABLE',
   /** Error: engine 'webgpu' was asked for where WebGPU, or a GPU adapter, is missing. */
   WEBGPU_UNAVAILABLE: 'ERR_NQUEENS_WEBGPU_UNAVAILABLE',
+  /**
+   * Error: the GPU failed during a WebGPU count (the device was lost, as a driver reset or a watchdog does; a buffer
+   * could not be allocated; the driver refused a dispatch or the shader). Its `cause` is the GPU's error, where one came.
+   * No total is returned from such a count.
+   */
+  WEBGPU_FAILED: 'ERR_NQUEENS_WEBGPU_FAILED',
   /** Error: a counting worker could not start, failed or exited (its `cause`, where there is one, is the worker's error). */
   WORKER_FAILED: 'ERR_NQUEENS_WORKER_FAILED',
   /** CLI: a command line it cannot run (the command exits with status 2). */

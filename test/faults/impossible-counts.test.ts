@@ -122,8 +122,8 @@ describe('sealed but inconsistent search shards', () => {
     const ten = constellationPlan(10, depth);
     const i = ten.constellations.findIndex((s) => s.symmetries !== 0);
     const h = BigInt(ten.constellations[i].stabiliser);
-    const { fixesUnit, from } = ten.span(i);
-    const solutions = range(from, fixesUnit - 1).reduce((sum, id) => sum + BigInt(unitCount(file, id)), 0n);
+    const { fixesUnit, first } = ten.span(i);
+    const solutions = range(first, fixesUnit - 1).reduce((sum, id) => sum + BigInt(unitCount(file, id)), 0n);
     // At most h - 1 symmetries fix each solution; add h at a time, so (solutions + fixes) still divides by h.
     forgeCheckpoint(file, fixesUnit, (fixes) => {
       let forged = fixes + h;

@@ -9,10 +9,11 @@
 // read-back ends at once, so a count rejects within one event-loop turn of
 // abort(), however long a dispatch runs; the caller then destroys the device,
 // which ends the work still queued.
-import { abortError, onAbort, type AbortSignalLike } from '../../shared/abort.js';
+import { abortError, type AbortSignalLike } from '../../shared/abort.js';
 import { ERROR_CODES, failure } from '../../shared/errors.js';
 import type { Progress } from '../../shared/progress.js';
 import { SubproblemCounter } from './webgpu-counter.js';
+import { inErrorScopes, untilSettled, whenLost } from './webgpu-errors.js';
 import {
   checkGpuWorkPlan,
   branchRoom,
@@ -118,57 +119,58 @@ export async function countOnDevice(
   // The driver compiles the shader on its own threads while this one makes the first dispatch's units.
   const layout = options.layout ?? {};
   const workgroupSize = layout.workgroupSize ?? WORKGROUP_SIZE;
-  const compiled = compileSearch(n, device, plan, subproblems, layout);
+  const lost = whenLost(device);
+  const compiled = inErrorScopes(device, 'the shader did not compile', () => compileSearch(n, device, plan, subproblems, layout));
   const prepared = prepareSubproblems(n, subproblems, 'lazy'); // each subproblem's rows are made as the stream reaches it
   const stream = new UnitStream(prepared, plan.rowsLeft);
   const counter = new SubproblemCounter(prepared);
   const report = reporter(n, counter, start, clock, options.onProgress);
   report(true, false); // the start, as the CPU engines report it, before the GPU has anything to read back
-  const rowTable = makeBuffer(device, prepared.rowTable.byteLength, BufferUsage.STORAGE | BufferUsage.COPY_DST);
   const sumBytes = prepared.subproblems.length * 8; // a dispatch's subproblems are at most all of them
-  const first = makeBuffers(device, plan.unitsPerDispatch, sumBytes);
-  const prefilled = stream.fill(first.batch); // no finer tail: made before the GPU starts, it would cost more than it saves
-  const pipeline = await compiled;
-  const slots: Slot[] = [bindSlot(device, first, rowTable, pipeline)];
+  const { rowTable, slots, prefilled, pipeline } = await firstDispatch(device, plan, prepared, stream, compiled, { lost, signal });
   const queued: Submitted[] = [];
   let submitted = 0;
   let timed: { units: number; ms: number } | undefined;
   let lastReadBack = -Infinity;
-  try {
-    for (;;) {
-      while (queued.length < plan.inFlight) {
-        if (signal?.aborted) throw abortError(signal);
-        if (submitted > 0 && stream.done) break;
-        const at = submitted % plan.inFlight;
-        const wanted = nextDispatchUnits(plan, timed);
-        const room = unitRoom(plan, wanted, limits);
-        if (submitted > 0 && (slots.length <= at || slots[at].batch.maxUnits < room)) {
-          // A new slot, or a bigger one: its last dispatch has been read back (the ring's oldest).
+  for (;;) {
+    while (queued.length < plan.inFlight) {
+      if (signal?.aborted) throw abortError(signal);
+      if (submitted > 0 && stream.done) break;
+      const at = submitted % plan.inFlight;
+      const wanted = nextDispatchUnits(plan, timed);
+      const room = unitRoom(plan, wanted, limits);
+      // A new slot, or a bigger one: its last dispatch has been read back (the ring's oldest).
+      const grows = submitted > 0 && (slots.length <= at || slots[at].batch.maxUnits < room);
+      const what = grows ? `the GPU could not allocate a dispatch of ${room} units, or refused it` : 'the GPU refused a dispatch';
+      const next = inErrorScopes(device, what, () => {
+        if (grows) {
           if (at < slots.length) destroySlot(slots[at]);
           slots[at] = bindSlot(device, makeBuffers(device, room, sumBytes), rowTable, pipeline);
         }
         const slot = slots[at];
         const units = submitted === 0 ? prefilled : stream.fill(slot.batch, wanted, tailUnits(plan, wanted));
-        if (units === 0) break;
-        queued.push(submit(device, slot, prepared, plan.invocations, workgroupSize, stream.subproblemsDone, clock()));
-        submitted++;
-      }
-      const oldest = queued.shift();
-      if (!oldest) break;
-      await untilAborted(oldest.read, signal);
-      const readBack = clock();
-      const gpuMs = readBack - Math.max(oldest.began, lastReadBack);
-      lastReadBack = readBack;
-      timed = { units: oldest.wholeUnits, ms: gpuMs };
-      const sums = new Uint32Array(oldest.slot.readBack.getMappedRange(0, oldest.span * 8));
-      counter.add(sums, oldest.first, oldest.span);
-      oldest.slot.readBack.unmap();
-      counter.finishUpTo(oldest.subproblemsDone);
-      onDispatch?.({ units: oldest.units, ms: readBack - oldest.began, gpuMs });
-      report(false, false);
+        return units === 0 ? undefined : submit(device, slot, prepared, plan.invocations, workgroupSize, stream.subproblemsDone, clock());
+      });
+      if (!next.value) break;
+      const read = Promise.all([next.value.read, next.checked]).then(() => undefined);
+      read.catch(() => undefined); // awaited in turn; one that fails before its turn must not go unhandled
+      queued.push({ ...next.value, read });
+      submitted++;
     }
-  } finally {
-    for (const left of queued) left.read.catch(() => undefined); // rejected when the caller destroys the device
+    const oldest = queued.shift();
+    if (!oldest) break;
+    // Its sums are taken only once the GPU said nothing of it failed: a dispatch it skipped still maps, as zeros.
+    await untilSettled(oldest.read, 'a dispatch failed on the GPU', lost, signal);
+    const readBack = clock();
+    const gpuMs = readBack - Math.max(oldest.began, lastReadBack);
+    lastReadBack = readBack;
+    timed = { units: oldest.wholeUnits, ms: gpuMs };
+    const sums = new Uint32Array(oldest.slot.readBack.getMappedRange(0, oldest.span * 8));
+    counter.add(sums, oldest.first, oldest.span);
+    oldest.slot.readBack.unmap();
+    counter.finishUpTo(oldest.subproblemsDone);
+    onDispatch?.({ units: oldest.units, ms: readBack - oldest.began, gpuMs });
+    report(false, false);
   }
   if (signal?.aborted) throw abortError(signal);
   if (!stream.done) throw failure('engine webgpu: the count stopped with units left to search', ERROR_CODES.INTERNAL); // never a partial total
@@ -178,6 +180,30 @@ export async function countOnDevice(
   rowTable.destroy();
   report(true, true);
   return counter.result();
+}
+
+/**
+ * The first dispatch, made on this thread while the driver compiles the
+ * shader: its buffers (and the row table every slot reads) and units; then
+ * the pipeline, once the GPU said nothing of either failed.
+ */
+async function firstDispatch(
+  device: GpuDeviceLike,
+  plan: GpuWorkPlan,
+  prepared: PreparedSubproblems,
+  stream: UnitStream,
+  compiled: { value: Promise<GpuPipelineLike>; checked: Promise<void> },
+  waits: { lost: Promise<never>; signal: AbortSignalLike | undefined },
+): Promise<{ rowTable: GpuBufferLike; slots: Slot[]; prefilled: number; pipeline: GpuPipelineLike }> {
+  const made = inErrorScopes(device, 'the GPU could not allocate the first dispatch', () => ({
+    rowTable: makeBuffer(device, prepared.rowTable.byteLength, BufferUsage.STORAGE | BufferUsage.COPY_DST),
+    first: makeBuffers(device, plan.unitsPerDispatch, prepared.subproblems.length * 8),
+  }));
+  const { rowTable, first } = made.value;
+  const prefilled = stream.fill(first.batch); // no finer tail: made before the GPU starts, it would cost more than it saves
+  const pipeline = await untilSettled(compiled.value, 'the shader did not compile', waits.lost, waits.signal);
+  await untilSettled(Promise.all([compiled.checked, made.checked]), 'the GPU refused the first dispatch', waits.lost, waits.signal);
+  return { rowTable, slots: [bindSlot(device, first, rowTable, pipeline)], prefilled, pipeline };
 }
 
 function submit(
@@ -210,26 +236,6 @@ function submit(
   device.queue.submit([encoder.finish()]);
   const read = slot.readBack.mapAsync(MAP_READ);
   return { slot, units: batch.unitCount, wholeUnits: batch.wholeUnits, first, span, subproblemsDone, read, began };
-}
-
-/** Waits for `read`, or rejects as soon as the signal fires. */
-function untilAborted(read: Promise<void>, signal: AbortSignalLike | undefined): Promise<void> {
-  if (!signal) return read;
-  return new Promise((resolve, reject) => {
-    const aborted = (): void => reject(abortError(signal));
-    if (signal.aborted) return aborted();
-    const stop = onAbort(signal, aborted);
-    read.then(
-      () => {
-        stop();
-        resolve();
-      },
-      (error: unknown) => {
-        stop();
-        reject(error);
-      },
-    );
-  });
 }
 
 /** Starts compiling the search for units of at most plan.rowsLeft rows (fewer where no subproblem has as many). */

@@ -62,7 +62,9 @@ export interface GpuDeviceLike {
     writeBuffer(buffer: GpuBufferLike, offset: number, data: ArrayBufferView): void;
     submit(commands: readonly GpuCommandBufferLike[]): void;
   };
-  readonly lost: Promise<{ readonly message: string }>;
+  readonly lost: Promise<{ readonly reason?: string; readonly message: string }>;
+  pushErrorScope(filter: 'validation' | 'out-of-memory' | 'internal'): void;
+  popErrorScope(): Promise<{ readonly message: string } | null>;
   createBuffer(descriptor: { size: number; usage: number; mappedAtCreation?: boolean }): GpuBufferLike;
   createShaderModule(descriptor: { code: string }): GpuShaderModuleLike;
   createComputePipelineAsync(descriptor: {

@@ -7,7 +7,7 @@
 // board, and Q(n) < 2^64 for every n a 32-bit mask can hold that is
 // countable this century); the CPU sums the words as bigints, so no total
 // can overflow.
-import { abortError } from '../../shared/abort.js';
+import { abortError, onAbort, type AbortSignalLike } from '../../shared/abort.js';
 import { requestGpuDevice } from './webgpu-device.js';
 import { deviceLimits } from './webgpu-plan.js';
 import { countOnDevice, type WebGpuCountOptions } from './webgpu-run.js';
@@ -16,7 +16,7 @@ import { countOnDevice, type WebGpuCountOptions } from './webgpu-run.js';
 export async function countWebGpu(n: number, options: WebGpuCountOptions = {}): Promise<{ total: bigint; unique: bigint }> {
   const { signal } = options;
   if (signal?.aborted) throw abortError(signal);
-  const session = await requestGpuDevice();
+  const session = await untilAborted(requestGpuDevice(), signal);
   let succeeded = false;
   try {
     const counted = await countOnDevice(n, session.device, deviceLimits(session.adapter.limits), options);
@@ -25,4 +25,30 @@ export async function countWebGpu(n: number, options: WebGpuCountOptions = {}): 
   } finally {
     session.close(succeeded); // a device that counted may count again; one that failed or was aborted goes
   }
+}
+
+/**
+ * Opening the device, unless the signal fires first (opening an adapter can
+ * take a second): then the count rejects at once, and the device, once open,
+ * is closed unused.
+ */
+function untilAborted(
+  opening: ReturnType<typeof requestGpuDevice>,
+  signal: AbortSignalLike | undefined,
+): ReturnType<typeof requestGpuDevice> {
+  if (!signal) return opening;
+  return new Promise((resolve, reject) => {
+    const stop = onAbort(signal, () => reject(abortError(signal)));
+    opening.then(
+      (session) => {
+        stop();
+        if (signal.aborted) session.close(false);
+        else resolve(session);
+      },
+      (error: unknown) => {
+        stop();
+        reject(error);
+      },
+    );
+  });
 }
