@@ -8,7 +8,7 @@ import { constellationPlan, unitContribution } from '../dist/search/search-plan.
 import { searchUnitCodec } from '../dist/search/unit-codec.js';
 import { addResult, eachResult, noResults } from '../dist/run/unit-results.js';
 import { runMethod } from '../dist/run/runner.js';
-import { BESIDE_MAX_N, besideOneWorker } from '../dist/run/thread-plan.js';
+import { BESIDE_MAX_N, besideOneWorker, releaseThreads, threadPlan } from '../dist/run/thread-plan.js';
 import { searchMethod } from '../dist/search/search-method.js';
 import { closeIdleWorkers, IDLE_MS, idleWorkers, runOnWorkers } from '../dist/run/pool.js';
 import { workersAlive, workersStarted } from '../dist/run/spawn.js';
@@ -670,5 +670,17 @@ describe('bad thread options', () => {
     const running = count(8, options as never);
     await expect(running).rejects.toThrow(type);
     await expect(running).rejects.toThrow(message);
+  });
+});
+
+describe('threadPlan (src/run/thread-plan.ts)', () => {
+  // A worker beyond the units would only start and wait: result.threads would count it.
+  it.each([1, 2, 3])('%i unit(s), 8 workers asked for on 16 cores: as many workers as units', (units) => {
+    const plan = threadPlan(12, 8, 16, { units, helps: false, bytesPerThread: 0 }, true);
+    try {
+      expect([plan.workers, plan.countingThreads]).toEqual([units, units]);
+    } finally {
+      releaseThreads(plan);
+    }
   });
 });

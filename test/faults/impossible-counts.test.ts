@@ -115,6 +115,18 @@ describe('sealed but inconsistent search shards', () => {
     expect(r.stderr).toMatch(/s1\.json: its total \d+ and unique8 \d+ are not what its counts add up to/);
   });
 
+  it('merge refuses a last shard that says it runs past the plan, its extra unit counted as 0', () => {
+    const s1 = readJson(files[1]);
+    const counts = [...(s1.counts as string[]).map(BigInt), 0n];
+    const run = { engine: 'wasm', threads: 1, elapsedMs: 1 };
+    writeFileSync(files[1], JSON.stringify(shardResult(plan, { index: 1, count: 2 }, { from: s1.from, to: s1.to + 1 }, counts, run)));
+    const r = nqueens('merge', ...files);
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toContain(
+      `s1.json says it is shard 1/2 with units ${s1.from}..${s1.to}, but shard 1/2 of this plan is units ${s1.from}..${s1.to - 1}`,
+    );
+  });
+
   it('the fixes of a symmetric constellation above what its solutions allow, though divisible: refused', () => {
     const file = join(dir, 'fixes-above.ckpt');
     expect(nqueens('count', '10', '--algorithm', 'search', '--checkpoint', file).code).toBe(0);
