@@ -728,12 +728,18 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     expect(device.log.dispatches.length).toBeLessThanOrEqual(4);
   });
 
-  it('rejects with the AbortError when aborted while the shader still compiles (a compile that never ends)', async () => {
-    const device = createFakeDevice({ compiled: new Promise(() => undefined) });
+  it('rejects with the AbortError when aborted while the shader compiles, once it has compiled, and submits nothing', async () => {
+    // Not before: the device is destroyed once the count rejects, and a compile still running then crashes Dawn.
+    let compile = () => {};
+    const device = createFakeDevice({ compiled: new Promise<void>((resolve) => (compile = resolve)) });
     const controller = new AbortController();
     const counting = countOnDevice(12, onDevice(device), DEFAULT_LIMITS, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 0);
+    setTimeout(() => {
+      controller.abort();
+      setTimeout(compile, 10);
+    }, 0);
     await expect(counting).rejects.toMatchObject({ name: 'AbortError' });
+    expect(device.log.calls).toContain('compiled');
     expect(device.log.dispatches).toEqual([]);
   });
 });

@@ -127,7 +127,7 @@ export async function countOnDevice(
   const report = reporter(n, counter, start, clock, options.onProgress);
   report(true, false); // the start, as the CPU engines report it, before the GPU has anything to read back
   const sumBytes = prepared.subproblems.length * 8; // a dispatch's subproblems are at most all of them
-  const { rowTable, slots, prefilled, pipeline } = await firstDispatch(device, plan, prepared, stream, compiled, { lost, signal });
+  const { rowTable, slots, prefilled, pipeline } = await firstDispatch(device, plan, prepared, stream, compiled, { lost });
   const queued: Submitted[] = [];
   let submitted = 0;
   let timed: { units: number; ms: number } | undefined;
@@ -193,7 +193,7 @@ async function firstDispatch(
   prepared: PreparedSubproblems,
   stream: UnitStream,
   compiled: { value: Promise<GpuPipelineLike>; checked: Promise<void> },
-  waits: { lost: Promise<never>; signal: AbortSignalLike | undefined },
+  waits: { lost: Promise<never> },
 ): Promise<{ rowTable: GpuBufferLike; slots: Slot[]; prefilled: number; pipeline: GpuPipelineLike }> {
   const made = inErrorScopes(device, 'the GPU could not allocate the first dispatch', () => ({
     rowTable: makeBuffer(device, prepared.rowTable.byteLength, BufferUsage.STORAGE | BufferUsage.COPY_DST),
@@ -201,8 +201,10 @@ async function firstDispatch(
   }));
   const { rowTable, first } = made.value;
   const prefilled = stream.fill(first.batch); // no finer tail: made before the GPU starts, it would cost more than it saves
-  const pipeline = await untilSettled(compiled.value, 'the shader did not compile', waits.lost, waits.signal);
-  await untilSettled(Promise.all([compiled.checked, made.checked]), 'the GPU refused the first dispatch', waits.lost, waits.signal);
+  // Not ended by an abort: the device is destroyed once the count rejects, and a compile still running on a
+  // destroyed device whose instance may then go (Node) is what crashes Dawn (webgpu-device.ts). The loop checks it next.
+  const pipeline = await untilSettled(compiled.value, 'the shader did not compile', waits.lost, undefined);
+  await untilSettled(Promise.all([compiled.checked, made.checked]), 'the GPU refused the first dispatch', waits.lost, undefined);
   return { rowTable, slots: [bindSlot(device, first, rowTable, pipeline)], prefilled, pipeline };
 }
 
