@@ -180,3 +180,27 @@ describe('the first report comes after the call has returned its promise', () =>
     }
   });
 });
+
+describe('a resumed count (a checkpoint)', () => {
+  it('reports the share done before this run as resumedFraction, from its first report to its last', () => {
+    const plan = {
+      n: 8,
+      units: 100,
+      bytesPerThread: 0,
+      workIn: (from: number, to: number) => to - from,
+      workOf: () => 1,
+      contribution: (_: number, c: bigint) => ({ total: c, unique8: c }),
+      uniqueOf: (total: bigint) => total,
+    };
+    const seen: Progress[] = [];
+    // 40 of the 100 units' work was done before this run (what a checkpoint held).
+    const already = { finished: 40, total: 40n, unique8: 40n, work: 40 };
+    const progress = new RunProgress(plan as never, { from: 0, to: 100, already, onProgress: (p) => seen.push(p), intervalMs: 0 });
+    progress.report(true);
+    for (let id = 40; id < 100; id++) progress.record(id, 1n);
+    progress.report(true);
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(seen.map((p) => p.resumedFraction)).toEqual(seen.map(() => 0.4));
+    expect([seen[0].fraction, seen[0].finished, seen.at(-1)!.fraction, seen.at(-1)!.total]).toEqual([0.4, 40, 1, 100n]);
+  });
+});

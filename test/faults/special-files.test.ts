@@ -2,11 +2,12 @@
 // does not hang the command, a directory is named for what it is. Each is
 // refused at once with the file's name and exit status 1.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { chmodSync, mkdtempSync, mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../cli-in-dir.js';
+import { readRegularFile } from '../../dist/cli/regular-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'nqueens-special-'));
 const fifo = join(dir, 'fifo');
@@ -81,5 +82,19 @@ describe('special files as input', () => {
     const r = nqueens('count', '10', '--checkpoint', 'loop-a');
     expect([r.status, r.stdout]).toEqual([1, '']);
     expect(r.stderr).toMatch(/^nqueens: cannot use the checkpoint loop-a: ELOOP .*\[ERR_NQUEENS_WRITE_FAILED\]\n$/);
+  });
+});
+
+describe('an input over its size limit (src/cli/regular-file.ts)', () => {
+  it('is refused by its size before a byte is read, and one within the limit is read whole', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nqueens-size-'));
+    const file = join(dir, 'big.json');
+    truncateSync((writeFileSync(file, ''), file), 600_000_000); // sparse: 600 MB that take no disk
+    expect(readRegularFile(file, 1000)).toEqual({
+      problem: `${file} is 600000000 bytes, over the 1000 this input may hold; refusing to read it`,
+    });
+    writeFileSync(file, '{"a":1}');
+    expect(readRegularFile(file, 7)).toEqual({ text: '{"a":1}' });
+    expect(readRegularFile(file, 6)).toEqual({ problem: `${file} is 7 bytes, over the 6 this input may hold; refusing to read it` });
   });
 });
