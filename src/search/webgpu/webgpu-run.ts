@@ -49,6 +49,11 @@ interface DeviceCountOptions extends WebGpuCountOptions {
   layout?: ShaderLayout;
   /** Overrides the clock that times dispatches, in ms (tests: a clock that ticks per call, so sizes are deterministic). */
   clock?: () => number;
+  /**
+   * Told of work the device still does for this count after it may have rejected (the shader's compile, which an
+   * abort does not wait for): the device must not be destroyed, nor Dawn's instance let go, before it settles.
+   */
+  holdDevice?: (work: Promise<unknown>) => void;
 }
 
 const PROGRESS_INTERVAL_MS = 100;
@@ -121,13 +126,14 @@ export async function countOnDevice(
   const workgroupSize = layout.workgroupSize ?? WORKGROUP_SIZE;
   const lost = whenLost(device);
   const compiled = inErrorScopes(device, 'the shader did not compile', () => compileSearch(n, device, plan, subproblems, layout));
+  options.holdDevice?.(compiled.value);
   const prepared = prepareSubproblems(n, subproblems, 'lazy'); // each subproblem's rows are made as the stream reaches it
   const stream = new UnitStream(prepared, plan.rowsLeft);
   const counter = new SubproblemCounter(prepared);
   const report = reporter(n, counter, start, clock, options.onProgress);
   report(true, false); // the start, as the CPU engines report it, before the GPU has anything to read back
   const sumBytes = prepared.subproblems.length * 8; // a dispatch's subproblems are at most all of them
-  const { rowTable, slots, prefilled, pipeline } = await firstDispatch(device, plan, prepared, stream, compiled, { lost });
+  const { rowTable, slots, prefilled, pipeline } = await firstDispatch(device, plan, prepared, stream, compiled, { lost, signal });
   const queued: Submitted[] = [];
   let submitted = 0;
   let timed: { units: number; ms: number } | undefined;
@@ -193,7 +199,7 @@ async function firstDispatch(
   prepared: PreparedSubproblems,
   stream: UnitStream,
   compiled: { value: Promise<GpuPipelineLike>; checked: Promise<void> },
-  waits: { lost: Promise<never> },
+  waits: { lost: Promise<never>; signal: AbortSignalLike | undefined },
 ): Promise<{ rowTable: GpuBufferLike; slots: Slot[]; prefilled: number; pipeline: GpuPipelineLike }> {
   const made = inErrorScopes(device, 'the GPU could not allocate the first dispatch', () => ({
     rowTable: makeBuffer(device, prepared.rowTable.byteLength, BufferUsage.STORAGE | BufferUsage.COPY_DST),
@@ -201,10 +207,9 @@ async function firstDispatch(
   }));
   const { rowTable, first } = made.value;
   const prefilled = stream.fill(first.batch); // no finer tail: made before the GPU starts, it would cost more than it saves
-  // Not ended by an abort: the device is destroyed once the count rejects, and a compile still running on a
-  // destroyed device whose instance may then go (Node) is what crashes Dawn (webgpu-device.ts). The loop checks it next.
-  const pipeline = await untilSettled(compiled.value, 'the shader did not compile', waits.lost, undefined);
-  await untilSettled(Promise.all([compiled.checked, made.checked]), 'the GPU refused the first dispatch', waits.lost, undefined);
+  // An abort ends these waits; the compile goes on, and the device is kept until it ends (holdDevice).
+  const pipeline = await untilSettled(compiled.value, 'the shader did not compile', waits.lost, waits.signal);
+  await untilSettled(Promise.all([compiled.checked, made.checked]), 'the GPU refused the first dispatch', waits.lost, waits.signal);
   return { rowTable, slots: [bindSlot(device, first, rowTable, pipeline)], prefilled, pipeline };
 }
 

@@ -18,12 +18,16 @@ export async function countWebGpu(n: number, options: WebGpuCountOptions = {}): 
   if (signal?.aborted) throw abortError(signal);
   const session = await untilAborted(requestGpuDevice(), signal);
   let succeeded = false;
+  const held: Promise<unknown>[] = []; // what the device still does for the count (a compile an abort did not wait for)
   try {
-    const counted = await countOnDevice(n, session.device, deviceLimits(session.adapter.limits), options);
+    const holdDevice = (work: Promise<unknown>): number => held.push(work);
+    const counted = await countOnDevice(n, session.device, deviceLimits(session.adapter.limits), { ...options, holdDevice });
     succeeded = true;
     return counted;
   } finally {
-    session.close(succeeded); // a device that counted may count again; one that failed or was aborted goes
+    // A device that counted may count again; one that failed or was aborted goes, once its work has ended (a device
+    // destroyed, or Dawn's instance let go, under a compile still running is what crashes Dawn: webgpu-device.ts).
+    void Promise.allSettled(held).then(() => session.close(succeeded));
   }
 }
 
