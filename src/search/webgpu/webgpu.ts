@@ -27,7 +27,9 @@ export async function countWebGpu(n: number, options: WebGpuCountOptions = {}): 
   } finally {
     // A device that counted may count again; one that failed or was aborted goes, once its work has ended (a device
     // destroyed, or Dawn's instance let go, under a compile still running is what crashes Dawn: webgpu-device.ts).
-    void Promise.allSettled(held).then(() => session.close(succeeded));
+    // At once after a success (its compile has ended), so that the next count finds the device waiting.
+    if (succeeded) session.close(true);
+    else void Promise.allSettled(held).then(() => session.close(false));
   }
 }
 
