@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inFlags, OPTIONS } from '../dist/cli/args.js';
+import { roundMs } from '../dist/cli/output.js';
 
 const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -257,6 +258,18 @@ describe('outputs', () => {
     const times = outputs.flatMap((text) => [...text.matchAll(/"elapsedMs": ?([^,}]+)/g)].map((m) => m[1]));
     expect(times).toHaveLength(7);
     for (const t of times) expect(t).toMatch(/^\d+(\.\d{1,3})?$/);
+  });
+
+  it('roundMs keeps the microseconds and drops the float noise below them', () => {
+    expect([roundMs(1.23456), roundMs(0.0004), roundMs(0.0005), roundMs(12.1 - 12), roundMs(250)]).toEqual([1.235, 0, 0.001, 0.1, 250]);
+  });
+
+  it("a resumed count's rate is this run's, and says so; a fresh count's does not", () => {
+    const ckpt = join(dir, 'rate.ckpt');
+    const fresh = nqueens('count', '12', '--checkpoint', ckpt);
+    expect(fresh.stdout).toMatch(/^rate +\d[\d.]* [kMG]? ?solutions\/s$/m);
+    // Every unit was in the checkpoint: this run found none itself.
+    expect(nqueens('count', '12', '--checkpoint', ckpt).stdout).toMatch(/^rate +- \(this run\)$/m);
   });
 
   it('solve --format json is JSON Lines, and --help says so', () => {
