@@ -101,27 +101,29 @@ describe("the reference engine's completions, stopped at their start report", ()
   });
 });
 
+/** A stand-in plan of 100 units of equal work, each solution counted once (RunProgress reads no more). */
+const HUNDRED_UNITS = {
+  n: 8,
+  units: 100,
+  bytesPerThread: 0,
+  workIn: (from: number, to: number) => to - from,
+  workOf: () => 1,
+  contribution: (_: number, c: bigint) => ({ total: c, unique8: c }),
+  uniqueOf: (total: bigint) => total,
+};
+
 describe('a slow onProgress', () => {
   // The interval runs from the end of the last callback: counted from its start, a callback slower than the
   // interval was called again on every result, and count(15) on 2 workers with a 101 ms callback took minutes.
   it('is called again only 100 ms after it returned (a fake clock; the callback takes 150 ms of it)', () => {
     vi.useFakeTimers({ toFake: ['performance'] });
     try {
-      const plan = {
-        n: 8,
-        units: 100,
-        bytesPerThread: 0,
-        workIn: (from: number, to: number) => to - from,
-        workOf: () => 1,
-        contribution: (_: number, c: bigint) => ({ total: c, unique8: c }),
-        uniqueOf: (total: bigint) => total,
-      };
       const calls: number[] = [];
       const onProgress = (p: Progress): void => {
         calls.push(p.elapsedMs);
         vi.advanceTimersByTime(150);
       };
-      const progress = new RunProgress(plan as never, { from: 0, to: 100, already: NOTHING_DONE, onProgress, intervalMs: 100 });
+      const progress = new RunProgress(HUNDRED_UNITS as never, { from: 0, to: 100, already: NOTHING_DONE, onProgress, intervalMs: 100 });
       progress.report(true);
       for (let id = 0; id < 100; id++) {
         vi.advanceTimersByTime(10); // a result every 10 ms
@@ -183,19 +185,10 @@ describe('the first report comes after the call has returned its promise', () =>
 
 describe('a resumed count (a checkpoint)', () => {
   it('reports the share done before this run as resumedFraction, from its first report to its last', () => {
-    const plan = {
-      n: 8,
-      units: 100,
-      bytesPerThread: 0,
-      workIn: (from: number, to: number) => to - from,
-      workOf: () => 1,
-      contribution: (_: number, c: bigint) => ({ total: c, unique8: c }),
-      uniqueOf: (total: bigint) => total,
-    };
     const seen: Progress[] = [];
     // 40 of the 100 units' work was done before this run (what a checkpoint held).
     const already = { finished: 40, total: 40n, unique8: 40n, work: 40 };
-    const progress = new RunProgress(plan as never, { from: 0, to: 100, already, onProgress: (p) => seen.push(p), intervalMs: 0 });
+    const progress = new RunProgress(HUNDRED_UNITS as never, { from: 0, to: 100, already, onProgress: (p) => seen.push(p), intervalMs: 0 });
     progress.report(true);
     for (let id = 40; id < 100; id++) progress.record(id, 1n);
     progress.report(true);

@@ -42,6 +42,27 @@ export function onAbort(signal: AbortSignalLike, fn: () => void): () => void {
   return () => fns.delete(fn);
 }
 
+/** `step`'s outcome, unless the signal fires first: then its abort error, at once (`step` goes on; what it does after is ignored). */
+export function untilAborted<T>(step: Promise<T>, signal: AbortSignalLike | undefined): Promise<T> {
+  if (!signal) return step;
+  step.catch(() => undefined); // an abort answers first; a rejection after it must not go unhandled
+  return new Promise((resolve, reject) => {
+    const aborted = (): void => reject(abortError(signal));
+    if (signal.aborted) return aborted();
+    const stop = onAbort(signal, aborted);
+    step.then(
+      (value) => {
+        stop();
+        resolve(value);
+      },
+      (error: unknown) => {
+        stop();
+        reject(error);
+      },
+    );
+  });
+}
+
 /** What an aborted count rejects with: the signal's reason itself, else an AbortError. */
 export function abortError(signal?: AbortSignalLike): unknown {
   return signal?.reason !== undefined ? signal.reason : new DOMException('The count was aborted', 'AbortError');

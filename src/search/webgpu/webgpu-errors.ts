@@ -4,7 +4,7 @@
 // invalid, the dispatches that use it are skipped, and a read-back still
 // maps (zeros), so every step that makes buffers or submits work is run in
 // error scopes, and its dispatch's sums are taken only once they are empty.
-import { abortError, onAbort, type AbortSignalLike } from '../../shared/abort.js';
+import { untilAborted, type AbortSignalLike } from '../../shared/abort.js';
 import { codedError, ERROR_CODES } from '../../shared/errors.js';
 import type { GpuDeviceLike } from './webgpu-types.js';
 
@@ -63,22 +63,5 @@ export function untilSettled<T>(step: Promise<T>, what: string, lost: Promise<ne
     if ((error as { code?: unknown })?.code === ERROR_CODES.WEBGPU_FAILED) throw error;
     throw gpuFailure(what, error);
   });
-  const raced = Promise.race([coded, lost]);
-  if (!signal) return raced;
-  raced.catch(() => undefined); // an abort answers first; what the step does after must not go unhandled
-  return new Promise((resolve, reject) => {
-    const aborted = (): void => reject(abortError(signal));
-    if (signal.aborted) return aborted();
-    const stop = onAbort(signal, aborted);
-    raced.then(
-      (value) => {
-        stop();
-        resolve(value);
-      },
-      (error: unknown) => {
-        stop();
-        reject(error);
-      },
-    );
-  });
+  return untilAborted(Promise.race([coded, lost]), signal);
 }

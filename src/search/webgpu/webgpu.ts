@@ -7,7 +7,7 @@
 // board, and Q(n) < 2^64 for every n a 32-bit mask can hold that is
 // countable this century); the CPU sums the words as bigints, so no total
 // can overflow.
-import { abortError, onAbort, type AbortSignalLike } from '../../shared/abort.js';
+import { abortError, untilAborted } from '../../shared/abort.js';
 import { requestGpuDevice } from './webgpu-device.js';
 import { deviceLimits } from './webgpu-plan.js';
 import { countOnDevice, type WebGpuCountOptions } from './webgpu-run.js';
@@ -16,7 +16,15 @@ import { countOnDevice, type WebGpuCountOptions } from './webgpu-run.js';
 export async function countWebGpu(n: number, options: WebGpuCountOptions = {}): Promise<{ total: bigint; unique: bigint }> {
   const { signal } = options;
   if (signal?.aborted) throw abortError(signal);
-  const session = await untilAborted(requestGpuDevice(), signal);
+  const opening = requestGpuDevice();
+  // Opening an adapter can take a second: an abort rejects at once, and the device, once open, is closed unused.
+  const session = await untilAborted(opening, signal).catch((error: unknown) => {
+    opening.then(
+      (unused) => unused.close(false),
+      () => undefined,
+    );
+    throw error;
+  });
   let succeeded = false;
   const held: Promise<unknown>[] = []; // what the device still does for the count (a compile an abort did not wait for)
   try {
@@ -31,30 +39,4 @@ export async function countWebGpu(n: number, options: WebGpuCountOptions = {}): 
     if (succeeded) session.close(true);
     else void Promise.allSettled(held).then(() => session.close(false));
   }
-}
-
-/**
- * Opening the device, unless the signal fires first (opening an adapter can
- * take a second): then the count rejects at once, and the device, once open,
- * is closed unused.
- */
-function untilAborted(
-  opening: ReturnType<typeof requestGpuDevice>,
-  signal: AbortSignalLike | undefined,
-): ReturnType<typeof requestGpuDevice> {
-  if (!signal) return opening;
-  return new Promise((resolve, reject) => {
-    const stop = onAbort(signal, () => reject(abortError(signal)));
-    opening.then(
-      (session) => {
-        stop();
-        if (signal.aborted) session.close(false);
-        else resolve(session);
-      },
-      (error: unknown) => {
-        stop();
-        reject(error);
-      },
-    );
-  });
 }
