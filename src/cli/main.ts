@@ -64,9 +64,9 @@ kept; a second signal stops at once).
 
 Exit status (count, solve, merge): 0 done, 1 failed (refused input included),
 2 usage error, 130 interrupted (Ctrl-C; 143 SIGTERM, 129 SIGHUP). A reader
-that stops early (| head) ends it with 0; a stdout closed at the start (>&-)
-is a failure. A failure's message ends with its error code,
-e.g. [ERR_NQUEENS_BAD_SHARD].
+that stops early (| head) ends it with 0, as does a stdout that is /dev/null
+(>&- included: the result is discarded). A failure's message ends with its
+error code, e.g. [ERR_NQUEENS_BAD_SHARD].
 
 Examples:
   nqueens count 16
