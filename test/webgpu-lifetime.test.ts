@@ -50,6 +50,28 @@ describe('the Dawn instance of the webgpu package', () => {
     expect(status).toBe(0);
   });
 
+  // Before, a device lost while it waited between counts, which had not yet said so, failed the next count.
+  it('a waiting device lost unreported: the next count runs again on a new device; a new device lost fails the count', () => {
+    const { status, lines, stderr } = runChild('lost-unreported');
+    expect(stderr).toBe('');
+    expect(lines).toEqual([
+      { retried: '724', starts: 2, devices: 2 }, // started on the lost device, then on a new one: exact
+      { fresh: 'ERR_NQUEENS_WEBGPU_FAILED', starts: 1, devices: 1 }, // its own device lost: coded, not run again
+    ]);
+    expect(status).toBe(0);
+  });
+
+  it('a count aborted while its device opens rejects at once; the device, once open, is closed unused and Node exits', () => {
+    const { status, lines, stderr } = runChild('abort-opening');
+    expect(stderr).toBe('');
+    expect(lines.slice(0, 2)).toEqual([
+      { aborted: 'AbortError', devicesOpen: 0 }, // rejected before the device opened
+      { heldAfter: false, destroyed: [true], dispatches: [0] },
+    ]);
+    expect(lines[2]).toEqual({ exited: { created: 1, collected: 1, devices: 1 } });
+    expect(status).toBe(0);
+  });
+
   it('the stand-in does crash when a device outlives its instance (the bug this guards against)', () => {
     const { status, lines, stderr } = runChild('dropped');
     expect(lines).toEqual([]);

@@ -74,9 +74,13 @@ const LOST_WAIT_MS = 1000;
  */
 const IDLE_MS = 250;
 
-interface GpuSession {
+export interface GpuSession {
   readonly adapter: GpuAdapterLike;
   readonly device: GpuDeviceLike;
+  /** Whether the device waited after an earlier count (it may have been lost since, before it could say so). */
+  readonly reused: boolean;
+  /** Whether the device has reported itself lost. */
+  isLost(): boolean;
   /**
    * Ends the count's use of the device. After a count that succeeded
    * (`reusable`), the device waits IDLE_MS for the next count, if no other
@@ -112,11 +116,13 @@ export function holdsIdleDevice(): boolean {
   return idle !== undefined;
 }
 
-function sessionOf(open: OpenDevice): GpuSession {
+function sessionOf(open: OpenDevice, reused: boolean): GpuSession {
   let closed = false;
   return {
     adapter: open.adapter,
     device: open.device,
+    reused,
+    isLost: open.isLost,
     close(reusable = false) {
       if (closed) return;
       closed = true;
@@ -141,7 +147,7 @@ export async function requestGpuDevice(): Promise<GpuSession> {
     idle = undefined;
     clearTimeout(timer as ReturnType<typeof setTimeout>);
     // A device lost while it waited (a driver reset, a GPU taken away) is let go, and another opened.
-    if (!open.isLost()) return sessionOf(open);
+    if (!open.isLost()) return sessionOf(open, true);
     closeDevice(open);
   }
   const navigatorGpu = (globalThis as { navigator?: { gpu?: GpuLike } }).navigator?.gpu;
@@ -158,7 +164,7 @@ export async function requestGpuDevice(): Promise<GpuSession> {
     const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
     if (!adapter) throw unavailable('WebGPU is present but gives no adapter (no usable GPU or driver, or WebGPU is blocked)');
     const device = await adapter.requestDevice();
-    return sessionOf(opened(adapter, device, lease?.end));
+    return sessionOf(opened(adapter, device, lease?.end), false);
   } catch (error) {
     lease?.end();
     throw error;

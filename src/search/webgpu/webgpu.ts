@@ -1,14 +1,15 @@
 // The WebGPU engine's entry point: finds a device (webgpu-device.ts), counts
 // on it (webgpu-run.ts), and always gives the device back (kept a moment for
-// the next count where this one succeeded).
+// the next count where this one succeeded). A count on a device that waited
+// and turns out lost before its first read-back runs again on a new one.
 //
 // Exactness: an invocation counts in two 32-bit words with a carry, and one
 // unit has far fewer than 2^64 solutions (fewer than all solutions of the
 // board, and Q(n) < 2^64 for every n a 32-bit mask can hold that is
 // countable this century); the CPU sums the words as bigints, so no total
 // can overflow.
-import { abortError, untilAborted } from '../../shared/abort.js';
-import { requestGpuDevice } from './webgpu-device.js';
+import { abortError, untilAborted, type AbortSignalLike } from '../../shared/abort.js';
+import { requestGpuDevice, type GpuSession } from './webgpu-device.js';
 import { deviceLimits } from './webgpu-plan.js';
 import { countOnDevice, type WebGpuCountOptions } from './webgpu-run.js';
 
@@ -16,20 +17,49 @@ import { countOnDevice, type WebGpuCountOptions } from './webgpu-run.js';
 export async function countWebGpu(n: number, options: WebGpuCountOptions = {}): Promise<{ total: bigint; unique: bigint }> {
   const { signal } = options;
   if (signal?.aborted) throw abortError(signal);
+  const session = await openDevice(signal);
+  const first = { readBack: false };
+  try {
+    return await countOnSession(n, session, options, first);
+  } catch (error) {
+    // A device that waited between counts may have been lost (a driver reset) before it could say so: the count then
+    // fails before its first read-back, and runs again, once, on a device opened for it. A device lost later had
+    // counted for this count, so its loss is the count's failure.
+    if (!session.reused || first.readBack || !session.isLost() || signal?.aborted) throw error;
+    return countOnSession(n, await openDevice(signal), options, { readBack: false });
+  }
+}
+
+/** Opens a device (or takes the one waiting); an abort rejects at once, and the device, once open, is closed unused. */
+async function openDevice(signal: AbortSignalLike | undefined): Promise<GpuSession> {
   const opening = requestGpuDevice();
-  // Opening an adapter can take a second: an abort rejects at once, and the device, once open, is closed unused.
-  const session = await untilAborted(opening, signal).catch((error: unknown) => {
+  // Opening an adapter can take a second.
+  return untilAborted(opening, signal).catch((error: unknown) => {
     opening.then(
       (unused) => unused.close(false),
       () => undefined,
     );
     throw error;
   });
+}
+
+/** Counts on an open device, then gives it back; `seen.readBack` tells whether a dispatch was read back. */
+async function countOnSession(
+  n: number,
+  session: GpuSession,
+  options: WebGpuCountOptions,
+  seen: { readBack: boolean },
+): Promise<{ total: bigint; unique: bigint }> {
   let succeeded = false;
   const held: Promise<unknown>[] = []; // what the device still does for the count (a compile an abort did not wait for)
+  const onDispatch: WebGpuCountOptions['onDispatch'] = (dispatch) => {
+    seen.readBack = true;
+    options.onDispatch?.(dispatch);
+  };
   try {
     const holdDevice = (work: Promise<unknown>): number => held.push(work);
-    const counted = await countOnDevice(n, session.device, deviceLimits(session.adapter.limits), { ...options, holdDevice });
+    const limits = deviceLimits(session.adapter.limits);
+    const counted = await countOnDevice(n, session.device, limits, { ...options, onDispatch, holdDevice });
     succeeded = true;
     return counted;
   } finally {
