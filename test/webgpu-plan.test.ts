@@ -14,6 +14,8 @@ import {
   INVOCATIONS,
   deviceLimits,
   nextDispatchUnits,
+  SLOW_DISPATCH_MS,
+  slowGpuUnits,
   UNIT_STEPS,
   planGpuWork,
   TAIL_PER_INVOCATION,
@@ -82,19 +84,33 @@ describe('the WebGPU plan for n = 16..21', () => {
     expect(nextDispatchUnits({ ...plan, growth: 2 }, { units: GPU_FILL, ms: 10 })).toBe(2 * GPU_FILL);
     expect(nextDispatchUnits(plan, { units: 1_000_000, ms: 160 })).toBe(1_250_000); // at its pace, 200 ms
     expect(nextDispatchUnits(plan, { units: 8_000_000, ms: 50 })).toBe(plan.maxUnitsPerDispatch);
-    expect(nextDispatchUnits(plan, { units: 1_000_000, ms: 2000 })).toBe(GPU_FILL); // slow: back to the fewest
+    expect(nextDispatchUnits(plan, { units: 400_000, ms: 450 })).toBe(GPU_FILL); // slower than aimed: back to the fewest
     expect(nextDispatchUnits(plan, { units: 100, ms: 0 })).toBe(GPU_FILL); // the last, small one, timed at 0 ms
+    // Past SLOW_DISPATCH_MS (a GPU far slower than an H100): fewer, at its pace, down to an eighth of the fewest.
+    expect(SLOW_DISPATCH_MS).toBe(500);
+    expect(slowGpuUnits(plan)).toBe(GPU_FILL / 8);
+    expect(nextDispatchUnits(plan, { units: GPU_FILL, ms: 500 })).toBe(GPU_FILL);
+    expect(nextDispatchUnits(plan, { units: GPU_FILL, ms: 800 })).toBe(GPU_FILL / 4);
+    expect(nextDispatchUnits(plan, { units: 1_000_000, ms: 2000 })).toBe(100_000);
+    expect(nextDispatchUnits(plan, { units: GPU_FILL, ms: 10_000 })).toBe(GPU_FILL / 8);
+    expect(slowGpuUnits({ ...plan, unitsPerDispatch: 64 })).toBe(64); // a whole branch (up to 32 units) twice over
+    expect(slowGpuUnits({ ...plan, unitsPerDispatch: 1024 })).toBe(128);
     // Whatever the pace, a dispatch sized from a timed one takes at most plan.dispatchMs at that pace, or
-    // (where the plan's fewest units are more) as long as the plan's first dispatches do.
+    // (where its floor is more) as long as a dispatch of that floor.
     for (const units of [GPU_FILL, 777_777, 2_500_000, plan.maxUnitsPerDispatch]) {
-      for (const ms of [0.5, 7, 33, 99, 100, 101, 450, 2000]) {
+      for (const ms of [0.5, 7, 33, 99, 100, 101, 450, 500, 501, 2000, 30_000]) {
         const next = nextDispatchUnits(plan, { units, ms });
+        const least = ms > SLOW_DISPATCH_MS ? GPU_FILL / 8 : plan.unitsPerDispatch;
         expect(Number.isInteger(next)).toBe(true);
-        expect(next).toBeGreaterThanOrEqual(plan.unitsPerDispatch);
-        expect(next).toBeLessThanOrEqual(Math.min(plan.maxUnitsPerDispatch, Math.max(plan.unitsPerDispatch, plan.growth * units)));
-        expect((next * ms) / units).toBeLessThanOrEqual(Math.max(plan.dispatchMs, (plan.unitsPerDispatch * ms) / units) + 1e-9);
+        expect(next).toBeGreaterThanOrEqual(least);
+        expect(next).toBeLessThanOrEqual(Math.min(plan.maxUnitsPerDispatch, Math.max(least, plan.growth * units)));
+        expect((next * ms) / units).toBeLessThanOrEqual(Math.max(plan.dispatchMs, (least * ms) / units) + 1e-9);
       }
     }
+  });
+
+  it('keeps the first dispatch under SLOW_DISPATCH_MS on the model GPU, so the floor never drops on it', () => {
+    for (const n of range(16, 21)) expect(dispatchMs(planGpuWork(n))).toBeLessThan(SLOW_DISPATCH_MS);
   });
 
   it('ends each dispatch with 2 units per invocation walked a row finer, at most half of it, and keeps room for their units', () => {

@@ -659,6 +659,20 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     expect(device.log.calls.filter((c) => c === 'createBuffer')).toHaveLength(1 + 3 * 7); // no slot outgrew its buffers
   });
 
+  // Before, a dispatch never held fewer than the plan's fewest units, however long each took (a slow GPU's watchdog).
+  it("shrinks the dispatches below the plan's fewest, to an eighth of them, while each takes longer than SLOW_DISPATCH_MS", async () => {
+    const n = 12;
+    const device = createFakeDevice();
+    const plan = smallPlan({ rowsLeft: 4, unitsPerDispatch: 512, maxUnitsPerDispatch: 1024 });
+    const r = await countOnDevice(n, onDevice(device), DEFAULT_LIMITS, { plan, clock: ticking(1000) });
+    expect(r).toEqual({ total: TOTAL[n], unique: UNIQUE[n] });
+    const sizes = device.log.dispatches.map((d) => d.units);
+    // The first three are filled before any is timed; each later one at 64 units (whole branches: down to 33).
+    expect(sizes.slice(0, 3).every((units) => units > 512 - 32 && units <= 512)).toBe(true);
+    expect(sizes.length).toBeGreaterThan(6);
+    expect(sizes.slice(3, -1).every((units) => units > 64 - 32 && units <= 64)).toBe(true);
+  });
+
   it('with the default plan, n = 12 runs in one dispatch of all its units', async () => {
     const device = createFakeDevice();
     expect(await countOnDevice(12, onDevice(device), DEFAULT_LIMITS)).toEqual({ total: TOTAL[12], unique: UNIQUE[12] });

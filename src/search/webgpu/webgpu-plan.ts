@@ -238,14 +238,28 @@ export function unitRoom(plan: GpuWorkPlan, units: number, limits: GpuPlanLimits
  * ms on the GPU): as many as would take plan.dispatchMs at that pace, but at
  * most plan.growth times as many as it held (so no dispatch outgrows a
  * timed one by more than that, whatever the GPU), and from
- * plan.unitsPerDispatch to plan.maxUnitsPerDispatch. Before any is timed,
+ * plan.unitsPerDispatch (slowGpuUnits after a dispatch that took more than
+ * SLOW_DISPATCH_MS) to plan.maxUnitsPerDispatch. Before any is timed,
  * plan.unitsPerDispatch.
  */
 export function nextDispatchUnits(plan: GpuWorkPlan, timed?: { readonly units: number; readonly ms: number }): number {
   if (!timed) return plan.unitsPerDispatch;
   const paced = timed.ms > 0 ? (timed.units * plan.dispatchMs) / timed.ms : Infinity;
   const units = Math.floor(Math.min(plan.maxUnitsPerDispatch, plan.growth * timed.units, paced));
-  return Math.max(plan.unitsPerDispatch, units);
+  return Math.max(timed.ms > SLOW_DISPATCH_MS ? slowGpuUnits(plan) : plan.unitsPerDispatch, units);
+}
+
+/**
+ * A dispatch timed at more than this took a GPU far slower than an H100
+ * (where one of plan.unitsPerDispatch units is estimated under 0.3 s at
+ * n = 16..21: test/webgpu-plan.test.ts): the next may hold fewer units than
+ * plan.unitsPerDispatch, down to slowGpuUnits, so its dispatches stay under
+ * the ~2 s watchdogs. Never on an H100, which the floor keeps full.
+ */
+export const SLOW_DISPATCH_MS = MAX_DISPATCH_MS;
+/** Fewest units a dispatch shrinks to after a slow one: an eighth of plan.unitsPerDispatch (32,768), at least 64. */
+export function slowGpuUnits(plan: GpuWorkPlan): number {
+  return Math.min(plan.unitsPerDispatch, Math.max(2 * MAX_UNITS_PER_BRANCH, Math.floor(plan.unitsPerDispatch / 8)));
 }
 
 /**
