@@ -311,6 +311,28 @@ describe('checkpoints', () => {
     expect(nqueens('count', '10', '--checkpoint', file).stdout).toMatch(/^total\s+724$/m);
   });
 
+  // Before, only the digest was compared: a header whose units or depth were edited, its check recomputed, was accepted.
+  it.each([
+    ['units', 906, 'depth 1, 906 units, digest DIGEST; that plan is 905 units, digest DIGEST'],
+    ['depth', 2, 'depth 2, 905 units, digest DIGEST; that plan is 1591 units, digest 963e4f434bb03658'],
+    ['depth', 0, 'depth 0, 905 units, digest DIGEST; that plan is 288 units, digest d3ed3df0f66a6618'],
+  ])('refuses a header whose plan.%s was edited (%s) and its check recomputed, with or without --depth', (field, value, says) => {
+    const file = join(dir, `n10-forged-${field}-${value}.ckpt`);
+    nqueens('count', '10', '--depth', '1', '--checkpoint', file);
+    const good = lines(file);
+    const { check: _check, ...body } = JSON.parse(good[0]);
+    expect(body.plan).toMatchObject({ method: 'search', depth: 1, units: 905 });
+    const forged = { ...body, plan: { ...body.plan, [field]: value } };
+    for (const depth of [[], ['--depth', '1']]) {
+      writeFileSync(file, [JSON.stringify({ ...forged, check: shortCheck(JSON.stringify(forged)) }), ...good.slice(1)].join('\n') + '\n');
+      const r = nqueens('count', '10', ...depth, '--checkpoint', file);
+      expect([r.code, r.stdout]).toEqual([1, '']);
+      expect(r.stderr.trim()).toBe(
+        `nqueens: ${file}: line 1 (the header) says search, ${says.replaceAll('DIGEST', body.plan.digest)}: edited [ERR_NQUEENS_BAD_CHECKPOINT]`,
+      );
+    }
+  });
+
   it('compares a unit recorded twice with its first line, and refuses more than 4096 units recorded twice', () => {
     const file = join(dir, 'n11-repeats.ckpt');
     expect(nqueens('count', '11', '--depth', '4', '--checkpoint', file).stdout).toMatch(/^total\s+2680$/m);

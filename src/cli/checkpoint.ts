@@ -14,7 +14,7 @@
 import { closeSync, constants, existsSync, fstatSync, ftruncateSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { fnv1a, hex8, shortCheck } from '../shared/digest.js';
 import { ERROR_CODES, failure } from '../shared/errors.js';
-import { hasDepth, implausibleCount, recordedPlan, type PlannedMethod } from '../run/methods.js';
+import { hasDepth, implausibleCount, makesPlan, plannedMethod, recordedPlan, type PlannedMethod } from '../run/methods.js';
 import type { Already } from '../run/runner.js';
 import { VERSION } from '../shared/version.js';
 import { danglingLinkTarget, describeError, refuseDescriptor, writableByUs } from './files.js';
@@ -454,6 +454,14 @@ export class Checkpoint {
     const { check, ...body } = found;
     if (check !== shortCheck(JSON.stringify(body))) refuse(`${file}: line 1 (the header) fails its check: edited or damaged`);
     if (found.n !== expected.n) refuse(`${file} is a checkpoint for n = ${found.n}, not n = ${expected.n}`);
+    // The header's words for its plan (method, depth, units) must make the plan its digest names: its check is no signature.
+    const own = recordedPlan(found.plan);
+    const made = own && makesPlan(own.algorithm, found.n) ? plannedMethod(own.algorithm, found.n, own.depth) : undefined;
+    if (made && (made.identity.digest !== found.plan.digest || made.units !== found.plan.units)) {
+      refuse(
+        `${file}: line 1 (the header) says ${found.plan.method}, depth ${found.plan.depth}, ${found.plan.units} units, digest ${found.plan.digest}; that plan is ${made.units} units, digest ${made.identity.digest}: edited`,
+      );
+    }
     if (found.plan?.digest !== expected.plan.digest) {
       refuse(
         `${file} was made with another plan (${found.plan?.method}, depth ${found.plan?.depth}, digest ${found.plan?.digest}); this count uses ${expected.plan.method}, depth ${expected.plan.depth}, digest ${expected.plan.digest}${resumeHint(found.plan)}`,
