@@ -223,6 +223,7 @@ describe('nqueens count --algorithm', () => {
     [['count', '8', '--json='], '--json takes no value; got ""'],
     [['--help=yes'], '--help takes no value; got "yes"'],
     [['-v=1'], '-v takes no value; got "1"'],
+    [['-hv=1'], '-v takes no value; got "1" (in -hv=1)'],
   ])("%j: a value given to a switch is refused in the command line's words", (args, message) => {
     const r = nqueens(...args);
     expect([r.code, r.stdout]).toEqual([2, '']);
@@ -231,6 +232,25 @@ describe('nqueens count --algorithm', () => {
 
   it('a short unknown option gets no guess', () => {
     expect(nqueens('count', '8', '-t', '2').stderr).toBe('nqueens: unknown option -t (see nqueens --help)\n');
+  });
+
+  // getopt's bundles: the short options, -h and -v, are switches, so -hv is -h -v (where --help wins, as apart).
+  it.each([[['-hv']], [['-vh']], [['count', '8', '-hv']], [['version', '-vh']]])('%j: a bundle of -h and -v is both', (args) => {
+    const r = nqueens(...args);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toMatch(/^Usage:\n {2}nqueens count <n> \[options\]/m);
+    expect(r.stdout).toBe(nqueens('-h', '-v').stdout);
+  });
+
+  it.each([
+    [['-hx'], 'unknown option -x in -hx'],
+    [['count', '8', '-ht', '2'], 'unknown option -t in -ht'],
+    [['count', '8', '-json'], 'unknown option -j in -json; did you mean --json?'],
+    [['count', '8', '-thread', '2'], 'unknown option -t in -thread; did you mean --threads?'],
+    [['-vv'], '-v is given twice; give it once'],
+  ])('%j: a bundle with a letter that is no short switch is a usage error naming it', (args, message) => {
+    const { code, stdout, stderr } = nqueens(...args);
+    expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: '', stderr: `nqueens: ${message} (see nqueens --help)\n` });
   });
 
   it('solve --limit 0 prints nothing (not "no solutions"); --limit all prints every solution', () => {

@@ -103,11 +103,36 @@ function optionOf(token: string): [string, (typeof OPTIONS)[keyof typeof OPTIONS
   return Object.entries(OPTIONS).find(([option, o]) => option === name || ('short' in o && o.short === name));
 }
 
+/** The short options' letters (`h`, `v`): switches all, none takes a value. */
+const SHORT_LETTERS: ReadonlySet<string> = new Set(Object.values(OPTIONS).flatMap((o) => ('short' in o ? [o.short] : [])));
+
+/**
+ * `-hv`: short switches bundled as getopt reads them, each as if given apart
+ * (`-h -v`). A letter that is no short option is named with its bundle
+ * (`-hx`: unknown option -x in -hx), with the long option a word of three
+ * letters or more may mean (`-json`); `-hv=1` gives a value to -v, a switch.
+ */
+function checkShortBundle(token: string): void {
+  const bundle = token.split('=', 1)[0];
+  const word = bundle.slice(1);
+  const unknown = [...word].find((letter) => !SHORT_LETTERS.has(letter));
+  if (unknown !== undefined) {
+    const guess = word.length >= 3 ? didYouMean(word, Object.keys(OPTIONS), (o) => `--${o}`) : '';
+    throw new UsageError(`unknown option -${unknown} in ${bundle}${guess}`);
+  }
+  if (token.includes('='))
+    throw new UsageError(`-${word.at(-1)} takes no value; got ${quote(token.slice(bundle.length + 1))} (in ${token})`);
+}
+
 /** A clean message for an option the command line does not know, with the nearest one it does. */
 function checkKnownOptions(argv: readonly string[]): void {
   for (const token of argv) {
     if (token === '--') return;
     if (!token.startsWith('-') || looksLikeValue(token)) continue;
+    if (!token.startsWith('--') && token.split('=', 1)[0].length > 2) {
+      checkShortBundle(token);
+      continue;
+    }
     const option = optionOf(token);
     // A switch (--json, -v) given a value: said here, in the command line's words (parseArgs words it its own way).
     const [flag, value] = [token.split('=', 1)[0], token.slice(token.indexOf('=') + 1)];
