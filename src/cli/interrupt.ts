@@ -3,7 +3,9 @@
 // eviction) and SIGHUP (a closed terminal) as an abort: finished units stay
 // in the checkpoint, no FILE.partial is left, and the status is 128 + the
 // signal's number (130, 143, 129). A second signal, as terminals and
-// `timeout` often send, exits at once, still cleaning up.
+// `timeout` often send, exits at once, still cleaning up. Once the command
+// has written its result, a signal stops nothing: the process ends with the
+// command's status.
 import { ERROR_CODES } from '../shared/errors.js';
 import { discardPendingFiles, printErr } from './files.js';
 import { progressBar, type ProgressBar } from './progress-bar.js';
@@ -38,6 +40,8 @@ let installed = false;
 let counting = false;
 /** The first stop signal received. */
 let received: StopSignal | undefined;
+/** The command's exit status, once it has written all it had to (see exitWith). */
+let finished: number | undefined;
 
 /**
  * The stop signals, from the start of the command: the first aborts the
@@ -50,6 +54,8 @@ export function installInterrupts(): void {
   installed = true;
   for (const signal of Object.keys(STOP_SIGNALS) as StopSignal[]) {
     process.on(signal, () => {
+      // The result is written (and files flushed): nothing is left to stop or lose.
+      if (finished !== undefined) process.exit(finished);
       received ??= signal;
       if (controller.signal.aborted || !counting) {
         const discarded = discardPendingFiles() > 0 ? '; output files not written' : '';
@@ -59,6 +65,21 @@ export function installInterrupts(): void {
       controller.abort();
     });
   }
+}
+
+/**
+ * Ends the command with `status` once its work is written. A stop signal
+ * from now on exits with `status` at once (it would otherwise print
+ * "interrupted" over a result already given), and once the event loop is
+ * idle the process exits through process.exit: left to Node's own teardown,
+ * it closes the signals' handlers before the process is gone, and a signal
+ * in that moment (a few ms) killed it, the shell seeing a death by signal
+ * after a complete result.
+ */
+export function exitWith(status: number): void {
+  finished = status;
+  process.exitCode = status;
+  process.once('beforeExit', () => process.exit(status));
 }
 
 /**

@@ -9,7 +9,7 @@ import { checkCommandOptions, inFlags, parseCommandLine, quote, UsageError, type
 import { runCount } from './count.js';
 import { OutputClosed, printErr, println, writeOut } from './files.js';
 import { ERROR_CODES } from '../shared/errors.js';
-import { installInterrupts, Interrupted } from './interrupt.js';
+import { exitWith, installInterrupts, Interrupted } from './interrupt.js';
 import { runMerge } from './merge.js';
 import { runSolve } from './solve.js';
 import { didYouMean, oneOf } from './suggest.js';
@@ -175,4 +175,4 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+exitWith(await main(process.argv.slice(2)));

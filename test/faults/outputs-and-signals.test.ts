@@ -249,6 +249,65 @@ describe('signals', () => {
   }, 60_000);
 });
 
+describe('a stop signal after the result is written', () => {
+  // test/fixtures/stay-after-result.mjs keeps the process alive once its result is out, so that the signal, sent
+  // when the last line has been read, always comes after it. Before, it printed "interrupted" under a complete
+  // result and exited 129 / 143 / 130; a signal in the last milliseconds of Node's own exit was a death by signal.
+  const stay = fileURLToPath(new URL('../fixtures/stay-after-result.mjs', import.meta.url));
+
+  /** Runs the CLI in `dir` under the fixture, sends `signal` once stdout ends with `last`, and returns how it ended. */
+  async function signalAfter(dir: string, args: string[], last: RegExp, signal: NodeJS.Signals) {
+    const child = spawn(process.execPath, ['--import', stay, cli, ...args], { cwd: dir });
+    let [stdout, stderr] = ['', ''];
+    const exited = new Promise<[number | null, string | null]>((resolve) => child.on('exit', (code, sig) => resolve([code, sig])));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      if (last.test(stdout)) child.kill(signal);
+    });
+    try {
+      return { ended: await exited, stdout, stderr };
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }
+
+  it.each(['SIGHUP', 'SIGTERM', 'SIGINT'] as const)('%s after count prints its result: exit 0, the result whole', async (signal) => {
+    const dir = mkdtempSync(join(tmpdir(), 'nqueens-late-signal-'));
+    const r = await signalAfter(dir, ['count', '8'], /\nrate .*\n$/, signal);
+    expect(r.ended).toEqual([0, null]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^N\s+8\ntotal\s+92\nunique\s+12\n/);
+  });
+
+  it('SIGHUP after a shard is written: exit 0, its file whole, no FILE.partial or FILE.lock left', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nqueens-late-signal-'));
+    const args = ['count', '10', '--shard', '0/1', '--out', 'x.json', '--checkpoint', 'x.ckpt'];
+    const r = await signalAfter(dir, args, /written to x\.json\n$/, 'SIGHUP');
+    expect(r.ended).toEqual([0, null]);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(readFileSync(join(dir, 'x.json'), 'utf8')).total).toBe('724');
+    expect([existsSync(join(dir, 'x.json.partial')), existsSync(join(dir, 'x.ckpt.lock'))]).toEqual([false, false]);
+  });
+
+  it('a failure keeps its own status: SIGTERM after a usage error exits 2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nqueens-late-signal-'));
+    const child = spawn(process.execPath, ['--import', stay, cli, 'count', '0'], { cwd: dir });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (stderr.endsWith('\n')) child.kill('SIGTERM');
+    });
+    try {
+      expect(await exited).toBe(2);
+    } finally {
+      child.kill('SIGKILL');
+    }
+    expect(stderr).toBe('nqueens: n must be an integer from 1 to 32; got 0 (see nqueens --help)\n');
+  });
+});
+
 describe('a checkpoint write that fails part-way', () => {
   // test/fixtures/short-checkpoint-write.mjs: half the lines written, then ENOSPC, then room again.
   const shortWrite = fileURLToPath(new URL('../fixtures/short-checkpoint-write.mjs', import.meta.url));
