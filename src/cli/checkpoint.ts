@@ -19,7 +19,7 @@ import type { Already } from '../run/runner.js';
 import { VERSION } from '../shared/version.js';
 import { danglingLinkTarget, describeError, refuseDescriptor, writableByUs } from './files.js';
 import { flushToDisk } from './flush-to-disk.js';
-import { canonical, claim, liveOwner, release, type Claim } from './owner.js';
+import { canonical, claim, liveOwner, release, sibling, type Claim } from './owner.js';
 import { letSignalsIn } from './interrupt.js';
 import { byteOrderMark, kindOf, madeBy } from './regular-file.js';
 import { parseCount } from './shards.js';
@@ -297,9 +297,9 @@ export class Checkpoint {
       refuseDescriptor(file, `cannot use the checkpoint ${file}`);
       // Named after the file itself (links resolved): a second name of it meets the same lock.
       const real = canonical(file);
-      checkpoint.lock = claim(`${real}.lock`, real, (why) => `cannot use the checkpoint ${file}: ${why}`);
+      checkpoint.lock = claim(sibling(real, '.lock'), real, (why) => `cannot use the checkpoint ${file}: ${why}`);
       // Claimed first, then looked for: of two counts that start at once, the second sees the first.
-      const writer = liveOwner(`${real}.partial`);
+      const writer = liveOwner(sibling(real, '.partial'));
       if (writer !== undefined)
         throw failure(
           `cannot use the checkpoint ${file}: a count still running writes its output there (${writer}), and would replace it`,

@@ -18,7 +18,7 @@ import {
 import { dirname, resolve } from 'node:path';
 import { codedError, ERROR_CODES, failure } from '../shared/errors.js';
 import { flushToDisk } from './flush-to-disk.js';
-import { canonical, claim, forget, liveOwner, release, type Claim } from './owner.js';
+import { canonical, claim, forget, liveOwner, release, sibling, type Claim } from './owner.js';
 import { kindOf } from './regular-file.js';
 
 /** stdout was closed by its reader (`| head`): stop at once, exit status 0. */
@@ -164,11 +164,11 @@ export class PendingFile {
     }
     this.target = target;
     this.refuseSpecialFile();
-    this.temporary = `${target}.partial`;
+    this.temporary = sibling(target, '.partial');
     try {
       this.claim = claim(this.temporary, checkpoint, (why) => `cannot write ${what} to ${file}: ${why}`);
       // Claimed first, then looked for: of two counts that start at once, the second sees the first.
-      const counting = liveOwner(`${canonical(target)}.lock`);
+      const counting = liveOwner(sibling(canonical(target), '.lock'));
       if (counting !== undefined) {
         release(this.claim, true);
         throw failure(

@@ -28,6 +28,7 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { digest } from '../shared/digest.js';
 import { ERROR_CODES, failure } from '../shared/errors.js';
 import { flushToDisk } from './flush-to-disk.js';
 
@@ -52,6 +53,28 @@ interface OwnerRecord {
   /** The checkpoint the owner counts with (absolute), or null: a claim is taken over only by a count with the same one. */
   checkpoint: string | null;
   since: string;
+}
+
+/** The longest name of a file, in bytes, on Linux's file systems (NAME_MAX: ext4, XFS, Btrfs, tmpfs, overlayfs). */
+const NAME_MAX = 255;
+
+/**
+ * The file that goes with `path` under `suffix` (`FILE.partial`,
+ * `FILE.lock`). Where FILE's own name leaves no room for the suffix within
+ * NAME_MAX bytes (a name of 248 bytes or more, for `.partial`), FILE's name
+ * is cut short and marked with a digest of the whole of it
+ * (`<first bytes>~<16 hex digits>.partial`), so that any valid FILE has its
+ * sibling, which every count on FILE finds under the same name.
+ */
+export function sibling(path: string, suffix: string): string {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  if (Buffer.byteLength(name + suffix) <= NAME_MAX) return path + suffix;
+  const mark = `~${digest(name)}`;
+  const bytes = Buffer.from(name);
+  let end = NAME_MAX - mark.length - Buffer.byteLength(suffix);
+  // Cut before a character, never inside one (a UTF-8 continuation byte is 10xxxxxx).
+  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
+  return path.slice(0, path.length - name.length) + bytes.subarray(0, end).toString() + mark + suffix;
 }
 
 /** The absolute path a name stands for: links in it resolved as far as they exist. */

@@ -8,7 +8,7 @@ import { isAbsolute } from 'node:path';
 import { UsageError } from './args.js';
 import { ERROR_CODES, failure } from '../shared/errors.js';
 import { describeError, PendingFile } from './files.js';
-import { canonical } from './owner.js';
+import { canonical, sibling } from './owner.js';
 
 /** A file the command reads, and what it is to the command ("a shard to merge", "the checkpoint"). */
 interface NamedInput {
@@ -52,8 +52,9 @@ export function reserveOutput(
       if (sameFile(file, input.file))
         throw new UsageError(`${file} is both ${input.role} and the ${option} file; name another output file`);
       // The temporary FILE.partial is written first: it must not be an input either.
-      if (sameFile(`${file}.partial`, input.file))
-        throw new UsageError(`${file}.partial (where ${option} ${file} is written first) is ${input.role}; name another output file`);
+      const partial = sibling(file, '.partial');
+      if (sameFile(partial, input.file))
+        throw new UsageError(`${partial} (where ${option} ${file} is written first) is ${input.role}; name another output file`);
     }
     return new PendingFile(file, what, checkpoint === undefined ? null : canonical(checkpoint));
   } catch (error) {

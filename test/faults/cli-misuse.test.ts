@@ -3,11 +3,12 @@
 // for merge to read are refused before counting, options that would do
 // nothing are usage errors, and a range of one size is still a table.
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, cliInTempDir } from '../cli-in-dir.js';
 import { planUnits } from '../../dist/index.js';
+import { sibling } from '../../dist/cli/owner.js';
 
 const { dir, nqueens } = cliInTempDir('nqueens-misuse-');
 
@@ -93,20 +94,45 @@ describe('options that would do nothing', () => {
 });
 
 describe("a name long enough that its sibling's would not fit", () => {
-  // The file system's limit on a name (255 on ext4, tmpfs and overlayfs), and the longest name each option takes.
+  // The file system's limit on a name (255 on ext4, tmpfs and overlayfs). Before, a name within 7 (--out,
+  // --subtotals: FILE.partial) or 4 (--checkpoint: FILE.lock) bytes of it was refused with ENAMETOOLONG, though
+  // the file itself could be written; now such a sibling's name is FILE's cut short, with a digest of it.
   const nameMax = Number(spawnSync('getconf', ['NAME_MAX', dir], { encoding: 'utf8' }).stdout);
-  it.each([
-    ['--checkpoint', '.lock'],
-    ['--subtotals', '.partial'],
-    ['--out', '.partial'],
-  ])('%s: a name of NAME_MAX less the length of its %s suffix is taken, one byte longer is refused before counting', (option, suffix) => {
-    const longest = 'x'.repeat(nameMax - suffix.length);
+  const names = () => readdirSync(dir).filter((name) => Buffer.byteLength(name) > 200);
+
+  it.each([['--checkpoint'], ['--subtotals'], ['--out']])('%s: every name up to NAME_MAX bytes is written, no sibling left', (option) => {
     const extra = option === '--out' ? ['--shard', '0/1'] : [];
-    expect(nqueens('count', '8', ...extra, option, longest).code).toBe(0);
-    const refused = nqueens('count', '8', ...extra, option, `${longest}y`);
+    // ASCII, and a name whose cut falls inside a two-byte character.
+    for (const name of ['x'.repeat(nameMax - 8), 'x'.repeat(nameMax), `y${'é'.repeat((nameMax - 3) / 2)}`]) {
+      const r = nqueens('count', '8', ...extra, option, name);
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      expect(names()).toEqual([name]);
+      expect(readFileSync(join(dir, name), 'utf8')).toMatch(option === '--out' ? /"total": "92"/ : /\S/);
+      if (option === '--checkpoint') expect(nqueens('count', '8', option, name).stderr).toMatch(/already done/);
+      unlinkSync(join(dir, name));
+    }
+  });
+
+  it("the cut sibling is FILE's alone, within the limit, and every count finds it", () => {
+    const name = 'z'.repeat(nameMax - 2);
+    const partial = sibling(join(dir, name), '.partial');
+    expect(Buffer.byteLength(basename(partial))).toBe(nameMax);
+    expect(basename(partial)).toMatch(new RegExp(`^z{${nameMax - 25}}~[0-9a-f]{16}\\.partial$`));
+    expect(sibling(join(dir, `${name}!`), '.partial')).not.toBe(partial);
+    // Someone's file there is refused by name, as at FILE.partial: a second count would meet a first one's claim there.
+    writeFileSync(partial, 'not a claim');
+    const r = nqueens('count', '8', '--shard', '0/1', '--out', name);
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toContain(`${basename(partial)} already exists and is not a count's owner record`);
+    expect(existsSync(join(dir, name))).toBe(false);
+    unlinkSync(partial);
+  });
+
+  it('a name over NAME_MAX, which no file can have, is refused before counting', () => {
+    const refused = nqueens('count', '8', '--shard', '0/1', '--out', 'x'.repeat(nameMax + 1));
     expect([refused.code, refused.stdout]).toEqual([1, '']);
-    expect(refused.stderr).toContain('ENAMETOOLONG');
-    expect(refused.stderr).toContain(`${longest}y${suffix}`);
+    expect(refused.stderr).toMatch(/ENAMETOOLONG.*\[ERR_NQUEENS_WRITE_FAILED\]\n$/);
+    expect(names()).toEqual([]);
   });
 });
 
