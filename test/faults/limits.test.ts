@@ -2,8 +2,9 @@
 // V8 cannot reserve a wasm memory: engine 'auto' then counts in TypeScript
 // and says so, an explicit 'wasm' fails with ERR_NQUEENS_OUT_OF_MEMORY (a
 // worker's failure carrying it as its cause), and the CLI exits 1 with the
-// code, keeping 2 for usage errors. And a range is checked whole before
-// any of it is counted.
+// code, keeping 2 for usage errors. Under a low limit on open files the
+// CLI says which limit and what to do, on one line. And a range is checked
+// whole before any of it is counted.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -13,10 +14,10 @@ import { cli } from '../cli-in-dir.js';
 const LIMIT_KB = 4_000_000;
 const index = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
 
-/** `node args...` under the limit. */
-function limited(args: string[], limitKb = LIMIT_KB) {
+/** `node args...` under the limit: of address space in KB (`ulimit -v`), or another of ulimit's (`-n`: open files). */
+function limited(args: string[], limit = LIMIT_KB, which = '-v') {
   const quoted = [process.execPath, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const r = spawnSync('sh', ['-c', `ulimit -v ${limitKb} && exec ${quoted}`], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync('sh', ['-c', `ulimit ${which} ${limit} && exec ${quoted}`], { encoding: 'utf8', timeout: 60_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -144,6 +145,38 @@ describe('no address space for a wasm memory', () => {
     expect([wasm.code, wasm.stdout]).toEqual([1, '']);
     expect(wasm.stderr).toMatch(/^nqueens: cannot reserve a WebAssembly memory \(ulimit -v\?\): .*\[ERR_NQUEENS_OUT_OF_MEMORY\]\n$/);
     expect(wasm.stderr).not.toMatch(/--help/);
+  });
+});
+
+describe('a low limit on open files (ulimit -n, soft and hard)', () => {
+  // Node opens the files of a module's imports all at once: before, below about 44 the command's own modules failed
+  // to load with EMFILE, and Node printed its stack trace (exit 1, no code). Below about 20 Node itself cannot start.
+  it('too low for the command to load: one line naming the limit and what to do, exit 1, [EMFILE]', () => {
+    const r = limited([cli, 'count', '8'], 24, '-n');
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toMatch(
+      /^nqueens: cannot start: EMFILE: too many open files, open '[^']+\.js'; the limit on open files \(ulimit -n\) is 24: raise it to 64 or more \[EMFILE\]\n$/,
+    );
+  });
+
+  it('at the limit the message names (64), the command loads and counts', () => {
+    const r = limited([cli, 'count', '10', '--json'], 64, '-n');
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(JSON.parse(r.stdout)).toMatchObject({ n: 10, total: '724', unique: '92' });
+  });
+
+  it('a worker that cannot open its files fails the count with its EMFILE as the cause, and says what to do', () => {
+    // test/fixtures/worker-out-of-files.mjs fails every worker thread as a real limit does some (the opens race);
+    // count --placed runs on workers only (no count on this thread that could finish first).
+    const outOfFiles = fileURLToPath(new URL('../fixtures/worker-out-of-files.mjs', import.meta.url));
+    const r = spawnSync(process.execPath, ['--import', outOfFiles, cli, 'count', '12', '--placed', '0:3', '--threads', '2'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect([r.status, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toMatch(
+      /^nqueens: counting worker failed: EMFILE: too many open files, open 'worker\.js'; the limit on open files \(ulimit -n\) is \d+: raise it, or give fewer --threads \(each worker opens files of its own\) \[ERR_NQUEENS_WORKER_FAILED, cause EMFILE\]\n$/,
+    );
   });
 });
 

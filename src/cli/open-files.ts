@@ -1,0 +1,44 @@
+// Out of file descriptors: which limit, and what to do. Node opens the
+// files of a module's imports all at once, so the command cannot load under
+// a low limit on open files (`ulimit -n` below about 44), and each worker
+// thread loads its own modules the same way as it starts.
+import { readFileSync } from 'node:fs';
+
+/** EMFILE: this process's limit on open files; ENFILE: the system's. */
+const OUT_OF_FILES = /\bE[MN]FILE\b/;
+
+/** This process's limit on open files (`ulimit -n`), from /proc/self/limits (Linux); undefined where it cannot be read. */
+function openFilesLimit(): number | undefined {
+  try {
+    const limit = /^Max open files\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1];
+    return limit === undefined ? undefined : Number(limit);
+  } catch {
+    return undefined; // not Linux, or not one descriptor left to read it with
+  }
+}
+
+/**
+ * openFilesLimit() once it can be read: where the command could not load,
+ * the files still being opened then close within a few turns of the event
+ * loop, which leaves a descriptor to read it with.
+ */
+export async function openFilesLimitSoon(): Promise<number | undefined> {
+  for (let turn = 0; turn < 1000; turn++) {
+    const limit = openFilesLimit();
+    if (limit !== undefined) return limit;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return undefined;
+}
+
+/**
+ * `; the limit on open files (ulimit -n) is 40: <advice>` where `error` ran
+ * out of file descriptors (EMFILE or ENFILE as its code, its cause's, as a
+ * worker's is, or in its message, where a file could not be opened); ''
+ * for any other error.
+ */
+export function openFilesHint(error: unknown, advice: string, limit = openFilesLimit()): string {
+  const e = error as { code?: unknown; cause?: { code?: unknown }; message?: unknown } | null | undefined;
+  if (![e?.code, e?.cause?.code, e?.message].some((text) => typeof text === 'string' && OUT_OF_FILES.test(text))) return '';
+  return `; the limit on open files (ulimit -n) is ${limit ?? 'too low'}: ${advice}`;
+}
