@@ -4,6 +4,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { count, countCompletions, type CompletionsProgress, type Progress } from '../dist/index.js';
 import { NOTHING_DONE, RunProgress } from '../dist/run/run-progress.js';
+import { runMethod } from '../dist/run/runner.js';
+import { searchMethod } from '../dist/search/search-method.js';
 import { range, TOTAL, UNIQUE } from './oeis.js';
 
 describe.each(['join', 'search'] as const)('algorithm %s', (algorithm) => {
@@ -138,18 +140,32 @@ describe('a slow onProgress', () => {
     }
   });
 
-  it('count(15) on 2 workers with a 101 ms callback is exact, each report starting 100 ms after the last ended', async () => {
-    const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-    const starts: number[] = [];
-    const r = await count(15, {
-      threads: 2,
-      onProgress: (p) => {
-        starts.push(p.elapsedMs);
-        sleep(101);
-      },
-    });
-    expect([r.total, r.unique]).toEqual([TOTAL[15], UNIQUE[15]]);
-    for (let i = 1; i < starts.length - 1; i++) expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(201);
+  it("count(15) on 2 workers: the runner's reports also start 100 ms after the last callback ended (a fake clock)", async () => {
+    // The clock moves only as the test says (1 ms a unit, 150 ms a callback), so the reports, workers and all,
+    // are the same on every machine: every 100th unit, then the last. (A real 101 ms callback could not tell:
+    // on a fast machine count(15) ends within the first callback's interval, with only a first and a last report.)
+    vi.useFakeTimers({ toFake: ['performance'] });
+    try {
+      const plan = searchMethod(15, 0);
+      const calls: number[] = [];
+      const r = await runMethod(plan, {
+        engine: 'wasm',
+        threads: 2,
+        onUnit: () => vi.advanceTimersByTime(1),
+        onProgress: (p) => {
+          calls.push(p.elapsedMs);
+          vi.advanceTimersByTime(150);
+        },
+      });
+      expect([r.total, r.unique, r.threads]).toEqual([TOTAL[15], UNIQUE[15], 2]);
+      // Reports at 0, 250, 500, ...: each 100 ms (100 units) after the last callback's end; then the last, forced.
+      const every = Math.floor((plan.units - 1) / 100);
+      const expected = [...range(0, every).map((i) => 250 * i), 150 * (every + 1) + plan.units];
+      expect(plan.units).toBeGreaterThan(1000);
+      expect(calls).toEqual(expected);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
