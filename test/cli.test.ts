@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+/** Holds stdout's reader back until the CLI finds the pipe full (it says `stdout full` on stderr). */
+const stdoutFull = fileURLToPath(new URL('fixtures/stdout-full-then-blocking.mjs', import.meta.url));
 
 function nqueens(...args: string[]) {
   const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
@@ -63,15 +65,25 @@ describe('nqueens CLI', () => {
     const whole = nqueens('solve', '11', '--limit', 'all');
     expect(whole.code).toBe(0);
     expect(whole.stdout.length).toBeGreaterThan(4 * 65_536); // more than a pipe holds: the writer must wait
-    // The reader takes nothing for the first half second, so the pipe fills and the writer waits until it drains.
-    const child = spawn(process.execPath, [cli, 'solve', '11', '--limit', 'all'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // The reader takes nothing until the CLI has found the pipe full (the fixture says so on stderr, then lets that
+    // write wait for the reader, as on any blocking pipe): whatever the machine's speed, the writer waits for it.
+    const child = spawn(process.execPath, ['--import', stdoutFull, cli, 'solve', '11', '--limit', 'all'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.pause();
     const chunks: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    let stderr = '';
+    const full = new Promise((resolve) =>
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk).includes('stdout full') && resolve(true)),
+    );
+    // Or its exit, should the pipe never fill (it did not wait: the check below fails).
+    await Promise.race([full, new Promise((resolve) => child.on('exit', resolve))]);
+    expect(stderr).toBe('stdout full\n');
     child.stdout.resume();
     const code = await new Promise((resolve) => child.on('close', resolve));
     expect(code).toBe(0);
+    expect(stderr).toBe('stdout full\n');
     expect(Buffer.concat(chunks).toString('utf8')).toBe(whole.stdout);
   });
 
