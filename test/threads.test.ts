@@ -3,12 +3,12 @@ import { availableParallelism } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { AUTO_THREADS_MIN_N, count, planUnits, type Progress } from '../dist/index.js';
+import { AUTO_THREADS_MIN_N, count, countCompletions, countCompletionsSync, planUnits, type Progress, type Queen } from '../dist/index.js';
 import { constellationPlan, unitContribution } from '../dist/search/search-plan.js';
 import { searchUnitCodec } from '../dist/search/unit-codec.js';
 import { addResult, eachResult, noResults } from '../dist/run/unit-results.js';
 import { runMethod } from '../dist/run/runner.js';
-import { BESIDE_MAX_N, besideOneWorker, releaseThreads, threadPlan } from '../dist/run/thread-plan.js';
+import { BESIDE_MAX_N, besideOneWorker, completionsThreads, releaseThreads, threadPlan } from '../dist/run/thread-plan.js';
 import { searchMethod } from '../dist/search/search-method.js';
 import { closeIdleWorkers, IDLE_MS, idleWorkers, runOnWorkers } from '../dist/run/pool.js';
 import { workersAlive, workersStarted } from '../dist/run/spawn.js';
@@ -45,6 +45,32 @@ describe('default threads', () => {
   it('counts small boards on the calling thread', async () => {
     const r = await count(AUTO_THREADS_MIN_N - 1);
     expect(r).toMatchObject({ total: TOTAL[AUTO_THREADS_MIN_N - 1], threads: 1 });
+  });
+
+  // The cores given, so the rule is pinned on any machine (on one core, a worker and the calling thread both say 1).
+  it.each([
+    [15, undefined, 4, 4],
+    [14, undefined, 4, 0],
+    [15, undefined, 1, 1],
+    [16, undefined, 2, 2],
+    [0, undefined, 8, 0],
+    [14, 3, 4, 3],
+    [15, 1, 4, 1],
+  ] as const)('a completion count with %i open rows, threads %s, on %i cores asks for %i threads', (open, threads, cores, wanted) => {
+    expect(completionsThreads(open, threads, cores)).toBe(wanted);
+  });
+
+  it('countCompletions: a worker a core from 15 open rows, the calling thread at 14 (n = 17: 2 queens, then 3)', async () => {
+    // At least one queen placed: countCompletions(n, []) is count(n), whose threads go by n (AUTO_THREADS_MIN_N).
+    const two: Queen[] = [
+      [0, 0],
+      [16, 1],
+    ];
+    const open15 = await countCompletions(17, two);
+    expect(open15).toMatchObject({ total: countCompletionsSync(17, two).total, threads: availableParallelism() });
+    const three: Queen[] = [...two, [1, 3]];
+    const open14 = await countCompletions(17, three);
+    expect(open14).toMatchObject({ total: countCompletionsSync(17, three).total, threads: 1 });
   });
 });
 

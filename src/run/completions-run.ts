@@ -4,8 +4,9 @@ import type { AbortSignalLike } from '../shared/abort.js';
 import { availableCores } from '../contract/environment.js';
 import { completionsMethod } from '../completions/completions-method.js';
 import { openRows, splitCompletions, type Rows } from '../completions/completions.js';
-import { COMPLETIONS_THREADS_MIN_OPEN, type CompletionsProgress } from '../completions/completion-types.js';
+import type { CompletionsProgress } from '../completions/completion-types.js';
 import { runMethod } from './runner.js';
+import { completionsThreads } from './thread-plan.js';
 
 interface CompletionsRun {
   n: number;
@@ -22,7 +23,7 @@ const UNITS_PER_THREAD = 64;
 export async function runCompletions(run: CompletionsRun): Promise<{ total: bigint; engine: 'wasm' | 'js'; threads: number }> {
   const { n, onProgress } = run;
   const open = openRows(n, run.rows);
-  const threads = run.threads ?? (open.rows.length >= COMPLETIONS_THREADS_MIN_OPEN ? await availableCores() : 0);
+  const threads = completionsThreads(open.rows.length, run.threads, await availableCores());
   const units = splitCompletions(open, UNITS_PER_THREAD * Math.max(1, threads));
   const r = await runMethod(completionsMethod(n, units), {
     engine: run.engine,

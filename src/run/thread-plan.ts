@@ -7,6 +7,7 @@
 //   1 on the calling thread alone, else the workers, plus the calling
 //   thread where it counts beside them.
 import { AUTO_THREADS_MIN_N, isNode, tableMemoryBudget } from '../contract/environment.js';
+import { COMPLETIONS_THREADS_MIN_OPEN } from '../completions/completion-types.js';
 
 /** The largest n counted beside one worker on two cores (besideOneWorker): the join's up to 17 take 2 s. */
 export const BESIDE_MAX_N = 17;
@@ -130,6 +131,16 @@ export function besideOneWorker(n: number, threads: number | undefined, cores: n
  */
 export function workerStartsLate(plan: ThreadPlan, cores: number, helps: boolean, idle: number, node = isNode): boolean {
   return node && cores === 1 && plan.workers === 1 && !plan.callingThreadCounts && helps && idle === 0;
+}
+
+/**
+ * The threads a completion count with `open` rows open asks for, on `cores`
+ * cores: `threads`, else a worker a core from COMPLETIONS_THREADS_MIN_OPEN
+ * open rows, else 0 (the calling thread, in slices). threadPlan plans them.
+ */
+export function completionsThreads(open: number, threads: number | undefined, cores: number): number {
+  if (threads !== undefined) return threads;
+  return open >= COMPLETIONS_THREADS_MIN_OPEN ? cores : 0;
 }
 
 /** The workers a count asks for: `threads`, else one a core from AUTO_THREADS_MIN_N (less this thread's, besideOneWorker), else none. */
