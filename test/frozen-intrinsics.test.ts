@@ -13,12 +13,15 @@ const frozen = (args: string[]) =>
 
 describe('under node --frozen-intrinsics', () => {
   it('the library imports and counts, on this thread and on workers, with both engines', () => {
-    const script = `import { count, countSync } from './dist/index.js';
-const out = [countSync(10).total, countSync(10, { engine: 'js' }).total, (await count(12, { threads: 2 })).total, (await count(16)).total];
-console.log(out.join(' '));`;
+    // On workers: a completion count, whose units the calling thread never counts (count(12, { threads: 2 }) could end
+    // there before a worker was up), with each engine; and count(16).
+    const script = `import { count, countCompletions, countSync } from './dist/index.js';
+const onWorkers = (engine) => countCompletions(12, [[0, 1]], { engine, threads: 2 }).then((r) => r.total + ' ' + r.engine + ' ' + r.threads);
+const out = [countSync(10).total, countSync(10, { engine: 'js' }).total, await onWorkers('wasm'), await onWorkers('js'), (await count(16)).total];
+console.log(out.join(', '));`;
     const r = frozen(['--input-type=module', '-e', script]);
     expect(r.stderr).toBe('');
-    expect(r.stdout.trim()).toBe('724 724 14200 14772512');
+    expect(r.stdout.trim()).toBe('724, 724, 806 wasm 2, 806 js 2, 14772512');
     expect(r.status).toBe(0);
   });
 
