@@ -8,26 +8,36 @@ import { count, countCompletions } from '../dist/index.js';
 const reason = new Error('the user left');
 
 type OnProgress = (progress: { readonly fraction: number }) => void;
+/** Each path, and the report it is aborted at during the count (`fraction`: that report's). */
 const paths = [
   [
     'count, calling thread',
     (signal: AbortSignal, onProgress?: OnProgress) => count(16, { threads: 1, algorithm: 'search', engine: 'js', signal, onProgress }),
+    // The first report before the end (its start, fraction 0): the calling thread sees the abort before any worker.
+    (fraction: number) => fraction < 1,
   ],
-  ['count, 2 workers', (signal: AbortSignal, onProgress?: OnProgress) => count(17, { threads: 2, signal, onProgress })],
+  // On workers: a report with work done, so their pool is counting (a report at the start, before the pool's job, left
+  // the workers' way of aborting untried). The completion count's work is the workers' alone.
+  [
+    'count, 2 workers',
+    (signal: AbortSignal, onProgress?: OnProgress) => count(17, { threads: 2, signal, onProgress }),
+    (fraction: number) => fraction > 0 && fraction < 1,
+  ],
   [
     'countCompletions, 2 workers',
-    (signal: AbortSignal, onProgress?: OnProgress) => countCompletions(19, [[0, 3]], { threads: 2, signal, onProgress }),
+    (signal: AbortSignal, onProgress?: OnProgress) => countCompletions(18, [[0, 3]], { threads: 2, signal, onProgress }),
+    (fraction: number) => fraction > 0 && fraction < 1,
   ],
 ] as const;
 
-/** Aborts at the first report before the end: the count is running then, whatever the machine's speed. */
-function abortWhileCounting(controller: AbortController, ...reason: unknown[]): OnProgress {
+/** Aborts at the first report `at` says, before the end: the count is running then, whatever the machine's speed. */
+function abortWhileCounting(at: (fraction: number) => boolean, controller: AbortController, ...reason: unknown[]): OnProgress {
   return (p) => {
-    if (p.fraction < 1 && !controller.signal.aborted) controller.abort(...reason);
+    if (at(p.fraction) && !controller.signal.aborted) controller.abort(...reason);
   };
 }
 
-describe.each(paths)('%s', (_path, run) => {
+describe.each(paths)('%s', (_path, run, at) => {
   it('abort(reason) before the call rejects with the reason itself', async () => {
     const controller = new AbortController();
     controller.abort(reason);
@@ -36,13 +46,13 @@ describe.each(paths)('%s', (_path, run) => {
 
   it('abort(reason) during the count rejects with the reason itself', async () => {
     const controller = new AbortController();
-    await expect(run(controller.signal, abortWhileCounting(controller, reason))).rejects.toBe(reason);
+    await expect(run(controller.signal, abortWhileCounting(at, controller, reason))).rejects.toBe(reason);
     expect(controller.signal.aborted).toBe(true);
   });
 
   it('abort() without a reason rejects with a DOMException named AbortError', async () => {
     const controller = new AbortController();
-    await expect(run(controller.signal, abortWhileCounting(controller))).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(run(controller.signal, abortWhileCounting(at, controller))).rejects.toMatchObject({ name: 'AbortError' });
     expect(controller.signal.aborted).toBe(true);
   });
 });
