@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countCompletionsSync } from '../../dist/index.js';
 import { TOTAL, UNIQUE } from '../oeis.js';
 import { installPacked } from '../pack.js';
 import {
@@ -133,6 +134,20 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
 
   const exact = (n: number) => ({ n, total: String(TOTAL[n]), unique: String(UNIQUE[n]), engine: 'wasm' });
 
+  /**
+   * countCompletions(12, [[0, 1]]) on two workers: the page's thread counts count(13)'s units while its workers load,
+   * and may count them all; a completion count's units are the workers' alone, so they load and count, whatever the
+   * machine's speed.
+   */
+  function completionsIn(page: Page): Promise<{ total: string; engine: string; threads: number; workers: WorkerLog }> {
+    return page.evaluate(async () => {
+      const r = await nqueens.countCompletions(12, [[0, 1]], { threads: 2 });
+      const workers = (globalThis as unknown as { workerLog: WorkerLog }).workerLog.splice(0);
+      return { total: String(r.total), engine: r.engine, threads: r.threads, workers };
+    });
+  }
+  const COMPLETIONS_12 = String(countCompletionsSync(12, [[0, 1]]).total);
+
   it.each([
     ['through an import map', 'import-map.html', /^http:\/\/127\.0\.0\.1:\d+\/node_modules\/nqueens-wasm\/dist\/run\/worker\.js$/],
     [
@@ -152,7 +167,10 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
       const two = await countIn(page, 13, { threads: 2 });
       expect(two).toMatchObject({ ...exact(13), threads: 2 });
       expect(two.workers).toHaveLength(2);
-      for (const w of [...auto.workers, ...two.workers])
+      const completions = await completionsIn(page);
+      expect(completions).toMatchObject({ total: COMPLETIONS_12, engine: 'wasm', threads: 2 });
+      expect(completions.workers).toHaveLength(2);
+      for (const w of [...auto.workers, ...two.workers, ...completions.workers])
         expect(w).toMatchObject({ url: expect.stringMatching(workerUrl), type: 'module', terminated: true });
       const other = await page.evaluate(() => ({
         sync: String(nqueens.countSync(9).total),
@@ -173,6 +191,7 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
       expect(two).toMatchObject({ ...exact(13), threads: 2 });
       const join = await countIn(page, 14, { threads: 2, algorithm: 'join' });
       expect(join).toMatchObject({ ...exact(14), threads: 2 });
+      expect(await completionsIn(page)).toMatchObject({ total: COMPLETIONS_12, engine: 'wasm', threads: 2 });
       expect(errors).toEqual([]);
     } finally {
       await close();
@@ -227,6 +246,7 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
       const two = await countIn(page, 13, { threads: 2 });
       expect(two).toMatchObject({ ...exact(13), engine: 'js', threads: 2 });
       expect(two.workers).toHaveLength(2);
+      expect(await completionsIn(page)).toMatchObject({ total: COMPLETIONS_12, engine: 'js', threads: 2 });
       expect(errors).toEqual([]);
     } finally {
       await close();
