@@ -217,6 +217,20 @@ describe("the CLI's progress bar", () => {
     expect([out.startsWith('\r'), out.endsWith('\x1b[K')]).toEqual([true, true]);
   });
 
+  it('rounds the ETA before splitting it, so it never shows 60 in a place (1m00s, not 60s, 1m60s or 1h60m)', async () => {
+    const { progressBar } = await import('../dist/cli/progress-bar.js');
+    const lines: string[] = [];
+    const bar = progressBar({ isTTY: true, columns: 200, write: (s: string) => lines.push(s) > 0 } as unknown as NodeJS.WriteStream);
+    // Half done after t seconds: t seconds left.
+    const eta = (t: number): string => {
+      bar.update({ n: 20, phase: 'counting', finished: 5, units: 10, fraction: 0.5, elapsedMs: t * 1000 } as Progress);
+      return /eta (\d+[hms]\d*[ms]?)/.exec(lines.at(-1) ?? '')?.[1] ?? '';
+    };
+    // Before: 60s, 1m60s, 59m60s and 1h60m.
+    expect([59.6, 119.6, 3599.7, 7199.8].map(eta)).toEqual(['1m00s', '2m00s', '1h00m', '2h00m']);
+    expect([59.4, 61, 3599.4, 3661].map(eta)).toEqual(['59s', '1m01s', '59m59s', '1h01m']);
+  });
+
   it('on a terminal without control codes (TERM=dumb) writes spaces over the old line, never an escape code', async () => {
     const { progressBar } = await import('../dist/cli/progress-bar.js');
     let out = '';

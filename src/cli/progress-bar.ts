@@ -9,11 +9,14 @@ export interface ProgressBar {
 const WIDTH = 24;
 const SHOW_AFTER_MS = 500;
 
+/** Seconds as `42s`, `3m05s` or `2h07m`: rounded to the last unit shown first, so 59.6 s is `1m00s`, never `60s` (nor `1m60s`, `1h60m`). */
 function formatSeconds(s: number): string {
   if (!Number.isFinite(s)) return '?';
-  if (s < 60) return `${s.toFixed(0)}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, '0')}s`;
-  return `${Math.floor(s / 3600)}h${String(Math.round((s % 3600) / 60)).padStart(2, '0')}m`;
+  const seconds = Math.round(s);
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`;
+  const minutes = Math.round(s / 60);
+  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
 }
 
 /** A share as a percentage: one decimal, or two significant digits below 0.1% (n = 24 has 677,294 units). */
