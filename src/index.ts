@@ -146,8 +146,16 @@ const COMPLETIONS_SYNC_OPTIONS = ['engine'] as const;
 const COMPLETIONS_OPTIONS = ['engine', 'threads', 'onProgress', 'signal'] as const;
 const SOLUTIONS_OPTIONS = ['limit', 'engine', 'unique', 'placed', 'after'] as const;
 
-function checkEngine(engine: unknown): EngineChoice {
-  return engine === undefined ? 'auto' : checkChoice(engine, 'options.engine', ENGINES);
+const CPU_ENGINES: readonly CpuEngineChoice[] = ENGINES.filter(isCpuEngine);
+
+/**
+ * options.engine: any of ENGINES for count(), the CPU's alone where `cpuOnly`
+ * (its RangeError lists only those; 'webgpu' itself passes, for the caller's
+ * TypeError that says why it cannot run there).
+ */
+function checkEngine(engine: unknown, cpuOnly = false): EngineChoice {
+  if (engine === undefined) return 'auto';
+  return checkChoice(engine, 'options.engine', cpuOnly && engine !== 'webgpu' ? CPU_ENGINES : ENGINES);
 }
 
 /**
@@ -236,7 +244,7 @@ function* iterate<U>(units: Iterable<U>): Generator<U, void, undefined> {
 export function countSync(n: number, options?: CountSyncOptions): CountResult {
   checkN(n);
   const opts = checkOptions<CountSyncOptions>(options, 'countSync()', COUNT_SYNC_OPTIONS);
-  const engine = checkEngine(opts.engine);
+  const engine = checkEngine(opts.engine, true);
   const choice = checkAlgorithm(opts.algorithm);
   if (!isCpuEngine(engine)) throw typeError("countSync() cannot use engine 'webgpu': WebGPU is asynchronous; use count()");
   const start = now();
@@ -287,7 +295,7 @@ export function solutions(n: number, options?: SolutionsOptions): IterableIterat
   checkN(n);
   const opts = checkOptions<SolutionsOptions>(options, 'solutions()', SOLUTIONS_OPTIONS);
   const limit = opts.limit === undefined ? Infinity : checkInteger(opts.limit, 'options.limit', 0, Infinity);
-  const engine = checkEngine(opts.engine);
+  const engine = checkEngine(opts.engine, true);
   if (!isCpuEngine(engine))
     throw typeError("solutions() cannot use engine 'webgpu': it only counts; use 'auto', 'wasm', 'js' or 'reference'");
   if (opts.unique !== undefined && typeof opts.unique !== 'boolean') {
@@ -319,13 +327,13 @@ interface CheckedCountOptions<P> {
 /** count()'s options (countCompletions() takes the same): TypeError/RangeError for bad ones. */
 const WEBGPU_COUNTS_BOARDS_ONLY = "engine 'webgpu' counts whole boards only; count completions with 'auto', 'wasm', 'js' or 'reference'";
 
-function checkCountOptions<P>(options: unknown, fn: string, allowed: readonly string[]): CheckedCountOptions<P> {
+function checkCountOptions<P>(options: unknown, fn: string, allowed: readonly string[], cpuOnly = false): CheckedCountOptions<P> {
   const opts = checkOptions<{ engine: unknown; algorithm: unknown; threads: unknown; onProgress: unknown; signal: unknown }>(
     options,
     fn,
     allowed,
   );
-  const engine = checkEngine(opts.engine);
+  const engine = checkEngine(opts.engine, cpuOnly);
   const algorithm = checkAlgorithm(opts.algorithm);
   const threads = opts.threads === undefined ? undefined : checkInteger(opts.threads, 'options.threads', 1, MAX_THREADS);
   if (opts.onProgress !== undefined && typeof opts.onProgress !== 'function') {
@@ -357,7 +365,7 @@ export function countCompletionsSync(n: number, placed: readonly Queen[], option
   checkN(n);
   const rows = checkPlaced(n, placed);
   const opts = checkOptions<CountSyncOptions>(options, 'countCompletionsSync()', COMPLETIONS_SYNC_OPTIONS);
-  const engine = checkEngine(opts.engine);
+  const engine = checkEngine(opts.engine, true);
   if (!isCpuEngine(engine)) throw typeError(WEBGPU_COUNTS_BOARDS_ONLY);
   // From the queens checked, not `placed` again (a Proxy could answer otherwise the second time).
   if (rows.every((c) => c < 0)) return withoutUnique(countSync(n, { engine }));
@@ -374,7 +382,7 @@ export function countCompletionsSync(n: number, placed: readonly Queen[], option
 export async function countCompletions(n: number, placed: readonly Queen[], options?: CompletionsOptions): Promise<CompletionsResult> {
   checkN(n);
   const rows = checkPlaced(n, placed);
-  const guard = guardProgress(checkCountOptions<CompletionsProgress>(options, 'countCompletions()', COMPLETIONS_OPTIONS));
+  const guard = guardProgress(checkCountOptions<CompletionsProgress>(options, 'countCompletions()', COMPLETIONS_OPTIONS, true));
   try {
     await Promise.resolve(); // onProgress is first called after countCompletions() has returned its promise
     const { engine, threads, onProgress, signal } = guard.options;

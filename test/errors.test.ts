@@ -45,7 +45,7 @@ describe.each(BAD_N)('n = %s', (n, type) => {
 
 describe('options', () => {
   it.each([
-    [{ engine: 'gpu' }, RangeError, /options.engine must be one of 'auto', 'wasm', 'js', 'reference', 'webgpu'; got "gpu"/],
+    [{ engine: 'gpu' }, RangeError, /options.engine must be one of 'auto', 'wasm', 'js', 'reference'; got "gpu"/],
     [{ engine: 1 }, TypeError, /options.engine must be one of .*; got 1/],
     [{ engine: null }, TypeError, /options.engine must be one of .*; got null/],
     [{ engnie: 'js' }, TypeError, /unknown option "engnie"; allowed options are engine/],
@@ -60,6 +60,20 @@ describe('options', () => {
   ])('countSync(8, %j) throws', (options, type, message) => {
     expect(() => countSync(8, options as never)).toThrow(type);
     expect(() => countSync(8, options as never)).toThrow(message);
+  });
+
+  it("lists 'webgpu' among the engines allowed only where it can run: count()", async () => {
+    const cpu = "options.engine must be one of 'auto', 'wasm', 'js', 'reference'; got \"gpu\"";
+    // Before: every function listed 'webgpu', then refused it with a TypeError where the CPU counts.
+    for (const call of [
+      () => countSync(8, { engine: 'gpu' as never }),
+      () => [...solutions(8, { engine: 'gpu' as never })],
+      () => countCompletionsSync(8, [], { engine: 'gpu' as never }),
+    ])
+      expect(call).toThrow(cpu);
+    await expect(countCompletions(8, [], { engine: 'gpu' as never })).rejects.toThrow(cpu);
+    await expect(count(8, { engine: 'gpu' as never })).rejects.toThrow("'reference', 'webgpu'; got \"gpu\"");
+    expect(() => countSync(8, { engine: 'webgpu' as never })).toThrow(TypeError);
   });
 
   it('takes options of every kind that holds them as own keys: a class instance (tagged too), another realm, null prototype, a Proxy, a module namespace', async () => {
