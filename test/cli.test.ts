@@ -119,7 +119,33 @@ describe('nqueens CLI', () => {
     [['count', '9..4'], /the range 9..4 is empty/],
     [['count'], /count needs a board size/],
     [['count', '8', '--engine', 'gpu'], /--engine must be auto, wasm, js, reference or webgpu; got "gpu" \(see/],
+    // Where an engine cannot run, an unknown name's message lists only those that can, and a known one says why not.
+    [['solve', '8', '--engine', 'gpu'], /^nqueens: --engine must be auto, wasm, js or reference; got "gpu" \(see/],
+    [['count', '8', '--placed', '0:0', '--engine', 'gpu'], /^nqueens: --engine must be auto, wasm, js or reference; got "gpu" \(see/],
+    [['merge', 'a.json', '--verify', '1', '--engine', 'gpu'], /^nqueens: --engine must be auto, wasm or js; got "gpu" \(see/],
+    [
+      ['merge', 'a.json', '--verify', '1', '--engine', 'wsam'],
+      /^nqueens: --engine must be auto, wasm or js; got "wsam"; did you mean wasm\?/,
+    ],
+    [
+      ['solve', '8', '--engine', 'webgpu'],
+      /^nqueens: --engine webgpu counts whole boards only; solve runs on auto, wasm, js or reference \(see/,
+    ],
+    [
+      ['count', '8', '--placed', '0:0', '--engine', 'webgpu'],
+      /^nqueens: --engine webgpu counts whole boards only; count --placed runs on auto, wasm, js or reference \(see/,
+    ],
+    [
+      ['merge', 'a.json', '--verify', '1', '--engine', 'reference'],
+      /^nqueens: --engine reference cannot recount units; merge --verify runs on auto, wasm or js \(see/,
+    ],
+    [
+      ['merge', 'a.json', '--verify', '1', '--engine', 'webgpu'],
+      /^nqueens: --engine webgpu counts whole boards only; merge --verify runs on/,
+    ],
     [['count', '8', '--frobnicate'], /nqueens: unknown option --frobnicate \(see nqueens --help\)/],
+    [['count', '8', '--=x'], /^nqueens: unknown option --=x \(see nqueens --help\)/], // it said "unknown option --"
+    [['count', '8', '-=x'], /^nqueens: unknown option -=x \(see nqueens --help\)/],
     [['solve', '8', '--limit', 'x'], /--limit must be a whole number \(0 or more\) or all; got "x"/],
     [['solve', '8', '--format', 'xml'], /--format must be board or json; got "xml" \(see/],
     [['fly'], /unknown command "fly"/],

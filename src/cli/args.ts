@@ -3,7 +3,7 @@
 // the flag and quotes what was typed (the library's messages name options
 // and types instead, which a command line does not have).
 import { parseArgs } from 'node:util';
-import { ALGORITHMS, ENGINES, MAX_N, MAX_THREADS, MIN_N, type AlgorithmChoice, type EngineChoice } from '../index.js';
+import { ALGORITHMS, ENGINES, MAX_N, MAX_THREADS, MIN_N, type AlgorithmChoice, type CpuEngineChoice, type EngineChoice } from '../index.js';
 import { queensConflict } from '../shared/board.js';
 import { ERROR_CODES } from '../shared/errors.js';
 import { didYouMean, oneOf } from './suggest.js';
@@ -141,7 +141,8 @@ function checkKnownOptions(argv: readonly string[]): void {
     const name = flag.replace(/^--?/, '');
     // A single dash is a short option (-h, -v): guessing a long one from one letter would mislead.
     const guess = token.startsWith('--') ? didYouMean(name, Object.keys(OPTIONS), (o) => `--${o}`) : '';
-    throw new UsageError(`unknown option ${flag}${guess}`);
+    // `--=x` names no option at all: the whole word is what was given.
+    throw new UsageError(`unknown option ${name === '' ? token : flag}${guess}`);
   }
 }
 
@@ -248,11 +249,23 @@ export function parseEngine(text: string | undefined): EngineChoice {
   return text === undefined ? 'auto' : parseChoice(text, '--engine', ENGINES);
 }
 
-/** An engine for work the GPU does not do (solve, completions): webgpu is a usage error naming `what`. */
-export function parseCpuEngine(text: string | undefined, what: string): Exclude<EngineChoice, 'webgpu'> {
-  const engine = parseEngine(text);
-  if (engine === 'webgpu') throw new UsageError(`--engine webgpu counts whole boards only; ${what} runs on auto, wasm, js or reference`);
-  return engine;
+const CPU_ENGINE_CHOICES = ENGINES.filter((engine): engine is CpuEngineChoice => engine !== 'webgpu');
+
+/**
+ * An engine for work the GPU does not do (solve, completions; merge's recount, which has no reference engine
+ * either): one of `allowed`, which an unknown name's message lists; an engine left out is a usage error saying why.
+ */
+export function parseCpuEngine<T extends EngineChoice = CpuEngineChoice>(
+  text: string | undefined,
+  what: string,
+  allowed: readonly T[] = CPU_ENGINE_CHOICES as readonly EngineChoice[] as readonly T[],
+): T {
+  if (text === undefined) return 'auto' as T; // every list has it
+  if ((ENGINES as readonly string[]).includes(text) && !(allowed as readonly string[]).includes(text)) {
+    const why = text === 'webgpu' ? 'counts whole boards only' : 'cannot recount units';
+    throw new UsageError(`--engine ${text} ${why}; ${what} runs on ${oneOf(allowed)}`);
+  }
+  return parseChoice(text, '--engine', allowed);
 }
 
 export function parseAlgorithm(text: string | undefined): AlgorithmChoice {

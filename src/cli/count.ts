@@ -72,7 +72,7 @@ interface SliceRun {
 export async function runCount(positionals: string[], values: OptionValues): Promise<void> {
   const { sizes, range } = parseSizes(positionals[0]);
   if (positionals.length > 1) throw new UsageError(`count takes one size or range; unexpected ${quote(positionals[1])}`);
-  const engine = parseEngine(values.engine);
+  const engine = values.placed === undefined ? parseEngine(values.engine) : parseCpuEngine(values.engine, 'count --placed');
   const threads = parseThreads(values.threads);
   const algorithm = parseAlgorithm(values.algorithm);
   const json = values.json === true;

@@ -2,7 +2,7 @@
 // anything that does not add up; `--verify K` recounts K random units.
 import { planLabel, recounter } from '../run/methods.js';
 import { ERROR_CODES, failure } from '../shared/errors.js';
-import { parseInteger, parseEngine, UsageError, type OptionValues } from './args.js';
+import { parseCpuEngine, parseInteger, UsageError, type OptionValues } from './args.js';
 import { describeError, printErr, println } from './files.js';
 import { reserveOutput } from './reserve-output.js';
 import { formatMs, printPairs, roundMs } from './output.js';
@@ -66,8 +66,7 @@ export async function runMerge(files: string[], values: OptionValues): Promise<v
   if (values.engine !== undefined && values.verify === undefined)
     throw new UsageError('--engine goes with --verify K: the engine that recounts');
   const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 32) : parseInteger(values.seed, '--seed', 0, 2 ** 32 - 1);
-  const engine = parseEngine(values.engine);
-  if (engine === 'reference' || engine === 'webgpu') throw new UsageError(`--engine ${engine} cannot recount units; use auto, wasm or js`);
+  const engine = parseCpuEngine(values.engine, 'merge --verify', ['auto', 'wasm', 'js']);
   const shards = files.map((file) => ({ file, role: 'a shard to merge' }));
   const subtotals = values.subtotals ? reserveOutput('--subtotals', values.subtotals, 'the subtotals', shards) : undefined;
   try {

@@ -256,7 +256,8 @@ function parseShardFile(name: string, text: string): ParsedShard & { algorithm: 
   const p = r.plan;
   const recorded = recordedPlan(p);
   const known = recorded !== undefined && makesPlan(recorded.algorithm, r.n);
-  if (!known || p.formatVersion !== PLAN_FORMAT_VERSION || typeof p.digest !== 'string') {
+  // Typed as written (the digest joins the fields as text, so "288" would pass it for 288).
+  if (!known || p.formatVersion !== PLAN_FORMAT_VERSION || typeof p.digest !== 'string' || !isInt(p.units, 0, Number.MAX_SAFE_INTEGER)) {
     refuse(`${name}: its plan (${JSON.stringify(p)}) is not one this version makes`);
   }
   if (!isInt(r.of, 1, MAX_SHARDS)) refuse(`${name}: "of": ${JSON.stringify(r.of)} is not a shard count (1 to ${MAX_SHARDS})`);
