@@ -24,7 +24,7 @@ describe.each(['wasm', 'js'] as const)("algorithm 'join' with engine %s", (engin
     [12, 1],
     [13, 2],
     [16, 2],
-  ])('count(%i, { threads: %s }) is exact on workers', async (n, threads) => {
+  ])('count(%i, { threads: %s }) is exact (on the calling thread below AUTO_THREADS_MIN_N, else with workers)', async (n, threads) => {
     const r = await count(n, { engine, algorithm: 'join', threads });
     expect(r).toMatchObject({ n, total: TOTAL[n], unique: UNIQUE[n], engine, algorithm: 'join' });
     expect(r.threads).toBe(threads ?? 1);
