@@ -22,6 +22,7 @@ export default tseslint.config(
       'examples/*/node_modules/',
       'examples/*/dist/',
       'web/dist/',
+      '.release/', // the package as staged by npm run pack:release (scripts/stage-package.mjs)
       '.device-kit/', // the GPU visit's kit (../shared/gpu/make-kit.sh), not ours
     ],
   },

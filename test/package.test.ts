@@ -229,6 +229,17 @@ describe('installing, as a user meets it', () => {
     }
   });
 
+  it("the staged package (npm run pack:release) is left out of the repository's lint, as it is of git", async () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const dir = /stage-package\.mjs (\S+)/.exec(pkg.scripts['pack:release'])![1];
+    // Before: `npm run lint` after `npm run pack:release` failed on the staged copy of dist/ (19 errors).
+    const { ESLint } = await import('eslint');
+    const eslint = new ESLint({ cwd: ROOT });
+    for (const file of ['dist/index.js', 'dist/vendor/assemblyscript-loader.js', 'src/index.ts']) {
+      expect(await eslint.isPathIgnored(join(ROOT, dir, file)), `${dir}/${file}`).toBe(true);
+    }
+  });
+
   it("a clone's prepare builds only when the sources changed, so the first npx count after npm install starts at once", () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(pkg.scripts.prepare).toBe('node scripts/build-if-needed.mjs');
