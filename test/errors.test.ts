@@ -56,6 +56,8 @@ describe('options', () => {
     [new Map([['engine', 'js']]), TypeError, /options must be a plain object or undefined; got a Map/],
     [new Date(0), TypeError, /options must be a plain object or undefined; got a Date/],
     [new Int8Array(1), TypeError, /options must be a plain object or undefined; got an Int8Array/],
+    // Before: "got an Uint8Array" (a U that sounds as "you" takes "a").
+    [new Uint8Array(1), TypeError, /options must be a plain object or undefined; got a Uint8Array/],
     [new AbortController().signal, TypeError, /options must be a plain object or undefined; got an AbortSignal/],
   ])('countSync(8, %j) throws', (options, type, message) => {
     expect(() => countSync(8, options as never)).toThrow(type);

@@ -63,7 +63,8 @@ export function checkOptions<T extends object>(options: unknown, fn: string, all
     throw typeError(`${fn}: options must be an object or undefined; got ${describe(options)}`);
   }
   const kind = builtinKind(options);
-  if (kind) throw typeError(`${fn}: options must be a plain object or undefined; got ${/^[AEIOU]/.test(kind) ? 'an' : 'a'} ${kind}`);
+  // "an Int8Array", but "a Uint8Array": a U said as "you" takes "a".
+  if (kind) throw typeError(`${fn}: options must be a plain object or undefined; got ${/^(?!U)[AEIOU]/.test(kind) ? 'an' : 'a'} ${kind}`);
   for (const key of Object.keys(options)) {
     if (!allowed.includes(key)) {
       throw typeError(
