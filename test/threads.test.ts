@@ -665,6 +665,28 @@ describe('worker failures reject the count', () => {
     ).rejects.toThrow(/counting worker failed/);
   });
 
+  it('the calling thread stops counting before a failed count rejects', async () => {
+    // Workers that cannot instantiate the kernel fail the count while the calling thread is inside a unit that never
+    // ends. Before, it went on counting (and would have recorded the unit) after the count had rejected.
+    let rejected = false;
+    let piecesAfter = 0;
+    const endless = function* (): Generator<number, bigint> {
+      for (;;) {
+        if (rejected) {
+          piecesAfter++;
+          throw new Error('counted after the count rejected'); // ends the old code's loop: the assertion below fails
+        }
+        yield 0;
+      }
+    };
+    const plan = { ...searchMethod(12, 0), module: () => ({}) as WebAssembly.Module, counter: () => endless };
+    const running = runMethod(plan, { engine: 'wasm', threads: 2 });
+    await expect(running.finally(() => (rejected = true))).rejects.toMatchObject({ code: 'ERR_NQUEENS_WORKER_FAILED' });
+    // The calling thread was paused between slices when the count rejected: its turn comes before this one.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(piecesAfter).toBe(0);
+  });
+
   it('an onResult that throws', async () => {
     await expect(
       runOnWorkers({

@@ -61,9 +61,12 @@ interface PoolJob<U extends AnyUnit = AnyUnit> {
    * gets it) while no worker is ready and the job has not settled, else
    * undefined. Its results go through the helper's own bookkeeping, not
    * onResult; it resolves once every unit it took is counted (or rejects,
-   * which fails the job). Ready workers then get the rest.
+   * which fails the job). Ready workers then get the rest. `stopped` says
+   * the job has failed or been aborted: the helper then returns at its next
+   * pause, leaving the unit in hand, and the job rejects only once it has
+   * (so no unit is recorded after the job settled).
    */
-  helper?: ((take: () => U | undefined) => Promise<void>) | undefined;
+  helper?: ((take: () => U | undefined, stopped: () => boolean) => Promise<void>) | undefined;
   /** The helper takes units for the whole job, beside the workers, not only until one is ready. */
   helperStays?: boolean | undefined;
   /** A unit each worker counts once, result unused, before it says it is ready: it builds the worker's tables. */
@@ -237,6 +240,8 @@ class JobRun<U extends AnyUnit> {
   #taken = 0;
   #helperDone: boolean;
   #anyReady = false;
+  /** The helper's run, which never rejects (its failure fails the job); undefined until it starts. */
+  #helperRun: Promise<void> | undefined;
   readonly #onAbort = (): void => this.#settle(abortError(this.job.signal));
   #stopListening: (() => void) | undefined;
   /** Workers sent 'init' that have not yet said 'ready'. */
@@ -284,9 +289,10 @@ class JobRun<U extends AnyUnit> {
       this.resolve();
       return;
     }
-    // Workers still starting terminate themselves as they come up (#spawn): wait for those too.
+    // Workers still starting terminate themselves as they come up (#spawn): wait for those too, and for the helper
+    // to leave the unit it was counting (before, it went on and recorded it after the job had rejected).
     void Promise.all(this.#starting)
-      .then(() => Promise.all(this.#workers.map((w) => w.handle.terminate().catch(() => undefined))))
+      .then(() => Promise.all([this.#helperRun, ...this.#workers.map((w) => w.handle.terminate().catch(() => undefined))]))
       .then(() => this.reject(error));
   }
 
@@ -410,7 +416,7 @@ class JobRun<U extends AnyUnit> {
   }
 
   /** The helper counts units on the calling thread until a worker is ready, once every worker is spawned (their constructors run on this thread). */
-  #startHelper(helper: (take: () => U | undefined) => Promise<void>): void {
+  #startHelper(helper: NonNullable<PoolJob<U>['helper']>): void {
     const take = (): U | undefined => {
       if (this.#settled || (this.#anyReady && !this.job.helperStays) || this.#next >= this.job.count) return undefined;
       const unit = this.job.units.next();
@@ -419,8 +425,8 @@ class JobRun<U extends AnyUnit> {
       this.#taken++;
       return unit.value;
     };
-    void Promise.all(this.#starting)
-      .then(() => helper(take))
+    this.#helperRun = Promise.all(this.#starting)
+      .then(() => helper(take, () => this.#settled))
       .then(
         () => {
           this.#helperDone = true;

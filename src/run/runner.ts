@@ -138,8 +138,8 @@ async function runReporting<U extends { readonly id: number }>(
   const n = plan.n;
   const engine = module ? 'wasm' : 'js';
   const already = run.already ?? NOTHING_DONE;
-  const here = (next: () => U | undefined, sliceMs: number, pause: () => Promise<void>): Promise<void> =>
-    countHere(plan, module, signal, progress, next, { sliceMs, pause });
+  const here = (next: () => U | undefined, sliceMs: number, pause: () => Promise<void>, stopped?: () => boolean): Promise<void> =>
+    countHere(plan, module, signal, progress, next, { sliceMs, pause, stopped });
   const cores = await availableCores();
   const needs = (units: number) => ({ units, helps: plan.helps, bytesPerThread: plan.bytesPerThread });
   let threads = threadPlan(n, run.threads, cores, needs(left));
@@ -182,7 +182,7 @@ async function runReporting<U extends { readonly id: number }>(
         codec: plan.codec,
         onResult: (id, count) => progress.record(id, count),
         onPartial: (id, done) => progress.partial(id, done),
-        helper: plan.helps ? (take) => here(take, HELP_SLICE_MS, yieldToEventLoop) : undefined,
+        helper: plan.helps ? (take, stopped) => here(take, HELP_SLICE_MS, yieldToEventLoop, stopped) : undefined,
         helperStays: threads.callingThreadCounts,
         warm: plan.warm(),
       });
@@ -244,7 +244,8 @@ function countWhileShort<U extends { readonly id: number }>(
 
 /**
  * Counts the units `next` gives on this thread, in slices of `sliceMs`
- * that end with `pause`; stops when `next` gives none.
+ * that end with `pause`; stops when `next` gives none, or after a pause
+ * once `stopped()` (the workers' job it helps has failed), leaving its unit.
  */
 async function countHere<U extends { readonly id: number }>(
   plan: Method<U>,
@@ -252,7 +253,7 @@ async function countHere<U extends { readonly id: number }>(
   signal: AbortSignalLike | undefined,
   progress: RunProgress,
   next: () => U | undefined,
-  slices: { sliceMs: number; pause: () => Promise<void> },
+  slices: { sliceMs: number; pause: () => Promise<void>; stopped?: (() => boolean) | undefined },
 ): Promise<void> {
   let sliceStart = now();
   // Checked before each unit is recorded, so an abort (even from a progress callback) stops the count at the next unit boundary.
@@ -265,6 +266,7 @@ async function countHere<U extends { readonly id: number }>(
     progress.partial(unit.id, done);
     await slices.pause();
     if (signal?.aborted) throw abortError(signal);
+    if (slices.stopped?.()) return;
     sliceStart = now();
   }
 }
