@@ -45,12 +45,16 @@ describe('npm pack', () => {
     /^dist\/vendor\/assemblyscript-loader\.(LICENSE|NOTICE)$/,
     /^src\/.+\.ts$/,
     /^docs\/[^/]+\.md$/,
+    // The benchmarks' documents and chart, which README and docs/ link to (the benchmarks themselves stay out).
+    /^bench\/(README\.md|peers\/README\.md|results\/latest\.svg)$/,
   ];
 
   it('holds only what consumers use', () => {
     const unexpected = [...paths].filter((p) => !ALLOWED.some((re) => re.test(p)));
     expect(unexpected).toEqual([]);
-    for (const p of paths) expect(p).not.toMatch(/(^|\/)(test|bench|examples|web|build|assembly|node_modules|scripts)\//);
+    const documents = /^bench\/(README\.md|peers\/README\.md|results\/latest\.svg)$/;
+    for (const p of [...paths].filter((path) => !documents.test(path)))
+      expect(p).not.toMatch(/(^|\/)(test|bench|examples|web|build|assembly|node_modules|scripts)\//);
   });
 
   it('holds the entry points, the worker, the CLI, the vendored loader and the documents', () => {
@@ -76,6 +80,20 @@ describe('npm pack', () => {
     const linked = [...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/\]\((docs\/[^)#\s]+)/g)].map((m) => m[1]);
     expect(linked.length).toBeGreaterThan(10);
     expect(linked.filter((p) => !paths.has(p))).toEqual([]);
+  });
+
+  // Before, six links to bench/ (README's chart, docs/benchmarks.md, join.md, threads.md) were dead in node_modules.
+  it('resolves every relative link of every document it ships, within the package', () => {
+    const dead: string[] = [];
+    for (const doc of [...paths].filter((p) => p.endsWith('.md'))) {
+      const text = readFileSync(join(ROOT, doc), 'utf8');
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^([a-z]+:|#|\/)/i.test(target)) continue; // a URL, an anchor in the same page, or a site path
+        const path = join(doc, '..', target.split('#')[0]).split('\\').join('/');
+        if (!paths.has(path) && !paths.has(`${path}/README.md`)) dead.push(`${doc} -> ${target}`);
+      }
+    }
+    expect(dead).toEqual([]);
   });
 
   it('has the compiled files of every source, and the sources of every source map', () => {
