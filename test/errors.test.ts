@@ -59,6 +59,11 @@ describe('options', () => {
     // Before: "got an Uint8Array" (a U that sounds as "you" takes "a").
     [new Uint8Array(1), TypeError, /options must be a plain object or undefined; got a Uint8Array/],
     [new AbortController().signal, TypeError, /options must be a plain object or undefined; got an AbortSignal/],
+    // Before: taken as empty options (a URL's parts, a URLSearchParams' entries, are not own keys).
+    [new URL('https://example.org/?threads=2'), TypeError, /options must be a plain object or undefined; got a URL/],
+    [new URLSearchParams('engine=js'), TypeError, /options must be a plain object or undefined; got a URLSearchParams/],
+    [new EventTarget(), TypeError, /options must be a plain object or undefined; got an EventTarget/],
+    [new Blob([]), TypeError, /options must be a plain object or undefined; got a Blob/],
   ])('countSync(8, %j) throws', (options, type, message) => {
     expect(() => countSync(8, options as never)).toThrow(type);
     expect(() => countSync(8, options as never)).toThrow(message);

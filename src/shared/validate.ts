@@ -30,18 +30,15 @@ export function checkN(n: unknown): number {
   return checkInteger(n, 'n', MIN_N, MAX_N);
 }
 
+type Builtin = abstract new (...args: never[]) => object;
+
+/** Built-ins of the web platform (Node has them too), where this runtime has them. */
+const WEB_BUILTINS = ['URL', 'URLSearchParams', 'Blob', 'Headers', 'FormData', 'EventTarget', 'WeakRef', 'SharedArrayBuffer']
+  .map((name) => (globalThis as Record<string, unknown>)[name])
+  .filter((type): type is Builtin => typeof type === 'function');
+
 /** Built-ins whose contents are not own keys: as options, what they hold would be dropped unseen. */
-const BUILTINS_WITHOUT_KEYS: readonly (abstract new (...args: never[]) => object)[] = [
-  Map,
-  Set,
-  WeakMap,
-  WeakSet,
-  Date,
-  RegExp,
-  Promise,
-  Error,
-  ArrayBuffer,
-];
+const BUILTINS_WITHOUT_KEYS: readonly Builtin[] = [Map, Set, WeakMap, WeakSet, Date, RegExp, Promise, Error, ArrayBuffer, ...WEB_BUILTINS];
 
 /** The name of the built-in `value` is (a Map, a typed array's own name...), if it is one of those. */
 function builtinKind(value: object): string | undefined {
