@@ -32,8 +32,11 @@ export function checkN(n: unknown): number {
 
 type Builtin = abstract new (...args: never[]) => object;
 
-/** Built-ins of the web platform (Node has them too), where this runtime has them. */
-const WEB_BUILTINS = ['URL', 'URLSearchParams', 'Blob', 'Headers', 'FormData', 'EventTarget', 'WeakRef', 'SharedArrayBuffer']
+/**
+ * Built-ins of the web platform (Node has them too), where this runtime has them. Not fetch's Headers or FormData:
+ * reading those globals makes Node load its HTTP client, which compiles WebAssembly (and fails where there is none).
+ */
+const WEB_BUILTINS = ['URL', 'URLSearchParams', 'Blob', 'EventTarget', 'WeakRef', 'SharedArrayBuffer']
   .map((name) => (globalThis as Record<string, unknown>)[name])
   .filter((type): type is Builtin => typeof type === 'function');
 
