@@ -17,7 +17,7 @@ import {
 } from './run/dispatch.js';
 import { completionsProgress } from './run/completions-run.js';
 import type { CompletionsProgress, Queen } from './completions/completion-types.js';
-import { isCpuEngine, singleThreadReason, type CpuEngineChoice } from './run/engine-limits.js';
+import { CPU_ENGINES, isCpuEngine, singleThreadReason, type CpuEngineChoice } from './run/engine-limits.js';
 import { ENGINES, type EngineChoice, type EngineName } from './engines/engine-names.js';
 import { MAX_DEPTH, type Unit } from './search/search-plan.js';
 import type { PlanIdentity } from './contract/plan-identity.js';
@@ -145,8 +145,6 @@ const COUNT_OPTIONS = ['engine', 'algorithm', 'threads', 'onProgress', 'signal']
 const COMPLETIONS_SYNC_OPTIONS = ['engine'] as const;
 const COMPLETIONS_OPTIONS = ['engine', 'threads', 'onProgress', 'signal'] as const;
 const SOLUTIONS_OPTIONS = ['limit', 'engine', 'unique', 'placed', 'after'] as const;
-
-const CPU_ENGINES: readonly CpuEngineChoice[] = ENGINES.filter(isCpuEngine);
 
 /**
  * options.engine: any of ENGINES for count(), the CPU's alone where `cpuOnly`

@@ -4,6 +4,7 @@
 // and types instead, which a command line does not have).
 import { parseArgs } from 'node:util';
 import { ALGORITHMS, ENGINES, MAX_N, MAX_THREADS, MIN_N, type AlgorithmChoice, type CpuEngineChoice, type EngineChoice } from '../index.js';
+import { CPU_ENGINES } from '../run/engine-limits.js';
 import { queensConflict } from '../shared/board.js';
 import { ERROR_CODES } from '../shared/errors.js';
 import { didYouMean, oneOf } from './suggest.js';
@@ -249,8 +250,6 @@ export function parseEngine(text: string | undefined): EngineChoice {
   return text === undefined ? 'auto' : parseChoice(text, '--engine', ENGINES);
 }
 
-const CPU_ENGINE_CHOICES = ENGINES.filter((engine): engine is CpuEngineChoice => engine !== 'webgpu');
-
 /**
  * An engine for work the GPU does not do (solve, completions; merge's recount, which has no reference engine
  * either): one of `allowed`, which an unknown name's message lists; an engine left out is a usage error saying why.
@@ -258,7 +257,7 @@ const CPU_ENGINE_CHOICES = ENGINES.filter((engine): engine is CpuEngineChoice =>
 export function parseCpuEngine<T extends EngineChoice = CpuEngineChoice>(
   text: string | undefined,
   what: string,
-  allowed: readonly T[] = CPU_ENGINE_CHOICES as readonly EngineChoice[] as readonly T[],
+  allowed: readonly T[] = CPU_ENGINES as readonly EngineChoice[] as readonly T[],
 ): T {
   if (text === undefined) return 'auto' as T; // every list has it
   if ((ENGINES as readonly string[]).includes(text) && !(allowed as readonly string[]).includes(text)) {

@@ -1,6 +1,6 @@
 // What each engine can run, in one place: the API (src/index.ts) and the
 // CLI ask here instead of comparing engine names themselves.
-import type { EngineChoice } from '../engines/engine-names.js';
+import { ENGINES, type EngineChoice } from '../engines/engine-names.js';
 
 /** The engines of the calling thread and the CPU workers: all but 'webgpu'. */
 export type CpuEngineChoice = Exclude<EngineChoice, 'webgpu'>;
@@ -9,6 +9,9 @@ export type CpuEngineChoice = Exclude<EngineChoice, 'webgpu'>;
 export function isCpuEngine(engine: EngineChoice): engine is CpuEngineChoice {
   return engine !== 'webgpu';
 }
+
+/** ENGINES less 'webgpu', in their order: what a function other than count() lists as its choices. */
+export const CPU_ENGINES: readonly CpuEngineChoice[] = Object.freeze(ENGINES.filter(isCpuEngine));
 
 /**
  * Why `engine` counts on one thread only (its count is not split into
