@@ -4,7 +4,7 @@
 // and types instead, which a command line does not have).
 import { parseArgs } from 'node:util';
 import { ALGORITHMS, ENGINES, MAX_N, MAX_THREADS, MIN_N, type AlgorithmChoice, type CpuEngineChoice, type EngineChoice } from '../index.js';
-import { CPU_ENGINES } from '../run/engine-limits.js';
+import { CPU_ENGINES } from '../run/methods.js';
 import { queensConflict } from '../shared/board.js';
 import { ERROR_CODES } from '../shared/errors.js';
 import { didYouMean, oneOf } from './suggest.js';

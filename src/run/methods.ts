@@ -13,6 +13,7 @@ export type { CpuEngine, Method, PlanIdentity, PlanMethod, PlannedMethod } from 
 export { implausibleCount, PLAN_FORMAT_VERSION, recounter } from '../contract/method.js';
 
 export { ALGORITHMS, checkAlgorithm, JOIN_AUTO_MAX_N, JOIN_AUTO_MIN_N, resolveAlgorithm } from './algorithm.js';
+export { CPU_ENGINES } from './engine-limits.js';
 export type { AlgorithmChoice, AlgorithmName } from './algorithm.js';
 
 /**
