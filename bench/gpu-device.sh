@@ -2,12 +2,12 @@
 # One visit to a lent GPU machine (no Node, no network): what issue 43 asks to measure, in one call.
 # Here first: npm run build && bash ../shared/gpu/make-kit.sh   (builds .device-kit/, ignored by git)
 # Then the device tool: command "bash bench/gpu-device.sh", carry [".device-kit", "dist"], timeout_s 300.
-# Writes to $OUT (the device tool brings it back): gpu.jsonl (bench:gpu's lines: n = 18..21 in one run, then
-# n = 16..20 with the CPU join beside each; append them to bench/results/gpu.jsonl), bench.txt, layouts.jsonl
-# (bench/gpu-layouts.mjs at n = 20: the dispatches' tails and growth, then the shader's layouts), open.jsonl (bench/gpu-open.mjs:
-# where the first count's time goes before it counts), probe.jsonl (bench/gpu-probe.mjs: the shader's variants
-# on one batch), dispatches.jsonl (bench/gpu-dispatches.mjs: n = 20's dispatches), nvidia-smi.csv. Each step is
-# bounded (275 s in all), the most wanted first.
+# Writes to $OUT (the device tool brings it back): gpu.jsonl (bench:gpu's lines: n = 18..21 in one run; append
+# them to bench/results/gpu.jsonl), bench.txt, plans.jsonl (bench/gpu-layouts.mjs --plans: the plan against its
+# candidates, n = 20 three interleaved rounds, n = 21 one), dispatches.jsonl (bench/gpu-dispatches.mjs: n = 20's
+# dispatches), nvidia-smi.csv (the GPU's use each second: where it idles). Each step is bounded (265 s in all),
+# the most wanted first. The visit of 2026-11-28 ran the layouts (--ramp, lookahead), the probe
+# (bench/gpu-probe.mjs) and the open (bench/gpu-open.mjs); docs/engines.md has what they said.
 set -u
 out=${OUT:-bench/results/device}
 mkdir -p "$out"
@@ -17,18 +17,12 @@ smi=$!
 # on-device.sh's own lines about the machine go to bench.txt, so the .jsonl files hold JSON lines only.
 # Issue 43's four counts in one run.
 timeout 60 bash $kit node bench/gpu.mjs --from 18 --to 21 --no-cpu --results "$out/gpu.jsonl" 2>&1 | tee -a "$out/bench.txt"
-# How dispatches end and grow: finer tails (2, none, 4 an invocation), growth up to 4x or 2x (n = 20, 3 rounds),
-# then the shader's layouts
-# (lookahead 1 to 3, workgroups of 32, the table's pair carried; n = 20 once).
-timeout 50 bash $kit node bench/gpu-layouts.mjs 20 20 3 --ramp 2>>"$out/bench.txt" | grep --line-buffered '^{' >"$out/layouts.jsonl"
-timeout 30 bash $kit node bench/gpu-layouts.mjs 20 20 1 2>>"$out/bench.txt" | grep --line-buffered '^{' >>"$out/layouts.jsonl"
+# The plan against its candidates: growth 2x, dispatches up to 16,777,216 units at 400 ms, first dispatches of
+# 1,048,576 units, 13 rows left (5 layouts, n = 20 three rounds, then n = 21 once).
+timeout 60 bash $kit node bench/gpu-layouts.mjs 20 20 3 --plans 2>>"$out/bench.txt" | grep --line-buffered '^{' >"$out/plans.jsonl"
+timeout 125 bash $kit node bench/gpu-layouts.mjs 21 21 1 --plans 2>>"$out/bench.txt" | grep --line-buffered '^{' >>"$out/plans.jsonl"
 # n = 20's dispatches one by one: units, ms from submission, ms on the GPU (where its 2.5 s go).
 timeout 20 bash $kit node bench/gpu-dispatches.mjs 20 20 2>>"$out/bench.txt" | grep --line-buffered '^{' >"$out/dispatches.jsonl"
-timeout 20 bash $kit node bench/gpu-open.mjs 18 2>>"$out/bench.txt" | grep --line-buffered '^{' >"$out/open.jsonl"
-# Where the shader's time goes (its variants on one batch).
-timeout 40 bash $kit node bench/gpu-probe.mjs 3 2>>"$out/bench.txt" | grep --line-buffered '^{' >"$out/probe.jsonl"
-# n = 16..20 again, with the CPU join on every core beside each.
-timeout 55 bash $kit node bench/gpu.mjs --from 16 --to 20 --results "$out/gpu.jsonl" 2>&1 | tee -a "$out/bench.txt"
 kill "$smi" 2>/dev/null
-cat "$out/open.jsonl"
-cut -c1-200 "$out/probe.jsonl" "$out/layouts.jsonl" "$out/dispatches.jsonl"
+cut -c1-40,170-400 "$out/plans.jsonl"
+cut -c1-300 "$out/dispatches.jsonl"

@@ -4,7 +4,7 @@
 //   { n, rowsLeft, deviceMs, compileMs, hostMs, ms, exact, count, slowest, dispatches }
 // deviceMs: adapter and device on a fresh instance; compileMs: the search's
 // pipeline alone, on that device; hostMs: the CPU's share alone (the plan,
-// and making every unit, finer tails and all, in the largest dispatches,
+// and making every unit, finer tails where the plan has them, in the largest dispatches,
 // with no GPU); ms: the whole
 // count on another fresh device, from the call to the result, its
 // dispatches as [units, ms from submission to read-back, ms on the GPU as the

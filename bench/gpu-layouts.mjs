@@ -14,10 +14,16 @@
 // TAIL_PER_INVOCATION and GROWTH): finer tails of 2 units per invocation
 // and growth up to 4x a step (the defaults), no tails, tails of 4, growth
 // up to 2x, and neither (the dispatches timed on the H100 on 2026-11-27).
+// `--plans` compares the plan (no finer tails since 2026-11-28) with growth
+// up to 2x, dispatches of up to 16,777,216 units aimed at 400 ms (fewer
+// dispatches, so fewer ends where lanes idle), first dispatches of
+// 1,048,576 units (the host makes them while the shader compiles), and
+// units of 13 rows left (a sixth as many for the host to make: at n = 21
+// the H100 idled in stretches, 2026-11-28).
 // One JSON line per count:
-//   { n, layout, stackPlace, invocations, lookahead, workgroupSize, carryPair, dispatchMs, maxUnits, tailPerInvocation, growth, rowsLeft, ms, exact, dispatches, largest }
-// ms: from the call to the result, the pipeline's compile included.
-//   node bench/gpu-layouts.mjs FROM TO [ROUNDS] [--stacks | --sizes | --ramp]   (after npm run build; Node with `webgpu`)
+//   { n, layout, stackPlace, invocations, lookahead, workgroupSize, carryPair, dispatchMs, maxUnits, tailPerInvocation, growth, rowsLeft, ms, exact, dispatches, largest, slowestMs }
+// ms: from the call to the result, the pipeline's compile included; slowestMs: the most GPU time a dispatch took (onDispatch's gpuMs).
+//   node bench/gpu-layouts.mjs FROM TO [ROUNDS] [--stacks | --sizes | --ramp | --plans]   (after npm run build; Node with `webgpu`)
 import { requestGpuDevice } from '../dist/search/webgpu/webgpu-device.js';
 import { deviceLimits, planGpuWork } from '../dist/search/webgpu/webgpu-plan.js';
 import { countOnDevice } from '../dist/search/webgpu/webgpu-run.js';
@@ -30,11 +36,12 @@ const [from, to, rounds = 2] = process.argv
 const stacks = process.argv.includes('--stacks');
 const sizes = process.argv.includes('--sizes');
 const ramp = process.argv.includes('--ramp');
+const plans = process.argv.includes('--plans');
 const session = await requestGpuDevice();
 const limits = deviceLimits(session.adapter.limits);
 
 /** The layouts to compare at n: a label, and what each changes from the engine's own plan and shader. */
-function layoutsOf(plan) {
+function layoutsOf(plan, n) {
   const at = (label, change) => ({ label, stackPlace: 'workgroup', lookahead: 2, workgroupSize: 64, carryPair: false, plan, ...change });
   if (stacks) {
     // Dispatches of a fixed size, so that 'one unit each' holds for every dispatch, as on the visits before growth.
@@ -56,12 +63,21 @@ function layoutsOf(plan) {
       at('grow to 400 ms', { plan: { ...plan, dispatchMs: 400 } }),
     ];
   }
+  if (plans) {
+    return [
+      at('the plan', {}),
+      at('growth up to 2x', { plan: { ...plan, growth: 2 } }),
+      at('up to 16,777,216 units, 400 ms', { plan: { ...plan, maxUnitsPerDispatch: 1 << 24, dispatchMs: 400 } }),
+      at('first dispatches of 1,048,576 units', { plan: { ...plan, unitsPerDispatch: 1 << 20 } }),
+      at('13 rows left', { plan: planGpuWork(n, limits, 13) }),
+    ];
+  }
   if (ramp) {
     return [
-      at('finer tails of 2 an invocation, growth up to 4x', {}),
+      at('finer tails of 2 an invocation, growth up to 4x', { plan: { ...plan, tailPerInvocation: 2 } }),
       at('no finer tails', { plan: { ...plan, tailPerInvocation: 0 } }),
       at('finer tails of 4 an invocation', { plan: { ...plan, tailPerInvocation: 4 } }),
-      at('growth up to 2x', { plan: { ...plan, growth: 2 } }),
+      at('growth up to 2x', { plan: { ...plan, tailPerInvocation: 2, growth: 2 } }),
       at('no finer tails, growth up to 2x (as timed before)', { plan: { ...plan, tailPerInvocation: 0, growth: 2 } }),
     ];
   }
@@ -76,11 +92,12 @@ function layoutsOf(plan) {
 
 try {
   for (let n = from; n <= to; n++) {
-    const layouts = layoutsOf(planGpuWork(n, limits));
+    const layouts = layoutsOf(planGpuWork(n, limits), n);
     for (let round = 0; round < rounds; round++) {
       for (const { label, stackPlace, lookahead, workgroupSize, carryPair, plan } of layouts) {
         let dispatches = 0;
         let largest = 0;
+        let slowestMs = 0;
         const start = performance.now();
         const { total } = await countOnDevice(n, session.device, limits, {
           plan,
@@ -88,6 +105,7 @@ try {
           onDispatch: (d) => {
             dispatches++;
             largest = Math.max(largest, d.units);
+            slowestMs = Math.max(slowestMs, Math.round(d.gpuMs * 10) / 10);
           },
         });
         const ms = Math.round((performance.now() - start) * 10) / 10;
@@ -110,6 +128,7 @@ try {
           exact,
           dispatches,
           largest,
+          slowestMs,
         };
         console.log(JSON.stringify(line));
       }

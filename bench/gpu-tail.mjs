@@ -1,8 +1,9 @@
-// A model of what the WebGPU engine's finer tails do for a GPU, without a GPU:
-// the reason each dispatch ends in units walked a row finer (webgpu-plan.ts,
-// TAIL_PER_INVOCATION). For each size of dispatch, in units per invocation,
+// A model of what finer tails do for a GPU, without a GPU: why dispatches
+// ended in units walked a row finer (webgpu-plan.ts, TAIL_PER_INVOCATION)
+// until an H100 timed them slower (2026-11-28, docs/engines.md: the model
+// leaves out the cost of starting a unit). For each size of dispatch, in units per invocation,
 // it cuts the same stretches of the plan into one dispatch with no tail and
-// one with the engine's tail (tailUnits: 2 units per invocation, at most half
+// one with a tail (tailUnits: 2 units per invocation, at most half
 // the dispatch), takes each unit's loop steps with the CPU twin (the shader's
 // loop, the engine's lookahead), and runs both through the lane model of
 // bench/gpu-lanes.mjs on a GPU scaled down 32 times (4,096 lanes, 64 or 128
@@ -32,7 +33,7 @@ if (!Number.isInteger(n) || n < 16 || n > 23 || !perLane.every((k) => Number.isI
   process.exit(2);
 }
 
-const plan = { ...planGpuWork(n), invocations: LANES }; // the engine's plan on the scaled-down GPU
+const plan = { ...planGpuWork(n), invocations: LANES, tailPerInvocation: 2 }; // the engine's plan on the scaled-down GPU, with the tail it had
 const prepared = prepareSubproblems(n, planSubproblems(n));
 const shader = unitSearchShader(plan.rowsLeft);
 const [stackRows, lookahead] = [shaderStackRows(shader), shaderLookahead(shader)];

@@ -113,9 +113,10 @@ describe('the WebGPU plan for n = 16..21', () => {
     for (const n of range(16, 21)) expect(dispatchMs(planGpuWork(n))).toBeLessThan(SLOW_DISPATCH_MS);
   });
 
-  it('ends each dispatch with 2 units per invocation walked a row finer, at most half of it, and keeps room for their units', () => {
-    const plan = planGpuWork(20);
-    expect(plan.tailPerInvocation).toBe(2);
+  it('walks no tail finer by default (slower on an H100), and where a plan asks for 2 per invocation, at most half a dispatch, with room', () => {
+    expect(planGpuWork(20).tailPerInvocation).toBe(0);
+    expect(tailUnits(planGpuWork(20), planGpuWork(20).maxUnitsPerDispatch)).toBe(0);
+    const plan = { ...planGpuWork(20), tailPerInvocation: 2 };
     expect(tailUnits(plan, GPU_FILL)).toBe(GPU_FILL / 2); // the first dispatches: 2 units an invocation, half of them finer
     expect(tailUnits(plan, 4 * GPU_FILL)).toBe(2 * INVOCATIONS);
     expect(tailUnits(plan, plan.maxUnitsPerDispatch)).toBe(2 * INVOCATIONS); // 3% of the biggest

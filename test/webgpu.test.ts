@@ -152,7 +152,7 @@ describe("WebGPU work units, searched with the shader's loop on the CPU", () => 
     }
   });
 
-  // The engine ends each dispatch with units walked a row finer (webgpu-plan.ts, tailUnits): other units, the same work.
+  // A plan may end each dispatch with units walked a row finer (webgpu-plan.ts, tailUnits): other units, the same work.
   it.each([
     [8, 3, 64, 16],
     [10, 2, 64, 32],
@@ -706,6 +706,20 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
       new RegExp(`^plan\\.${field} must be an integer from ${least} to \\d+, got ${String(value)}$`),
     );
     expect(device.log.calls).toEqual([]);
+  });
+
+  it.each([
+    [DEFAULT_LIMITS, (1 << 24) + 64, 1 << 24], // 16,777,216: the most units a dispatch keeps room for
+    [{ ...DEFAULT_LIMITS, maxStorageBufferBindingSize: 1 << 20 }, 65_600, 65_536], // 1 MiB holds 65,536 branches of 16 bytes
+  ])('refuses a plan whose dispatches outgrow their buffers (%#: %i units), before it touches the device', async (limits, units, most) => {
+    const device = createFakeDevice();
+    const plan = smallPlan({ unitsPerDispatch: 256, maxUnitsPerDispatch: units });
+    const outcome = await countOnDevice(10, onDevice(device), limits, { plan }).catch((error: unknown) => error);
+    expect(outcome).toBeInstanceOf(RangeError);
+    expect((outcome as Error).message).toBe(`plan.maxUnitsPerDispatch must be an integer from 256 to ${most}, got ${units}`);
+    expect(device.log.calls).toEqual([]);
+    const fits = await countOnDevice(10, onDevice(createFakeDevice()), limits, { plan: { ...plan, maxUnitsPerDispatch: most } });
+    expect(fits.total).toBe(724n);
   });
 
   it('rejects with the AbortError at once when aborted while a dispatch is still running, and submits nothing after', async () => {

@@ -59,15 +59,15 @@ export const INVOCATIONS = GPU_FILL / 2;
 const MAX_UNITS_PER_DISPATCH = 1 << 23;
 /**
  * Units of rowsLeft rows per invocation that end each dispatch walked a row
- * finer (tailUnits): each is then about 6 units of a sixth of the work. A
- * dispatch ends with its busiest lanes; in the model of
- * bench/gpu-tail.mjs (n = 20, the units' loop steps with the CPU twin) a
- * tail of 2 per invocation raises the share of the GPU's steps put to use
- * from 0.97-0.98 to 0.99 at 64 units per invocation, from 0.78-0.83 to
- * 0.94-0.96 at 8, and from 0.46-0.56 to 0.66-0.76 at 2, where it is half
- * the dispatch. Not yet timed on a GPU.
+ * finer (tailUnits): each is then about 6 units of a sixth of the work. Off:
+ * the model of bench/gpu-tail.mjs (n = 20, the units' loop steps with the
+ * CPU twin) had a tail of 2 per invocation raise the share of the GPU's
+ * steps put to use from 0.97-0.98 to 0.99 at 64 units per invocation, but
+ * on an H100 (2026-11-28, bench/gpu-layouts.mjs --ramp, 3 interleaved
+ * rounds of n = 20) tails of 2 took 2,534-3,052 ms and tails of 4
+ * 3,580-3,883, against 2,500-2,674 without. Plans may still ask for them.
  */
-export const TAIL_PER_INVOCATION = 2;
+export const TAIL_PER_INVOCATION = 0;
 /** Units a tail unit may become, that a dispatch keeps room for (a branch's units a row lower: 6.6 on average at n = 20). */
 const TAIL_ROOM = 8;
 /** Most units (of rowsLeft rows and finer) a dispatch keeps room for: 16,777,216 (its branches then take 64 MiB). */
@@ -266,8 +266,9 @@ export function slowGpuUnits(plan: GpuWorkPlan): number {
  * Refuses a plan the dispatch loop cannot run exactly (the loop's `plan`
  * option, for tests and benchmarks, skips planGpuWork): a dispatch of no
  * invocations would search nothing and leave its sums as they were, one of
- * fewer than 32 units might not hold a whole branch, one aimed past half a
- * second nears the watchdogs, and a stack deeper than
+ * fewer than 32 units might not hold a whole branch, one of more than
+ * 16,777,216 units or than its branches' storage binding holds would not
+ * fit its buffers, one aimed past half a second nears the watchdogs, and a stack deeper than
  * 13 rows left outgrows the 16 KiB of workgroup memory a device has by
  * default (11 rows of 64 x 16 bytes at 13).
  */
@@ -275,7 +276,7 @@ export function checkGpuWorkPlan(plan: GpuWorkPlan, limits: GpuPlanLimits): void
   const bounds: Record<keyof GpuWorkPlan, readonly [number, number]> = {
     rowsLeft: [1, MAX_ROWS_LEFT],
     unitsPerDispatch: [MAX_UNITS_PER_BRANCH, MAX_UNITS_PER_DISPATCH],
-    maxUnitsPerDispatch: [plan.unitsPerDispatch, MAX_UNITS_PER_DISPATCH],
+    maxUnitsPerDispatch: [plan.unitsPerDispatch, Math.min(MAX_UNIT_ROOM, mostUnitsBound(limits.maxStorageBufferBindingSize))],
     dispatchMs: [1, MAX_DISPATCH_MS],
     invocations: [1, limits.maxComputeWorkgroupsPerDimension * WORKGROUP_SIZE],
     inFlight: [1, MAX_IN_FLIGHT],
