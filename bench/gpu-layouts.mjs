@@ -14,12 +14,14 @@
 // TAIL_PER_INVOCATION and GROWTH): finer tails of 2 units per invocation
 // and growth up to 4x a step (the defaults), no tails, tails of 4, growth
 // up to 2x, and neither (the dispatches timed on the H100 on 2026-11-27).
-// `--plans` compares the plan (no finer tails since 2026-11-28) with growth
-// up to 2x, dispatches of up to 16,777,216 units aimed at 400 ms (fewer
-// dispatches, so fewer ends where lanes idle), first dispatches of
-// 1,048,576 units (the host makes them while the shader compiles), and
-// units of 13 rows left (a sixth as many for the host to make: at n = 21
-// the H100 idled in stretches, 2026-11-28).
+// `--plans` compares the plan (no finer tails since 2026-11-28) with
+// dispatches of up to 16,777,216 units aimed at 400 ms (fewer dispatches,
+// so fewer ends where lanes idle: each waits for its longest unit), units
+// of 13 rows left (a sixth as many for the host to make: at n = 21 the
+// H100 idled in stretches, 2026-11-28), and below n = 21 also growth up
+// to 2x, dispatches of up to 33,554,432 units aimed at 500 ms, and the
+// 16,777,216 with first dispatches of 1,048,576 units (made while the
+// shader compiles).
 // One JSON line per count:
 //   { n, layout, stackPlace, invocations, lookahead, workgroupSize, carryPair, dispatchMs, maxUnits, tailPerInvocation, growth, rowsLeft, ms, exact, dispatches, largest, slowestMs }
 // ms: from the call to the result, the pipeline's compile included; slowestMs: the most GPU time a dispatch took (onDispatch's gpuMs).
@@ -64,12 +66,18 @@ function layoutsOf(plan, n) {
     ];
   }
   if (plans) {
-    return [
+    const big = { ...plan, maxUnitsPerDispatch: 1 << 24, dispatchMs: 400 };
+    const candidates = [
       at('the plan', {}),
-      at('growth up to 2x', { plan: { ...plan, growth: 2 } }),
-      at('up to 16,777,216 units, 400 ms', { plan: { ...plan, maxUnitsPerDispatch: 1 << 24, dispatchMs: 400 } }),
-      at('first dispatches of 1,048,576 units', { plan: { ...plan, unitsPerDispatch: 1 << 20 } }),
+      at('up to 16,777,216 units, 400 ms', { plan: big }),
       at('13 rows left', { plan: planGpuWork(n, limits, 13) }),
+    ];
+    if (n >= 21) return candidates; // a count of 20 s or more: the three most wanted, once
+    return [
+      ...candidates,
+      at('growth up to 2x', { plan: { ...plan, growth: 2 } }),
+      at('up to 33,554,432 units, 500 ms', { plan: { ...plan, maxUnitsPerDispatch: 1 << 25, dispatchMs: 500 } }),
+      at('up to 16,777,216 units, 400 ms, the first 1,048,576', { plan: { ...big, unitsPerDispatch: 1 << 20 } }),
     ];
   }
   if (ramp) {

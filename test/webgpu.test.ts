@@ -709,7 +709,7 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
   });
 
   it.each([
-    [DEFAULT_LIMITS, (1 << 24) + 64, 1 << 24], // 16,777,216: the most units a dispatch keeps room for
+    [DEFAULT_LIMITS, (1 << 25) + 64, 1 << 25], // 33,554,432: the most units a dispatch keeps room for (128 MiB of branches)
     [{ ...DEFAULT_LIMITS, maxStorageBufferBindingSize: 1 << 20 }, 65_600, 65_536], // 1 MiB holds 65,536 branches of 16 bytes
   ])('refuses a plan whose dispatches outgrow their buffers (%#: %i units), before it touches the device', async (limits, units, most) => {
     const device = createFakeDevice();

@@ -70,8 +70,12 @@ const MAX_UNITS_PER_DISPATCH = 1 << 23;
 export const TAIL_PER_INVOCATION = 0;
 /** Units a tail unit may become, that a dispatch keeps room for (a branch's units a row lower: 6.6 on average at n = 20). */
 const TAIL_ROOM = 8;
-/** Most units (of rowsLeft rows and finer) a dispatch keeps room for: 16,777,216 (its branches then take 64 MiB). */
-const MAX_UNIT_ROOM = 1 << 24;
+/**
+ * Most units (of rowsLeft rows and finer) a dispatch keeps room for, and a
+ * plan may ask for: 33,554,432 (its branches then take 128 MiB, the
+ * default storage binding; bench/gpu-layouts.mjs --plans times such plans).
+ */
+const MAX_UNIT_ROOM = 1 << 25;
 /** Units per branch a big batch keeps room for: a branch averages 6 to 9 units at n = 16..21. */
 const UNITS_PER_BRANCH_ROOM = 4;
 /** Bytes a branch takes on the GPU: its four words (webgpu-units.ts). */
@@ -267,7 +271,7 @@ export function slowGpuUnits(plan: GpuWorkPlan): number {
  * option, for tests and benchmarks, skips planGpuWork): a dispatch of no
  * invocations would search nothing and leave its sums as they were, one of
  * fewer than 32 units might not hold a whole branch, one of more than
- * 16,777,216 units or than its branches' storage binding holds would not
+ * 33,554,432 units or than its branches' storage binding holds would not
  * fit its buffers, one aimed past half a second nears the watchdogs, and a stack deeper than
  * 13 rows left outgrows the 16 KiB of workgroup memory a device has by
  * default (11 rows of 64 x 16 bytes at 13).
