@@ -13,11 +13,14 @@ import { CRASH_EXIT_CODE } from './fixtures/webgpu/fake-webgpu.mjs';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** Runs lifetime-child.mjs; a child that never exits is killed (and fails the test) after a minute. */
-function runChild(mode: string): { status: number | null; lines: Record<string, unknown>[]; stderr: string } {
+function runChild(
+  mode: string,
+  env: Record<string, string> = {},
+): { status: number | null; lines: Record<string, unknown>[]; stderr: string } {
   const child = spawnSync(
     process.execPath,
     ['--expose-gc', '--import', './test/fixtures/webgpu/use-fake-webgpu.mjs', 'test/fixtures/webgpu/lifetime-child.mjs', mode],
-    { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
+    { cwd: ROOT, encoding: 'utf8', timeout: 60_000, env: { ...process.env, ...env } },
   );
   const lines = child.stdout
     .split('\n')
@@ -58,6 +61,15 @@ describe('the Dawn instance of the webgpu package', () => {
       { retried: '724', starts: 2, devices: 2 }, // started on the lost device, then on a new one: exact
       { fresh: 'ERR_NQUEENS_WEBGPU_FAILED', starts: 1, devices: 1 }, // its own device lost: coded, not run again
     ]);
+    expect(status).toBe(0);
+  });
+
+  it('a waiting device lost after the count read a dispatch back: the count fails, coded, and is not run again', () => {
+    // A 4 KiB storage binding holds 256 branches: the plan cuts n = 10's 889 units into 4 dispatches.
+    const { status, lines, stderr } = runChild('lost-after-read-back', { FAKE_WEBGPU_BINDING_BYTES: '4096' });
+    expect(stderr).toBe('');
+    // Two dispatches ran: the one read back, and the one queued behind it, which the loss stopped.
+    expect(lines).toEqual([{ outcome: 'ERR_NQUEENS_WEBGPU_FAILED', devicesOpened: 0, dispatches: 2 }]);
     expect(status).toBe(0);
   });
 
