@@ -73,6 +73,43 @@ function unitLineOf(line: string): UnitLine | 'not JSON' | 'not a unit line' {
   return { unit: unit!, count, check };
 }
 
+/** The parts of a unit line as `record` writes it (UNIT_LINE): literal text, or a run of `min` to `max` digits. */
+const UNIT_LINE_PARTS: readonly (string | { chars: RegExp; min: number; max: number })[] = [
+  '{"unit":',
+  { chars: /[0-9]/, min: 1, max: 16 },
+  ',"count":"',
+  { chars: /[0-9]/, min: 1, max: 20 },
+  '","check":"',
+  { chars: /[0-9a-f]/, min: 8, max: 8 },
+  '"}',
+];
+
+/**
+ * Why the text after a checkpoint's last newline is no unit line cut short
+ * by a crash (a beginning of one, perhaps followed by the zeros a power cut
+ * leaves), or undefined if it is one. A whole unit line without its newline
+ * must pass its check: a crash cuts what was written, it never changes it.
+ */
+function tornLineProblem(tail: string, planDigest: string): string | undefined {
+  const text = tail.replace(/\0+$/, '');
+  const whole = UNIT_LINE.exec(text);
+  if (whole) return whole[3] === lineCheck(planDigest, Number(whole[1]), whole[2]) ? undefined : 'a unit line that fails its check';
+  let at = 0;
+  for (const part of UNIT_LINE_PARTS) {
+    if (at === text.length) return undefined;
+    if (typeof part === 'string') {
+      const rest = text.slice(at, at + part.length);
+      if (!part.startsWith(rest)) return 'not the beginning of a unit line';
+      at += rest.length;
+      continue;
+    }
+    let digits = 0;
+    while (at < text.length && part.chars.test(text[at])) [at, digits] = [at + 1, digits + 1];
+    if (digits > part.max || (digits < part.min && at < text.length)) return 'not the beginning of a unit line';
+  }
+  return at === text.length ? undefined : 'not the beginning of a unit line';
+}
+
 interface Header {
   format: typeof CHECKPOINT_FORMAT;
   formatVersion: number;
@@ -409,7 +446,14 @@ export class Checkpoint {
       }
       bytes = end;
     }
-    if (step.value.length > 0) this.tornLine = wholeLines + 1;
+    const tail = step.value;
+    if (tail.length > 0) {
+      // A crash cuts a line short (and a power cut may leave zeros after it): anything else there was written by someone else.
+      const why = tornLineProblem(tail, digest);
+      if (why !== undefined)
+        refuse(`${file}, line ${wholeLines + 1}: damaged (${why}, without a newline); only a torn last line can be dropped`);
+      this.tornLine = wholeLines + 1;
+    }
     if (repeated.size > 0) this.checkRepeated(repeated);
     return bytes;
   }

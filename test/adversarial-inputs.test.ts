@@ -1,0 +1,50 @@
+// Files a user did not write with this program: a checkpoint with
+// something appended after its last line.
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cliInTempDir } from './cli-in-dir.js';
+
+const { dir, nqueens } = cliInTempDir('nqueens-adversarial-');
+
+describe('a checkpoint whose text after its last newline is no torn unit line', () => {
+  const good = join(dir, 'n10-good.ckpt');
+
+  it('is refused naming the line, never cut off as torn; a real torn line still runs again', () => {
+    expect(nqueens('count', '10', '--checkpoint', good).code).toBe(0);
+    const text = readFileSync(good, 'utf8');
+    const lines = text.trim().split('\n');
+    const last = lines.at(-1)!;
+    const line = lines.length + 1;
+    const refused: [string, string][] = [
+      ['a note, not a unit line', 'not the beginning of a unit line'],
+      [last.replace(/"check":"[0-9a-f]{8}"/, '"check":"00000000"'), 'a unit line that fails its check'],
+      [last.replace(/"check":"([0-9a-f]{8})"/, '"check":"$1" '), 'not the beginning of a unit line'],
+      [last.replace(/"check":"([0-9a-f]{3})[0-9a-f]{5}"/, '"check":"$1"'), 'not the beginning of a unit line'],
+      ['{"count":"1"', 'not the beginning of a unit line'],
+    ];
+    for (const [tail, why] of refused) {
+      const file = join(dir, 'n10-tail.ckpt');
+      writeFileSync(file, text + tail);
+      const r = nqueens('count', '10', '--checkpoint', file);
+      expect([tail, r.code, r.stdout, r.stderr.trim()]).toEqual([
+        tail,
+        1,
+        '',
+        `nqueens: ${file}, line ${line}: damaged (${why}, without a newline); only a torn last line can be dropped [ERR_NQUEENS_BAD_CHECKPOINT]`,
+      ]);
+      // Left as it was: the appended text is not cut off.
+      expect(readFileSync(file, 'utf8')).toBe(text + tail);
+    }
+    // What a crash leaves: a beginning of a unit line (zeros after it, as a power cut may leave), or a whole one without its newline.
+    for (const tail of ['{', '{"unit":4', last.slice(0, -5), `${last.slice(0, 20)}\0\0\0`, last]) {
+      const file = join(dir, 'n10-torn.ckpt');
+      copyFileSync(good, file);
+      writeFileSync(file, text + tail);
+      const r = nqueens('count', '10', '--checkpoint', file);
+      expect([tail, r.code, r.stderr]).toEqual([tail, 0, expect.stringContaining(`line ${line} was torn (cut short by a crash)`)]);
+      expect(r.stdout).toMatch(/^total\s+724$/m);
+      expect(readFileSync(file, 'utf8')).toBe(text);
+    }
+  });
+});
