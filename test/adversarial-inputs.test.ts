@@ -1,5 +1,6 @@
-// Files a user did not write with this program: a checkpoint with
-// something appended after its last line.
+// Files and names a user did not write with this program: a checkpoint with
+// something appended after its last line, and file names or file contents
+// that hold control characters (a terminal's escape codes, a newline).
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -45,6 +46,27 @@ describe('a checkpoint whose text after its last newline is no torn unit line', 
       expect([tail, r.code, r.stderr]).toEqual([tail, 0, expect.stringContaining(`line ${line} was torn (cut short by a crash)`)]);
       expect(r.stdout).toMatch(/^total\s+724$/m);
       expect(readFileSync(file, 'utf8')).toBe(text);
+    }
+  });
+});
+
+describe('control characters in file names and in the fields of a refused file', () => {
+  it('are written as escapes on stderr: one line, no escape codes for the terminal', () => {
+    const shard = join(dir, 'n8-shard.json');
+    expect(nqueens('count', '8', '--shard', '0/2', '--out', shard).code).toBe(0);
+    const forged = join(dir, 'forged.json');
+    writeFileSync(forged, JSON.stringify({ ...JSON.parse(readFileSync(shard, 'utf8')), version: '\u001b]0;owned\u0007\u001b[2J\u009b1m' }));
+    const missing = join(dir, 'no\nsuch\u001b[31m.json');
+    for (const [file, says] of [
+      [forged, 'was made by nqueens-wasm \\u001b]0;owned\\u0007\\u001b[2J\\u009b1m (shard format 2)'],
+      [missing, `cannot read ${dir}/no\\nsuch\\u001b[31m.json: ENOENT`],
+    ]) {
+      const r = nqueens('merge', file);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(says);
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+      // eslint-disable-next-line no-control-regex -- what must not reach the terminal
+      expect(r.stderr.trimEnd()).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
     }
   });
 });

@@ -110,6 +110,21 @@ export function println(line = ''): void {
   writeOut(line + '\n');
 }
 
+/** Control characters (C0, DEL, C1) and the Unicode line and paragraph separators. */
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const SHORT_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * A message with its control characters written as escapes (`\n`,
+ * `\u001b`): file names and the fields of a file that is refused come from
+ * anyone (a shard from another machine), and must neither split the one
+ * line a message is nor send a terminal its escape codes.
+ */
+function visible(line: string): string {
+  return line.replace(CONTROL, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /**
  * A line to stderr, where every message of the CLI goes (notes, resumes,
  * errors): written at once and whole, in order with stdout's lines, even
@@ -118,7 +133,7 @@ export function println(line = ''): void {
  */
 export function printErr(line: string): void {
   try {
-    writeAll(2, line + '\n');
+    writeAll(2, visible(line) + '\n');
   } catch {
     // Nowhere left to say it.
   }
