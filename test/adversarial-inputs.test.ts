@@ -1,10 +1,12 @@
 // Files and names a user did not write with this program: a checkpoint with
 // something appended after its last line, and file names or file contents
-// that hold control characters (a terminal's escape codes, a newline).
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+// that hold control characters (a terminal's escape codes, a newline), and
+// an output file that stdout or stderr is redirected to.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cliInTempDir } from './cli-in-dir.js';
+import { cli, cliInTempDir } from './cli-in-dir.js';
 
 const { dir, nqueens } = cliInTempDir('nqueens-adversarial-');
 
@@ -69,4 +71,30 @@ describe('control characters in file names and in the fields of a refused file',
       expect(r.stderr.trimEnd()).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
     }
   });
+});
+
+describe('an --out or --subtotals file that stdout or stderr is redirected to', () => {
+  it.each([
+    ['count 10 --shard 0/3 --out FILE', '>', 'the shard result', 'stdout', ' (or use --out - for the result on stdout)'],
+    ['count 10 --shard 0/3 --out FILE', '>>', 'the shard result', 'stdout', ' (or use --out - for the result on stdout)'],
+    ['count 10 --subtotals FILE', '>', 'the subtotals', 'stdout', ''],
+    ['count 10 --subtotals FILE', '2>', 'the subtotals', 'stderr', ''],
+  ])(
+    '%s %s FILE is refused before counting (exit 1), not renamed over the file the output goes to',
+    (args, redirect, what, stream, hint) => {
+      const file = join(dir, `redirected-${stream}-${redirect.length}.out`);
+      const command = args.replace('FILE', `"${file}"`);
+      const r = spawnSync('sh', ['-c', `"${process.execPath}" "${cli}" ${command} ${redirect} "${file}"; echo $? > "${file}.status"`], {
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+      expect(r.status).toBe(0);
+      // Before: exit 0, FILE replaced by a rename, and the summary or the count written into the file it replaced (lost).
+      expect(readFileSync(`${file}.status`, 'utf8')).toBe('1\n');
+      expect(r.stderr + readFileSync(file, 'utf8')).toBe(
+        `nqueens: cannot write ${what} to ${file}: ${stream} is redirected to it, and what the command writes there would be lost with the file it replaces; send ${stream} elsewhere${hint} [ERR_NQUEENS_WRITE_FAILED]\n`,
+      );
+      expect(existsSync(`${file}.partial`)).toBe(false);
+    },
+  );
 });

@@ -17,7 +17,7 @@ import { ERROR_CODES, failure } from '../shared/errors.js';
 import { hasDepth, implausibleCount, makesPlan, plannedMethod, recordedPlan, type PlannedMethod } from '../run/methods.js';
 import type { Already } from '../run/runner.js';
 import { VERSION } from '../shared/version.js';
-import { danglingLinkTarget, describeError, refuseDescriptor, writableByUs } from './files.js';
+import { danglingLinkTarget, describeError, redirectedStream, refuseDescriptor, writableByUs } from './files.js';
 import { flushToDisk } from './flush-to-disk.js';
 import { canonical, claim, liveOwner, release, sibling, type Claim } from './owner.js';
 import { letSignalsIn } from './interrupt.js';
@@ -203,24 +203,12 @@ function refuseHardLinked(file: string): void {
 
 /** A checkpoint that stdout or stderr is redirected to (`>> FILE`) is refused: the CLI's lines would land among its units. */
 function refuseStdio(file: string): void {
-  const stat = statSync(file, { throwIfNoEntry: false });
-  if (!stat?.isFile()) return;
-  for (const [fd, name] of [
-    [1, 'stdout'],
-    [2, 'stderr'],
-  ] as const) {
-    let other;
-    try {
-      other = fstatSync(fd);
-    } catch {
-      continue; // closed
-    }
-    if (other.dev === stat.dev && other.ino === stat.ino)
-      throw failure(
-        `cannot use the checkpoint ${file}: ${name} is redirected to it, and its lines would land among the units; send ${name} elsewhere`,
-        ERROR_CODES.WRITE_FAILED,
-      );
-  }
+  const name = redirectedStream(file);
+  if (name !== undefined)
+    throw failure(
+      `cannot use the checkpoint ${file}: ${name} is redirected to it, and its lines would land among the units; send ${name} elsewhere`,
+      ERROR_CODES.WRITE_FAILED,
+    );
 }
 
 function refuse(message: string): never {

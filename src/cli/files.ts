@@ -6,6 +6,7 @@ import {
   accessSync,
   closeSync,
   constants,
+  fstatSync,
   ftruncateSync,
   lstatSync,
   readlinkSync,
@@ -216,6 +217,13 @@ export class PendingFile {
         `cannot write ${this.what} to ${this.file}: it is ${kindOf(stat)}, not a regular file (outputs are written to regular files only)`,
         ERROR_CODES.WRITE_FAILED,
       );
+    // `--out FILE > FILE`: the rename would leave stdout's lines (the result, the summary) in the file it replaces, unlinked.
+    const stream = redirectedStream(this.target);
+    if (stream !== undefined)
+      throw failure(
+        `cannot write ${this.what} to ${this.file}: ${stream} is redirected to it, and what the command writes there would be lost with the file it replaces; send ${stream} elsewhere${this.what === 'the shard result' && stream === 'stdout' ? ' (or use --out - for the result on stdout)' : ''}`,
+        ERROR_CODES.WRITE_FAILED,
+      );
     if (!writableByUs(this.target, stat))
       throw failure(
         `cannot write ${this.what} to ${this.file}: it is read-only for this user (mode ${(stat.mode & 0o7777).toString(8).padStart(4, '0')}); make it writable or name another file`,
@@ -316,6 +324,25 @@ export function refuseDescriptor(file: string, doing: string, hint = ''): void {
     if (!existsAsLink(at)) return;
     at = resolve(dirname(at), readlinkSync(at));
   }
+}
+
+/** 'stdout' or 'stderr' if that stream is redirected to the regular file `file` (the same device and inode), else undefined. */
+export function redirectedStream(file: string): 'stdout' | 'stderr' | undefined {
+  const stat = statSync(file, { throwIfNoEntry: false });
+  if (!stat?.isFile()) return undefined;
+  for (const [fd, name] of [
+    [1, 'stdout'],
+    [2, 'stderr'],
+  ] as const) {
+    let other;
+    try {
+      other = fstatSync(fd);
+    } catch {
+      continue; // closed
+    }
+    if (other.dev === stat.dev && other.ino === stat.ino) return name;
+  }
+  return undefined;
 }
 
 /** Where `file` points if it is a symbolic link to nothing (else undefined). */
