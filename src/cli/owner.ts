@@ -33,6 +33,8 @@ import { ERROR_CODES, failure } from '../shared/errors.js';
 import { flushToDisk } from './flush-to-disk.js';
 
 const OWNER_FORMAT = 'nqueens-owner';
+/** The largest pid any kernel gives (Linux's pid_max is at most 2^22; a pid is a signed 32-bit number). */
+const MAX_PID = 0x7fff_ffff;
 /** A claim from another host not renewed for this long is taken over. */
 const LEASE_MS = 120_000;
 /** How often a live owner renews its claims. */
@@ -144,6 +146,8 @@ function ownerState(record: OwnerRecord, renewedMs: number, nowMs = Date.now()):
     };
   }
   const who = { gone: false as const, who: `pid ${record.pid} on this host, since ${record.since}` };
+  // No process has such a pid (an edited record): kill(0 or -1, 0) would ask about a process group, or every process.
+  if (record.pid < 1 || record.pid > MAX_PID) return { gone: true };
   try {
     process.kill(record.pid, 0);
   } catch (error) {

@@ -169,10 +169,14 @@ describe('claims left behind', () => {
     );
   const goneProcess = () => spawnSync(process.execPath, ['-e', '0']).pid!;
 
-  it('a gone process on this host, or its pid reused by another, is taken over', () => {
+  it('a gone process on this host, its pid reused by another, or a pid no process has (0, -1, 2^31), is taken over', () => {
     for (const [what, fields] of [
       ['gone', { pid: goneProcess() }],
       ['reused pid', { pid: process.pid, start: '1' }],
+      // process.kill(0 or -1, 0) asks about a process group, or every process: both answer alive.
+      ['pid 0', { pid: 0 }],
+      ['pid -1', { pid: -1 }],
+      ['pid 2^31', { pid: 2 ** 31 }],
     ] as const) {
       const out = join(dir, `taken-${what.replace(' ', '-')}.json`);
       claim(`${out}.partial`, fields);
