@@ -150,27 +150,75 @@ export function splitCompletions(open: { rows: number[]; allow: number[] }, targ
   return sized.map(({ u }, id) => ({ id, rows: u.rows, allow: u.allow }));
 }
 
-/** Counts completions with the reference backtracking: placed rows are fixed, the rest tried square by square. */
-export function referenceCompletions(n: number, rows: Rows): bigint {
-  const p = new Int32Array(n);
-  let total = 0;
-  const safe = (row: number, col: number): boolean => {
-    for (let r = 0; r < row; r++) if (p[r] === col || row - r === Math.abs(col - p[r])) return false;
-    return true;
-  };
-  const place = (row: number): void => {
-    if (row === n) {
-      total++;
-      return;
-    }
-    for (let col = rows[row] >= 0 ? rows[row] : 0; col < n; col++) {
-      if (safe(row, col)) {
-        p[row] = col;
-        place(row + 1);
+/** Whether a queen at (row, col) is safe from the queens p[0..row-1] above it. */
+function safeBelow(p: Int32Array, row: number, col: number): boolean {
+  for (let r = 0; r < row; r++) if (p[r] === col || row - r === Math.abs(col - p[r])) return false;
+  return true;
+}
+
+/**
+ * The reference backtracking over the boards that hold the placed queens:
+ * placed rows are fixed, the rest tried square by square. It walks one
+ * square a step, so a count can stop after any number of steps (a slice of
+ * the calling thread's time) and go on where it stopped.
+ */
+export class ReferenceCompletions {
+  /** Completions found so far. */
+  total = 0;
+  private row = 0;
+  private readonly p: Int32Array;
+  /** The first two rows without a queen, whose columns tell how far the walk is. */
+  private readonly open: number[];
+
+  constructor(
+    private readonly n: number,
+    private readonly rows: Rows,
+  ) {
+    this.p = new Int32Array(n).fill(-1);
+    this.open = [];
+    for (let r = 0; r < n && this.open.length < 2; r++) if (rows[r] < 0) this.open.push(r);
+  }
+
+  /** Takes at most `steps` steps; returns whether the walk has ended (every completion counted). */
+  run(steps: number): boolean {
+    const { n, rows, p } = this;
+    let row = this.row;
+    for (let s = 0; s < steps && row >= 0; s++) {
+      if (row === n) {
+        this.total++;
+        row--;
+        continue;
       }
-      if (rows[row] >= 0) break;
+      const fixed = rows[row];
+      let col = p[row] + 1;
+      if (fixed >= 0) col = col <= fixed && safeBelow(p, row, fixed) ? fixed : n;
+      else while (col < n && !safeBelow(p, row, col)) col++;
+      if (col >= n) {
+        p[row] = -1;
+        row--;
+        continue;
+      }
+      p[row] = col;
+      row++;
     }
-  };
-  place(0);
-  return BigInt(total);
+    this.row = row;
+    return row < 0;
+  }
+
+  /** About how far the walk is, 0 to 1, from the columns of its first two open rows (not monotonic as it backtracks). */
+  fraction(): number {
+    const { n, p, open } = this;
+    if (this.row < 0) return 1;
+    if (open.length === 0) return 0;
+    const first = Math.max(0, p[open[0]]);
+    const second = open.length > 1 ? Math.max(0, p[open[1]]) / n : 0;
+    return Math.min(1, (first + second) / n);
+  }
+}
+
+/** Counts completions with the reference backtracking, at once: placed rows are fixed, the rest tried square by square. */
+export function referenceCompletions(n: number, rows: Rows): bigint {
+  const walk = new ReferenceCompletions(n, rows);
+  walk.run(Infinity);
+  return BigInt(walk.total);
 }

@@ -4,7 +4,7 @@
 // and 'webgpu' run their own loops, reporting the same Progress.
 import { abortError, type AbortSignalLike } from '../shared/abort.js';
 import { ERROR_CODES, hasCode } from '../shared/errors.js';
-import { now } from '../shared/slices.js';
+import { now, SLICE_MS, yieldToEventLoop } from '../shared/slices.js';
 import type { Progress } from '../shared/progress.js';
 import type { Rows } from '../shared/placements.js';
 import { availableCoresNow } from '../contract/environment.js';
@@ -12,7 +12,14 @@ import { countOnThread } from '../contract/method.js';
 import type { EngineChoice, EngineName } from '../engines/engine-names.js';
 import { countReference, referenceSolutions, runReference } from '../engines/reference.js';
 import { resolveOpenRows } from '../completions/open-rows-kernel.js';
-import { fundamentalSolutions, openRows, placedForbid, referenceCompletions, referenceFiltered } from '../completions/completions.js';
+import {
+  fundamentalSolutions,
+  openRows,
+  placedForbid,
+  ReferenceCompletions,
+  referenceCompletions,
+  referenceFiltered,
+} from '../completions/completions.js';
 import type { CompletionsProgress } from '../completions/completion-types.js';
 import { planSubproblems, type Subproblem } from '../search/constellations.js';
 import { resolveAlgorithm, type AlgorithmChoice, type AlgorithmName } from './algorithm.js';
@@ -111,15 +118,45 @@ interface CompletionsByEngine {
 /** countCompletions' count of the boards holding queens `rows` (at least one). */
 export async function completionsByEngine(n: number, rows: Rows, run: CompletionsByEngine): Promise<Omit<Counted, 'unique'>> {
   const { engine, onProgress } = run;
-  if (engine === 'reference') {
-    const start = now();
-    onProgress?.(completionsProgress({ n, finished: 0, units: 1, fraction: 0, total: 0n, elapsedMs: 0 })); // its start, as every count reports it
-    if (run.signal?.aborted) throw abortError(run.signal); // by the caller, or by that report (the progress guard's signal)
-    const total = referenceCompletions(n, rows);
-    onProgress?.(completionsProgress({ n, finished: 1, units: 1, fraction: 1, total, elapsedMs: now() - start }));
-    return { total, engine, threads: 1 };
-  }
+  if (engine === 'reference') return { total: await referenceCompletionsInSlices(n, rows, run), engine, threads: 1 };
   return runCompletions({ n, rows, engine, threads: run.threads, signal: run.signal, onProgress });
+}
+
+/** Steps of the reference's completion walk between looks at the clock. */
+const REFERENCE_STEPS = 4096;
+/** The least time between two progress reports of the reference's completion count, from the end of the last. */
+const REFERENCE_PROGRESS_MS = 100;
+
+/**
+ * The reference's completion count on the calling thread, in slices that let
+ * the event loop run (an abort, other work), reporting progress as the other
+ * engines do: at the start, at most every 100 ms, and at the end.
+ */
+async function referenceCompletionsInSlices(n: number, rows: Rows, run: CompletionsByEngine): Promise<bigint> {
+  const { onProgress, signal } = run;
+  const start = now();
+  const walk = new ReferenceCompletions(n, rows);
+  let fraction = 0;
+  let lastReport = start;
+  const report = (done: boolean): void => {
+    if (!onProgress) return;
+    fraction = done ? 1 : Math.max(fraction, Math.min(walk.fraction(), 1 - Number.EPSILON)); // below 1 until the end
+    const total = BigInt(walk.total);
+    onProgress(completionsProgress({ n, finished: done ? 1 : 0, units: 1, fraction, total, elapsedMs: now() - start }));
+    lastReport = now();
+  };
+  report(false); // its start, as every count reports it
+  if (signal?.aborted) throw abortError(signal); // by the caller, or by that report (the progress guard's signal)
+  let sliceStart = now();
+  while (!walk.run(REFERENCE_STEPS)) {
+    if (now() - sliceStart < SLICE_MS) continue;
+    if (now() - lastReport >= REFERENCE_PROGRESS_MS) report(false);
+    await yieldToEventLoop();
+    if (signal?.aborted) throw abortError(signal);
+    sliceStart = now();
+  }
+  report(true);
+  return BigInt(walk.total);
 }
 
 /** The search's subproblems for n (planSubproblems in the API). */
