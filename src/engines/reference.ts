@@ -32,9 +32,23 @@ export class ReferenceSearch {
 
   /** Advances to the next solution (then true, with it in `placement`) or to the end (false). */
   next(): boolean {
+    return this.advance(Infinity) === FOUND;
+  }
+
+  /**
+   * Advances by at most `steps` rows placed or left: to the next solution
+   * (FOUND, with it in `placement`), to the end (ENDED), or to where the
+   * steps ran out (PAUSED: the next call goes on from there), so that a
+   * caller can stop between steps however rare the solutions are.
+   */
+  advance(steps: number): Step {
     const { n, placement } = this;
     let row = this.row;
-    while (row >= 0) {
+    for (let s = 0; row >= 0; s++) {
+      if (s >= steps) {
+        this.row = row;
+        return PAUSED;
+      }
       let col = placement[row] + 1;
       if (row === 0 && this.firstColumn !== undefined) col = col <= this.firstColumn ? this.firstColumn : n;
       while (col < n && !isSafe(placement, row, col)) col++;
@@ -45,15 +59,24 @@ export class ReferenceSearch {
       placement[row] = col;
       if (row === n - 1) {
         this.row = row;
-        return true;
+        return FOUND;
       }
       row++;
       placement[row] = -1;
     }
     this.row = row;
-    return false;
+    return ENDED;
   }
 }
+
+/** What ReferenceSearch.advance() came to. */
+type Step = typeof FOUND | typeof ENDED | typeof PAUSED;
+const FOUND = 0;
+const ENDED = 1;
+const PAUSED = 2;
+
+/** Rows placed or left between two looks at the clock: well under a slice, however rare the solutions. */
+const STEPS_PER_LOOK = 4096;
 
 /**
  * True if no symmetry of the square maps the solution to a lexicographically
@@ -152,12 +175,16 @@ export async function runReference(
   report(0, 0, true);
   for (let col = 0; col < n; col++) {
     const search = new ReferenceSearch(n, col);
-    for (let found = 0; search.next(); found++) {
-      total++;
-      if (isCanonical(search.placement, image)) unique++;
-      if ((found & 255) === 255 && now() - sliceStart > SLICE_MS) {
-        // The share of this column done: how far its row-1 queen has moved.
-        report(col, n > 1 ? search.placement[1] / n : 0, false);
+    // The clock is read every 256 solutions and wherever the steps ran out: a slice ends on time even at n = 32,
+    // where the first solution of a column is billions of steps away.
+    for (let step; (step = search.advance(STEPS_PER_LOOK)) !== ENDED;) {
+      if (step === FOUND) {
+        total++;
+        if (isCanonical(search.placement, image)) unique++;
+      }
+      if ((step === PAUSED || (total & 255) === 0) && now() - sliceStart > SLICE_MS) {
+        // The share of this column done: how far its row-1 queen has moved (-1 before its first square).
+        report(col, n > 1 ? Math.max(0, search.placement[1]) / n : 0, false);
         await yieldToEventLoop();
         if (signal?.aborted) throw abortError(signal);
         sliceStart = now();

@@ -1,10 +1,13 @@
-// countCompletions() with engine 'reference' counts on the calling thread,
-// as count() with 'reference' does: in slices that let the event loop run,
-// so its signal can stop it and the process stays responsive. It once ran
-// the whole backtracking in one synchronous call: an abort was never seen
-// (the count resolved with its total) and no timer or message ran meanwhile.
+// Engine 'reference' counts on the calling thread in slices that let the
+// event loop run, so its signal can stop it and the process stays
+// responsive. countCompletions() once ran the whole backtracking in one
+// synchronous call: an abort was never seen (the count resolved with its
+// total) and no timer or message ran meanwhile. count() looked at the clock
+// only every 256 solutions, so where solutions are rare (large n) a slice
+// lasted until the 256th: seconds at n = 24, minutes at n = 32, the abort unseen.
 import { describe, expect, it } from 'vitest';
-import { countCompletions, countCompletionsSync, type CompletionsProgress, type Queen } from '../dist/index.js';
+import { count, countCompletions, countCompletionsSync, type CompletionsProgress, type Progress, type Queen } from '../dist/index.js';
+import { TOTAL as OEIS_TOTAL, UNIQUE as OEIS_UNIQUE } from './oeis.js';
 
 // Well over one 20 ms slice of the reference backtracking (about 0.3 s here), exact on every engine.
 const N = 15;
@@ -50,5 +53,32 @@ describe("countCompletions with engine 'reference'", () => {
       expect(reports[i].total).toBeGreaterThanOrEqual(reports[i - 1].total);
     }
     expect(reports.slice(0, -1).every((p) => p.fraction < 1)).toBe(true);
+  });
+});
+
+describe("count with engine 'reference'", () => {
+  it('n = 24 (solutions rare): an abort from the event loop rejects with its reason, within its first 256 solutions', async () => {
+    // 256 solutions take seconds here at n = 24; a slice is 20 ms. Every report before the abort comes from the
+    // first slices (the old code's first came after the 256th solution, the abort unseen until then).
+    const controller = new AbortController();
+    const reason = new Error('stop');
+    const reports: Progress[] = [];
+    const running = count(24, { engine: 'reference', signal: controller.signal, onProgress: (p) => reports.push(p) });
+    setImmediate(() => controller.abort(reason));
+    await expect(running).rejects.toBe(reason);
+    expect(reports[0]).toMatchObject({ finished: 0, fraction: 0, total: 0n });
+    for (const p of reports) {
+      expect(p.total).toBeLessThan(256n);
+      expect(p.fraction).toBeLessThan(1);
+    }
+  });
+
+  it('stays exact, with its progress ending at 1 with the totals', async () => {
+    for (const n of [1, 2, 3, 4, 8, 10]) {
+      const reports: Progress[] = [];
+      const r = await count(n, { engine: 'reference', onProgress: (p) => reports.push(p) });
+      expect([r.total, r.unique]).toEqual([OEIS_TOTAL[n], OEIS_UNIQUE[n]]);
+      expect(reports.at(-1)).toMatchObject({ fraction: 1, finished: n, units: n, total: OEIS_TOTAL[n], unique: OEIS_UNIQUE[n] });
+    }
   });
 });
