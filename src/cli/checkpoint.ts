@@ -22,6 +22,7 @@ import { flushToDisk } from './flush-to-disk.js';
 import { canonical, claim, liveOwner, release, sibling, type Claim } from './owner.js';
 import { letSignalsIn } from './interrupt.js';
 import { byteOrderMark, kindOf, madeBy } from './regular-file.js';
+import { repeatedKey } from './repeated-key.js';
 import { parseCount } from './shards.js';
 import { UnitBitmap } from '../shared/unit-bitmap.js';
 
@@ -68,7 +69,8 @@ function unitLineOf(line: string): UnitLine | 'not JSON' | 'not a unit line' {
     return 'not JSON';
   }
   const { unit, count, check, ...more } = entry;
-  if (!Number.isInteger(unit) || typeof count !== 'string' || typeof check !== 'string' || Object.keys(more).length > 0)
+  const once = repeatedKey(line) === undefined; // {"unit":3,"unit":4,…} reads as unit 4: edited
+  if (!once || !Number.isInteger(unit) || typeof count !== 'string' || typeof check !== 'string' || Object.keys(more).length > 0)
     return 'not a unit line';
   return { unit: unit!, count, check };
 }
@@ -477,6 +479,8 @@ export class Checkpoint {
     } catch {
       return refuse(`${file} is not a checkpoint (${byteOrderMark(line) ?? 'line 1 is not JSON'})`);
     }
+    const twice = repeatedKey(line);
+    if (twice !== undefined) refuse(`${file}: line 1 (the header) writes the field ${JSON.stringify(twice)} twice in one object: edited`);
     if (found?.format !== CHECKPOINT_FORMAT) refuse(`${file} is not a checkpoint (line 1 has no "format": "${CHECKPOINT_FORMAT}")`);
     if (found.version !== VERSION || found.formatVersion !== CHECKPOINT_FORMAT_VERSION) {
       refuse(

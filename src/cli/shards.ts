@@ -19,6 +19,7 @@ import {
 } from '../run/methods.js';
 import { VERSION } from '../shared/version.js';
 import { byteOrderMark, madeBy } from './regular-file.js';
+import { repeatedKey } from './repeated-key.js';
 
 const { MAX_STRING_LENGTH } = constants;
 const SHARD_FORMAT = 'nqueens-shard';
@@ -244,6 +245,8 @@ function parseShardFile(name: string, text: string): ParsedShard & { algorithm: 
   } catch {
     return refuse(`${name} is not a shard result (${byteOrderMark(text) ?? 'not JSON'})`);
   }
+  const twice = repeatedKey(text);
+  if (twice !== undefined) refuse(`${name}: the field ${JSON.stringify(twice)} is written twice in one object: edited`);
   if (r?.format !== SHARD_FORMAT) refuse(`${name} is not a shard result (no "format": "${SHARD_FORMAT}")`);
   if (r.formatVersion !== SHARD_FORMAT_VERSION || r.version !== VERSION) {
     refuse(

@@ -34,6 +34,19 @@ describe('a shard saved by an editor', () => {
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(JSON.parse(r.stdout)).toMatchObject({ n: 10, total: '724', unique: '92' });
   });
+  it('with a field written twice (JSON keeps the last, which the digest covers) is refused as edited', () => {
+    for (const [name, edit, field] of [
+      ['twice-total.json', (text: string) => text.replace('"total":', '"total": "999", "total":'), 'total'],
+      ['twice-plan.json', (text: string) => text.replace(/"plan": ?\{/, '"plan": {"units": 1,'), 'units'],
+      ['twice-escaped.json', (text: string) => text.replace('"n":', '"\\u006e": 11, "n":'), 'n'],
+    ] as const) {
+      const file = edited('s0.json', name, edit);
+      expect(readFileSync(join(dir, file), 'utf8')).not.toBe(readFileSync(join(dir, 's0.json'), 'utf8'));
+      const r = nqueens('merge', file, 's1.json');
+      expect([name, r.code, r.stdout]).toEqual([name, 1, '']);
+      expect(r.stderr).toBe(`nqueens: ${file}: the field "${field}" is written twice in one object: edited [ERR_NQUEENS_BAD_SHARD]\n`);
+    }
+  });
 });
 
 describe('a checkpoint saved by an editor', () => {
@@ -56,5 +69,21 @@ describe('a checkpoint saved by an editor', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(`resumed from ${file}: 100 of 288 units were already done\n`);
     expect(JSON.parse(r.stdout)).toMatchObject({ n: 10, total: '724', unique: '92' });
+  });
+
+  it('with a field written twice in its header or a unit line is refused as edited, and left as it is', () => {
+    const header = edited('whole.ckpt', 'twice-header.ckpt', (text) => part(text).replace('"n":10,', '"n":11,"n":10,'));
+    const unit = edited('whole.ckpt', 'twice-unit.ckpt', (text) => part(text).replace('{"unit":5,', '{"unit":7,"unit":5,'));
+    for (const [file, reason] of [
+      [header, 'line 1 (the header) writes the field "n" twice in one object: edited'],
+      [unit, 'line 7: '],
+    ] as const) {
+      const before = readFileSync(join(dir, file), 'utf8');
+      const r = nqueens('count', '10', '--checkpoint', file);
+      expect([file, r.code, r.stdout]).toEqual([file, 1, '']);
+      expect(r.stderr).toContain(`nqueens: ${file}${file === header ? ': ' : ', '}${reason}`);
+      expect(r.stderr).toMatch(/\[ERR_NQUEENS_BAD_CHECKPOINT\]\n$/);
+      expect(readFileSync(join(dir, file), 'utf8')).toBe(before);
+    }
   });
 });
