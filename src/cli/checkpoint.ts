@@ -45,7 +45,7 @@ const CHUNK_BYTES = 1 << 20;
 /** Lines read between turns of the event loop (validate): about 1 MB, some 10 ms. */
 const LINES_PER_TURN = 16384;
 /** A unit line as this program writes it (JSON.stringify's spelling); others are parsed as JSON. */
-const UNIT_LINE = /^\{"unit":(\d{1,16}),"count":"(\d{1,20})","check":"([0-9a-f]{8})"\}$/;
+const UNIT_LINE = /^\{"unit":(0|[1-9]\d{0,15}),"count":"(0|[1-9]\d{0,19})","check":"([0-9a-f]{8})"\}$/; // as written: no leading zeros
 /**
  * A unit recorded twice (only an edit makes one) is compared with its first
  * line in a second pass over the file; more such units than this are damage.

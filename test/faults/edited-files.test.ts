@@ -86,4 +86,14 @@ describe('a checkpoint saved by an editor', () => {
       expect(readFileSync(join(dir, file), 'utf8')).toBe(before);
     }
   });
+
+  it('with a unit number written with leading zeros (no JSON, though its check holds for the number) is refused', () => {
+    const file = edited('whole.ckpt', 'zeros.ckpt', (text) => part(text).replace('{"unit":7,', '{"unit":007,'));
+    expect(readFileSync(join(dir, file), 'utf8')).toContain('{"unit":007,');
+    const before = readFileSync(join(dir, file), 'utf8');
+    const r = nqueens('count', '10', '--checkpoint', file);
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toMatch(new RegExp(`^nqueens: ${file}, line 9: .*\\[ERR_NQUEENS_BAD_CHECKPOINT\\]\\n$`));
+    expect(readFileSync(join(dir, file), 'utf8')).toBe(before);
+  });
 });
