@@ -73,6 +73,16 @@ describe('the Dawn instance of the webgpu package', () => {
     expect(status).toBe(0);
   });
 
+  it('a count aborted with dispatches queued rejects at once; its device is destroyed once they have ended, not under them', () => {
+    const { status, lines, stderr } = runChild('abort-drains', { FAKE_WEBGPU_HOLD: '1' });
+    expect(stderr).toBe('');
+    expect(lines).toEqual([
+      { aborted: 'AbortError', queued: true, destroyedBeforeDrained: false },
+      { destroyed: true, queuedAtDestroy: 0 },
+    ]);
+    expect(status).toBe(0);
+  });
+
   it('a count aborted while its device opens rejects at once; the device, once open, is closed unused and Node exits', () => {
     const { status, lines, stderr } = runChild('abort-opening');
     expect(stderr).toBe('');

@@ -66,6 +66,15 @@ function unavailable(why: string): Error {
 const LOST_WAIT_MS = 1000;
 
 /**
+ * Most time a device's queued work is waited for, off this thread, before
+ * it is destroyed. In Node, Dawn's destroy() waits on the calling thread for
+ * the work still queued: after an abort that froze the event loop for up to
+ * three dispatches (about 0.6 s on an H100 at n = 20; 21 s at n = 18 on
+ * lavapipe). Past this, destroy() waits for what is left (a hung GPU).
+ */
+const DRAIN_WAIT_MS = 3000;
+
+/**
  * How long a device whose count succeeded waits for the next count before
  * it is destroyed. Opening one takes Dawn about 0.17 s on an H100 (the
  * instance, the adapter, the device: 2026-11-27), more than a count of
@@ -86,8 +95,9 @@ export interface GpuSession {
    * (`reusable`), the device waits IDLE_MS for the next count, if no other
    * waits already. Else, or then, it is destroyed on the next turn of the
    * event loop, after the count's result or rejection has reached its
-   * caller: Dawn's destroy() waits for the dispatches still queued, and an
-   * abort must not. The instance it came from is held until the device
+   * caller, and in Node once its queued dispatches have ended (DRAIN_WAIT_MS):
+   * Dawn's destroy() waits for them on the calling thread, and an abort
+   * must not freeze it. The instance it came from is held until the device
    * reports itself lost (or LOST_WAIT_MS has passed), then released.
    */
   close(reusable?: boolean): void;
@@ -171,7 +181,21 @@ export async function requestGpuDevice(): Promise<GpuSession> {
   }
 }
 
-function closeDevice({ device, endLease }: OpenDevice): void {
+/** Destroys the device; in Node (Dawn, whose destroy() would block this thread on it) once its queued work has ended. */
+function closeDevice(open: OpenDevice): void {
+  if (!open.endLease || open.isLost()) return destroyDevice(open);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const capped = new Promise((resolve) => (timer = setTimeout(resolve, DRAIN_WAIT_MS)));
+  const drained = Promise.resolve()
+    .then(() => open.device.queue.onSubmittedWorkDone())
+    .catch(() => undefined); // a device lost meanwhile: nothing left to wait for
+  void Promise.race([drained, capped]).then(() => {
+    clearTimeout(timer);
+    destroyDevice(open);
+  });
+}
+
+function destroyDevice({ device, endLease }: OpenDevice): void {
   device.destroy();
   if (!endLease) return;
   // The timer is unref'd where it can be: it must not keep Node running by itself.

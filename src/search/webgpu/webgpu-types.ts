@@ -61,6 +61,8 @@ export interface GpuDeviceLike {
   readonly queue: {
     writeBuffer(buffer: GpuBufferLike, offset: number, data: ArrayBufferView): void;
     submit(commands: readonly GpuCommandBufferLike[]): void;
+    /** Settles once the work submitted so far has ended on the GPU. */
+    onSubmittedWorkDone(): Promise<unknown>;
   };
   readonly lost: Promise<{ readonly reason?: string; readonly message: string }>;
   pushErrorScope(filter: 'validation' | 'out-of-memory' | 'internal'): void;
