@@ -1,4 +1,5 @@
-// Every reference in README.md and docs/ points at something real: links and
+// Every reference in README.md, docs/ and bench/README.md (which ships too)
+// points at something real: links and
 // heading anchors, repository paths, the code names it mentions, the npm
 // scripts it runs, the CLI options it names; and the statements that once
 // went stale (the error codes, the join's range under 'auto') say what the
@@ -11,7 +12,12 @@ import { OPTIONS } from '../dist/cli/args.js';
 import { DOCUMENTS, inlineCode, links, readDocument, type Document } from './docs/markdown.js';
 import { ROOT } from './pack.js';
 
-const documents: Document[] = DOCUMENTS.map(readDocument);
+/**
+ * README.md, docs/, and bench/README.md, which the package ships beside them
+ * (bench/peers/README.md ships too, but names the peers' code, not this code).
+ */
+const REFERENCED = [...DOCUMENTS, 'bench/README.md'];
+const documents: Document[] = REFERENCED.map(readDocument);
 const byPath = new Map(documents.map((d) => [d.path, d]));
 
 /** Every file of the repository's tracked folders (and build outputs: the tests run after the build), as paths. */
@@ -114,12 +120,36 @@ describe('code names', () => {
     expect(checked).toBeGreaterThan(50);
   });
 
+  it('a code name placed in a file (`NAME` in `path`, (`NAME`, path)) is declared in that file', () => {
+    const misplaced: string[] = [];
+    let checked = 0;
+    for (const doc of documents) {
+      const prose = doc.prose.replace(/\s+/g, ' ');
+      for (const m of prose.matchAll(
+        /`([A-Za-z_$][\w$]*)(?:\(\))?`(?:,| in) \(?`?((?:src|assembly|scripts|bench|web)\/[\w./-]+\.\w+)`?/g,
+      )) {
+        const [, name, path] = m;
+        const file = path.replace(/[.,]$/, '');
+        if (!existsSync(join(ROOT, file))) continue; // the path test above reports it
+        checked++;
+        const source = readFileSync(join(ROOT, file), 'utf8');
+        const declared = new RegExp(
+          `(?:const|let|var|function\\*?|class|interface|type|enum)\\s+${name}\\b|^\\s*(?:(?:export|static|private|readonly|async)\\s+)*${name}\\s*[(:=<]|export\\s*\\{[^}]*\\b${name}\\b`,
+          'm',
+        );
+        if (!declared.test(source)) misplaced.push(`${doc.path}: ${name} is not declared in ${file}`);
+      }
+    }
+    expect(misplaced).toEqual([]);
+    expect(checked).toBeGreaterThan(10);
+  });
+
   it('every npm script the docs run (`npm run x`) is in package.json', () => {
     const scripts = Object.keys(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts as object);
     const missing: string[] = [];
     for (const doc of documents) {
       const text = doc.prose + doc.blocks.map((b) => b.text).join('\n');
-      for (const m of text.matchAll(/npm run ([\w:-]+)/g)) if (!scripts.includes(m[1])) missing.push(`${doc.path}: npm run ${m[1]}`);
+      for (const m of text.matchAll(/npm run ([\w:-]*[\w-])/g)) if (!scripts.includes(m[1])) missing.push(`${doc.path}: npm run ${m[1]}`);
     }
     expect(missing).toEqual([]);
   });
