@@ -199,7 +199,7 @@ export function setupViewer(): void {
       completeCount.textContent = integer.format(r.total);
       completeStatus.textContent = `${placed.length} queen${placed.length === 1 ? '' : 's'} placed: ${integer.format(r.total)} solution${
         r.total === 1n ? '' : 's'
-      } contain${r.total === 1n ? 's' : ''} them (${r.engine}, ${r.threads} thread${r.threads === 1 ? '' : 's'}, ${r.elapsedMs.toFixed(1)} ms).`;
+      } contain${r.total === 1n ? 's' : ''} ${placed.length === 1 ? 'it' : 'them'} (${r.engine}, ${r.threads} thread${r.threads === 1 ? '' : 's'}, ${r.elapsedMs.toFixed(1)} ms).`;
     } catch (error) {
       if (counting !== run) return;
       const e = error as Error;

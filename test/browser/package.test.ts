@@ -556,6 +556,7 @@ describe.skipIf(!HAVE_CHROMIUM)('in Chromium', () => {
       await page.click(square(0, 0));
       await waitFor('4');
       expect(await page.locator(square(0, 0)).innerText()).toBe('♛');
+      expect(await text(page, '#complete-status')).toMatch(/^1 queen placed: 4 solutions contain it \(/);
       await page.click(square(3, 4));
       await waitFor(
         String(
