@@ -83,6 +83,17 @@ describe('the Dawn instance of the webgpu package', () => {
     expect(status).toBe(0);
   });
 
+  it('a count aborted with dispatches queued: its device waits for them however long they run, never destroyed under them', () => {
+    // Every wait of a second or more ends at once: as if the queued dispatches outlasted any cap (a slow GPU, lavapipe).
+    const { status, lines, stderr } = runChild('abort-drains', { FAKE_WEBGPU_HOLD: '1', LONG_WAITS_AT_ONCE: '1' });
+    expect(stderr).toBe('');
+    expect(lines).toEqual([
+      { aborted: 'AbortError', queued: true, destroyedBeforeDrained: false },
+      { destroyed: true, queuedAtDestroy: 0 },
+    ]);
+    expect(status).toBe(0);
+  });
+
   it('a count aborted while its device opens rejects at once; the device, once open, is closed unused and Node exits', () => {
     const { status, lines, stderr } = runChild('abort-opening');
     expect(stderr).toBe('');

@@ -66,15 +66,6 @@ function unavailable(why: string): Error {
 const LOST_WAIT_MS = 1000;
 
 /**
- * Most time a device's queued work is waited for, off this thread, before
- * it is destroyed. In Node, Dawn's destroy() waits on the calling thread for
- * the work still queued: after an abort that froze the event loop for up to
- * three dispatches (about 0.6 s on an H100 at n = 20; 21 s at n = 18 on
- * lavapipe). Past this, destroy() waits for what is left (a hung GPU).
- */
-const DRAIN_WAIT_MS = 3000;
-
-/**
  * How long a device whose count succeeded waits for the next count before
  * it is destroyed. Opening one takes Dawn about 0.17 s on an H100 (the
  * instance, the adapter, the device: 2026-11-27), more than a count of
@@ -95,7 +86,7 @@ export interface GpuSession {
    * (`reusable`), the device waits IDLE_MS for the next count, if no other
    * waits already. Else, or then, it is destroyed on the next turn of the
    * event loop, after the count's result or rejection has reached its
-   * caller, and in Node once its queued dispatches have ended (DRAIN_WAIT_MS):
+   * caller, and in Node once its queued dispatches have ended (closeDevice):
    * Dawn's destroy() waits for them on the calling thread, and an abort
    * must not freeze it. The instance it came from is held until the device
    * reports itself lost (or LOST_WAIT_MS has passed), then released.
@@ -181,16 +172,31 @@ export async function requestGpuDevice(): Promise<GpuSession> {
   }
 }
 
-/** Destroys the device; in Node (Dawn, whose destroy() would block this thread on it) once its queued work has ended. */
+/** Devices waiting for their queued work to end before they are destroyed (closeDevice). */
+const draining = new Set<OpenDevice>();
+
+/**
+ * Destroys the device; in Node (Dawn, whose destroy() would block this
+ * thread on it) once its queued work has ended, however long that takes.
+ * Dawn's destroy() waits on the calling thread for the work still queued:
+ * after an abort that froze the event loop for up to three dispatches
+ * (about 0.6 s on an H100 at n = 20; 21 s at n = 18 on lavapipe). A cap on
+ * this wait only moved the freeze (3 s then 14 s at n = 18 on lavapipe
+ * under load): destroy() waited for what was left. A GPU that hangs is
+ * reset by its watchdog, and a device lost ends the wait.
+ */
 function closeDevice(open: OpenDevice): void {
   if (!open.endLease || open.isLost()) return destroyDevice(open);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const capped = new Promise((resolve) => (timer = setTimeout(resolve, DRAIN_WAIT_MS)));
+  draining.add(open); // held here until destroyed: nothing else need reference a device whose count has ended
   const drained = Promise.resolve()
     .then(() => open.device.queue.onSubmittedWorkDone())
     .catch(() => undefined); // a device lost meanwhile: nothing left to wait for
-  void Promise.race([drained, capped]).then(() => {
-    clearTimeout(timer);
+  const lost = open.device.lost.then(
+    () => undefined,
+    () => undefined,
+  ); // a lost device may leave its queue's promises unsettled
+  void Promise.race([drained, lost]).then(() => {
+    draining.delete(open);
     destroyDevice(open);
   });
 }
