@@ -71,6 +71,13 @@ describe('control characters in file names and in the fields of a refused file',
       expect(r.stderr.trimEnd()).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
     }
   });
+  it("are written as escapes in the shard's summary on stdout, the file itself named as given", () => {
+    const out = join(dir, 'shard\nwith\u001b[31m.json');
+    const r = nqueens('count', '8', '--shard', '0/2', '--out', out);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toMatch(/^shard 0\/2 of n = 8: .*, written to .*\/shard\\nwith\\u001b\[31m\.json\n$/);
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({ n: 8, shard: 0, of: 2 });
+  });
 });
 
 describe('an --out or --subtotals file that stdout or stderr is redirected to', () => {

@@ -35,7 +35,7 @@ import {
   type OptionValues,
 } from './args.js';
 import { Checkpoint } from './checkpoint.js';
-import { type PendingFile, printErr, println } from './files.js';
+import { type PendingFile, printErr, println, visible } from './files.js';
 import { reserveOutput } from './reserve-output.js';
 import { Interrupted, withProgress } from './interrupt.js';
 import { asJson, formatMs, printPairs, printResult, roundMs, tableHeader, tableRow } from './output.js';
@@ -304,7 +304,7 @@ function writeShard(run: SliceRun, shard: ReturnType<typeof shardResult>, summar
     println(text.trimEnd());
   } else if (run.out) {
     run.out.commit(text);
-    if (!run.json) println(`shard ${shard.shard}/${shard.of} of n = ${run.n}: ${summary}, written to ${run.out.file}`);
+    if (!run.json) println(`shard ${shard.shard}/${shard.of} of n = ${run.n}: ${summary}, written to ${visible(run.out.file)}`);
     else {
       const { n, shard: index, of, from, to, total, unique8, plan, engine, threads, elapsedMs } = shard;
       const units = { from, to, of: plan.units };

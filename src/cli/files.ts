@@ -122,7 +122,7 @@ const SHORT_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\
  * anyone (a shard from another machine), and must neither split the one
  * line a message is nor send a terminal its escape codes.
  */
-function visible(line: string): string {
+export function visible(line: string): string {
   return line.replace(CONTROL, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
