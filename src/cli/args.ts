@@ -297,7 +297,11 @@ export function parsePlaced(text: string | undefined, n: number): [number, numbe
   const pairs = text.split(',');
   const queens = pairs.map((pair): [number, number] => {
     const m = /^\s*(\d+)\s*:\s*(\d+)\s*$/.exec(pair);
-    if (!m) throw new UsageError(`--placed takes row:col pairs separated by commas, 0-based (e.g. 0:3,5:7); got ${quote(pair)}`);
+    if (!m) {
+      // An empty piece (a comma doubled or at an end) is named by the whole value: "" alone says nothing of where.
+      const got = pair.trim() === '' ? `${quote(text)} (an empty pair)` : quote(pair);
+      throw new UsageError(`--placed takes row:col pairs separated by commas, 0-based (e.g. 0:3,5:7); got ${got}`);
+    }
     const [row, col] = [Number(m[1]), Number(m[2])];
     if (row >= n) throw new UsageError(`--placed ${pair.trim()}: row ${row} is outside 0..${n - 1}`);
     if (col >= n) throw new UsageError(`--placed ${pair.trim()}: column ${col} is outside 0..${n - 1}`);
