@@ -151,8 +151,8 @@ form.addEventListener('submit', async (event) => {
       status.textContent = `Counting N = ${n} (${algorithm}): ${p.finished} of ${p.units} units…`;
     },
   };
-  // The GPU runs the whole count; threads are for the CPU engines.
-  if (threadsSelect.value && engine !== 'webgpu') options.threads = Number(threadsSelect.value);
+  // The GPU runs the whole count, and the reference on this thread alone: threads are for the wasm and js engines.
+  if (threadsSelect.value && engine !== 'webgpu' && engine !== 'reference') options.threads = Number(threadsSelect.value);
 
   countButton.disabled = true;
   cancelButton.disabled = false;

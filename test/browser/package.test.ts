@@ -239,6 +239,23 @@ describe.skipIf(!HAVE_CHROMIUM)('in Chromium', () => {
       }
     });
 
+    it('the reference engine counts on this thread whatever Threads says (it has no workers)', async () => {
+      const page = await open(served.url);
+      await page.fill('#n', '8');
+      await page.selectOption('#engine', 'reference');
+      await page.selectOption('#threads', '2');
+      await page.click('#count');
+      await page.waitForFunction(() => /^(Done|RangeError)/.test(document.getElementById('status')!.textContent!));
+      const shown = await page.evaluate(() => ({
+        status: document.getElementById('status')!.textContent,
+        total: document.getElementById('total')!.textContent,
+        engine: document.getElementById('ran-engine')!.textContent,
+        threads: document.getElementById('ran-threads')!.textContent,
+      }));
+      expect(shown).toEqual({ status: 'Done: N = 8, by the search.', total: '92', engine: 'reference', threads: '1' });
+      expect(errors).toEqual([]);
+    });
+
     it('counts, shows the result and draws the first boards', async () => {
       const page = await open(served.url);
       await page.fill('#n', '8');
