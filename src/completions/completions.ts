@@ -4,7 +4,7 @@
 // assembly/completions/open-rows.ts), and the split of a completion count
 // into units (src/run/completions-run.ts runs them).
 import type { OpenRowsKernel } from './open-rows-kernel.js';
-import { isCanonical, ReferenceSearch } from '../engines/reference.js';
+import { isCanonical, isSafe, ReferenceSearch } from '../engines/reference.js';
 import { boardMask } from '../shared/board-mask.js';
 import { popcount } from '../shared/bits.js';
 import type { Rows } from '../shared/placements.js';
@@ -150,12 +150,6 @@ export function splitCompletions(open: { rows: number[]; allow: number[] }, targ
   return sized.map(({ u }, id) => ({ id, rows: u.rows, allow: u.allow }));
 }
 
-/** Whether a queen at (row, col) is safe from the queens p[0..row-1] above it. */
-function safeBelow(p: Int32Array, row: number, col: number): boolean {
-  for (let r = 0; r < row; r++) if (p[r] === col || row - r === Math.abs(col - p[r])) return false;
-  return true;
-}
-
 /**
  * The reference backtracking over the boards that hold the placed queens:
  * placed rows are fixed, the rest tried square by square. It walks one
@@ -191,8 +185,8 @@ export class ReferenceCompletions {
       }
       const fixed = rows[row];
       let col = p[row] + 1;
-      if (fixed >= 0) col = col <= fixed && safeBelow(p, row, fixed) ? fixed : n;
-      else while (col < n && !safeBelow(p, row, col)) col++;
+      if (fixed >= 0) col = col <= fixed && isSafe(p, row, fixed) ? fixed : n;
+      else while (col < n && !isSafe(p, row, col)) col++;
       if (col >= n) {
         p[row] = -1;
         row--;

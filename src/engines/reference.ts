@@ -8,7 +8,8 @@ import type { Progress } from '../shared/progress.js';
 import { abortError, type AbortSignalLike } from '../shared/abort.js';
 import { now, SLICE_MS, yieldToEventLoop } from '../shared/slices.js';
 
-function isSafe(placement: Int32Array, row: number, col: number): boolean {
+/** Whether a queen at (row, col) is safe from the queens placement[0..row - 1] above it. */
+export function isSafe(placement: Int32Array, row: number, col: number): boolean {
   for (let r = 0; r < row; r++) {
     const c = placement[r];
     if (c === col || row - r === Math.abs(col - c)) return false;

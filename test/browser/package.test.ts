@@ -239,13 +239,19 @@ describe.skipIf(!HAVE_CHROMIUM)('in Chromium', () => {
       }
     });
 
-    it('the reference engine counts on this thread whatever Threads says (it has no workers)', async () => {
+    /** The demo page once it has counted N = 8 with `engine` on `threads` threads (or refused to). */
+    async function countEight(engine: string, threads: string): Promise<Page> {
       const page = await open(served.url);
       await page.fill('#n', '8');
-      await page.selectOption('#engine', 'reference');
-      await page.selectOption('#threads', '2');
+      await page.selectOption('#engine', engine);
+      await page.selectOption('#threads', threads);
       await page.click('#count');
       await page.waitForFunction(() => /^(Done|RangeError)/.test(document.getElementById('status')!.textContent!));
+      return page;
+    }
+
+    it('the reference engine counts on this thread whatever Threads says (it has no workers)', async () => {
+      const page = await countEight('reference', '2');
       const shown = await page.evaluate(() => ({
         status: document.getElementById('status')!.textContent,
         total: document.getElementById('total')!.textContent,
@@ -257,12 +263,7 @@ describe.skipIf(!HAVE_CHROMIUM)('in Chromium', () => {
     });
 
     it('counts, shows the result and draws the first boards', async () => {
-      const page = await open(served.url);
-      await page.fill('#n', '8');
-      await page.selectOption('#engine', 'wasm');
-      await page.selectOption('#threads', '1');
-      await page.click('#count');
-      await page.waitForFunction(() => document.getElementById('status')!.textContent!.startsWith('Done'));
+      const page = await countEight('wasm', '1');
       const shown = await page.evaluate(() => ({
         total: document.getElementById('total')!.textContent,
         unique: document.getElementById('unique')!.textContent,

@@ -180,7 +180,7 @@ const draining = new Set<OpenDevice>();
  * thread on it) once its queued work has ended, however long that takes.
  * Dawn's destroy() waits on the calling thread for the work still queued:
  * after an abort that froze the event loop for up to three dispatches
- * (about 0.6 s on an H100 at n = 20; 21 s at n = 18 on lavapipe). A cap on
+ * (an estimated 0.6 s on an H100 at n = 20; 21 s at n = 18 on lavapipe). A cap on
  * this wait only moved the freeze (3 s then 14 s at n = 18 on lavapipe
  * under load): destroy() waited for what was left. A GPU that hangs is
  * reset by its watchdog, and a device lost ends the wait.
