@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
-# One visit to a lent GPU machine (no Node, no network): what issue 43 asks to measure, in one call.
+# One visit to a lent GPU machine (no Node, no network): what issue 43 asks to measure, in one call (about 100 s).
 # Here first: npm run build && bash ../shared/gpu/make-kit.sh   (builds .device-kit/, ignored by git)
-# Then the device tool: command "bash bench/gpu-device.sh", carry [".device-kit", "dist"], timeout_s 300.
-# Writes to $OUT (the device tool brings it back): gpu.jsonl (bench:gpu's lines: n = 18..21 in one run; append
-# them to bench/results/gpu.jsonl), bench.txt, plans.jsonl (bench/gpu-layouts.mjs --plans: the plan against its
-# candidates, n = 20 three interleaved rounds, n = 21 one), dispatches.jsonl (bench/gpu-dispatches.mjs: n = 20's
-# dispatches), nvidia-smi.csv (the GPU's use each second: where it idles). Each step is bounded (240 s in all),
-# the most wanted first. The visit of 2026-11-28 ran the layouts (--ramp, lookahead), the probe
-# (bench/gpu-probe.mjs) and the open (bench/gpu-open.mjs); docs/engines.md has what they said.
+# Then the device tool: command "bash bench/gpu-device.sh", carry [".device-kit", "dist"], timeout_s 200.
+# Writes to $OUT (the device tool brings it back): gpu.jsonl (bench:gpu's lines: n = 18..21, two runs; append
+# them to bench/results/gpu.jsonl), bench.txt, dispatches.jsonl (bench/gpu-dispatches.mjs: n = 20's dispatches),
+# overlap.jsonl (bench/gpu-overlap.mjs), nvidia-smi.csv (the GPU's use each second: where it idles). Each step
+# is bounded, the most wanted first. To compare candidates, add a step with bench/gpu-layouts.mjs (--plans,
+# --groups, --ramp, ...); docs/engines.md has what the visits of 2026-11-26 to 28 measured with them.
 set -u
 out=${OUT:-bench/results/device}
 mkdir -p "$out"
@@ -15,14 +14,14 @@ kit=.device-kit/on-device.sh # unpacks Node, Dawn and the Vulkan loader, then ex
 nvidia-smi --query-gpu=timestamp,utilization.gpu,clocks.sm --format=csv -l 1 >"$out/nvidia-smi.csv" 2>&1 &
 smi=$!
 # on-device.sh's own lines about the machine go to bench.txt, so the .jsonl files hold JSON lines only.
-# Issue 43's four counts in one run.
-timeout 60 bash $kit node bench/gpu.mjs --from 18 --to 21 --no-cpu --results "$out/gpu.jsonl" 2>&1 | tee -a "$out/bench.txt"
-# The plan against its candidates (bench/gpu-layouts.mjs --plans): n = 20 six layouts, three interleaved
-# rounds (about 50 s); n = 21 the plan, dispatches up to 16,777,216 units at 400 ms and 13 rows left, once.
-timeout 70 bash $kit node bench/gpu-layouts.mjs 20 20 3 --plans 2>>"$out/bench.txt" | grep --line-buffered '^{' >"$out/plans.jsonl"
-timeout 90 bash $kit node bench/gpu-layouts.mjs 21 21 1 --plans 2>>"$out/bench.txt" | grep --line-buffered '^{' >>"$out/plans.jsonl"
+# Issue 43's four counts in one run, then a second run: the spread between runs is about 10% at n = 20.
+for run in 1 2; do
+  timeout 60 bash $kit node bench/gpu.mjs --from 18 --to 21 --no-cpu --results "$out/gpu.jsonl" 2>&1 | tee -a "$out/bench.txt"
+done
 # n = 20's dispatches one by one: units, ms from submission, ms on the GPU (where its 2.5 s go).
 timeout 20 bash $kit node bench/gpu-dispatches.mjs 20 20 2>>"$out/bench.txt" | grep --line-buffered '^{' >"$out/dispatches.jsonl"
+# Whether the GPU overlaps a dispatch with the last one's end (about 5 s).
+timeout 30 bash $kit node bench/gpu-overlap.mjs 3 2>>"$out/bench.txt" | grep --line-buffered '^{' >"$out/overlap.jsonl"
 kill "$smi" 2>/dev/null
-cut -c1-40,170-400 "$out/plans.jsonl"
+cat "$out/overlap.jsonl"
 cut -c1-300 "$out/dispatches.jsonl"

@@ -21,11 +21,13 @@
 // H100 idled in stretches, 2026-11-28), and below n = 21 also growth up
 // to 2x, dispatches of up to 33,554,432 units aimed at 500 ms, and the
 // 16,777,216 with first dispatches of 1,048,576 units (made while the
-// shader compiles).
+// shader compiles), and the plan with such first dispatches. `--groups`
+// compares workgroups of 64, 128 and 256 invocations, and 128 with twice
+// the plan's invocations.
 // One JSON line per count:
 //   { n, layout, stackPlace, invocations, lookahead, workgroupSize, carryPair, dispatchMs, maxUnits, tailPerInvocation, growth, rowsLeft, ms, exact, dispatches, largest, slowestMs }
 // ms: from the call to the result, the pipeline's compile included; slowestMs: the most GPU time a dispatch took (onDispatch's gpuMs).
-//   node bench/gpu-layouts.mjs FROM TO [ROUNDS] [--stacks | --sizes | --ramp | --plans]   (after npm run build; Node with `webgpu`)
+//   node bench/gpu-layouts.mjs FROM TO [ROUNDS] [--stacks | --sizes | --ramp | --plans | --groups]   (after npm run build; Node with `webgpu`)
 import { requestGpuDevice } from '../dist/search/webgpu/webgpu-device.js';
 import { deviceLimits, planGpuWork } from '../dist/search/webgpu/webgpu-plan.js';
 import { countOnDevice } from '../dist/search/webgpu/webgpu-run.js';
@@ -39,6 +41,7 @@ const stacks = process.argv.includes('--stacks');
 const sizes = process.argv.includes('--sizes');
 const ramp = process.argv.includes('--ramp');
 const plans = process.argv.includes('--plans');
+const groups = process.argv.includes('--groups');
 const session = await requestGpuDevice();
 const limits = deviceLimits(session.adapter.limits);
 
@@ -78,6 +81,13 @@ function layoutsOf(plan, n) {
       at('growth up to 2x', { plan: { ...plan, growth: 2 } }),
       at('up to 33,554,432 units, 500 ms', { plan: { ...plan, maxUnitsPerDispatch: 1 << 25, dispatchMs: 500 } }),
       at('up to 16,777,216 units, 400 ms, the first 1,048,576', { plan: { ...big, unitsPerDispatch: 1 << 20 } }),
+      at('the first 1,048,576', { plan: { ...plan, unitsPerDispatch: 1 << 20 } }),
+    ];
+  }
+  if (groups) {
+    return [
+      ...[64, 128, 256].map((workgroupSize) => at(`workgroups of ${workgroupSize}`, { workgroupSize })),
+      at('workgroups of 128, twice the invocations', { workgroupSize: 128, plan: { ...plan, invocations: 2 * plan.invocations } }),
     ];
   }
   if (ramp) {
