@@ -6,7 +6,7 @@
 # them to bench/results/gpu.jsonl), bench.txt, dispatches.jsonl (bench/gpu-dispatches.mjs: n = 20's dispatches),
 # overlap.jsonl (bench/gpu-overlap.mjs), nvidia-smi.csv (the GPU's use each second: where it idles). Each step
 # is bounded, the most wanted first. To compare candidates, add a step with bench/gpu-layouts.mjs (--plans,
-# --groups, --ramp, ...); docs/engines.md has what the visits of 2026-11-26 to 28 measured with them.
+# --groups, --backs, --ramp, ...); docs/engines.md has what the visits of 2026-11-26 to 28 measured with them.
 set -u
 out=${OUT:-bench/results/device}
 mkdir -p "$out"

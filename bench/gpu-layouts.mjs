@@ -23,11 +23,13 @@
 // 16,777,216 with first dispatches of 1,048,576 units (made while the
 // shader compiles), and the plan with such first dispatches. `--groups`
 // compares workgroups of 64, 128 and 256 invocations, and 128 with twice
-// the plan's invocations.
+// the plan's invocations. `--backs` compares steps that go back over every
+// row with no square left (ShaderLayout.backOver) with steps that go back
+// one row, and back-over with lookahead 3 and 1 and the pair carried.
 // One JSON line per count:
-//   { n, layout, stackPlace, invocations, lookahead, workgroupSize, carryPair, dispatchMs, maxUnits, tailPerInvocation, growth, rowsLeft, ms, exact, dispatches, largest, slowestMs }
+//   { n, layout, stackPlace, invocations, lookahead, workgroupSize, carryPair, backOver, dispatchMs, maxUnits, tailPerInvocation, growth, rowsLeft, ms, exact, dispatches, largest, slowestMs }
 // ms: from the call to the result, the pipeline's compile included; slowestMs: the most GPU time a dispatch took (onDispatch's gpuMs).
-//   node bench/gpu-layouts.mjs FROM TO [ROUNDS] [--stacks | --sizes | --ramp | --plans | --groups]   (after npm run build; Node with `webgpu`)
+//   node bench/gpu-layouts.mjs FROM TO [ROUNDS] [--stacks | --sizes | --ramp | --plans | --groups | --backs]   (after npm run build; Node with `webgpu`)
 import { requestGpuDevice } from '../dist/search/webgpu/webgpu-device.js';
 import { deviceLimits, planGpuWork } from '../dist/search/webgpu/webgpu-plan.js';
 import { countOnDevice } from '../dist/search/webgpu/webgpu-run.js';
@@ -42,12 +44,22 @@ const sizes = process.argv.includes('--sizes');
 const ramp = process.argv.includes('--ramp');
 const plans = process.argv.includes('--plans');
 const groups = process.argv.includes('--groups');
+const backs = process.argv.includes('--backs');
 const session = await requestGpuDevice();
 const limits = deviceLimits(session.adapter.limits);
 
 /** The layouts to compare at n: a label, and what each changes from the engine's own plan and shader. */
 function layoutsOf(plan, n) {
-  const at = (label, change) => ({ label, stackPlace: 'workgroup', lookahead: 2, workgroupSize: 64, carryPair: false, plan, ...change });
+  const at = (label, change) => ({
+    label,
+    stackPlace: 'workgroup',
+    lookahead: 2,
+    workgroupSize: 64,
+    carryPair: false,
+    backOver: undefined, // the engine's
+    plan,
+    ...change,
+  });
   if (stacks) {
     // Dispatches of a fixed size, so that 'one unit each' holds for every dispatch, as on the visits before growth.
     plan = { ...plan, maxUnitsPerDispatch: plan.unitsPerDispatch };
@@ -84,6 +96,15 @@ function layoutsOf(plan, n) {
       at('the first 1,048,576', { plan: { ...plan, unitsPerDispatch: 1 << 20 } }),
     ];
   }
+  if (backs) {
+    return [
+      at('back over every empty row', { backOver: true }),
+      at('back one row a step', { backOver: false }),
+      at('back over, lookahead 3', { backOver: true, lookahead: 3 }),
+      at('back over, lookahead 1', { backOver: true, lookahead: 1 }),
+      at('back over, table pair carried', { backOver: true, carryPair: true }),
+    ];
+  }
   if (groups) {
     return [
       ...[64, 128, 256].map((workgroupSize) => at(`workgroups of ${workgroupSize}`, { workgroupSize })),
@@ -112,14 +133,14 @@ try {
   for (let n = from; n <= to; n++) {
     const layouts = layoutsOf(planGpuWork(n, limits), n);
     for (let round = 0; round < rounds; round++) {
-      for (const { label, stackPlace, lookahead, workgroupSize, carryPair, plan } of layouts) {
+      for (const { label, stackPlace, lookahead, workgroupSize, carryPair, backOver, plan } of layouts) {
         let dispatches = 0;
         let largest = 0;
         let slowestMs = 0;
         const start = performance.now();
         const { total } = await countOnDevice(n, session.device, limits, {
           plan,
-          layout: { stackPlace, lookahead, workgroupSize, carryPair },
+          layout: { stackPlace, lookahead, workgroupSize, carryPair, backOver },
           onDispatch: (d) => {
             dispatches++;
             largest = Math.max(largest, d.units);
@@ -137,6 +158,7 @@ try {
           lookahead,
           workgroupSize,
           carryPair,
+          backOver: backOver ?? 'engine',
           dispatchMs,
           maxUnits,
           tailPerInvocation,

@@ -22,7 +22,14 @@ import { countOnDevice } from '../dist/search/webgpu/webgpu-run.js';
 import { DEFAULT_LIMITS, planGpuWork, unitRoom } from '../dist/search/webgpu/webgpu-plan.js';
 import type { GpuDeviceLike } from '../dist/search/webgpu/webgpu-types.js';
 import type { Progress } from '../dist/index.js';
-import { searchUnitLikeShader, shaderKeepsLdHigh, shaderLookahead, shaderStackRows, unitStart } from './fixtures/webgpu/cpu-twin.mjs';
+import {
+  searchUnitLikeShader,
+  shaderBacksOver,
+  shaderKeepsLdHigh,
+  shaderLookahead,
+  shaderStackRows,
+  unitStart,
+} from './fixtures/webgpu/cpu-twin.mjs';
 import { createFakeDevice } from './fixtures/webgpu/fake-device.mjs';
 import { smallPlan } from './fixtures/webgpu/small-plan.mjs';
 import { range, TOTAL, UNIQUE } from './oeis.js';
@@ -391,6 +398,45 @@ describe("WebGPU work units, searched with the shader's loop on the CPU", () => 
     }
   });
 
+  it('goes back one row a step, or over every row with no square left where asked: the same solutions in 0.7-0.8x the steps', () => {
+    expect(unitSearchShader(12)).toBe(unitSearchShader(12, { backOver: false }));
+    expect(shaderBacksOver(unitSearchShader(12))).toBe(false);
+    for (const carryPair of [false, true]) {
+      const over = unitSearchShader(12, { backOver: true, carryPair, boardSize: 22 });
+      expect(shaderBacksOver(over)).toBe(true);
+      expect(over).toContain('      loop {\n        row -= 1u;');
+      expect(over).toContain('        ld = ((ld >> back) | (ldHigh << (32u - back))) & ~placed;');
+      expect(over).toContain('        if (free != 0u || row == firstRow) {\n          break;\n        }');
+    }
+    // The twin, with every restore checked, on units of the plan's first and later subproblems, wide boards too.
+    for (const [n, rowsLeft, skip] of [
+      [16, 11, 0],
+      [18, 11, 20],
+      [22, 12, 3],
+    ] as const) {
+      const prepared = prepareSubproblems(n, planSubproblems(n));
+      const stream = new UnitStream(prepared, rowsLeft);
+      const batch = new UnitBatch(2048);
+      for (let d = 0; d <= skip; d++) stream.fill(batch);
+      const wide = shaderKeepsLdHigh(unitSearchShader(rowsLeft, { boardSize: n }));
+      const steps = [0, 0];
+      let solutions = 0;
+      const differs: string[] = [];
+      for (let j = 0; j < batch.unitCount; j += 3) {
+        const one = searchUnitLikeShader(batch, prepared.rowTable, j, rowsLeft - 2, 2, wide, true, false);
+        const over = searchUnitLikeShader(batch, prepared.rowTable, j, rowsLeft - 2, 2, wide, true, true);
+        if (over.low !== one.low || over.high !== one.high) differs.push(`n = ${n}, unit ${j}`);
+        steps[0] += one.steps;
+        steps[1] += over.steps;
+        solutions += one.low;
+      }
+      expect(differs).toEqual([]);
+      expect(solutions, `n = ${n}`).toBeGreaterThan(0);
+      expect(steps[1] / steps[0], `n = ${n}`).toBeGreaterThan(0.7);
+      expect(steps[1] / steps[0], `n = ${n}`).toBeLessThan(0.8);
+    }
+  });
+
   it('going back restores the masks that were pushed (on the columns still free), n = 21..32, 11 to 13 rows left', () => {
     let neededHigh = 0;
     for (const rowsLeft of [11, 12, 13]) {
@@ -561,6 +607,22 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
       }
     },
   );
+
+  it('n = 1..12 going back over every row with no square left, the pair carried or not: exact on the stand-in device', async () => {
+    for (const carryPair of [false, true]) {
+      for (const n of range(1, 12)) {
+        const device = createFakeDevice();
+        const plan = smallPlan({ rowsLeft: 6, unitsPerDispatch: 256, maxUnitsPerDispatch: 256, tailPerInvocation: 1 });
+        const layout = { backOver: true, carryPair };
+        expect(await countOnDevice(n, onDevice(device), DEFAULT_LIMITS, { plan, layout }), `n = ${n}`).toEqual({
+          total: TOTAL[n],
+          unique: UNIQUE[n],
+        });
+        expect(device.log.errors).toEqual([]);
+        if (n >= 6) expect(device.log.backsOver).toEqual([true]); // the stand-in ran the shader's own way back
+      }
+    }
+  });
 
   it('keeps 3 dispatches queued while work remains, and reports progress in order, ending at 1 with the exact counts', async () => {
     const n = 13;

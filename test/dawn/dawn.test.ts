@@ -162,6 +162,8 @@ describe.runIf(found.adapter || REQUIRED)('the WebGPU engine on Dawn in Node', (
         'wg128',
         'carryPair',
         'carryPair+unchecked',
+        'backOver',
+        'backOver+carryPair',
         'countBranchless',
         'look0',
         'look1',

@@ -10,7 +10,8 @@
 // - no recursion: one loop, where every step places the lowest free queen,
 //   after going back a row first where the current one has none left, so the
 //   invocations of a wave stay on the same path as long as their searches
-//   allow (a step that only went back cost a fifth of all steps);
+//   allow (a step that only goes back is a quarter of all steps, and going
+//   on back in the same step took 1.6x the time on an H100: backOver);
 // - a queen on the second-to-last row is counted at once where the last row
 //   has its square free, without a step there, and a queen whose next row has
 //   no free square is never pushed (lookahead, below);
@@ -62,6 +63,14 @@ export interface ShaderLayout {
    * pair, so that a step after a push reads no table (searchLoop). Off by default: not yet timed on a GPU.
    */
   readonly carryPair?: boolean;
+  /**
+   * Whether a step that goes back goes on back over every row with no square left, to the first that has one
+   * (or the unit's first row), then places there: every step but a unit's last places a queen. Else a step goes
+   * back one row, and where that row has no square left either, the step places nothing (a quarter of all
+   * steps at n = 17 and 19, with the CPU twin): the engine's, as going back over rows was slower on a GPU
+   * (DEFAULT_BACK_OVER).
+   */
+  readonly backOver?: boolean;
 }
 
 /** Most rows below a queen the shader may check before pushing it (unitSearchShader's `lookahead`). */
@@ -75,6 +84,15 @@ const MAX_LOOKAHEAD = 3;
  * runs of 5 interleaved rounds, 2026-11-27). Not yet timed on a GPU.
  */
 const DEFAULT_LOOKAHEAD = 2;
+
+/**
+ * Whether the engine's steps go back over every row with no square left
+ * (ShaderLayout.backOver): no. It takes 0.74x the loop steps (the CPU twin,
+ * n = 16 and 18), but on an H100 whole counts of n = 20 took 3.96-3.99 s
+ * against 2.39-2.68 s (2026-11-28, bench/gpu-layouts.mjs --backs, 3
+ * rounds): the lanes of a wave that go back several rows hold up the rest.
+ */
+const DEFAULT_BACK_OVER = false;
 
 /**
  * The shader for units with at most `maxRowsLeft` rows to search. With a
@@ -96,6 +114,7 @@ export function unitSearchShader(maxRowsLeft: number, layout: ShaderLayout = {})
     boardSize = 0,
     workgroupSize = WORKGROUP_SIZE,
     carryPair = false,
+    backOver = DEFAULT_BACK_OVER,
   } = layout;
   if (!Number.isInteger(lookahead) || lookahead < 0 || lookahead > MAX_LOOKAHEAD) {
     throw rangeError(`lookahead must be an integer from 0 to ${MAX_LOOKAHEAD}, got ${String(lookahead)}`);
@@ -111,14 +130,14 @@ ${
     ? `// Rows below a queen checked before it is pushed (the tests below are written out; the CPU twin reads this).
 const LOOKAHEAD = ${lookahead}u;`
     : ''
-}
+}${backOver ? '\n// Steps go back over every row with no square left (the CPU twin reads this).\nconst BACK_OVER = true;' : ''}
 ${BINDINGS}
 ${inWorkgroup ? 'var<workgroup> stack: array<u32, STACK_ROWS * WORKGROUP_SIZE>;' : ''}
 
 @compute @workgroup_size(${workgroupSize})
 fn main(@builtin(local_invocation_index) lane: u32) {
   ${inWorkgroup ? '' : 'var stack: array<u32, STACK_ROWS>;'}
-${searchLoop(inWorkgroup ? '(row - firstRow) * WORKGROUP_SIZE + lane' : 'row - firstRow', lookahead, losesLeftBits(boardSize, maxRowsLeft), carryPair)}
+${searchLoop(inWorkgroup ? '(row - firstRow) * WORKGROUP_SIZE + lane' : 'row - firstRow', lookahead, losesLeftBits(boardSize, maxRowsLeft), carryPair, backOver)}
 }
 `;
 }
@@ -286,7 +305,7 @@ function losesLeftBits(boardSize: number, maxRowsLeft: number): boolean {
 }
 
 /** One step of the loop (after the unit's start): go back where the row has no square left, then place a queen. */
-function loopStep(slot: string, lookahead: number, wide: boolean, carryPair: boolean): string {
+function loopStep(slot: string, lookahead: number, wide: boolean, carryPair: boolean, backOver: boolean): string {
   const ifWide = (code: string): string => (wide ? code : '');
   // Back on a row: its queen off, the diagonals shifted back by `by` (that row's shift to the next).
   const restore = (by: string) => `cols ^= placed;
@@ -307,17 +326,20 @@ row += 1u;${carried}`;
             high += 1u;
           }
         }`;
+  // Back on the row above: its queen off, the diagonals shifted back by that row's shift (read with its pair).
+  const backOne = `row -= 1u;
+let tried = stack[${slot}];
+let placed = tried & (0u - tried);
+free = tried ^ placed;
+below = rowTable[table + row];
+let back = below.x;
+${restore('back')}`;
+  // backOver: on back over the rows with no square left, to one with a square or the unit's first row.
+  const back = backOver ? `loop {\n${indent(backOne, '  ')}\n  if (free != 0u || row == firstRow) {\n    break;\n  }\n}` : backOne;
   if (carryPair) {
     const push = pushCarrying(lookahead);
     return `    if (free == 0u) {
-      // Back on the row above: take its queen off, the diagonals shifted back by that row's shift.
-      row -= 1u;
-      let tried = stack[${slot}];
-      let placed = tried & (0u - tried);
-      free = tried ^ placed;
-      below = rowTable[table + row];
-      let back = below.x;
-${indent(restore('back'), '      ')}
+${indent(back, '      ')}
     }
     if (free != 0u) {
       let bit = free & (0u - free);
@@ -333,6 +355,17 @@ ${indent(pushLines('\nbelow = ahead;'), push.indent)}${push.close}
       }
     }`;
   }
+  if (backOver) {
+    return `    var below: vec2<u32>;
+    if (free == 0u) {
+${indent(back, '      ')}
+    } else {
+      // The shift to the next inner row and that row's border attacks: one load.
+      below = rowTable[table + row];
+    }
+    let shift = below.x;
+${placeStep(lookahead, countLast, pushLines(''))}`;
+  }
   return `    var placed = 0u;
     if (free == 0u) {
       row -= 1u;
@@ -347,7 +380,12 @@ ${indent(pushLines('\nbelow = ahead;'), push.indent)}${push.close}
       // Back on this row: take its queen off, the diagonals shifted back.
 ${indent(restore('shift'), '      ')}
     }
-    if (free != 0u) {
+${placeStep(lookahead, countLast, pushLines(''))}`;
+}
+
+/** Where the row has a square left: the queen on the lowest, counted on the second-to-last row, else pushed where the rows below keep a square. */
+function placeStep(lookahead: number, countLast: string, push: string): string {
+  return `    if (free != 0u) {
       let bit = free & (0u - free);
       free ^= bit;
       let nextCols = cols | bit;
@@ -356,7 +394,7 @@ ${indent(restore('shift'), '      ')}
       let nextFree = ~(nextCols | nextLd | nextRd | below.y);
 ${countLast}
       ${pushWhere(lookahead)}
-${indent(pushLines(''), '        ')}
+${indent(push, '        ')}
       }
     }`;
 }
@@ -371,7 +409,7 @@ ${indent(pushLines(''), '        ')}
  * than 32). A quarter of the four-word stack's memory, and on an H100 0.86x
  * its time (2026-11-27, bench/gpu-probe.mjs).
  */
-function searchLoop(slot: string, lookahead: number, wide: boolean, carryPair: boolean): string {
+function searchLoop(slot: string, lookahead: number, wide: boolean, carryPair: boolean, backOver: boolean): string {
   const ifWide = (code: string): string => (wide ? code : '');
   return /* wgsl */ `
   // Each invocation takes units until none are left, so a lane whose unit ends
@@ -389,7 +427,7 @@ function searchLoop(slot: string, lookahead: number, wide: boolean, carryPair: b
   var low = 0u;
   var high = 0u;
   loop {
-${takeUnit(wide, carryPair)}${loopStep(slot, lookahead, wide, carryPair)}
+${takeUnit(wide, carryPair)}${loopStep(slot, lookahead, wide, carryPair, backOver)}
   }
   addToSum(subproblem, low, high);`;
 }
