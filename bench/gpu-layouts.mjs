@@ -26,10 +26,13 @@
 // the plan's invocations. `--backs` compares steps that go back over every
 // row with no square left (ShaderLayout.backOver) with steps that go back
 // one row, and back-over with lookahead 3 and 1 and the pair carried.
+// `--indexes` compares the loop's indexes computed from the row at each
+// access (the engine) with indexes carried from step to step
+// (ShaderLayout.carryIndexes), with and without the table's pair carried.
 // One JSON line per count:
-//   { n, layout, stackPlace, invocations, lookahead, workgroupSize, carryPair, backOver, dispatchMs, maxUnits, tailPerInvocation, growth, rowsLeft, ms, exact, dispatches, largest, slowestMs }
+//   { n, layout, stackPlace, invocations, lookahead, workgroupSize, carryPair, backOver, carryIndexes, dispatchMs, maxUnits, tailPerInvocation, growth, rowsLeft, ms, exact, dispatches, largest, slowestMs }
 // ms: from the call to the result, the pipeline's compile included; slowestMs: the most GPU time a dispatch took (onDispatch's gpuMs).
-//   node bench/gpu-layouts.mjs FROM TO [ROUNDS] [--stacks | --sizes | --ramp | --plans | --groups | --backs]   (after npm run build; Node with `webgpu`)
+//   node bench/gpu-layouts.mjs FROM TO [ROUNDS] [--stacks | --sizes | --ramp | --plans | --groups | --backs | --indexes]   (after npm run build; Node with `webgpu`)
 import { requestGpuDevice } from '../dist/search/webgpu/webgpu-device.js';
 import { deviceLimits, planGpuWork } from '../dist/search/webgpu/webgpu-plan.js';
 import { countOnDevice } from '../dist/search/webgpu/webgpu-run.js';
@@ -45,6 +48,7 @@ const ramp = process.argv.includes('--ramp');
 const plans = process.argv.includes('--plans');
 const groups = process.argv.includes('--groups');
 const backs = process.argv.includes('--backs');
+const indexes = process.argv.includes('--indexes');
 const session = await requestGpuDevice();
 const limits = deviceLimits(session.adapter.limits);
 
@@ -57,6 +61,7 @@ function layoutsOf(plan, n) {
     workgroupSize: 64,
     carryPair: false,
     backOver: undefined, // the engine's
+    carryIndexes: false,
     plan,
     ...change,
   });
@@ -96,6 +101,13 @@ function layoutsOf(plan, n) {
       at('the first 1,048,576', { plan: { ...plan, unitsPerDispatch: 1 << 20 } }),
     ];
   }
+  if (indexes) {
+    return [
+      at('indexes from the row (the engine)', {}),
+      at('indexes carried', { carryIndexes: true }),
+      at('indexes carried, table pair carried', { carryIndexes: true, carryPair: true }),
+    ];
+  }
   if (backs) {
     return [
       at('back over every empty row', { backOver: true }),
@@ -133,14 +145,14 @@ try {
   for (let n = from; n <= to; n++) {
     const layouts = layoutsOf(planGpuWork(n, limits), n);
     for (let round = 0; round < rounds; round++) {
-      for (const { label, stackPlace, lookahead, workgroupSize, carryPair, backOver, plan } of layouts) {
+      for (const { label, stackPlace, lookahead, workgroupSize, carryPair, backOver, carryIndexes, plan } of layouts) {
         let dispatches = 0;
         let largest = 0;
         let slowestMs = 0;
         const start = performance.now();
         const { total } = await countOnDevice(n, session.device, limits, {
           plan,
-          layout: { stackPlace, lookahead, workgroupSize, carryPair, backOver },
+          layout: { stackPlace, lookahead, workgroupSize, carryPair, backOver, carryIndexes },
           onDispatch: (d) => {
             dispatches++;
             largest = Math.max(largest, d.units);
@@ -159,6 +171,7 @@ try {
           workgroupSize,
           carryPair,
           backOver: backOver ?? 'engine',
+          carryIndexes,
           dispatchMs,
           maxUnits,
           tailPerInvocation,

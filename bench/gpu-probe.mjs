@@ -13,6 +13,8 @@
 //   as that row's pair (ShaderLayout.carryPair), instead of reading it at every step;
 // - backOver (and with carryPair): a step goes back over every row with no square
 //   left, not one row (ShaderLayout.backOver: 0.74x the steps, 1.6x the time on an H100);
+// - carryIndexes (with carryPair, with the private stack): the row kept as an
+//   index into the row table and the stack entry's index carried from step to step;
 // - countBranchless: a solution counted with select, no carry (exact here: no
 //   invocation finds 2^32 solutions of one subproblem);
 // - look0, look1, look3: the shader's lookahead (unitSearchShader's
@@ -109,6 +111,9 @@ const variants = [
   ['carryPair+unchecked', unitSearchShader(ROWS_LEFT, { carryPair: true }), 131_072, 64, 'unchecked'],
   ['backOver', unitSearchShader(ROWS_LEFT, { backOver: true }), 131_072, 64],
   ['backOver+carryPair', unitSearchShader(ROWS_LEFT, { backOver: true, carryPair: true }), 131_072, 64],
+  ['carryIndexes', unitSearchShader(ROWS_LEFT, { carryIndexes: true }), 131_072, 64],
+  ['carryIndexes+carryPair', unitSearchShader(ROWS_LEFT, { carryIndexes: true, carryPair: true }), 131_072, 64],
+  ['carryIndexes+private', unitSearchShader(ROWS_LEFT, { carryIndexes: true, stackPlace: 'private' }), 131_072, 64],
   ['countBranchless', COUNT_BRANCHLESS, 131_072, 64],
   ...[0, 1, 3].map((lookahead) => [`look${lookahead}`, unitSearchShader(ROWS_LEFT, { lookahead }), 131_072, 64]),
   ['lastTwo', LAST_TWO, 131_072, 64],

@@ -437,6 +437,30 @@ describe("WebGPU work units, searched with the shader's loop on the CPU", () => 
     }
   });
 
+  it('carries its indexes from step to step where asked: the row as a table index, the stack entry moved with it', () => {
+    expect(unitSearchShader(12)).toBe(unitSearchShader(12, { carryIndexes: false }));
+    expect(unitSearchShader(12)).not.toContain('var at');
+    for (const [stackPlace, stride, base] of [
+      ['workgroup', 'WORKGROUP_SIZE', 'lane'],
+      ['private', '1u', '0u'],
+    ] as const) {
+      for (const carryPair of [false, true]) {
+        const code = unitSearchShader(12, { carryIndexes: true, stackPlace, carryPair, boardSize: 22 });
+        const loop = code.slice(code.indexOf('      continue;\n    }')); // the steps, after a unit's start
+        expect(loop).not.toContain('table + row');
+        expect(loop).not.toContain('firstRow) *');
+        expect(loop).toMatch(/ row -= 1u;\n +at -= /);
+        expect(loop).toContain(`at -= ${stride};\n`);
+        expect(loop).toMatch(/ row \+= 1u;\n +at \+= /);
+        expect(loop).toContain(`at += ${stride};\n`);
+        expect(loop).toContain('let tried = stack[at];');
+        expect(loop).toContain('stack[at] = free | bit;');
+        // A unit's start turns its rows into table indexes once, after reading its own row's pairs.
+        expect(code).toContain(`      row += table;\n      lastRow += table;\n      at = ${base};\n      firstRow = row;`);
+      }
+    }
+  });
+
   it('going back restores the masks that were pushed (on the columns still free), n = 21..32, 11 to 13 rows left', () => {
     let neededHigh = 0;
     for (const rowsLeft of [11, 12, 13]) {

@@ -6,8 +6,8 @@
 //   millisecond, holding nothing of Dawn itself: n = 1..MAX one after another, two counts at once, a count
 //   with progress, and one aborted mid-way. It then returns, and the process must exit by itself.
 // MODE 'wide': n = 1..12 on one device with the shader that restores the left diagonals' lost bits (as it is
-//   from n - 2 + rows left >= 32), its table pair carried and not, and in small dispatches ending in finer
-//   units; n = 12 in workgroups of 32, then exits.
+//   from n - 2 + rows left >= 32), its table pair carried and not, with its indexes carried and going back
+//   over empty rows, and in small dispatches ending in finer units; n = 12 in workgroups of 32, then exits.
 // MODE 'dropped': the control: a device whose instance nobody holds, used after a collection. Real Dawn
 //   crashes or hangs there (the bug of issue 43), which shows that 'count' proves something.
 import { smallPlan } from '../fixtures/webgpu/small-plan.mjs';
@@ -49,7 +49,8 @@ if (mode === 'adapter') {
     const r = await countOnDevice(n, session.device, limits, { layout: { boardSize: 32 } });
     const carried = await countOnDevice(n, session.device, limits, { layout: { boardSize: 32, carryPair: true } });
     const tailed = await countOnDevice(n, session.device, limits, { plan: TAILED });
-    say({ n, total: String(r.total), carried: String(carried.total), tailed: String(tailed.total) });
+    const indexed = await countOnDevice(n, session.device, limits, { layout: { boardSize: 32, carryIndexes: true, backOver: true } });
+    say({ n, total: String(r.total), carried: String(carried.total), tailed: String(tailed.total), indexed: String(indexed.total) });
   }
   const small = await countOnDevice(12, session.device, limits, { layout: { workgroupSize: 32 } });
   say({ workgroupsOf32: String(small.total) });

@@ -110,10 +110,16 @@ describe.runIf(found.adapter || REQUIRED)('the WebGPU engine on Dawn in Node', (
     expect({ status, signal }).toEqual({ status: 0, signal: null });
   });
 
-  it("restores the left diagonals' lost bits where asked (the table's pair carried or not), counts in dispatches ending in finer units and in workgroups of 32: n = 1..12 exact", () => {
+  it("restores the left diagonals' lost bits where asked (the table's pair carried or not, indexes carried and back over empty rows), counts in dispatches ending in finer units and in workgroups of 32: n = 1..12 exact", () => {
     const { status, lines, stderr } = runChild(['wide']);
     expect(lines).toEqual([
-      ...range(1, 12).map((n) => ({ n, total: String(TOTAL[n]), carried: String(TOTAL[n]), tailed: String(TOTAL[n]) })),
+      ...range(1, 12).map((n) => ({
+        n,
+        total: String(TOTAL[n]),
+        carried: String(TOTAL[n]),
+        tailed: String(TOTAL[n]),
+        indexed: String(TOTAL[n]),
+      })),
       { workgroupsOf32: String(TOTAL[12]) },
     ]);
     expect(stderr).not.toMatch(/Error:/);
@@ -164,6 +170,9 @@ describe.runIf(found.adapter || REQUIRED)('the WebGPU engine on Dawn in Node', (
         'carryPair+unchecked',
         'backOver',
         'backOver+carryPair',
+        'carryIndexes',
+        'carryIndexes+carryPair',
+        'carryIndexes+private',
         'countBranchless',
         'look0',
         'look1',

@@ -71,6 +71,12 @@ export interface ShaderLayout {
    * (DEFAULT_BACK_OVER).
    */
   readonly backOver?: boolean;
+  /**
+   * Whether the loop keeps its row as an index into the row table (the subproblem's base added once, where a
+   * unit starts) and its stack entry's index from step to step, instead of adding the base at each table read
+   * and computing the entry from the row at each stack access (DEFAULT_CARRY_INDEXES).
+   */
+  readonly carryIndexes?: boolean;
 }
 
 /** Most rows below a queen the shader may check before pushing it (unitSearchShader's `lookahead`). */
@@ -95,6 +101,15 @@ const DEFAULT_LOOKAHEAD = 2;
 const DEFAULT_BACK_OVER = false;
 
 /**
+ * Whether the engine's loop carries its indexes from step to step
+ * (ShaderLayout.carryIndexes): not yet. On an H100 (2026-11-28,
+ * bench/gpu-layouts.mjs --indexes, 5 interleaved rounds) whole counts of
+ * n = 20 took 2,405-2,765 ms with them (median 2,441), 2,442-2,648 without
+ * (median 2,563): within the spread between runs.
+ */
+const DEFAULT_CARRY_INDEXES = false;
+
+/**
  * The shader for units with at most `maxRowsLeft` rows to search. With a
  * `lookahead` of k >= 1, a queen is pushed only where each of the k inner
  * rows below it (within the unit) keeps a free square for the queens placed
@@ -115,6 +130,7 @@ export function unitSearchShader(maxRowsLeft: number, layout: ShaderLayout = {})
     workgroupSize = WORKGROUP_SIZE,
     carryPair = false,
     backOver = DEFAULT_BACK_OVER,
+    carryIndexes = DEFAULT_CARRY_INDEXES,
   } = layout;
   if (!Number.isInteger(lookahead) || lookahead < 0 || lookahead > MAX_LOOKAHEAD) {
     throw rangeError(`lookahead must be an integer from 0 to ${MAX_LOOKAHEAD}, got ${String(lookahead)}`);
@@ -137,7 +153,7 @@ ${inWorkgroup ? 'var<workgroup> stack: array<u32, STACK_ROWS * WORKGROUP_SIZE>;'
 @compute @workgroup_size(${workgroupSize})
 fn main(@builtin(local_invocation_index) lane: u32) {
   ${inWorkgroup ? '' : 'var stack: array<u32, STACK_ROWS>;'}
-${searchLoop(inWorkgroup ? '(row - firstRow) * WORKGROUP_SIZE + lane' : 'row - firstRow', lookahead, losesLeftBits(boardSize, maxRowsLeft), carryPair, backOver)}
+${searchLoop(inWorkgroup ? '(row - firstRow) * WORKGROUP_SIZE + lane' : 'row - firstRow', lookahead, losesLeftBits(boardSize, maxRowsLeft), carryPair, backOver, carryIndexes && { stride: inWorkgroup ? 'WORKGROUP_SIZE' : '1u', base: inWorkgroup ? 'lane' : '0u' })}
 }
 `;
 }
@@ -183,8 +199,10 @@ fn addToSum(subproblem: u32, low: u32, high: u32) {
  * has no free square left), take the next, find its branch, place its
  * queen, and add the sum so far where the subproblem changes.
  */
-function takeUnit(wide: boolean, carryPair: boolean): string {
+function takeUnit(wide: boolean, carryPair: boolean, indexes: CarriedIndexes | false): string {
   const start = carryPair ? 'start' : 'below'; // the pair of the branch's row (the loop's own `below` where carried)
+  // Carried indexes: the rows become indexes into the row table, and the stack's entry starts at the first.
+  const toIndexes = indexes ? `      row += table;\n      lastRow += table;\n      at = ${indexes.base};\n` : '';
   return /* wgsl */ `
     if (free == 0u && row == firstRow) {
       let index = atomicAdd(&handedOut, 1u);
@@ -230,7 +248,7 @@ function takeUnit(wide: boolean, carryPair: boolean): string {
         row += 1u;
         free = ~(cols | ld | rd | ${start}.y);
       }
-      firstRow = row;${carryPair ? '\n      below = rowTable[table + row];' : ''}
+${toIndexes}      firstRow = row;${carryPair ? `\n      below = rowTable[${indexes ? 'row' : 'table + row'}];` : ''}
       rdLow = 0u;${wide ? '\n      ldHigh = 0u;' : ''}
       if (row == lastRow) {
         // As many columns are free as rows are left, so the last row has at most one free square.
@@ -409,8 +427,35 @@ ${indent(push, '        ')}
  * than 32). A quarter of the four-word stack's memory, and on an H100 0.86x
  * its time (2026-11-27, bench/gpu-probe.mjs).
  */
-function searchLoop(slot: string, lookahead: number, wide: boolean, carryPair: boolean, backOver: boolean): string {
+/** How the loop carries its indexes (ShaderLayout.carryIndexes): its stack entry's step from row to row, and the first's. */
+interface CarriedIndexes {
+  readonly stride: string;
+  readonly base: string;
+}
+
+/**
+ * A step with carried indexes (ShaderLayout.carryIndexes): `row` is already an index into the row table, and
+ * `at` is the stack entry's index, moved with the row.
+ */
+function withCarriedIndexes(step: string, indexes: CarriedIndexes): string {
+  return step
+    .replaceAll('rowTable[table + row', 'rowTable[row')
+    .replace(/^( *)row -= 1u;$/gm, `$1row -= 1u;\n$1at -= ${indexes.stride};`)
+    .replace(/^( *)row \+= 1u;$/gm, `$1row += 1u;\n$1at += ${indexes.stride};`);
+}
+
+function searchLoop(
+  slot: string,
+  lookahead: number,
+  wide: boolean,
+  carryPair: boolean,
+  backOver: boolean,
+  indexes: CarriedIndexes | false,
+): string {
   const ifWide = (code: string): string => (wide ? code : '');
+  const step = indexes
+    ? withCarriedIndexes(loopStep('at', lookahead, wide, carryPair, backOver), indexes)
+    : loopStep(slot, lookahead, wide, carryPair, backOver);
   return /* wgsl */ `
   // Each invocation takes units until none are left, so a lane whose unit ends
   // early starts another instead of idling until its wave's longest unit ends.
@@ -418,7 +463,7 @@ function searchLoop(slot: string, lookahead: number, wide: boolean, carryPair: b
   var table = 0u;
   var firstRow = 0u;
   var lastRow = 0u;
-  var row = 0u;
+  var row = 0u;${indexes ? "\n  // The row's stack entry (ShaderLayout.carryIndexes).\n  var at = 0u;" : ''}
   var cols = 0u;
   var ld = 0u;
   var rd = 0u;${carryPair ? "\n  // This row's pair of the table: the shift to the next inner row and that row's border attacks.\n  var below = vec2<u32>(0u, 0u);" : ''}
@@ -427,7 +472,7 @@ function searchLoop(slot: string, lookahead: number, wide: boolean, carryPair: b
   var low = 0u;
   var high = 0u;
   loop {
-${takeUnit(wide, carryPair)}${loopStep(slot, lookahead, wide, carryPair, backOver)}
+${takeUnit(wide, carryPair, indexes)}${step}
   }
   addToSum(subproblem, low, high);`;
 }
