@@ -417,16 +417,6 @@ ${indent(push, '        ')}
     }`;
 }
 
-/**
- * The body of main: take a unit, make it from its branch, search it, sum its
- * count, take the next; `slot` indexes this row's stack entry. The stack
- * keeps one word a row, the row's squares tried so far (the queen placed is
- * the lowest): going back shifts the diagonals back by the row's shift and
- * takes the queen off, with `rdLow` (and on wide boards `ldHigh`) giving back
- * the bits the shifts pushed off the word (a unit's shifts add up to less
- * than 32). A quarter of the four-word stack's memory, and on an H100 0.86x
- * its time (2026-11-27, bench/gpu-probe.mjs).
- */
 /** How the loop carries its indexes (ShaderLayout.carryIndexes): its stack entry's step from row to row, and the first's. */
 interface CarriedIndexes {
   readonly stride: string;
@@ -444,6 +434,16 @@ function withCarriedIndexes(step: string, indexes: CarriedIndexes): string {
     .replace(/^( *)row \+= 1u;$/gm, `$1row += 1u;\n$1at += ${indexes.stride};`);
 }
 
+/**
+ * The body of main: take a unit, make it from its branch, search it, sum its
+ * count, take the next; `slot` indexes this row's stack entry. The stack
+ * keeps one word a row, the row's squares tried so far (the queen placed is
+ * the lowest): going back shifts the diagonals back by the row's shift and
+ * takes the queen off, with `rdLow` (and on wide boards `ldHigh`) giving back
+ * the bits the shifts pushed off the word (a unit's shifts add up to less
+ * than 32). A quarter of the four-word stack's memory, and on an H100 0.86x
+ * its time (2026-11-27, bench/gpu-probe.mjs).
+ */
 function searchLoop(
   slot: string,
   lookahead: number,
