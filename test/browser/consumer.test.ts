@@ -1,7 +1,8 @@
 // examples/vite-consumer and examples/webpack-consumer use the package as an
 // app would: installed from its `npm pack` tarball into node_modules, imported
 // by name, and bundled. Each must count with two Web Workers (the worker is
-// bundled from new URL('./worker.js', import.meta.url)): Vite after a
+// bundled from new URL('./worker.js', import.meta.url)), and that bundled
+// worker, started on its own, must load and answer: Vite after a
 // production build and under the dev server (where the package must not be
 // pre-bundled), webpack 5 after a production build with no configuration
 // beyond entry and output, and no warning.
@@ -62,6 +63,22 @@ describe.skipIf(!HAVE_CHROMIUM)('apps that depend on nqueens-wasm', () => {
       const workers = await page.evaluate(() => (globalThis as unknown as { workerLog: WorkerLog }).workerLog);
       expect(workers).toHaveLength(2);
       for (const w of workers) expect(w).toMatchObject({ url: expect.stringMatching(workerUrl), terminated: true });
+      // Whether the pool's workers counted anything depends on how soon they started (the page's thread counts
+      // while they start, and n = 12 is quick): so the bundled worker is also started on its own here, and
+      // must load and say it listens, however long that takes.
+      const answer = await page.evaluate(
+        ({ url, type }) =>
+          new Promise<unknown>((resolve) => {
+            const worker = new Worker(url, type === 'module' ? { type } : {});
+            worker.onmessage = (event: MessageEvent) => {
+              resolve(event.data);
+              worker.terminate();
+            };
+            worker.onerror = (event) => resolve(`error: ${event.message}`);
+          }),
+        { url: workers[0].url, type: workers[0].type },
+      );
+      expect(answer).toMatchObject({ type: 'online' });
       expect(await page.textContent('#out')).toContain('"total": "14200"');
       expect(errors).toEqual([]);
     } finally {
