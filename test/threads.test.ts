@@ -406,6 +406,28 @@ describe('counts at once share the workers', () => {
     expect([r.total, r.unique, r.threads]).toEqual([TOTAL[17], UNIQUE[17], 2]);
   }, 60_000);
 
+  it('a completion count that found every worker held waits for one, its event loop free: abort stops it at once', async () => {
+    // Its units are counted in one piece: counted here, each held the event loop, and abort, for seconds.
+    const first = new AbortController();
+    let started: () => void = () => undefined;
+    const counting = new Promise<void>((resolve) => (started = resolve));
+    const holding = count(22, { algorithm: 'search', threads: cap, signal: first.signal, onProgress: (p) => p.fraction > 0 && started() });
+    await counting;
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const start = performance.now();
+    let gap = 0;
+    let last = start;
+    const beat = setInterval(() => ((gap = Math.max(gap, performance.now() - last)), (last = performance.now())), 5);
+    const waiting = countCompletions(19, [[0, 3]], { threads: 1, signal: controller.signal });
+    await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
+    clearInterval(beat);
+    first.abort();
+    await expect(holding).rejects.toMatchObject({ name: 'AbortError' });
+    expect(performance.now() - start).toBeLessThan(1000);
+    expect(gap).toBeLessThan(500);
+  }, 60_000);
+
   it('the workers come back when counts end, abort or fail: the next count gets the threads it asks for', async () => {
     await Promise.all(Array.from({ length: 6 }, () => count(13, { threads: 2 })));
     const controller = new AbortController();

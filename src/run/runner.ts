@@ -148,11 +148,15 @@ async function runReporting<U extends { readonly id: number }>(
     const units = pending(plan, run);
     while (threads.starved) {
       // Every worker is another count's: count here, in turns with them, until some are free; they take the rest.
-      forWorkers -= await countWhile(
-        units,
-        (next) => here(next, SLICE_MS, yieldToEventLoop),
-        () => freeWorkers(cores) === 0,
-      );
+      if (!plan.helps) {
+        await untilWorkersFree(cores, signal);
+      } else {
+        forWorkers -= await countWhile(
+          units,
+          (next) => here(next, SLICE_MS, yieldToEventLoop),
+          () => freeWorkers(cores) === 0,
+        );
+      }
       if (signal?.aborted) throw abortError(signal);
       releaseThreads(threads);
       threads = threadPlan(n, run.threads, cores, needs(forWorkers));
@@ -202,6 +206,18 @@ async function runReporting<U extends { readonly id: number }>(
     counted: finished - already.finished,
     countedTotal,
   };
+}
+
+/** How often a count waiting for workers looks whether one is free (or it was aborted). */
+const WORKER_WAIT_MS = 10;
+
+/**
+ * Resolves once another count has freed a worker, or `signal` has aborted: a
+ * starved count of a method that does not help waits so (its units in one
+ * piece, or its tables, counted here would hold off the event loop and abort).
+ */
+async function untilWorkersFree(cores: number, signal: AbortSignalLike | undefined): Promise<void> {
+  while (freeWorkers(cores) === 0 && !signal?.aborted) await new Promise((resolve) => setTimeout(resolve, WORKER_WAIT_MS));
 }
 
 /** Counts `units` on this thread with `here` while `waiting(taken)` (the units it took so far); returns the units it took. The rest stay in `units`. */
