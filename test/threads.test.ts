@@ -406,26 +406,25 @@ describe('counts at once share the workers', () => {
     expect([r.total, r.unique, r.threads]).toEqual([TOTAL[17], UNIQUE[17], 2]);
   }, 60_000);
 
-  it('a completion count that found every worker held waits for one, its event loop free: abort stops it at once', async () => {
-    // Its units are counted in one piece: counted here, each held the event loop, and abort, for seconds.
+  it('a completion count that found every worker held counts nothing on its calling thread: it waits for a worker', async () => {
+    // Its units are counted in one piece: counted here, each held the event loop, and abort, for seconds (n = 21: 90 s).
     const first = new AbortController();
     let started: () => void = () => undefined;
     const counting = new Promise<void>((resolve) => (started = resolve));
     const holding = count(22, { algorithm: 'search', threads: cap, signal: first.signal, onProgress: (p) => p.fraction > 0 && started() });
     await counting;
-    const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
-    const start = performance.now();
-    let gap = 0;
-    let last = start;
-    const beat = setInterval(() => ((gap = Math.max(gap, performance.now() - last)), (last = performance.now())), 5);
-    const waiting = countCompletions(19, [[0, 3]], { threads: 1, signal: controller.signal });
-    await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
-    clearInterval(beat);
+    let settled = false;
+    const waiting = countCompletions(12, [[0, 3]], { threads: 1 }).finally(() => (settled = true));
+    // Counted here, n = 12 would have ended long before; waiting, it cannot end while the workers are held.
+    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(settled).toBe(false);
+    const aborted = new AbortController();
+    const alsoWaiting = countCompletions(12, [[0, 3]], { threads: 1, signal: aborted.signal });
+    aborted.abort();
+    await expect(alsoWaiting).rejects.toMatchObject({ name: 'AbortError' }); // abort ends the wait
     first.abort();
     await expect(holding).rejects.toMatchObject({ name: 'AbortError' });
-    expect(performance.now() - start).toBeLessThan(1000);
-    expect(gap).toBeLessThan(500);
+    expect((await waiting).total).toBe(countCompletionsSync(12, [[0, 3]]).total); // on a worker, once one was free
   }, 60_000);
 
   it('the workers come back when counts end, abort or fail: the next count gets the threads it asks for', async () => {
