@@ -156,6 +156,9 @@ describe('suggestions', () => {
   it.each([
     ['--s', '--shard, --subtotals or --seed'],
     ['--ver', '--verify or --version'],
+    // A short option's letter after two dashes is no option: it was read as -h and left to parseArgs's words.
+    ['--h', '--help'],
+    ['--v', '--verify or --version'],
   ])('a prefix of several (%s) names them all', (prefix, options) => {
     expect(usageError('count', '8', prefix)).toBe(`nqueens: unknown option ${prefix}; did you mean ${options}? (see nqueens --help)`);
   });

@@ -101,7 +101,9 @@ function refuseMissingValue(option: string, next: string | undefined): never {
 /** The option a token names (`--json`, `-v`, `--out=x`), if the command line has it. */
 function optionOf(token: string): [string, (typeof OPTIONS)[keyof typeof OPTIONS]] | undefined {
   const name = token.replace(/^--?/, '').split('=', 1)[0];
-  return Object.entries(OPTIONS).find(([option, o]) => option === name || ('short' in o && o.short === name));
+  // A short name with one dash only: `--h` is no option (parseArgs refuses it in its own words).
+  const short = !token.startsWith('--');
+  return Object.entries(OPTIONS).find(([option, o]) => option === name || (short && 'short' in o && o.short === name));
 }
 
 /** The short options' letters (`h`, `v`): switches all, none takes a value. */
