@@ -86,6 +86,13 @@ describe('an empty value (an unset variable: --checkpoint "$CKPT") is refused, n
     expect(usageError(...args)).toBe(`nqueens: ${flag} needs a file name; got "" (see nqueens --help)`);
   });
 
+  it.each([[['count', '8', '--checkpoint', '-']], [['count', '8', '--checkpoint=-', '--shard', '0/2', '--out', '-']]])(
+    '%j: "-" is no checkpoint file (before, a file named "-" was written)',
+    (args) => {
+      expect(usageError(...args)).toMatch(/^nqueens: --checkpoint takes a file \(it is read back to resume\); name one/);
+    },
+  );
+
   it.each([[['count', '8', '--shard', '']], [['count', '8', '--shard=', '--out', 'shard.json']]])(
     '%j: a usage error naming --shard',
     (args) => {
