@@ -203,7 +203,9 @@ export function checkCommandOptions(command: Command, values: OptionValues): voi
   for (const name of FILE_OPTIONS) if (values[name] === '') throw new UsageError(`--${name} needs a file name; got ""`);
   // `-` is stdout elsewhere (`--out -`); a checkpoint is read back, so it silently made a file named "-".
   if (values.checkpoint === '-')
-    throw new UsageError('--checkpoint takes a file (it is read back to resume); name one, e.g. --checkpoint n18.ckpt (./- for a file named -)');
+    throw new UsageError(
+      '--checkpoint takes a file (it is read back to resume); name one, e.g. --checkpoint n18.ckpt (./- for a file named -)',
+    );
 }
 
 /**

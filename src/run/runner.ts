@@ -147,7 +147,7 @@ async function runReporting<U extends { readonly id: number }>(
   try {
     const units = pending(plan, run);
     while (threads.starved) {
-      // Every worker is another count's: count here, in turns with them, until some are free; they take the rest.
+      // Every worker is another count's: count here in turns until some are free, or wait where the method does not help.
       if (!plan.helps) {
         await untilWorkersFree(cores, signal);
       } else {

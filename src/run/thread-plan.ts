@@ -63,8 +63,9 @@ interface ThreadNeeds {
  * releaseThreads gives them back): workerCap is the process's, so counts
  * that run at once share it. 50 concurrent `count(12, { threads: 2 })` on
  * 2 cores started 100 workers (7.8 s, 1.1 GB); now 4, and the other counts
- * count on the calling thread, in turns, until workers are free (the runner
- * then plans their threads again for what is left).
+ * count on the calling thread, in turns, until workers are free, or wait for
+ * one where their method does not help (units in one piece: completions, the
+ * join from n = 18); the runner then plans their threads again for what is left.
  */
 let workersHeld = 0;
 
