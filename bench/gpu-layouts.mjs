@@ -60,8 +60,8 @@ function layoutsOf(plan, n) {
     lookahead: 2,
     workgroupSize: 64,
     carryPair: false,
-    backOver: undefined, // the engine's
-    carryIndexes: false,
+    backOver: undefined, // the engine's, as carryIndexes
+    carryIndexes: undefined,
     plan,
     ...change,
   });
@@ -171,7 +171,7 @@ try {
           workgroupSize,
           carryPair,
           backOver: backOver ?? 'engine',
-          carryIndexes,
+          carryIndexes: carryIndexes ?? 'engine',
           dispatchMs,
           maxUnits,
           tailPerInvocation,
