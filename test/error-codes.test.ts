@@ -165,7 +165,7 @@ describe('the sources', () => {
   // helpers in src/shared/errors.ts, abortError, or a class with a code) or rethrows
   // what it caught (or, for a count that onProgress stopped, what onProgress threw: guard.failure).
   const CODED =
-    /^throw (typeError|rangeError|codedError|withCode|abortError|unavailable|failure|gpuFailure|refuse|fail)\(|^throw new (UsageError|Interrupted|OutputClosed)\(|^throw (error|e|err|guard\.failure\(error\));?$/;
+    /^throw (typeError|rangeError|codedError|withCode|abortError|unavailable|failure|gpuFailure|stdoutFailure|refuse|fail)\(|^throw new (UsageError|Interrupted|OutputClosed)\(|^throw (error|e|err|guard\.failure\(error\));?$/;
 
   it('throw only coded errors', () => {
     const files = readdirSync(join(ROOT, 'src'), { recursive: true, withFileTypes: true })

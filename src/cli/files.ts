@@ -68,6 +68,11 @@ function describeError(error: unknown): string {
 /** Longest pause, in ms, between tries to write to a full pipe whose reader has stalled (`| less`, paused). */
 const MAX_PAUSE_MS = 64;
 
+/** The pause after `pauseMs` when the pipe is still full: doubled, up to MAX_PAUSE_MS. */
+const longer = (pauseMs: number): number => Math.min(MAX_PAUSE_MS, pauseMs * 2);
+
+const isFull = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'EAGAIN';
+
 /**
  * Writes all of `text` to a file descriptor (at `position`, else where it
  * stands), waiting out a full non-blocking pipe: 1 ms at first, doubling
@@ -83,12 +88,10 @@ function writeAll(fd: number, text: string, position?: number): void {
     try {
       written = at === undefined ? writeSync(fd, buffer) : writeSync(fd, buffer, 0, buffer.length, at);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') {
-        sleepSync(pauseMs);
-        pauseMs = Math.min(MAX_PAUSE_MS, pauseMs * 2);
-        continue;
-      }
-      throw error;
+      if (!isFull(error)) throw error;
+      sleepSync(pauseMs);
+      pauseMs = longer(pauseMs);
+      continue;
     }
     pauseMs = 1;
     buffer = buffer.subarray(written);
@@ -96,14 +99,42 @@ function writeAll(fd: number, text: string, position?: number): void {
   }
 }
 
+/** What a failed write to stdout means: OutputClosed for a closed pipe, else a coded Error. */
+function stdoutFailure(error: unknown): Error {
+  if ((error as NodeJS.ErrnoException).code === 'EPIPE') return new OutputClosed('stdout was closed');
+  return failure(`cannot write to stdout: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
+}
+
 /** Writes to stdout synchronously; OutputClosed on a closed pipe, a coded Error on any other failure. */
 export function writeOut(text: string): void {
   try {
     writeAll(1, text);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EPIPE') throw new OutputClosed('stdout was closed');
-    throw failure(`cannot write to stdout: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
+    throw stdoutFailure(error);
   }
+}
+
+/**
+ * Writes to stdout as writeOut does, but through process.stdout, which Node
+ * writes without blocking where stdout is a pipe: while a reader stalls
+ * (`| less` left open) the event loop still runs, so a stop signal ends the
+ * command at once instead of waiting for the reader (writeSync would hold
+ * the thread in write(2) until the pipe drains). For solve's listings, the
+ * CLI's only output that can fill a pipe. Settles once Node has handed the
+ * text to the system, so one block is in flight at a time.
+ */
+export function writeOutAsync(text: string): Promise<void> {
+  const out = process.stdout;
+  // The write's callback reports its error; without a listener, the stream's 'error' event would end the process.
+  if (out.listenerCount('error') === 0) out.on('error', () => {});
+  return new Promise((resolve, reject) => {
+    try {
+      out.write(text, (error) => (error ? reject(stdoutFailure(error)) : resolve()));
+    } catch (error) {
+      // A file or device is written synchronously, and its failure is thrown here.
+      reject(stdoutFailure(error));
+    }
+  });
 }
 
 /** A line to stdout. */

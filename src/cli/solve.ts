@@ -11,7 +11,7 @@ import {
   UsageError,
   type OptionValues,
 } from './args.js';
-import { writeOut } from './files.js';
+import { writeOutAsync } from './files.js';
 import { letSignalsIn } from './interrupt.js';
 
 export async function runSolve(positionals: string[], values: OptionValues): Promise<void> {
@@ -25,7 +25,8 @@ export async function runSolve(positionals: string[], values: OptionValues): Pro
     throw new UsageError(
       '--unique does not go with --placed: the smallest solution of a class need not hold the placed queens; drop --unique for every solution holding them',
     );
-  // json is JSON Lines: one placement per line. Written in blocks of about 64 KB; a closed stdout (`| head`) ends the loop at once.
+  // json is JSON Lines: one placement per line. Written in blocks of about 64 KB, each awaited, so Ctrl-C is taken while a
+  // reader stalls (`| less`); a closed stdout (`| head`) ends the loop at once.
   // Every 1,024 solutions, at most every 50 ms, the event loop runs, so Ctrl-C stops a long listing.
   let index = 0;
   let block = '';
@@ -38,7 +39,7 @@ export async function runSolve(positionals: string[], values: OptionValues): Pro
     }
     index++;
     if (block.length >= 65536) {
-      writeOut(block);
+      await writeOutAsync(block);
       block = '';
     }
     if ((index & 1023) === 0 && performance.now() - turn >= 50) {
@@ -48,7 +49,7 @@ export async function runSolve(positionals: string[], values: OptionValues): Pro
   }
   if (index === 0 && format === 'board' && limit > 0)
     block += `# no solutions for n = ${n}${values.placed || values.after || values.unique ? ' with these options' : ''}\n`;
-  writeOut(block);
+  await writeOutAsync(block);
 }
 
 /** --placed, --unique and --after, as solutions() options (--unique with --placed is refused above). */

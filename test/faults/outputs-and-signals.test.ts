@@ -17,7 +17,7 @@ import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { cli } from '../cli-in-dir.js';
 
 const sh = (command: string) => spawnSync('sh', ['-c', command], { encoding: 'utf8', timeout: 30_000 });
@@ -101,9 +101,14 @@ const nonBlocking = fileURLToPath(new URL('../fixtures/nonblocking-stdout.mjs', 
 
 /**
  * Runs the CLI with `flags` and `args`, its stdout a non-blocking FIFO that no one reads until the CLI has found
- * it full (EAGAIN; the fixture says so on stderr); its exit code, stdout and stderr.
+ * it full (the fixture says so on stderr), then reads it, or with `interrupt` sends SIGINT and reads only once the
+ * CLI has exited; its exit code, stdout and stderr.
  */
-async function intoStalledPipe(flags: string[], args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+async function intoStalledPipe(
+  flags: string[],
+  args: string[],
+  interrupt = false,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'nqueens-fifo-'));
   const fifo = join(dir, 'out');
   const errFile = join(dir, 'stderr');
@@ -112,11 +117,17 @@ async function intoStalledPipe(flags: string[], args: string[]): Promise<{ code:
   const writeEnd = openSync(fifo, constants.O_WRONLY);
   const errors = openSync(errFile, 'w');
   const child = spawn(process.execPath, [...flags, '--import', nonBlocking, cli, ...args], { stdio: ['ignore', writeEnd, errors] });
+  onTestFinished(() => void child.kill('SIGKILL')); // a child that never ends does not outlive its test
   closeSync(writeEnd);
   closeSync(errors);
   let exited = false;
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => ((exited = true), resolve(code))));
   while (!exited && !readFileSync(errFile, 'utf8').includes('stdout full')) await new Promise((resolve) => setTimeout(resolve, 10));
+  if (interrupt) {
+    child.kill('SIGINT');
+    // Before, the CLI never saw the signal while the pipe stayed full: this wait ran into the test's timeout.
+    await exit;
+  }
   const chunks: Buffer[] = [];
   const reader = new Socket({ fd: readEnd, readable: true, writable: false });
   reader.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -139,6 +150,18 @@ describe('a stdout pipe that is full (non-blocking, its reader late)', () => {
       expect(lines).toHaveLength(14_200);
       expect(JSON.parse(lines[14_199])).toEqual([11, 9, 7, 4, 2, 0, 6, 1, 10, 5, 3, 8]);
     },
+  );
+
+  // Before, solve wrote stdout with writeSync, waiting out the full pipe on its own thread (or blocked in write(2)
+  // where the pipe was blocking, `solve 14 --limit all | less` left open): Ctrl-C did nothing until the reader read.
+  it.each(['board', 'json'])(
+    'Ctrl-C while solve --format %s waits for the reader: exit 130 at once',
+    async (format) => {
+      const r = await intoStalledPipe([], ['solve', '14', '--limit', 'all', '--format', format], true);
+      expect([r.code, r.stderr]).toEqual([130, 'stdout full\nnqueens: interrupted\n']);
+      expect(r.stdout.length).toBeGreaterThan(0);
+    },
+    30_000,
   );
 });
 
