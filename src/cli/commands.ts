@@ -157,7 +157,9 @@ async function main(argv: string[]): Promise<number> {
     if (error instanceof OutputClosed) return 0;
     if (error instanceof Interrupted) {
       printErr(`nqueens: ${error.message}`);
-      return error.status;
+      // What the count keeps is written by now (its checkpoint flushed, unfinished files removed): exit at once, not
+      // once the event loop is idle, which waited for the GPU's queued dispatches (15 s on lavapipe at n = 17).
+      process.exit(error.status);
     }
     const code = (error as { code?: unknown })?.code;
     const usage = typeof code === 'string' && USAGE_CODES.has(code);

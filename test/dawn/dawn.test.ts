@@ -13,7 +13,7 @@
 // bookworm-backports has 25). .ci/run installs both; elsewhere the tests are
 // skipped with a message, unless NQUEENS_REQUIRE_DAWN=1 (set by .ci/run)
 // makes that a failure.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -144,6 +144,40 @@ describe.runIf(found.adapter || REQUIRED)('the WebGPU engine on Dawn in Node', (
 
   // bench/gpu-probe.mjs is run on a GPU visit only: here its string edits of the shader are checked to
   // still apply, and every variant to count what the shader's loop on the CPU counts for the same units.
+  // Before, the CLI exited once its event loop was idle, so Ctrl-C waited for the dispatches already queued: 23 s
+  // here at n = 18, every read-back settled. A fixture counts the read-backs still pending as the process exits.
+  it('Ctrl-C on the CLI with --engine webgpu: exit 130 at once, leaving the queued dispatches unread', async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        './test/dawn/use-dawn.mjs',
+        '--import',
+        './test/dawn/reads-left-at-exit.mjs',
+        'dist/cli/main.js',
+        'count',
+        '18',
+        '--engine',
+        'webgpu',
+      ],
+      { cwd: ROOT },
+    );
+    let [stderr, sent] = ['', false];
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      if (!sent && stderr.includes('submitted\n')) sent = child.kill('SIGINT');
+    });
+    const exited = new Promise<[number | null, string | null]>((resolve) => child.on('close', (code, signal) => resolve([code, signal])));
+    try {
+      expect(await exited).toEqual([130, null]);
+    } finally {
+      child.kill('SIGKILL');
+    }
+    expect(stderr.replace(/^Warning: .*\n/gm, '')).toMatch(
+      /^nqueens: note: [^\n]*\nsubmitted\nnqueens: interrupted; the work done is lost [^\n]*\nreads left at exit: [1-9]\n$/,
+    );
+  }, 120_000);
+
   it("bench/gpu-probe.mjs on 1,024 units: every variant finds the CPU's solutions (one across a carry); its control, none", () => {
     const child = spawnSync(process.execPath, ['--import', './test/dawn/use-dawn.mjs', 'bench/gpu-probe.mjs', '1', '1024'], {
       cwd: ROOT,
