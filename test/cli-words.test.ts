@@ -105,6 +105,46 @@ describe('an empty value (an unset variable: --checkpoint "$CKPT") is refused, n
   });
 });
 
+describe('"-" where a file must be named: a usage error, and ./- names a file "-"', () => {
+  const dash = '(./- for a file named -) (see nqueens --help)';
+  // Before, merge read a file named "-" (exit 1, ENOENT), and --subtotals - gave no way to name such a file.
+  it.each([
+    [['merge', '-'], `nqueens: merge reads shard files, not stdin ("-"); name them, e.g. \`nqueens merge shard-*.json\` ${dash}`],
+    [
+      ['merge', 'a.json', '-', '--verify', '1'],
+      `nqueens: merge reads shard files, not stdin ("-"); name them, e.g. \`nqueens merge shard-*.json\` ${dash}`,
+    ],
+    [
+      ['count', '8', '--subtotals', '-'],
+      `nqueens: --subtotals takes a file (stdout has the result); name one, e.g. --subtotals subtotals.txt ${dash}`,
+    ],
+    [
+      ['merge', 'a.json', '--subtotals=-'],
+      `nqueens: --subtotals takes a file (stdout has the result); name one, e.g. --subtotals subtotals.txt ${dash}`,
+    ],
+    [
+      ['count', '8', '--checkpoint', '-'],
+      `nqueens: --checkpoint takes a file (it is read back to resume); name one, e.g. --checkpoint n18.ckpt ${dash}`,
+    ],
+  ])('%j', (args, message) => {
+    expect(usageError(...args)).toBe(message);
+  });
+
+  it('./- is a file named "-": a shard written there merges, and subtotals are written there', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nqueens-dash-'));
+    try {
+      const inDir = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], { cwd: dir, encoding: 'utf8' });
+      expect(inDir('count', '8', '--shard', '0/1', '--out', './-').status).toBe(0);
+      const merged = inDir('merge', './-', '--json');
+      expect([merged.status, JSON.parse(merged.stdout)]).toMatchObject([0, { n: 8, total: '92', unique: '12' }]);
+      expect(inDir('count', '8', '--subtotals', './-').status).toBe(0);
+      expect(readFileSync(join(dir, '-'), 'utf8')).toMatch(/^# /);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 it('a library message that reaches the command line anyway is put in its terms', () => {
   expect(inFlags('solutions(): options.unique and options.placed cannot be combined')).toBe('--unique and --placed cannot be combined');
   expect(inFlags("options.engine must be one of 'auto', 'wasm'; got \"gpu\" (a string)")).toBe(

@@ -201,11 +201,19 @@ export function checkCommandOptions(command: Command, values: OptionValues): voi
   }
   // An unset shell variable (`--checkpoint "$CKPT"`) names no file: refused, not read as "no checkpoint".
   for (const name of FILE_OPTIONS) if (values[name] === '') throw new UsageError(`--${name} needs a file name; got ""`);
-  // `-` is stdout elsewhere (`--out -`); a checkpoint is read back, so it silently made a file named "-".
-  if (values.checkpoint === '-')
-    throw new UsageError(
-      '--checkpoint takes a file (it is read back to resume); name one, e.g. --checkpoint n18.ckpt (./- for a file named -)',
-    );
+  // `-` is stdout for --out only: a checkpoint is read back (before, it silently made a file named "-"), and
+  // stdout has the result beside the subtotals.
+  if (values.checkpoint === '-') refuseDash('--checkpoint takes a file (it is read back to resume); name one, e.g. --checkpoint n18.ckpt');
+  if (values.subtotals === '-') refuseDash('--subtotals takes a file (stdout has the result); name one, e.g. --subtotals subtotals.txt');
+}
+
+/**
+ * `-` (stdin or stdout by convention) given where the command needs a file
+ * and no stream will do: a usage error, never a file named `-`, which `./-`
+ * still names. `why` says what the command takes instead, and an example.
+ */
+export function refuseDash(why: string): never {
+  throw new UsageError(`${why} (./- for a file named -)`);
 }
 
 /**

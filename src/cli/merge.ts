@@ -2,7 +2,7 @@
 // anything that does not add up; `--verify K` recounts K random units.
 import { planLabel, recounter } from '../run/methods.js';
 import { ERROR_CODES, failure } from '../shared/errors.js';
-import { parseCpuEngine, parseInteger, UsageError, type OptionValues } from './args.js';
+import { parseCpuEngine, parseInteger, refuseDash, UsageError, type OptionValues } from './args.js';
 import { describeError, printErr, println } from './files.js';
 import { reserveOutput } from './reserve-output.js';
 import { formatMs, printPairs, roundMs } from './output.js';
@@ -61,6 +61,8 @@ async function verify(m: MergedShards, k: number, seed: number, engine: 'auto' |
 export async function runMerge(files: string[], values: OptionValues): Promise<void> {
   if (files.length === 0) throw new UsageError('merge needs the shard files, e.g. `nqueens merge shard-*.json`');
   if (files.includes('')) throw new UsageError('merge: a shard file name is empty (""): an unset shell variable?');
+  // Shards are read whole, each checked against its file name: `-` names no stdin here (before, a file named "-").
+  if (files.includes('-')) refuseDash('merge reads shard files, not stdin ("-"); name them, e.g. `nqueens merge shard-*.json`');
   const verifyCount = values.verify === undefined ? 0 : parseInteger(values.verify, '--verify', 0, Number.MAX_SAFE_INTEGER);
   if (values.seed !== undefined && values.verify === undefined) throw new UsageError('--seed goes with --verify K');
   if (values.engine !== undefined && values.verify === undefined)

@@ -28,8 +28,8 @@ function sameFile(a: string, b: string): boolean {
 
 /**
  * Reserves `file` for `option` (its PendingFile) once it is known to be none
- * of `inputs`. `-` is not a file: `--out -` (stdout) never gets here, and
- * `--subtotals -` is refused (stdout has the result). `checkpoint`: the
+ * of `inputs`. `-` never gets here: `--out -` is stdout, and `--subtotals -`
+ * is refused with the other options (checkCommandOptions). `checkpoint`: the
  * count's checkpoint, if any (a gone count's FILE.partial is taken over only
  * by a count with the same one).
  */
@@ -40,13 +40,6 @@ export function reserveOutput(
   inputs: readonly NamedInput[],
   checkpoint?: string,
 ): PendingFile {
-  if (file === '-') {
-    throw new UsageError(
-      option === '--out'
-        ? '--out - prints the shard result on stdout; it is not a file to reserve'
-        : '--subtotals takes a file (stdout has the result); name one, e.g. --subtotals subtotals.txt',
-    );
-  }
   try {
     for (const input of inputs) {
       if (sameFile(file, input.file))
