@@ -210,6 +210,20 @@ describe('suggestions', () => {
     expect(usageError('count', '8', prefix)).toBe(`nqueens: unknown option ${prefix}; did you mean ${options}? (see nqueens --help)`);
   });
 
+  // Before, case counted as typing: `COUNT` was five edits from count and got no guess, `--JSON` none either.
+  it.each([
+    [['COUNT', '8'], 'unknown command "COUNT", expected count, solve, merge or version; did you mean count?'],
+    [['SOLEV', '8'], 'unknown command "SOLEV", expected count, solve, merge or version; did you mean solve?'],
+    [['count', '8', '--JSON'], 'unknown option --JSON; did you mean --json?'],
+    [['count', '8', '--THREADS', '2'], 'unknown option --THREADS; did you mean --threads?'],
+    [['count', '8', '--Algo', 'join'], 'unknown option --Algo; did you mean --algorithm?'],
+    [['count', '8', '-JSON'], 'unknown option -J in -JSON; did you mean --json?'],
+    [['count', '8', '--engine', 'WASM'], '--engine must be auto, wasm, js, reference or webgpu; got "WASM"; did you mean wasm?'],
+    [['help', 'MERGE'], 'help takes a command name, count, solve, merge or version; got "MERGE"; did you mean merge?'],
+  ])('in another case: %j', (args, message) => {
+    expect(usageError(...args)).toBe(`nqueens: ${message} (see nqueens --help)`);
+  });
+
   it('nothing near gets no guess', () => {
     expect(usageError('count', '8', '--frobnicate')).toBe('nqueens: unknown option --frobnicate (see nqueens --help)');
   });

@@ -6,17 +6,19 @@
  * most three do (`--algo`: `--algorithm`; `--s`: `--shard`, `--seed`,
  * `--subtotals`), else the nearest within two edits (`--threds`, `cont`);
  * none when nothing is close. Words of one or two letters are near too much
- * for edits, so only their prefixes count.
+ * for edits, so only their prefixes count. Case is no typo to count: the
+ * words compare in lower case (`COUNT`, `--JSON`, `--engine WASM`).
  */
 export function suggestions(word: string, candidates: readonly string[]): string[] {
   if (word === '') return [];
-  const prefixed = candidates.filter((c) => c.startsWith(word));
+  const typed = word.toLowerCase();
+  const prefixed = candidates.filter((c) => c.toLowerCase().startsWith(typed));
   if (prefixed.length > 0) return prefixed.length <= 3 ? prefixed : [];
   if (word.length < 3) return [];
   let best: string[] = [];
   let bestDistance = 3;
   for (const candidate of candidates) {
-    const d = editDistance(word, candidate);
+    const d = editDistance(typed, candidate.toLowerCase());
     if (d < bestDistance) [best, bestDistance] = [[candidate], d];
   }
   return best;
