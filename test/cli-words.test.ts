@@ -145,6 +145,28 @@ describe('"-" where a file must be named: a usage error, and ./- names a file "-
   });
 });
 
+describe('numbers take no spaces, in every option', () => {
+  // Before, --placed and --after trimmed spaces around their numbers, while a size, --threads and the rest refused them.
+  const placed = 'nqueens: --placed takes row:col pairs separated by commas, 0-based (e.g. 0:3,5:7); got';
+  const after = 'nqueens: --after takes one column per row separated by commas, 0-based (e.g. 0,2,4,1,3); got';
+  it.each([
+    [['count', '8', '--placed', ' 0:1'], `${placed} " 0:1"`],
+    [['count', '8', '--placed', '0:1 '], `${placed} "0:1 "`],
+    [['solve', '8', '--placed', '0 : 1'], `${placed} "0 : 1"`],
+    [['count', '8', '--placed', '0:1, 2:3'], `${placed} " 2:3"`],
+    [['count', '8', '--placed', '0:1,\t2:3'], `${placed} "\\t2:3"`],
+    [['solve', '4', '--after', ' 1,3,0,2'], `${after} " 1"`],
+    [['solve', '4', '--after', '1,3,0,2\n'], `${after} "2\\n"`],
+    [['solve', '4', '--after', '1, 3,0,2'], `${after} " 3"`],
+    // The others, as they were: the same kind of message, the value quoted.
+    [['count', ' 8'], 'nqueens: n must be an integer from 1 to 32; got " 8"'],
+    [['count', '8', '--threads', '1 '], 'nqueens: --threads must be an integer from 1 to 256; got "1 "'],
+    [['count', '8', '--depth', ' 1'], 'nqueens: --depth must be an integer from 0 to 4; got " 1"'],
+  ])('%j', (args, message) => {
+    expect(usageError(...args)).toBe(`${message} (see nqueens --help)`);
+  });
+});
+
 it('a library message that reaches the command line anyway is put in its terms', () => {
   expect(inFlags('solutions(): options.unique and options.placed cannot be combined')).toBe('--unique and --placed cannot be combined');
   expect(inFlags("options.engine must be one of 'auto', 'wasm'; got \"gpu\" (a string)")).toBe(

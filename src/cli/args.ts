@@ -305,37 +305,38 @@ export function parseFormat(text: string | undefined): 'board' | 'json' {
 
 /**
  * `--placed 0:3,5:7`: queens as row:col pairs, 0-based, on an n x n board,
- * no two attacking each other; each message quotes the pair at fault.
+ * no two attacking each other; each message quotes the pair at fault. No
+ * spaces, as in every number on the command line (`count " 8"` is refused).
  */
 export function parsePlaced(text: string | undefined, n: number): [number, number][] | undefined {
   if (text === undefined) return undefined;
   const pairs = text.split(',');
   const queens = pairs.map((pair): [number, number] => {
-    const m = /^\s*(\d+)\s*:\s*(\d+)\s*$/.exec(pair);
+    const m = /^(\d+):(\d+)$/.exec(pair);
     if (!m) {
       // An empty piece (a comma doubled or at an end) is named by the whole value: "" alone says nothing of where.
-      const got = pair.trim() === '' ? `${quote(text)} (an empty pair)` : quote(pair);
+      const got = pair === '' ? `${quote(text)} (an empty pair)` : quote(pair);
       throw new UsageError(`--placed takes row:col pairs separated by commas, 0-based (e.g. 0:3,5:7); got ${got}`);
     }
     const [row, col] = [Number(m[1]), Number(m[2])];
-    if (row >= n) throw new UsageError(`--placed ${pair.trim()}: row ${row} is outside 0..${n - 1}`);
-    if (col >= n) throw new UsageError(`--placed ${pair.trim()}: column ${col} is outside 0..${n - 1}`);
+    if (row >= n) throw new UsageError(`--placed ${pair}: row ${row} is outside 0..${n - 1}`);
+    if (col >= n) throw new UsageError(`--placed ${pair}: column ${col} is outside 0..${n - 1}`);
     return [row, col];
   });
   for (let i = 0; i < queens.length; i++) {
     for (let j = i + 1; j < queens.length; j++) {
       const how = queensConflict(queens[i], queens[j]);
-      if (how) throw new UsageError(`--placed ${text}: the queens ${pairs[i].trim()} and ${pairs[j].trim()} ${how}`);
+      if (how) throw new UsageError(`--placed ${text}: the queens ${pairs[i]} and ${pairs[j]} ${how}`);
     }
   }
   return queens;
 }
 
-/** `--after 0,2,4,...`: a placement on an n x n board, one column per row, 0-based. */
+/** `--after 0,2,4,...`: a placement on an n x n board, one column per row, 0-based (no spaces, as for --placed). */
 export function parseAfter(text: string | undefined, n: number): number[] | undefined {
   if (text === undefined) return undefined;
   const columns = text.split(',').map((c) => {
-    if (!/^\s*\d+\s*$/.test(c))
+    if (!/^\d+$/.test(c))
       throw new UsageError(`--after takes one column per row separated by commas, 0-based (e.g. 0,2,4,1,3); got ${quote(c)}`);
     return Number(c);
   });
