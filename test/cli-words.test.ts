@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { inFlags, OPTIONS } from '../dist/cli/args.js';
+import { inFlags, OPTIONS, quote } from '../dist/cli/args.js';
 import { roundMs } from '../dist/cli/output.js';
 
 const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
@@ -164,6 +164,57 @@ describe('numbers take no spaces, in every option', () => {
     [['count', '8', '--depth', ' 1'], 'nqueens: --depth must be an integer from 0 to 4; got " 1"'],
   ])('%j', (args, message) => {
     expect(usageError(...args)).toBe(`${message} (see nqueens --help)`);
+  });
+});
+
+describe('a long value is shown by its start and its length', () => {
+  const x = 'x'.repeat(100_000);
+  const nines = '9'.repeat(100_000);
+  const start = (c: string) => c.repeat(60);
+  // Before, each message held the whole value: 100 KB of stderr for one mistyped argument.
+  it.each([
+    [
+      '--engine',
+      ['count', '8', '--engine', x],
+      `--engine must be auto, wasm, js, reference or webgpu; got "${start('x')}"… (100,000 characters)`,
+    ],
+    [
+      '--placed, quoted',
+      ['count', '8', '--placed', x],
+      `--placed takes row:col pairs separated by commas, 0-based (e.g. 0:3,5:7); got "${start('x')}"… (100,000 characters)`,
+    ],
+    ['n, a number shown unquoted', ['count', nines], `n must be an integer from 1 to 32; got ${start('9')}… (100,000 characters)`],
+    [
+      '--placed, unquoted',
+      ['count', '8', '--placed', `0:${nines}`],
+      `--placed 0:${'9'.repeat(58)}… (100,002 characters): column ${start('9')}… (100,000 characters) is outside 0..7`,
+    ],
+    [
+      '--after, unquoted',
+      ['solve', '8', '--after', `0,${nines}`],
+      `--after 0,${'9'.repeat(58)}… (100,002 characters): 2 columns for 8 rows; give one column per row`,
+    ],
+    [
+      '--shard',
+      ['count', '8', '--shard', x, '--out', 'x.json'],
+      `--shard must be i/m with 0 <= i < m <= 1000000 (0-based, e.g. 0/8 ... 7/8); got "${start('x')}"… (100,000 characters)`,
+    ],
+    ['an unknown option', ['count', '8', `--${x}`], `unknown option --${'x'.repeat(58)}… (100,002 characters)`],
+    ['an unknown command', [x], `unknown command "${start('x')}"… (100,000 characters), expected count, solve, merge or version`],
+    [
+      'an option given twice',
+      ['count', '8', '--threads', '1', '--threads', x],
+      `--threads is given twice ("1" and "${start('x')}"… (100,000 characters)); give it once`,
+    ],
+  ])('%s', (_what, args, message) => {
+    expect(usageError(...args)).toBe(`nqueens: ${message} (see nqueens --help)`);
+  });
+
+  it('a value of 60 characters is shown whole; a longer one never ends in half a surrogate pair', () => {
+    expect(quote('x'.repeat(60))).toBe(JSON.stringify('x'.repeat(60)));
+    expect(quote('x'.repeat(61))).toBe(`"${'x'.repeat(60)}"… (61 characters)`);
+    // U+1F600 is two UTF-16 units, the 60th and 61st: the cut drops the first rather than show "\ud83d".
+    expect(quote(`${'x'.repeat(59)}\u{1F600}yy`)).toBe(`"${'x'.repeat(59)}"… (63 characters)`);
   });
 });
 

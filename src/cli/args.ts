@@ -92,9 +92,9 @@ function refuseMissingValue(option: string, next: string | undefined): never {
   if (next === undefined) throw new UsageError(`${option} needs a value`);
   if (next === '--')
     throw new UsageError(`${option} needs a value; "--" after it ends the options (for the value "--", write ${option}=--)`);
-  if (optionOf(next)) throw new UsageError(`${option} needs a value before ${next}`);
+  if (optionOf(next)) throw new UsageError(`${option} needs a value before ${shown(next)}`);
   throw new UsageError(
-    `${option} needs a value; ${quote(next)} after it reads as an option (for a value that begins with "-", write ${option}=${next})`,
+    `${option} needs a value; ${quote(next)} after it reads as an option (for a value that begins with "-", write ${option}=${shown(next)})`,
   );
 }
 
@@ -121,10 +121,10 @@ function checkShortBundle(token: string): void {
   const unknown = [...word].find((letter) => !SHORT_LETTERS.has(letter));
   if (unknown !== undefined) {
     const guess = word.length >= 3 ? didYouMean(word, Object.keys(OPTIONS), (o) => `--${o}`) : '';
-    throw new UsageError(`unknown option -${unknown} in ${bundle}${guess}`);
+    throw new UsageError(`unknown option -${unknown} in ${shown(bundle)}${guess}`);
   }
   if (token.includes('='))
-    throw new UsageError(`-${word.at(-1)} takes no value; got ${quote(token.slice(bundle.length + 1))} (in ${token})`);
+    throw new UsageError(`-${word.at(-1)} takes no value; got ${quote(token.slice(bundle.length + 1))} (in ${shown(token)})`);
 }
 
 /** A clean message for an option the command line does not know, with the nearest one it does. */
@@ -145,7 +145,7 @@ function checkKnownOptions(argv: readonly string[]): void {
     // A single dash is a short option (-h, -v): guessing a long one from one letter would mislead.
     const guess = token.startsWith('--') ? didYouMean(name, Object.keys(OPTIONS), (o) => `--${o}`) : '';
     // `--=x` names no option at all: the whole word is what was given.
-    throw new UsageError(`unknown option ${name === '' ? token : flag}${guess}`);
+    throw new UsageError(`unknown option ${shown(name === '' ? token : flag)}${guess}`);
   }
 }
 
@@ -228,14 +228,28 @@ export function inFlags(message: string): string {
     .replace(/ \(a string\)/g, '');
 }
 
-/** What was typed, quoted: on a command line every value is a string. */
-export const quote = (text: string): string => JSON.stringify(text);
+/** The most characters of a value a message shows: a value of 100 KB is named by its start and its length. */
+const SHOWN = 60;
+
+/** `text`, or its first SHOWN characters (no half of a surrogate pair) with an ellipsis and its length, through `show`. */
+function shorten(text: string, show: (text: string) => string): string {
+  if (text.length <= SHOWN) return show(text);
+  const start = text.slice(0, SHOWN).replace(/[\uD800-\uDBFF]$/, '');
+  return `${show(start)}… (${text.length.toLocaleString('en-US')} characters)`;
+}
+
+/** What was typed, quoted: on a command line every value is a string. A long one is cut short (see SHOWN). */
+export const quote = (text: string): string => shorten(text, JSON.stringify);
+
+/** What was typed, as typed, where a message shows it unquoted (`--placed 0:9: …`); cut short as quote() does. */
+const shown = (text: string): string => shorten(text, (t) => t);
 
 /** A decimal integer in [min, max]; `what` names it in the message. */
 export function parseInteger(text: string, what: string, min: number, max: number): number {
   const allowed = max === Infinity ? `an integer >= ${min}` : `an integer from ${min} to ${max}`;
   const value = /^\d+$/.test(text) ? Number(text) : NaN;
-  if (!(value >= min && value <= max)) throw new UsageError(`${what} must be ${allowed}; got ${Number.isNaN(value) ? quote(text) : text}`);
+  if (!(value >= min && value <= max))
+    throw new UsageError(`${what} must be ${allowed}; got ${Number.isNaN(value) ? quote(text) : shown(text)}`);
   return value;
 }
 
@@ -257,7 +271,7 @@ export function parseSizes(text: string | undefined): { sizes: number[]; range: 
   if (!range) return { sizes: [parseSize(text, 'n')], range: false };
   const from = parseSize(range[1], 'the start of the range');
   const to = parseSize(range[2], 'the end of the range');
-  if (from > to) throw new UsageError(`the range ${text} is empty; write it as <from>..<to> with from <= to`);
+  if (from > to) throw new UsageError(`the range ${shown(text)} is empty; write it as <from>..<to> with from <= to`);
   return { sizes: Array.from({ length: to - from + 1 }, (_, i) => from + i), range: true };
 }
 
@@ -303,6 +317,9 @@ export function parseFormat(text: string | undefined): 'board' | 'json' {
   return text === undefined ? 'board' : parseChoice(text, '--format', ['board', 'json'] as const);
 }
 
+/** A number as typed, without its leading zeros (`--placed 0:09` names column 9), cut short as shown() does. */
+const digits = (text: string): string => shown(text.replace(/^0+(?=\d)/, ''));
+
 /**
  * `--placed 0:3,5:7`: queens as row:col pairs, 0-based, on an n x n board,
  * no two attacking each other; each message quotes the pair at fault. No
@@ -319,14 +336,14 @@ export function parsePlaced(text: string | undefined, n: number): [number, numbe
       throw new UsageError(`--placed takes row:col pairs separated by commas, 0-based (e.g. 0:3,5:7); got ${got}`);
     }
     const [row, col] = [Number(m[1]), Number(m[2])];
-    if (row >= n) throw new UsageError(`--placed ${pair}: row ${row} is outside 0..${n - 1}`);
-    if (col >= n) throw new UsageError(`--placed ${pair}: column ${col} is outside 0..${n - 1}`);
+    if (row >= n) throw new UsageError(`--placed ${shown(pair)}: row ${digits(m[1])} is outside 0..${n - 1}`);
+    if (col >= n) throw new UsageError(`--placed ${shown(pair)}: column ${digits(m[2])} is outside 0..${n - 1}`);
     return [row, col];
   });
   for (let i = 0; i < queens.length; i++) {
     for (let j = i + 1; j < queens.length; j++) {
       const how = queensConflict(queens[i], queens[j]);
-      if (how) throw new UsageError(`--placed ${text}: the queens ${pairs[i]} and ${pairs[j]} ${how}`);
+      if (how) throw new UsageError(`--placed ${shown(text)}: the queens ${shown(pairs[i])} and ${shown(pairs[j])} ${how}`);
     }
   }
   return queens;
@@ -335,13 +352,14 @@ export function parsePlaced(text: string | undefined, n: number): [number, numbe
 /** `--after 0,2,4,...`: a placement on an n x n board, one column per row, 0-based (no spaces, as for --placed). */
 export function parseAfter(text: string | undefined, n: number): number[] | undefined {
   if (text === undefined) return undefined;
-  const columns = text.split(',').map((c) => {
+  const pieces = text.split(',');
+  for (const c of pieces)
     if (!/^\d+$/.test(c))
       throw new UsageError(`--after takes one column per row separated by commas, 0-based (e.g. 0,2,4,1,3); got ${quote(c)}`);
-    return Number(c);
-  });
-  if (columns.length !== n) throw new UsageError(`--after ${text}: ${columns.length} columns for ${n} rows; give one column per row`);
+  const columns = pieces.map(Number);
+  if (columns.length !== n)
+    throw new UsageError(`--after ${shown(text)}: ${columns.length} columns for ${n} rows; give one column per row`);
   const row = columns.findIndex((c) => c >= n);
-  if (row >= 0) throw new UsageError(`--after ${text}: column ${columns[row]} (row ${row}) is outside 0..${n - 1}`);
+  if (row >= 0) throw new UsageError(`--after ${shown(text)}: column ${digits(pieces[row])} (row ${row}) is outside 0..${n - 1}`);
   return columns;
 }

@@ -18,6 +18,7 @@ import {
   type PlannedMethod,
 } from '../run/methods.js';
 import { VERSION } from '../shared/version.js';
+import { quote } from './args.js';
 import { byteOrderMark, madeBy } from './regular-file.js';
 import { repeatedKey } from './repeated-key.js';
 
@@ -106,7 +107,7 @@ export function parseShard(text: string): ShardSpec {
   const index = match ? Number(match[1]) : NaN;
   const count = match ? Number(match[2]) : NaN;
   if (!match || count < 1 || index >= count || count > MAX_SHARDS) {
-    throw rangeError(`--shard must be i/m with 0 <= i < m <= ${MAX_SHARDS} (0-based, e.g. 0/8 ... 7/8); got ${JSON.stringify(text)}`);
+    throw rangeError(`--shard must be i/m with 0 <= i < m <= ${MAX_SHARDS} (0-based, e.g. 0/8 ... 7/8); got ${quote(text)}`);
   }
   return { index, count };
 }
