@@ -3,7 +3,8 @@
 // eviction) and SIGHUP (a closed terminal) as an abort: finished units stay
 // in the checkpoint, no FILE.partial is left, and the status is 128 + the
 // signal's number (130, 143, 129). A second signal, as terminals and
-// `timeout` often send, exits at once, still cleaning up. Once the command
+// `timeout` often send, exits at once, still cleaning up, with the first
+// one's status (the message names both where they differ). Once the command
 // has written its result, a signal stops nothing: the process ends with the
 // command's status.
 import { ERROR_CODES } from '../shared/errors.js';
@@ -17,6 +18,16 @@ type StopSignal = keyof typeof STOP_SIGNALS;
 /** "interrupted", naming the signal where it was not Ctrl-C's. */
 function interruptedBy(signal: StopSignal): string {
   return signal === 'SIGINT' ? 'interrupted' : `interrupted (${signal})`;
+}
+
+/**
+ * A second signal's words: `interrupted again` where it repeats the first,
+ * else both, in order (`interrupted (SIGTERM), then SIGINT`: a batch
+ * system's SIGTERM, then Ctrl-C at the terminal; before, only the second).
+ */
+function interruptedTwice(first: StopSignal, second: StopSignal): string {
+  if (first === second) return `${interruptedBy(first)} again`;
+  return `interrupted (${first}), then ${second}`;
 }
 
 /** The count was interrupted by a signal: exit status 128 + its number. The message says what was kept (`outcome`). */
@@ -46,8 +57,10 @@ let finished: number | undefined;
 /**
  * The stop signals, from the start of the command: the first aborts the
  * count (or the count about to start), the second exits at once, after
- * discarding output files not yet written. Installed before any file is
- * reserved, so no signal finds the process without its handler.
+ * discarding output files not yet written, with the first's status (it is
+ * what stopped the count; a batch system's SIGTERM stays 143 when Ctrl-C
+ * follows). Installed before any file is reserved, so no signal finds the
+ * process without its handler.
  */
 export function installInterrupts(): void {
   if (installed) return;
@@ -56,11 +69,13 @@ export function installInterrupts(): void {
     process.on(signal, () => {
       // The result is written (and files flushed): nothing is left to stop or lose.
       if (finished !== undefined) process.exit(finished);
+      const first = received;
       received ??= signal;
-      if (controller.signal.aborted || !counting) {
+      if (first !== undefined || !counting) {
         const discarded = discardPendingFiles() > 0 ? '; output files not written' : '';
-        printErr(`nqueens: ${interruptedBy(signal)}${counting ? ' again: stopped at once' : ''}${discarded}`);
-        process.exit(STOP_SIGNALS[signal]);
+        const said = first === undefined ? interruptedBy(signal) : `${interruptedTwice(first, signal)}: stopped at once`;
+        printErr(`nqueens: ${said}${discarded}`);
+        process.exit(STOP_SIGNALS[received]);
       }
       controller.abort();
     });

@@ -209,6 +209,39 @@ describe('signals', () => {
     expect(existsSync(join(dir, 'x.json'))).toBe(false);
   });
 
+  // test/fixtures/two-signals.mjs: the CLI's handlers around a count that takes its abort and never ends, the
+  // second signal sent once the first's abort is seen. Before, the second was named alone, with its own status.
+  const twoSignals = fileURLToPath(new URL('../fixtures/two-signals.mjs', import.meta.url));
+  it.each([
+    ['SIGTERM', 'SIGINT', 143, 'nqueens: interrupted (SIGTERM), then SIGINT: stopped at once\n'],
+    ['SIGINT', 'SIGTERM', 130, 'nqueens: interrupted (SIGINT), then SIGTERM: stopped at once\n'],
+    ['SIGHUP', 'SIGINT', 129, 'nqueens: interrupted (SIGHUP), then SIGINT: stopped at once\n'],
+    ['SIGINT', 'SIGINT', 130, 'nqueens: interrupted again: stopped at once\n'],
+    ['SIGTERM', 'SIGTERM', 143, 'nqueens: interrupted (SIGTERM) again: stopped at once\n'],
+  ])("%s, then %s: exit %i (the first's status), its message naming each", (first, second, status, message) => {
+    const r = spawnSync(process.execPath, [twoSignals, first, second], { encoding: 'utf8', timeout: 30_000 });
+    expect([r.status, r.signal, r.stdout, r.stderr]).toEqual([status, null, '', message]);
+  });
+
+  // test/fixtures/sigint-after-sigterm.mjs sends SIGINT as the SIGTERM is taken: a batch system's SIGTERM, then
+  // Ctrl-C. Before, the count exited 130, as if Ctrl-C had stopped it.
+  it('SIGTERM, then SIGINT, on a count: exit 143 and no FILE.partial left', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nqueens-sigterm-'));
+    const thenSigint = fileURLToPath(new URL('../fixtures/sigint-after-sigterm.mjs', import.meta.url));
+    const args = ['--import', thenSigint, cli, 'count', '19', '--shard', '0/1', '--out', 'x.json', '--threads', '1'];
+    const child = spawn(process.execPath, args, { cwd: dir });
+    onTestFinished(() => void child.kill('SIGKILL'));
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    while (!existsSync(join(dir, 'x.json.partial'))) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    // Named both once the count has taken its abort; only the first where it had stopped before the second came.
+    expect(stderr).toMatch(/^nqueens: interrupted \(SIGTERM\)[,;] /);
+    expect([existsSync(join(dir, 'x.json.partial')), existsSync(join(dir, 'x.json'))]).toEqual([false, false]);
+  });
+
   it('Ctrl-C on a count without --checkpoint says the work is lost and how to keep it', async () => {
     // A table: once n = 15's row is out, n = 16.. is being counted.
     const child = spawn(process.execPath, [cli, 'count', '1..19', '--threads', '1', '--json']);
