@@ -60,6 +60,18 @@ describe('nqueens CLI beyond counting', () => {
     expect(nqueens('solve', '4', '--after', '3,3,3,3').stdout).toContain('# no solutions');
   });
 
+  // Before, the boards after --after were headed `# solution 1`, `# solution 2`: the first and second of all.
+  it('solve --after heads its boards by their place after the one given, in every n where a next page exists', () => {
+    for (let n = 4; n <= 10; n++) {
+      const all = json(nqueens('solve', String(n), '--limit', 'all', '--format', 'json').stdout) as number[][];
+      const from = Math.floor(all.length / 2);
+      const page = nqueens('solve', String(n), '--after', all[from - 1].join(','), '--limit', '3');
+      expect(page.code).toBe(0);
+      const heads = page.stdout.match(/^# .*$/gm);
+      expect(heads).toEqual(all.slice(from, from + 3).map((p, k) => `# next ${k + 1}: ${JSON.stringify(p)}`));
+    }
+  });
+
   it.each([
     [['count', '8', '--placed', '0:0,1:1'], /--placed 0:0,1:1: the queens 0:0 and 1:1 attack each other \(same diagonal\)/],
     [['solve', '8', '--placed', '2:3,2:5'], /--placed 2:3,2:5: the queens 2:3 and 2:5 attack each other \(same row\)/],

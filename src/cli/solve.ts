@@ -28,6 +28,8 @@ export async function runSolve(positionals: string[], values: OptionValues): Pro
   // json is JSON Lines: one placement per line. Written in blocks of about 64 KB, each awaited, so Ctrl-C is taken while a
   // reader stalls (`| less`); a closed stdout (`| head`) ends the loop at once.
   // Every 1,024 solutions, at most every 50 ms, the event loop runs, so Ctrl-C stops a long listing.
+  // After --after, the k-th solution listed is the k-th after the one given, not the k-th of all: numbered as such.
+  const label = values.after === undefined ? 'solution' : 'next';
   let index = 0;
   let block = '';
   let turn = performance.now();
@@ -35,7 +37,7 @@ export async function runSolve(positionals: string[], values: OptionValues): Pro
     if (format === 'json') block += JSON.stringify(placement) + '\n';
     else {
       if (index > 0) block += '\n';
-      block += `# solution ${index + 1}: ${JSON.stringify(placement)}\n` + toBoard(placement).join('\n') + '\n';
+      block += `# ${label} ${index + 1}: ${JSON.stringify(placement)}\n` + toBoard(placement).join('\n') + '\n';
     }
     index++;
     if (block.length >= 65536) {
