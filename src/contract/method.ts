@@ -3,10 +3,9 @@
 // never ask which one it is. The symmetry search (src/search/search-method.ts),
 // the half-board join (src/join/join-method.ts) and completions
 // (src/completions/completions-method.ts) each implement it.
-import { rangeError } from '../shared/errors.js';
 
 export { PLAN_FORMAT_VERSION, type MethodName, type PlanIdentity, type PlanMethod } from './plan-identity.js';
-import type { MethodName, PlanIdentity } from './plan-identity.js';
+import { checkUnitId, type MethodName, type PlanIdentity } from './plan-identity.js';
 
 /** Engines that count units on CPU threads. */
 export type CpuEngine = 'auto' | 'wasm' | 'js';
@@ -315,8 +314,8 @@ export function recounter<U extends { readonly id: number }>(
 ): (id: number) => bigint {
   const counter = method.counter(method.module(engine));
   return (id) => {
+    const [unit] = method.unitsIn(checkUnitId(id, method.units), id + 1);
     // `between` runs between the unit's pieces (each at most tens of milliseconds).
-    for (const unit of method.unitsIn(id, id + 1)) return countWhole(counter, unit, between);
-    throw rangeError(`unit ${id} is not in this plan (0 to ${method.units - 1})`);
+    return countWhole(counter, unit, between);
   };
 }

@@ -1,5 +1,6 @@
 // The names of the methods, and what identifies a plan in files: apart from
 // Method so that the public types (index.d.ts) reach no WebAssembly type.
+import { rangeError } from '../shared/errors.js';
 
 /** Bumped whenever the numbering of units changes. */
 export const PLAN_FORMAT_VERSION = 1;
@@ -31,4 +32,10 @@ export interface PlanIdentity {
   readonly units: number;
   /** 16 hex digits over all of the above. */
   readonly digest: string;
+}
+
+/** `id`, if a plan of `units` units has such a unit; else a RangeError. */
+export function checkUnitId(id: number, units: number): number {
+  if (!Number.isInteger(id) || id < 0 || id >= units) throw rangeError(`unit ${id} is not in this plan (0 to ${units - 1})`);
+  return id;
 }

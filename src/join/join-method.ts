@@ -20,8 +20,8 @@ import {
   type PlannedMethod,
   type PlanIdentity,
 } from '../contract/method.js';
+import { checkUnitId } from '../contract/plan-identity.js';
 import { Digest, digest } from '../shared/digest.js';
-import { rangeError } from '../shared/errors.js';
 import { VERSION } from '../shared/version.js';
 import { joinCounting, joinUnitCounter } from './join-counter.js';
 import { shareJoinTables } from './join-share.js';
@@ -91,8 +91,7 @@ export class JoinPlan implements PlanIdentity {
   }
 
   unit(id: number): JoinUnit {
-    if (!Number.isInteger(id) || id < 0 || id >= this.units) throw rangeError(`unit ${id} is not in this plan (0 to ${this.units - 1})`);
-    return joinUnitAt(this.compact, id);
+    return joinUnitAt(this.compact, checkUnitId(id, this.units));
   }
 
   /** A unit's estimated work (joinUnitWork: its passes and its split's spread). */

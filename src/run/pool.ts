@@ -162,7 +162,7 @@ function freeSlot(share: WorkerShare, workers: readonly Pooled[], self: Pooled):
 function park(worker: Pooled): void {
   // Only in Node, where an idle worker can be unref'd; a page's workers end with its count, as before.
   if (!isNode) {
-    void worker.handle.terminate().catch(() => undefined);
+    void terminate(worker);
     return;
   }
   worker.handle.unref();
@@ -181,14 +181,19 @@ function park(worker: Pooled): void {
 function drop(worker: Pooled): void {
   const i = idle.indexOf(worker);
   if (i >= 0) idle.splice(i, 1);
-  void worker.handle.terminate().catch(() => undefined);
+  void terminate(worker);
+}
+
+/** Ends a worker, whatever its state (a failure to end it is not the count's). */
+function terminate(worker: Pooled): Promise<void> {
+  return worker.handle.terminate().catch(() => undefined);
 }
 
 /** Terminates every idle worker now (tests, and the idle timeout). */
 export async function closeIdleWorkers(): Promise<void> {
   if (idleTimer !== undefined) clearTimeout(idleTimer);
   idleTimer = undefined;
-  await Promise.all(idle.splice(0).map((w) => w.handle.terminate().catch(() => undefined)));
+  await Promise.all(idle.splice(0).map(terminate));
 }
 
 /** Idle workers, including those still starting. */
@@ -292,7 +297,7 @@ class JobRun<U extends AnyUnit> {
     // Workers still starting terminate themselves as they come up (#spawn): wait for those too, and for the helper
     // to leave the unit it was counting (before, it went on and recorded it after the job had rejected).
     void Promise.all(this.#starting)
-      .then(() => Promise.all([this.#helperRun, ...this.#workers.map((w) => w.handle.terminate().catch(() => undefined))]))
+      .then(() => Promise.all([this.#helperRun, ...this.#workers.map(terminate)]))
       .then(() => this.reject(error));
   }
 
@@ -405,7 +410,7 @@ class JobRun<U extends AnyUnit> {
       (handle) => {
         const worker: Pooled = { handle, online: false, answering: [] };
         // A worker that comes up after the count settled: kept if it succeeded, else terminated.
-        if (this.#settled) return this.#failed ? handle.terminate().catch(() => undefined) : park(worker);
+        if (this.#settled) return this.#failed ? terminate(worker) : park(worker);
         this.#adopt(worker);
       },
       (error) =>

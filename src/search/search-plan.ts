@@ -21,7 +21,7 @@ import { rangeError } from '../shared/errors.js';
 import { popcount } from '../shared/bits.js';
 import { boardMask } from '../shared/board-mask.js';
 import { diagonalAttacks, type PlacedRows } from './symmetry.js';
-import { PLAN_FORMAT_VERSION, type PlanIdentity } from '../contract/plan-identity.js';
+import { checkUnitId, PLAN_FORMAT_VERSION, type PlanIdentity } from '../contract/plan-identity.js';
 
 /** Deepest refinement: 4 placed rows already gives ~10^4 units per constellation. */
 export const MAX_DEPTH = 4;
@@ -278,8 +278,7 @@ export class ConstellationPlan implements PlanIdentity {
   }
 
   unit(id: number): Unit {
-    if (!Number.isInteger(id) || id < 0 || id >= this.units) throw rangeError(`unit ${id} is not in this plan (0 to ${this.units - 1})`);
-    return this.unitsIn(id, id + 1).next().value as Unit;
+    return this.unitsIn(checkUnitId(id, this.units), id + 1).next().value as Unit;
   }
 
   /**
