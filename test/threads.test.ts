@@ -14,7 +14,9 @@ import { closeIdleWorkers, IDLE_MS, idleWorkers, runOnWorkers } from '../dist/ru
 import { workersAlive, workersStarted } from '../dist/run/spawn.js';
 import { wasmModule } from '../dist/engines/wasm-loader.js';
 import { counterFor } from '../dist/run/counters.js';
-import { countWhole } from '../dist/contract/method.js';
+import { countWhole, type Method } from '../dist/contract/method.js';
+import { joinMethod } from '../dist/join/join-method.js';
+import type { JoinUnit } from '../dist/join/join-plan.js';
 import { TOTAL, UNIQUE } from './oeis.js';
 
 const index = fileURLToPath(new URL('../dist/index.js', import.meta.url));
@@ -426,6 +428,42 @@ describe('counts at once share the workers', () => {
     await expect(holding).rejects.toMatchObject({ name: 'AbortError' });
     expect((await waiting).total).toBe(countCompletionsSync(12, [[0, 3]]).total); // on a worker, once one was free
   }, 60_000);
+
+  it('counts that found every worker held take turns on the calling thread: one a turn of the event loop, each exact', async () => {
+    // Every worker held, as by other counts: these join counts of n = 16 (a method that helps) count here throughout.
+    const held = threadPlan(16, 1024, 1024, { units: 1024, helps: true, bytesPerThread: 0 });
+    // A turn of the event loop: a probe that sets itself up again with setImmediate runs once in each.
+    let turn = 0;
+    let probing = true;
+    const probe = (): void => void (probing && (turn++, setImmediate(probe)));
+    setImmediate(probe);
+    /** For each turn, the counts that began a unit in it. */
+    const began = new Map<number, Set<number>>();
+    const join = joinMethod(16);
+    const counting = (me: number): Method<JoinUnit> => ({
+      ...join,
+      counter: (module) => {
+        const counter = join.counter(module);
+        return (unit) => {
+          began.set(turn, (began.get(turn) ?? new Set()).add(me));
+          return counter(unit);
+        };
+      },
+    });
+    try {
+      const results = await Promise.all([0, 1, 2, 3].map((me) => runMethod(counting(me), { engine: 'wasm', threads: 2 })));
+      expect(results.map((r) => [r.total, r.threads])).toEqual(results.map(() => [TOTAL[16], 1]));
+    } finally {
+      probing = false;
+      releaseThreads(held);
+    }
+    // Before, each counted a slice in every turn (from the first), and timers waited for all of them: 30 counts, 0.6 s.
+    expect(Math.max(...[...began.values()].map((counts) => counts.size))).toBe(1);
+    // In turns, not one after another: the counts that counted, turn by turn, change more often than 3 times.
+    const order = [...began.keys()].sort((a, b) => a - b).map((t) => [...began.get(t)!][0]);
+    expect(new Set(order)).toEqual(new Set([0, 1, 2, 3]));
+    expect(order.filter((me, i) => me !== order[i - 1]).length).toBeGreaterThan(4);
+  });
 
   it('the workers come back when counts end, abort or fail: the next count gets the threads it asks for', async () => {
     await Promise.all(Array.from({ length: 6 }, () => count(13, { threads: 2 })));

@@ -259,9 +259,10 @@ function countWhileShort<U extends { readonly id: number }>(
 }
 
 /**
- * Counts the units `next` gives on this thread, in slices of `sliceMs`
- * that end with `pause`; stops when `next` gives none, or after a pause
- * once `stopped()` (the workers' job it helps has failed), leaving its unit.
+ * Counts the units `next` gives on this thread, in slices of `sliceMs`,
+ * each after a `pause` (a turn of the event loop); stops when `next` gives
+ * none, or after a pause once `stopped()` (the workers' job it helps has
+ * failed), leaving its unit.
  */
 async function countHere<U extends { readonly id: number }>(
   plan: Method<U>,
@@ -271,6 +272,9 @@ async function countHere<U extends { readonly id: number }>(
   next: () => U | undefined,
   slices: { sliceMs: number; pause: () => Promise<void>; stopped?: (() => boolean) | undefined },
 ): Promise<void> {
+  // The first slice waits its turn too: counts that start at once each counted one in the same turn.
+  await slices.pause();
+  if (signal?.aborted) throw abortError(signal);
   let sliceStart = now();
   // Checked before each unit is recorded, so an abort (even from a progress callback) stops the count at the next unit boundary.
   const record = (unit: U, count: bigint): void => {
