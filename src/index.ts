@@ -97,7 +97,7 @@ export interface CountOptions extends Omit<CountSyncOptions, 'engine'> {
 }
 
 interface SolutionsBaseOptions {
-  /** Stop after this many placements (an integer >= 0). Default: all. */
+  /** Stop after this many placements (an integer >= 0, or Infinity: no limit). Default: all. */
   limit?: number | undefined;
   engine?: CpuEngineChoice | undefined;
   /** Only the solutions lexicographically greater than this placement (n columns, 0 to n-1; need not be a solution). */

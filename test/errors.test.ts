@@ -182,14 +182,17 @@ describe('options', () => {
   });
 
   it.each([
-    [{ limit: -1 }, RangeError, /options.limit must be an integer >= 0; got -1/],
-    [{ limit: 1.5 }, RangeError, /options.limit must be an integer >= 0; got 1.5/],
-    [{ limit: NaN }, RangeError, /options.limit must be an integer >= 0; got NaN/],
-    [{ limit: Infinity }, RangeError, /options.limit must be an integer >= 0; got Infinity/],
-    [{ limit: '3' }, TypeError, /options.limit must be an integer >= 0; got "3"/],
+    // Infinity is no limit (solutions.test.ts); -Infinity, NaN, fractions and negatives are none.
+    [{ limit: -1 }, RangeError, /options.limit must be an integer >= 0 or Infinity; got -1$/],
+    [{ limit: 1.5 }, RangeError, /options.limit must be an integer >= 0 or Infinity; got 1.5$/],
+    [{ limit: NaN }, RangeError, /options.limit must be an integer >= 0 or Infinity; got NaN$/],
+    [{ limit: -Infinity }, RangeError, /options.limit must be an integer >= 0 or Infinity; got -Infinity$/],
+    [{ limit: '3' }, TypeError, /options.limit must be an integer >= 0 or Infinity; got "3" \(a string\)$/],
+    [{ limit: null }, TypeError, /options.limit must be an integer >= 0 or Infinity; got null$/],
+    [{ limit: 3n }, TypeError, /options.limit must be an integer >= 0 or Infinity; got 3n \(a bigint\)$/],
     [{ limit: 3, threads: 2 }, TypeError, /solutions\(\): unknown option "threads"; allowed options are limit, engine/],
     [{ engine: 'gpu' }, RangeError, /options.engine must be one of/],
-  ])('solutions(8, %j) throws', (options, type, message) => {
+  ])('solutions(8, %o) throws', (options, type, message) => {
     expect(() => solutions(8, options as never)).toThrow(type);
     expect(() => solutions(8, options as never)).toThrow(message);
   });

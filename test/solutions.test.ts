@@ -59,6 +59,17 @@ describe.each(ENGINES)('solutions() with engine %s', (engine) => {
     expect([...solutions(8, { engine, limit: 0 })]).toEqual([]);
   });
 
+  it('takes limit: Infinity as no limit, alone and with unique, placed and after (it was a RangeError)', () => {
+    const first = [0, 4, 7, 5, 2, 6, 1, 3];
+    const all = (options: object) => [...solutions(8, { engine, limit: Infinity, ...options })];
+    expect(all({})).toEqual(bruteForce(8));
+    expect(all({ unique: true })).toHaveLength(12);
+    expect(all({ placed: [[0, 0]] })).toEqual([first, [0, 5, 7, 2, 6, 3, 1, 4], [0, 6, 3, 5, 7, 1, 4, 2], [0, 6, 4, 7, 1, 3, 5, 2]]);
+    expect(all({ after: first })).toEqual(bruteForce(8).slice(1));
+    expect(all({ after: first, unique: true })).toEqual([...solutions(8, { engine, unique: true })].slice(1));
+    expect(all({ after: first, placed: [[0, 0]] })).toHaveLength(3);
+  });
+
   it('is lazy: takes the first solution of n = 24 without enumerating the rest', () => {
     const [p] = solutions(24, { engine, limit: 1 });
     expect(p).toEqual([0, 2, 4, 1, 3, 8, 10, 13, 17, 21, 18, 22, 19, 23, 9, 20, 5, 7, 11, 15, 12, 6, 16, 14]);

@@ -16,11 +16,15 @@ export function describe(value: unknown): string {
   return String(value);
 }
 
-/** An integer in [min, max], as a number; TypeError for other types, RangeError for other numbers. */
+/**
+ * An integer in [min, max], as a number; where max is Infinity, Infinity
+ * too (a limit's "no limit"). TypeError for other types, RangeError for
+ * other numbers (NaN, -Infinity, fractions).
+ */
 export function checkInteger(value: unknown, name: string, min: number, max: number): number {
-  const allowed = max === Infinity ? `an integer >= ${min}` : `an integer from ${min} to ${max}`;
+  const allowed = max === Infinity ? `an integer >= ${min} or Infinity` : `an integer from ${min} to ${max}`;
   if (typeof value !== 'number') throw typeError(`${name} must be ${allowed}; got ${describe(value)}`);
-  if (!Number.isInteger(value) || value < min || value > max) {
+  if (!(Number.isInteger(value) || value === max) || value < min || value > max) {
     throw rangeError(`${name} must be ${allowed}; got ${describe(value)}`);
   }
   return value;
