@@ -33,7 +33,7 @@ export async function runSolve(positionals: string[], values: OptionValues): Pro
   let index = 0;
   let block = '';
   let turn = performance.now();
-  for (const placement of solutions(n, { limit: limit === Infinity ? undefined : limit, engine, ...narrowing(n, values) })) {
+  for (const placement of solutions(n, { limit, engine, ...narrowing(n, values) })) {
     if (format === 'json') block += JSON.stringify(placement) + '\n';
     else {
       if (index > 0) block += '\n';
