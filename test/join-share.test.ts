@@ -197,11 +197,11 @@ describe('a shared memory serves count after count of its n', () => {
 
 describe('a memory is given back only when no worker is setting up on it', () => {
   /** Units of n = 14 on 2 workers with a release spy; `helperTakesAll`: the calling thread takes every unit once a worker is online. */
-  async function run(helperTakesAll: boolean): Promise<number> {
+  async function run(helperTakesAll: boolean): Promise<{ released: number; online: number; ready: number }> {
     await closeIdleWorkers(); // fresh workers: each says 'online'
     const module = (await sharedJoinModule())!;
     const plan = joinMethod(14);
-    let released = 0;
+    let [released, onlines, readies] = [0, 0, 0];
     let online: () => void = () => undefined;
     const firstOnline = new Promise<void>((resolve) => (online = resolve));
     await runOnWorkers<JoinUnit>(
@@ -222,17 +222,29 @@ describe('a memory is given back only when no worker is setting up on it', () =>
             }
           : undefined,
       },
-      { onMessage: (message) => message.type === 'online' && online() },
+      {
+        onMessage: (message) => {
+          if (message.type === 'online') {
+            onlines++;
+            online();
+          }
+          if (message.type === 'ready') readies++;
+        },
+      },
     );
-    return released;
+    return { released, online: onlines, ready: readies };
   }
 
-  it('workers that counted: given back once', async () => {
-    expect(await run(false)).toBe(1);
+  // One worker may count every unit while the other still sets up (a loaded machine): then the memory must stay
+  // held. The pool reads the messages in order, so what it had read as the count ended says which rule applied.
+  it("workers that counted: given back once, unless one was still setting up as the count ended (its 'ready' unread)", async () => {
+    const { released, online, ready } = await run(false);
+    expect(ready).toBeGreaterThanOrEqual(1);
+    expect(released).toBe(ready === online ? 1 : 0);
   });
 
   it('the calling thread took every unit while a worker was still in its init and warm-up (building tables under the lock): not given back', async () => {
     // A page terminates its workers as the count ends (park): one stopped under the lock would hang the next count.
-    expect(await run(true)).toBe(0);
+    expect((await run(true)).released).toBe(0);
   });
 });
