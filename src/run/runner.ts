@@ -1,14 +1,14 @@
 // Runs the units of a plan, on this thread or on workers, and reports
 // progress. count(), shards and checkpoints are all built on this.
 import { ERROR_CODES, hasCode } from '../shared/errors.js';
-import { abortError, type AbortSignalLike } from '../shared/abort.js';
+import { abortError, untilAborted, type AbortSignalLike } from '../shared/abort.js';
 import { now, SLICE_MS, yieldToEventLoop } from '../shared/slices.js';
 import { availableCores } from '../contract/environment.js';
 import { UnitBitmap } from '../shared/unit-bitmap.js';
 
 import { countUnits, taker, type CpuEngine, type Method, type MethodName } from '../contract/method.js';
 import { idleWorkers, runOnWorkers } from './pool.js';
-import { freeWorkers, lateWorkerBoundMs, releaseThreads, threadPlan, workerStartsLate } from './thread-plan.js';
+import { freeWorkers, lateWorkerBoundMs, releaseThreads, threadPlan, workerStartsLate, workersReleased } from './thread-plan.js';
 import { NOTHING_DONE, RunProgress, type Already } from './run-progress.js';
 
 export type { Already } from './run-progress.js';
@@ -208,16 +208,14 @@ async function runReporting<U extends { readonly id: number }>(
   };
 }
 
-/** How often a count waiting for workers looks whether one is free (or it was aborted). */
-const WORKER_WAIT_MS = 10;
-
 /**
- * Resolves once another count has freed a worker, or `signal` has aborted: a
- * starved count of a method that does not help waits so (its units in one
- * piece, or its tables, counted here would hold off the event loop and abort).
+ * Resolves once another count has freed a worker, or rejects once `signal`
+ * has aborted: a starved count of a method that does not help waits so (its
+ * units in one piece, or its tables, counted here would hold off the event
+ * loop and abort). Woken by each release, not by a clock.
  */
 async function untilWorkersFree(cores: number, signal: AbortSignalLike | undefined): Promise<void> {
-  while (freeWorkers(cores) === 0 && !signal?.aborted) await new Promise((resolve) => setTimeout(resolve, WORKER_WAIT_MS));
+  while (freeWorkers(cores) === 0) await untilAborted(workersReleased(), signal);
 }
 
 /** Counts `units` on this thread with `here` while `waiting(taken)` (the units it took so far); returns the units it took. The rest stay in `units`. */

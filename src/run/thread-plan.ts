@@ -84,9 +84,18 @@ export function threadPlan(n: number, threads: number | undefined, cores: number
   return { workers, starved: false, callingThreadCounts: beside, countingThreads: beside ? workers + 1 : workers };
 }
 
-/** A count has ended (however): its plan's workers are free for other counts. */
+/** Counts waiting for workers (workersReleased): woken at the next release. */
+const waiting: (() => void)[] = [];
+
+/** A count has ended (however): its plan's workers are free for other counts, and those waiting are woken. */
 export function releaseThreads(plan: ThreadPlan): void {
   workersHeld -= plan.workers;
+  for (const wake of waiting.splice(0)) wake();
+}
+
+/** Settles at the next releaseThreads. */
+export function workersReleased(): Promise<void> {
+  return new Promise((wake) => waiting.push(wake));
 }
 
 /**
