@@ -23,7 +23,7 @@ import {
   unitRoom,
   type GpuWorkPlan,
 } from '../dist/search/webgpu/webgpu-plan.js';
-import { prepareSubproblems } from '../dist/search/webgpu/webgpu-units.js';
+import { deepestInnerRows, prepareSubproblems } from '../dist/search/webgpu/webgpu-units.js';
 import { unitsOfPlan } from './webgpu-plan-units.js';
 import { range } from './oeis.js';
 
@@ -209,5 +209,13 @@ describe('the WebGPU plan for n = 16..21', () => {
     expect(sizes.slice(0, -1).every((size) => size <= plan.unitsPerDispatch && size > plan.unitsPerDispatch - 32)).toBe(true);
     expect(mostRows).toBe(plan.rowsLeft);
     expect(done).toBe(true);
+  });
+});
+
+// The shader is compiled for the deepest subproblem before the subproblems are planned (webgpu-run.ts).
+describe('the deepest subproblem, known before the plan', () => {
+  it.each(range(1, 21))('n = %i: as deep as the deepest planSubproblems gives (at least a row)', (n) => {
+    const deepest = planSubproblems(n).reduce((most, s) => Math.max(most, s.innerRows), 1);
+    expect(deepestInnerRows(n)).toBe(deepest);
   });
 });

@@ -122,6 +122,15 @@ export function attacksWord(s: number, k: number): number {
 }
 
 /**
+ * The most inner rows a subproblem of n has: n - 3 from n = 4 on (the top and bottom rows hold border queens, and
+ * a side queen one more: test/webgpu-plan.test.ts checks it against planSubproblems), at least 1 so that a shader
+ * always has a row. Known before the plan, so the shader's compile can start first.
+ */
+export function deepestInnerRows(n: number): number {
+  return Math.max(1, n - 3);
+}
+
+/**
  * The subproblems laid out for the GPU. `rows`: 'all' fills every
  * subproblem's rows now; 'lazy' leaves them to the stream, which fills each
  * as it reaches it (readyRows), so a count's first dispatch waits for its
