@@ -5,11 +5,28 @@
 // total) and no timer or message ran meanwhile. count() looked at the clock
 // only every 256 solutions, so where solutions are rare (large n) a slice
 // lasted until the 256th: seconds at n = 24, minutes at n = 32, the abort unseen.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { count, countCompletions, countCompletionsSync, type CompletionsProgress, type Progress, type Queen } from '../dist/index.js';
+import { SLICE_MS } from '../dist/shared/slices.js';
 import { TOTAL as OEIS_TOTAL, UNIQUE as OEIS_UNIQUE } from './oeis.js';
 
-// Well over one 20 ms slice of the reference backtracking (about 0.3 s here), exact on every engine.
+/**
+ * Runs `counting` on a clock a second further on at every look (a slice is SLICE_MS, reports at most every 100 ms):
+ * each look at it ends a slice and reports, however fast this machine counts. On the real clock, a machine some 15x
+ * faster than this one counted N in one slice, and the checks of the slices below failed.
+ */
+async function onFastClock<T>(counting: () => Promise<T>): Promise<T> {
+  expect(SLICE_MS).toBeLessThan(1000);
+  let t = performance.now();
+  const clock = vi.spyOn(performance, 'now').mockImplementation(() => (t += 1000));
+  try {
+    return await counting();
+  } finally {
+    clock.mockRestore();
+  }
+}
+
+// Many slices of the reference backtracking (about 0.3 s here), exact on every engine.
 const N = 15;
 const PLACED: Queen[] = [
   [3, 4],
@@ -27,10 +44,13 @@ describe("countCompletions with engine 'reference'", () => {
   it('an abort from the event loop during the count rejects with its reason', async () => {
     const controller = new AbortController();
     const reason = new Error('stop');
-    const running = countCompletions(N, PLACED, { engine: 'reference', signal: controller.signal });
-    // Runs at the event loop's first turn after the call: only while the count lets it run.
-    setImmediate(() => controller.abort(reason));
-    await expect(running).rejects.toBe(reason);
+    const outcome = onFastClock(() => {
+      const running = countCompletions(N, PLACED, { engine: 'reference', signal: controller.signal });
+      // Runs at the event loop's first turn after the call: only while the count lets it run.
+      setImmediate(() => controller.abort(reason));
+      return running;
+    });
+    await expect(outcome).rejects.toBe(reason);
   });
 
   it('lets the event loop run while it counts, and reports up to exactly 1 with the total', async () => {
@@ -42,7 +62,7 @@ describe("countCompletions with engine 'reference'", () => {
     };
     setImmediate(tick);
     const reports: CompletionsProgress[] = [];
-    const r = await countCompletions(N, PLACED, { engine: 'reference', onProgress: (p) => reports.push(p) });
+    const r = await onFastClock(() => countCompletions(N, PLACED, { engine: 'reference', onProgress: (p) => reports.push(p) }));
     counting = false;
     expect(r).toMatchObject({ n: N, total: TOTAL, engine: 'reference', threads: 1 });
     expect(turns).toBeGreaterThan(0);
@@ -58,14 +78,17 @@ describe("countCompletions with engine 'reference'", () => {
 
 describe("count with engine 'reference'", () => {
   it('n = 24 (solutions rare): an abort from the event loop rejects with its reason, within its first 256 solutions', async () => {
-    // 256 solutions take seconds here at n = 24; a slice is 20 ms. Every report before the abort comes from the
-    // first slices (the old code's first came after the 256th solution, the abort unseen until then).
+    // 256 solutions take seconds here at n = 24. Every report before the abort comes from the first slice (the old
+    // code's first came after the 256th solution, the abort unseen until then).
     const controller = new AbortController();
     const reason = new Error('stop');
     const reports: Progress[] = [];
-    const running = count(24, { engine: 'reference', signal: controller.signal, onProgress: (p) => reports.push(p) });
-    setImmediate(() => controller.abort(reason));
-    await expect(running).rejects.toBe(reason);
+    const outcome = onFastClock(() => {
+      const running = count(24, { engine: 'reference', signal: controller.signal, onProgress: (p) => reports.push(p) });
+      setImmediate(() => controller.abort(reason));
+      return running;
+    });
+    await expect(outcome).rejects.toBe(reason);
     expect(reports[0]).toMatchObject({ finished: 0, fraction: 0, total: 0n });
     for (const p of reports) {
       expect(p.total).toBeLessThan(256n);

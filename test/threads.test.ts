@@ -220,6 +220,8 @@ describe('this thread beside one worker, on two cores', () => {
       let afterFirst: number | undefined;
       let total = 0n;
       let mine = 0;
+      let firstResult: () => void = () => undefined;
+      const workerCounted = new Promise<void>((resolve) => (firstResult = resolve));
       await runOnWorkers({
         method: 'search',
         n: 12,
@@ -230,11 +232,14 @@ describe('this thread beside one worker, on two cores', () => {
         onResult: (id, c) => {
           results++;
           total += unitContribution(plan.unit(id), c).total;
+          firstResult();
         },
         helperStays: stays,
         helper: async (take) => {
-          // Wait until the worker has sent a result (so it is ready), then take what is left to take.
-          while (results === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+          // Once the worker's first result is in (so it is ready), take what is left to take: at once, in the turn
+          // that result came in, when the worker holds its first batches only. (Before, a 5 ms poll: where it woke
+          // late, the worker had counted every unit, and the helper that stays found none.)
+          await workerCounted;
           afterFirst = 0;
           const counter = counterFor('search', 12, null);
           for (let u = take(); u; u = take()) {

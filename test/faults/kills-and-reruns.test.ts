@@ -22,7 +22,7 @@ import {
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { cli, cliInTempDir, readJson } from '../cli-in-dir.js';
 import { runMerge } from '../../dist/cli/merge.js';
 import { removeStale, setLeaseClock } from '../../dist/cli/owner.js';
@@ -34,6 +34,7 @@ const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
 /** The CLI started in `dir`; resolves once `file` has more than `lines` whole lines (or the child ended). */
 async function startUntil(args: string[], file: string, lines: number) {
   const child = spawn(process.execPath, [cli, ...args], { cwd: dir });
+  onTestFinished(() => void child.kill('SIGKILL')); // a child left stopped by a failed check does not outlive its test
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   let code: number | null | undefined;
@@ -82,6 +83,9 @@ describe('a count stopped and run again', () => {
     // The rerun takes them over; a second count of the same command meanwhile is refused, before counting.
     const rerun = await startUntil(args, ckpt, lines + 2);
     expect(rerun.running()).toBe(true);
+    // Stopped (SIGSTOP) while the other commands below are tried, so that it is still running then however fast this
+    // machine counts (its process, its claims, alive); it goes on (SIGCONT) once they are refused.
+    rerun.child.kill('SIGSTOP');
     const second = nqueens(...args);
     expect(second.code).toBe(1);
     expect(second.stderr).toMatch(
@@ -125,6 +129,7 @@ describe('a count stopped and run again', () => {
     ]);
     expect([existsSync(`${ckpt}.partial`), existsSync(`${out}.lock`), existsSync(out)]).toEqual([false, false, false]);
 
+    rerun.child.kill('SIGCONT');
     expect(await rerun.exited).toBe(0);
     expect(rerun.stderr()).toMatch(/resumed from .*n17.ckpt: \d+ of 4368 units were already done/);
     expect(readJson(out)).toMatchObject({ n: 17, total: '95815104', unique8: String(11977939n * 8n) });
