@@ -46,12 +46,16 @@ describe('kernels agree', () => {
     },
   );
 
+  // Each adding up to OEIS too: at n = 2 and 3, which have no subproblems, a check all the same.
   it.each(range(1, 13))('n = %i: the wasm build without SIMD agrees with the SIMD search on every subproblem', (n) => {
+    let total = 0n;
     for (const s of planSubproblems(n)) {
       const expected = baseline.countSubproblem(n, s);
       expect(simdEverywhere.countSubproblem(n, s)).toEqual(expected);
       expect(wasm.countSubproblem(n, s)).toEqual(expected);
+      total += contribution(s, expected).total;
     }
+    expect(total).toBe(TOTAL[n]);
   });
 
   // The shipped SIMD build with its own tuning, where its SIMD path runs: subproblems with 11 rows or more.
@@ -91,10 +95,14 @@ describe('kernels agree', () => {
     expect({ total, unique }).toEqual({ total: TOTAL[15], unique: UNIQUE[15] });
   });
 
-  it.each(range(4, 13))('n = %i: wasm and js give identical counts for every subproblem', (n) => {
+  it.each(range(1, 13))('n = %i: wasm and js give identical counts for every subproblem, adding up to OEIS', (n) => {
+    let total = 0n;
     for (const s of planSubproblems(n)) {
-      expect(wasm.countSubproblem(n, s)).toEqual(jsKernel.countSubproblem(n, s));
+      const expected = jsKernel.countSubproblem(n, s);
+      expect(wasm.countSubproblem(n, s)).toEqual(expected);
+      total += contribution(s, expected).total;
     }
+    expect(total).toBe(TOTAL[n]);
   });
 
   // At large n the TS search adds bigints in the rows far from the bottom; a

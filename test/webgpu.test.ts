@@ -98,6 +98,7 @@ describe("WebGPU work units, searched with the shader's loop on the CPU", () => 
     const subproblems = planSubproblems(n);
     const found = solutionsByUnits(prepareSubproblems(n, subproblems), rowsLeft, 64, lookahead);
     subproblems.forEach((s, i) => expect(found[i], `subproblem ${i}`).toBe(countSubproblem(n, s).solutions));
+    expect(totals(n, found)).toEqual({ total: TOTAL[n], unique: UNIQUE[n] }); // a check at n = 2 and 3 too, which have none
   });
 
   it('n = 14, 11 rows left: each row of lookahead takes fewer loop steps for the same solutions', () => {
