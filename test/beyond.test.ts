@@ -279,7 +279,7 @@ describe('countCompletions', () => {
 });
 
 describe('fundamental solutions: solutions(n, { unique: true })', () => {
-  it.each(['wasm', 'js'] as const)('as many as OEIS A002562 for n = 1..12 (%s)', (engine) => {
+  it.each(ENGINES)('as many as OEIS A002562 for n = 1..12 (%s)', (engine) => {
     for (const n of range(1, 12)) {
       let k = 0n;
       for (const _ of solutions(n, { unique: true, engine })) k++;

@@ -1,7 +1,9 @@
 // Every n on every path: each algorithm through countSync, and count on the
-// calling thread and on 1, 2 and 3 workers, on both CPU engines, and the CLI,
-// against OEIS A000170 / A002562. (A wrong total at n = 1 through count()
-// with the join, while countSync was right, hid behind tests of one path.)
+// calling thread and on 1, 2 and 3 workers, on both CPU engines, the
+// reference engine, and the CLI's count and solve, against OEIS A000170 /
+// A002562. (A wrong total at n = 1 through count() with the join, while
+// countSync was right, hid behind tests of one path.)
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { count, countSync, type AlgorithmName } from '../dist/index.js';
 import { methodForCount } from '../dist/run/methods.js';
@@ -47,22 +49,110 @@ describe.each(ALGORITHMS)('algorithm %s', (algorithm) => {
   });
 });
 
+// The reference engine runs the search alone, on the calling thread: countSync is test/count.test.ts's (to n = 14);
+// count() is a loop of its own (src/engines/reference.ts, in slices), here.
+it.each(range(1, 12))('engine reference: count(%i) on the calling thread', async (n) => {
+  const r = await count(n, { engine: 'reference' });
+  expect([r.engine, r.algorithm, r.threads, counts(r)]).toEqual(['reference', 'search', 1, expected(n)]);
+});
+
 describe('the CLI', () => {
   const { nqueens } = cliInTempDir('nqueens-every-path-');
-  it.each(ALGORITHMS.flatMap((a) => ENGINES.map((e) => [a, e] as const)))(
-    'count 1..12 --algorithm %s --engine %s --json: every size exact',
-    (algorithm, engine) => {
-      const r = nqueens('count', '1..12', '--algorithm', algorithm, '--engine', engine, '--json');
-      expect([r.code, r.stderr]).toEqual([0, '']);
-      const rows = r.stdout
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line) as { n: number; total: string; unique: string; algorithm: string });
-      expect(rows.map((row) => [row.n, row.algorithm, row.total, row.unique])).toEqual(
-        range(1, 12).map((n) => [n, algorithm, String(TOTAL[n]), String(UNIQUE[n])]),
+  it.each(
+    [
+      ...ALGORITHMS.flatMap((a) => ENGINES.map((e) => ['--algorithm', a, '--engine', e])),
+      ['--algorithm', 'search', '--engine', 'reference'],
+      ['--threads', '2'], // the CLI's --threads; count() on 1, 2 and 3 workers of each engine is above
+    ].map((options) => [options.join(' '), options] as const),
+  )('count 1..12 %s --json: every size exact', (_, options) => {
+    const r = nqueens('count', '1..12', ...options, '--json');
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { n: number; total: string; unique: string; engine: string; algorithm: string });
+    const algorithm = options.includes('join') ? 'join' : 'search';
+    const engine = options.find((o) => o === 'wasm' || o === 'js' || o === 'reference') ?? 'wasm';
+    expect(rows.map((row) => [row.n, row.engine, row.algorithm, row.total, row.unique])).toEqual(
+      range(1, 12).map((n) => [n, engine, algorithm, String(TOTAL[n]), String(UNIQUE[n])]),
+    );
+  });
+});
+
+describe('the CLI: solve', () => {
+  // The CLI's own entry (run in dist/cli/commands.js, which dist/cli/main.js calls) for each command line in turn, in
+  // one process: a process each would take a quarter of a second to start, over a hundred of them here. Each listing
+  // is followed by a line `# exit STATUS`.
+  const RUN_EACH = `import { run } from './dist/cli/commands.js';
+process.setMaxListeners(0); // a listener each run (its exit status)
+for (const argv of JSON.parse(process.argv[1])) {
+  await run(argv);
+  process.stdout.write('# exit ' + process.exitCode + '\\n');
+}`;
+  const solveEach = (commands: string[][]): string[] => {
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', RUN_EACH, JSON.stringify(commands)], {
+      cwd: new URL('..', import.meta.url),
+      encoding: 'utf8',
+      maxBuffer: 1 << 28,
+    });
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    const outputs = r.stdout.split(/^# exit 0\n/m);
+    expect(outputs.pop()).toBe(''); // each ended with status 0, nothing after the last
+    return outputs;
+  };
+  /** Whether `p` places n queens, one a row, none attacking another. */
+  const isSolution = (n: number, p: number[]): boolean =>
+    p.length === n &&
+    p.every((c, r) => Number.isInteger(c) && c >= 0 && c < n && p.slice(r + 1).every((d, k) => d !== c && Math.abs(d - c) !== k + 1));
+  /** Whether `q` comes after `p` in lexicographic order. */
+  const after = (p: number[], q: number[]): boolean => {
+    const r = q.findIndex((c, i) => c !== p[i]);
+    return r >= 0 && q[r] > p[r];
+  };
+  /** Solutions of n, each after the one before it (so none twice). */
+  const solutionsInOrder = (n: number, lines: number[][]): boolean =>
+    lines.every((p, i) => isSolution(n, p) && (i === 0 || after(lines[i - 1], p)));
+
+  // Without --engine (auto, the wasm engine here): the boards below.
+  it.each(['wasm', 'js', 'reference'])(
+    'solve 1..12 --limit all --format json --engine %s, alone and with --unique: as many as OEIS, each a solution, in order',
+    (engine) => {
+      const sizes = range(1, 12);
+      const listed = solveEach(
+        sizes.flatMap((n) => [
+          ['solve', String(n), '--limit', 'all', '--format', 'json', '--engine', engine],
+          ['solve', String(n), '--unique', '--limit', 'all', '--format', 'json', '--engine', engine],
+        ]),
+      ).map((text) =>
+        text
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as number[]),
       );
+      expect(listed.map((lines) => BigInt(lines.length))).toEqual(sizes.flatMap((n) => [TOTAL[n], UNIQUE[n]]));
+      expect(listed.map((lines, i) => solutionsInOrder(sizes[i >> 1], lines))).toEqual(listed.map(() => true));
     },
   );
+
+  it('solve 1..10 --limit all (boards): a numbered board per solution, in order, or "# no solutions"', () => {
+    const sizes = range(1, 10);
+    const listed = solveEach(sizes.map((n) => ['solve', String(n), '--limit', 'all']));
+    expect(listed.filter((_, i) => TOTAL[sizes[i]] === 0n)).toEqual(['# no solutions for n = 2\n', '# no solutions for n = 3\n']);
+    listed.forEach((text, i) => {
+      const n = sizes[i];
+      if (TOTAL[n] === 0n) return;
+      const placements = text
+        .trimEnd()
+        .split('\n\n')
+        .map((board, k) => {
+          const [head, ...rows] = board.split('\n');
+          const placement = JSON.parse(head.replace(`# solution ${k + 1}: `, '')) as number[];
+          expect(rows).toEqual(placement.map((c) => '.'.repeat(c) + 'Q' + '.'.repeat(n - 1 - c)));
+          return placement;
+        });
+      expect([n, BigInt(placements.length), solutionsInOrder(n, placements)]).toEqual([n, TOTAL[n], true]);
+    });
+  });
 });
 
 describe('counts that overlap on one thread', () => {
