@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { inFlags, OPTIONS, quote } from '../dist/cli/args.js';
+import { inFlags, OPTIONS } from '../dist/cli/args.js';
+import { quote } from '../dist/cli/shorten.js';
 import { roundMs } from '../dist/cli/output.js';
 
 const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));

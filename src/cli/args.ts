@@ -7,6 +7,7 @@ import { ALGORITHMS, ENGINES, MAX_N, MAX_THREADS, MIN_N, type AlgorithmChoice, t
 import { CPU_ENGINES } from '../run/methods.js';
 import { queensConflict } from '../shared/board.js';
 import { ERROR_CODES } from '../shared/errors.js';
+import { quote, shown } from './shorten.js';
 import { didYouMean, oneOf } from './suggest.js';
 
 /** Bad input on the command line: exit status 2. */
@@ -227,22 +228,6 @@ export function inFlags(message: string): string {
     .replace(/\boptions\.(\w+)/g, (_, name: string) => `--${name}`)
     .replace(/ \(a string\)/g, '');
 }
-
-/** The most characters of a value a message shows: a value of 100 KB is named by its start and its length. */
-const SHOWN = 60;
-
-/** `text`, or its first SHOWN characters (no half of a surrogate pair) with an ellipsis and its length, through `show`. */
-function shorten(text: string, show: (text: string) => string): string {
-  if (text.length <= SHOWN) return show(text);
-  const start = text.slice(0, SHOWN).replace(/[\uD800-\uDBFF]$/, '');
-  return `${show(start)}… (${text.length.toLocaleString('en-US')} characters)`;
-}
-
-/** What was typed, quoted: on a command line every value is a string. A long one is cut short (see SHOWN). */
-export const quote = (text: string): string => shorten(text, JSON.stringify);
-
-/** What was typed, as typed, where a message shows it unquoted (`--placed 0:9: …`); cut short as quote() does. */
-const shown = (text: string): string => shorten(text, (t) => t);
 
 /** A decimal integer in [min, max]; `what` names it in the message. */
 export function parseInteger(text: string, what: string, min: number, max: number): number {

@@ -23,6 +23,7 @@ import { canonical, claim, liveOwner, release, sibling, type Claim } from './own
 import { letSignalsIn } from './interrupt.js';
 import { byteOrderMark, kindOf, madeBy } from './regular-file.js';
 import { repeatedKey } from './repeated-key.js';
+import { field, shown } from './shorten.js';
 import { parseCount } from './shards.js';
 import { UnitBitmap } from '../shared/unit-bitmap.js';
 
@@ -192,13 +193,13 @@ function refuseHardLinked(file: string): void {
   const links = stat?.isFile() ? stat.nlink : 1; // a directory's links are its entries (it is refused as one when read)
   if (links > 1)
     throw failure(
-      `cannot use the checkpoint ${file}: it has ${links} names (hard links), and a count under another name would write it too; keep one name (copy it, or remove the other links)`,
+      `cannot use the checkpoint ${shown(file)}: it has ${links} names (hard links), and a count under another name would write it too; keep one name (copy it, or remove the other links)`,
       ERROR_CODES.WRITE_FAILED,
     );
   // As --out: a file without a write bit was made read-only on purpose, and is not appended to, even by root.
   if (stat?.isFile() && !writableByUs(file, stat))
     throw failure(
-      `cannot use the checkpoint ${file}: it is read-only for this user (mode ${(stat.mode & 0o7777).toString(8).padStart(4, '0')}); make it writable to resume it`,
+      `cannot use the checkpoint ${shown(file)}: it is read-only for this user (mode ${(stat.mode & 0o7777).toString(8).padStart(4, '0')}); make it writable to resume it`,
       ERROR_CODES.WRITE_FAILED,
     );
 }
@@ -208,7 +209,7 @@ function refuseStdio(file: string): void {
   const name = redirectedStream(file);
   if (name !== undefined)
     throw failure(
-      `cannot use the checkpoint ${file}: ${name} is redirected to it, and its lines would land among the units; send ${name} elsewhere`,
+      `cannot use the checkpoint ${shown(file)}: ${name} is redirected to it, and its lines would land among the units; send ${name} elsewhere`,
       ERROR_CODES.WRITE_FAILED,
     );
 }
@@ -228,7 +229,7 @@ function* linesOf(file: string): Generator<{ line: string; number: number; end: 
   const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) refuse(`${file} is not a regular file (${kindOf(stat)}); refusing to read it`);
+    if (!stat.isFile()) refuse(`${shown(file)} is not a regular file (${kindOf(stat)}); refusing to read it`);
     const buffer = Buffer.alloc(CHUNK_BYTES + MAX_LINE_BYTES);
     let held = 0; // bytes of an unfinished line at the buffer's start
     let offset = 0; // file offset of the buffer's start
@@ -240,12 +241,12 @@ function* linesOf(file: string): Generator<{ line: string; number: number; end: 
       let start = 0;
       for (let nl = buffer.indexOf(10, start); nl >= 0 && nl < end; nl = buffer.indexOf(10, start)) {
         number++;
-        if (nl - start > MAX_LINE_BYTES) refuse(`${file}, line ${number}: damaged (longer than any checkpoint line)`);
+        if (nl - start > MAX_LINE_BYTES) refuse(`${shown(file)}, line ${number}: damaged (longer than any checkpoint line)`);
         yield { line: buffer.toString('utf8', start, nl), number, end: offset + nl + 1 };
         start = nl + 1;
       }
       held = end - start;
-      if (held > MAX_LINE_BYTES) refuse(`${file}, line ${number + 1}: damaged (longer than any checkpoint line)`);
+      if (held > MAX_LINE_BYTES) refuse(`${shown(file)}, line ${number + 1}: damaged (longer than any checkpoint line)`);
       buffer.copy(buffer, 0, start, end);
       offset += start;
     }
@@ -321,21 +322,21 @@ export class Checkpoint {
   ): Promise<Checkpoint> {
     const checkpoint = new Checkpoint(file, plan, new UnitBitmap(from, to), onSaved);
     try {
-      refuseDescriptor(file, `cannot use the checkpoint ${file}`);
+      refuseDescriptor(file, `cannot use the checkpoint ${shown(file)}`);
       // Named after the file itself (links resolved): a second name of it meets the same lock.
       const real = canonical(file);
-      checkpoint.lock = claim(sibling(real, '.lock'), real, (why) => `cannot use the checkpoint ${file}: ${why}`);
+      checkpoint.lock = claim(sibling(real, '.lock'), real, (why) => `cannot use the checkpoint ${shown(file)}: ${why}`);
       // Claimed first, then looked for: of two counts that start at once, the second sees the first.
       const writer = liveOwner(sibling(real, '.partial'));
       if (writer !== undefined)
         throw failure(
-          `cannot use the checkpoint ${file}: a count still running writes its output there (${writer}), and would replace it`,
+          `cannot use the checkpoint ${shown(file)}: a count still running writes its output there (${writer}), and would replace it`,
           ERROR_CODES.WRITE_FAILED,
         );
     } catch (error) {
       checkpoint.close();
       if ((error as { code?: string }).code === ERROR_CODES.WRITE_FAILED) throw error;
-      throw failure(`cannot write the checkpoint ${file}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
+      throw failure(`cannot write the checkpoint ${shown(file)}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
     }
     try {
       refuseHardLinked(file);
@@ -344,7 +345,7 @@ export class Checkpoint {
     } catch (error) {
       checkpoint.close();
       if (String((error as { code?: unknown }).code).startsWith('ERR_NQUEENS_')) throw error;
-      throw failure(`cannot use the checkpoint ${file}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED); // ELOOP, say
+      throw failure(`cannot use the checkpoint ${shown(file)}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED); // ELOOP, say
     }
     return checkpoint;
   }
@@ -357,13 +358,13 @@ export class Checkpoint {
       if (exists) keep = await this.validate(header);
     } catch (error) {
       if ((error as { code?: string }).code === ERROR_CODES.BAD_CHECKPOINT) throw error;
-      refuse(`cannot read ${file}: ${describeError(error)}`);
+      refuse(`cannot read ${shown(file)}: ${describeError(error)}`);
     }
     try {
       // A new checkpoint is created exclusively (never through a link); an existing one must still be a regular file.
       this.fd = openSync(file, exists ? 'r+' : 'wx');
       const fd = this.fd;
-      if (!fstatSync(fd).isFile()) refuse(`${file} is not a regular file; refusing to write it`);
+      if (!fstatSync(fd).isFile()) refuse(`${shown(file)} is not a regular file; refusing to write it`);
       // Cut a torn last line, or write the header of a new file.
       if (keep === 0) {
         ftruncateSync(fd, 0);
@@ -378,8 +379,8 @@ export class Checkpoint {
       if ((error as { code?: string }).code === ERROR_CODES.BAD_CHECKPOINT) throw error;
       // 'wx' never follows a link: a dangling one fails with EEXIST, of a file that is not there.
       const link = danglingLinkTarget(file);
-      const why = link === undefined ? describeError(error) : `it is a symbolic link to ${link}, which does not exist`;
-      throw failure(`cannot write the checkpoint ${file}: ${why}`, ERROR_CODES.WRITE_FAILED);
+      const why = link === undefined ? describeError(error) : `it is a symbolic link to ${shown(link)}, which does not exist`;
+      throw failure(`cannot write the checkpoint ${shown(file)}: ${why}`, ERROR_CODES.WRITE_FAILED);
     }
     this.lastSync = performance.now();
   }
@@ -398,7 +399,7 @@ export class Checkpoint {
       // Only a torn header: nothing was recorded yet. Anything else is someone's file.
       const tail = step.value;
       if (tail.length > 0 && !tail.startsWith(HEADER_START))
-        refuse(`${file} is not a checkpoint (it does not begin with a checkpoint's header); refusing to overwrite it`);
+        refuse(`${shown(file)} is not a checkpoint (it does not begin with a checkpoint's header); refusing to overwrite it`);
       this.tornLine = tail.length > 0 ? 1 : 0;
       return 0;
     }
@@ -412,7 +413,7 @@ export class Checkpoint {
       const { line, number, end } = step.value;
       if (number % LINES_PER_TURN === 0) await letSignalsIn();
       wholeLines = number;
-      const where = `${file}, line ${number}`;
+      const where = `${shown(file)}, line ${number}`;
       const entry = unitLineOf(line);
       if (entry === 'not JSON') refuse(`${where}: damaged (not JSON); only a torn last line can be dropped`);
       if (entry === 'not a unit line') refuse(`${where}: damaged (not a unit line)`);
@@ -421,7 +422,7 @@ export class Checkpoint {
         refuse(`${where}: unit ${unit} is not in this slice (units ${expected.from}..${expected.to - 1})`);
       if (lineSum !== lineCheck(digest, unit, count)) refuse(`${where}: fails its check (edited or damaged)`);
       const value = parseCount(count);
-      if (value === undefined) refuse(`${where}: ${JSON.stringify(count)} is not a count`);
+      if (value === undefined) refuse(`${where}: ${field(count)} is not a count`);
       const implausible = implausibleCount(this.plan, unit, value);
       if (implausible) refuse(`${where}: ${implausible}`);
       if (this.done.add(unit)) {
@@ -441,7 +442,7 @@ export class Checkpoint {
       // A crash cuts a line short (and a power cut may leave zeros after it): anything else there was written by someone else.
       const why = tornLineProblem(tail, digest);
       if (why !== undefined)
-        refuse(`${file}, line ${wholeLines + 1}: damaged (${why}, without a newline); only a torn last line can be dropped`);
+        refuse(`${shown(file)}, line ${wholeLines + 1}: damaged (${why}, without a newline); only a torn last line can be dropped`);
       this.tornLine = wholeLines + 1;
     }
     if (repeated.size > 0) this.checkRepeated(repeated);
@@ -465,7 +466,7 @@ export class Checkpoint {
       if (!again || typeof entry !== 'object') continue;
       const first = parseCount(entry.count);
       if (first !== again.count)
-        refuse(`${this.file}, line ${again.line}: unit ${entry.unit} again with count ${again.count}; line ${number} said ${first}`);
+        refuse(`${shown(this.file)}, line ${again.line}: unit ${entry.unit} again with count ${again.count}; line ${number} said ${first}`);
       repeated.delete(entry.unit);
       if (repeated.size === 0) return;
     }
@@ -477,35 +478,35 @@ export class Checkpoint {
     try {
       found = JSON.parse(line) as Header;
     } catch {
-      return refuse(`${file} is not a checkpoint (${byteOrderMark(line) ?? 'line 1 is not JSON'})`);
+      return refuse(`${shown(file)} is not a checkpoint (${byteOrderMark(line) ?? 'line 1 is not JSON'})`);
     }
     const twice = repeatedKey(line);
-    if (twice !== undefined) refuse(`${file}: line 1 (the header) writes the field ${JSON.stringify(twice)} twice in one object: edited`);
-    if (found?.format !== CHECKPOINT_FORMAT) refuse(`${file} is not a checkpoint (line 1 has no "format": "${CHECKPOINT_FORMAT}")`);
+    if (twice !== undefined) refuse(`${shown(file)}: line 1 (the header) writes the field ${field(twice)} twice in one object: edited`);
+    if (found?.format !== CHECKPOINT_FORMAT) refuse(`${shown(file)} is not a checkpoint (line 1 has no "format": "${CHECKPOINT_FORMAT}")`);
     if (found.version !== VERSION || found.formatVersion !== CHECKPOINT_FORMAT_VERSION) {
       refuse(
-        `${file} was written by ${madeBy(found.version, found.formatVersion, 'checkpoint')}; this is ${VERSION} (format ${CHECKPOINT_FORMAT_VERSION})`,
+        `${shown(file)} was written by ${madeBy(found.version, found.formatVersion, 'checkpoint')}; this is ${VERSION} (format ${CHECKPOINT_FORMAT_VERSION})`,
       );
     }
     const { check, ...body } = found;
-    if (check !== shortCheck(JSON.stringify(body))) refuse(`${file}: line 1 (the header) fails its check: edited or damaged`);
-    if (found.n !== expected.n) refuse(`${file} is a checkpoint for n = ${found.n}, not n = ${expected.n}`);
+    if (check !== shortCheck(JSON.stringify(body))) refuse(`${shown(file)}: line 1 (the header) fails its check: edited or damaged`);
+    if (found.n !== expected.n) refuse(`${shown(file)} is a checkpoint for n = ${shown(String(found.n))}, not n = ${expected.n}`);
     // The header's words for its plan (method, depth, units) must make the plan its digest names: its check is no signature.
     const own = recordedPlan(found.plan);
     const made = own && makesPlan(own.algorithm, found.n) ? plannedMethod(own.algorithm, found.n, own.depth) : undefined;
     if (made && (made.identity.digest !== found.plan.digest || made.units !== found.plan.units)) {
       refuse(
-        `${file}: line 1 (the header) says ${found.plan.method}, depth ${found.plan.depth}, ${found.plan.units} units, digest ${found.plan.digest}; that plan is ${made.units} units, digest ${made.identity.digest}: edited`,
+        `${shown(file)}: line 1 (the header) says ${shown(String(found.plan.method))}, depth ${found.plan.depth}, ${shown(String(found.plan.units))} units, digest ${shown(String(found.plan.digest))}; that plan is ${made.units} units, digest ${made.identity.digest}: edited`,
       );
     }
     if (found.plan?.digest !== expected.plan.digest) {
       refuse(
-        `${file} was made with another plan (${found.plan?.method}, depth ${found.plan?.depth}, digest ${found.plan?.digest}); this count uses ${expected.plan.method}, depth ${expected.plan.depth}, digest ${expected.plan.digest}${resumeHint(found.plan)}`,
+        `${shown(file)} was made with another plan (${shown(String(found.plan?.method))}, depth ${shown(String(found.plan?.depth))}, digest ${shown(String(found.plan?.digest))}); this count uses ${expected.plan.method}, depth ${expected.plan.depth}, digest ${expected.plan.digest}${resumeHint(found.plan)}`,
       );
     }
     if (found.shard !== expected.shard || found.from !== expected.from || found.to !== expected.to) {
       refuse(
-        `${file} is a checkpoint for shard ${found.shard} (units ${found.from}..${found.to - 1}), not ${expected.shard} (units ${expected.from}..${expected.to - 1})`,
+        `${shown(file)} is a checkpoint for shard ${shown(String(found.shard))} (units ${shown(String(found.from))}..${found.to - 1}), not ${expected.shard} (units ${expected.from}..${expected.to - 1})`,
       );
     }
   }
@@ -553,7 +554,7 @@ export class Checkpoint {
       // What was written stays: only the rest is kept, so that a retry (close) does not write a line twice.
       this.buffered.copyWithin(0, at, this.bufferedBytes);
       this.bufferedBytes -= at;
-      throw failure(`cannot write the checkpoint ${this.file}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
+      throw failure(`cannot write the checkpoint ${shown(this.file)}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
     }
     this.bufferedBytes = 0;
     this.lastSync = t;

@@ -4,9 +4,10 @@
 // interrupted (SIGINT, SIGTERM, SIGHUP).
 import { AUTO_THREADS_MIN_N, MAX_N, MAX_THREADS, MIN_N } from '../index.js';
 import { VERSION } from '../shared/version.js';
-import { checkCommandOptions, inFlags, parseCommandLine, quote, UsageError, type Command } from './args.js';
+import { checkCommandOptions, inFlags, parseCommandLine, UsageError, type Command } from './args.js';
+import { quote, shown } from './shorten.js';
 import { runCount } from './count.js';
-import { OutputClosed, printErr, println, writeOut } from './files.js';
+import { describeError, OutputClosed, printErr, println, writeOut } from './files.js';
 import { ERROR_CODES } from '../shared/errors.js';
 import { exitWith, installInterrupts, Interrupted } from './interrupt.js';
 import { runMerge } from './merge.js';
@@ -170,11 +171,16 @@ async function main(argv: string[]): Promise<number> {
     const denied = error as { permission?: unknown; resource?: unknown } | undefined;
     // Node's permission model names what it refused in fields of its own, not in the message.
     const refused =
-      code === 'ERR_ACCESS_DENIED' && typeof denied?.resource === 'string' ? ` (${String(denied.permission)}: ${denied.resource})` : '';
+      code === 'ERR_ACCESS_DENIED' && typeof denied?.resource === 'string'
+        ? ` (${String(denied.permission)}: ${shown(denied.resource)})`
+        : '';
     // Out of file descriptors (`ulimit -n`), a worker's included: what to do about it.
     const advice =
       code === ERROR_CODES.WORKER_FAILED ? 'raise it, or give fewer --threads (each worker opens files of its own)' : 'raise it';
-    const message = ((error as Error)?.message ?? String(error)) + refused + openFilesHint(error, advice);
+    // A system error that no step put in its words: its own message would hold its path whole (describeError cuts it).
+    const own =
+      typeof (error as NodeJS.ErrnoException)?.syscall === 'string' ? describeError(error) : ((error as Error)?.message ?? String(error));
+    const message = own + refused + openFilesHint(error, advice);
     printErr(`nqueens: ${usage ? `${inFlags(message)} (see nqueens --help)` : `${message} [${label}]`}`);
     return usage ? 2 : 1;
   }

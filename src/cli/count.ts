@@ -30,11 +30,11 @@ import {
   parsePlaced,
   parseSizes,
   parseThreads,
-  quote,
   UsageError,
   type OptionValues,
 } from './args.js';
 import { Checkpoint } from './checkpoint.js';
+import { quote, shown } from './shorten.js';
 import { type PendingFile, printErr, println, visible } from './files.js';
 import { reserveOutput } from './reserve-output.js';
 import { Interrupted, withProgress } from './interrupt.js';
@@ -215,9 +215,10 @@ async function runSlice(run: SliceRun): Promise<void> {
   const shardName = spec ? `${spec.index}/${spec.count}` : '0/1';
   const { unitCounts, countParts, save } = keptOfUnits(plan, spec, from, to);
   const checkpoint = checkpointFile ? await Checkpoint.open(checkpointFile, plan, shardName, from, to, save) : undefined;
-  if (checkpoint?.tornLine === 1) printErr(`${checkpointFile}: its header was torn (cut short by a crash); it is written again`);
+  const checkpointName = checkpointFile === undefined ? undefined : shown(checkpointFile); // in messages: by its start
+  if (checkpoint?.tornLine === 1) printErr(`${checkpointName}: its header was torn (cut short by a crash); it is written again`);
   else if (checkpoint?.tornLine)
-    printErr(`${checkpointFile}: line ${checkpoint.tornLine} was torn (cut short by a crash); its unit runs again`);
+    printErr(`${checkpointName}: line ${checkpoint.tornLine} was torn (cut short by a crash); its unit runs again`);
   const already = checkpoint?.resume();
   const start = performance.now();
   let r;
@@ -240,7 +241,7 @@ async function runSlice(run: SliceRun): Promise<void> {
     );
   } catch (error) {
     if (error instanceof Interrupted) {
-      throw new Interrupted(checkpointFile ? `finished units are in ${checkpointFile}, run the same command to resume` : WORK_LOST);
+      throw new Interrupted(checkpointFile ? `finished units are in ${checkpointName}, run the same command to resume` : WORK_LOST);
     }
     throw error;
   } finally {
@@ -248,13 +249,13 @@ async function runSlice(run: SliceRun): Promise<void> {
   }
   const elapsedMs = performance.now() - start;
   // A whole count's parts must be a count's parts (a resumed checkpoint's saved counts among them).
-  const problem = countParts?.check(r.total, r.unique8, checkpointFile ?? 'this count');
+  const problem = countParts?.check(r.total, r.unique8, checkpointName ?? 'this count');
   if (problem) throw failure(problem, checkpointFile ? ERROR_CODES.BAD_CHECKPOINT : ERROR_CODES.INTERNAL);
   const algorithm = run.algorithm;
   const result: CountResult = { n, total: r.total, unique: r.unique, engine: r.engine, algorithm, threads: r.threads, elapsedMs };
   const resumed =
     already && already.finished > 0
-      ? `resumed from ${checkpointFile}: ${already.finished} of ${to - from} units were already done`
+      ? `resumed from ${checkpointName}: ${already.finished} of ${to - from} units were already done`
       : undefined;
   if (!spec) {
     if (countParts) run.subtotals?.commit(countParts.subtotals());

@@ -17,10 +17,12 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { getSystemErrorMap } from 'node:util';
 import { codedError, ERROR_CODES, failure } from '../shared/errors.js';
 import { flushToDisk } from './flush-to-disk.js';
 import { canonical, claim, forget, liveOwner, release, sibling, type Claim } from './owner.js';
 import { kindOf } from './regular-file.js';
+import { shown } from './shorten.js';
 
 /** stdout was closed by its reader (`| head`): stop at once, exit status 0. */
 export class OutputClosed extends Error {}
@@ -58,11 +60,28 @@ function sleepSync(ms: number): void {
   }
 }
 
+/**
+ * A failure in a message's words: `ENOENT (no such file or directory, open
+ * 'x/y.lock')`. A system error's own message holds its paths whole (100 KB
+ * for a name that long, ENAMETOOLONG's own case), so it is built again from
+ * the error's code, call and paths, each cut short as a value is.
+ */
 function describeError(error: unknown): string {
-  const e = error as NodeJS.ErrnoException;
+  const e = error as NodeJS.ErrnoException & { dest?: unknown };
   // A relative name is resolved against the working directory, which may have been removed after the shell entered it.
   if (e?.syscall === 'uv_cwd') return 'the working directory no longer exists; give an absolute path or run from a directory that exists';
-  return e.code ? `${e.code} (${e.message.replace(/^[A-Z]+: /, '').replace(/, write$/, '')})` : String(e?.message ?? e);
+  if (!e?.code) return String(e?.message ?? e);
+  const paths = [e.path, e.dest].filter((path): path is string => typeof path === 'string');
+  const words = typeof e.errno === 'number' ? getSystemErrorMap().get(e.errno)?.[1] : undefined;
+  if (words === undefined) {
+    // Not a system call's (ERR_* from Node): its message, with any path in it cut short.
+    const message = String(e.message).replace(/^[A-Z_]+: /, '');
+    return `${e.code} (${paths.reduce((text, path) => text.split(path).join(shown(path)), message)})`;
+  }
+  const named = paths.map((path) => `'${shown(path)}'`).join(' -> ');
+  // A write to stdout or a descriptor names no file: `ENOSPC (no space left on device)`.
+  const call = e.syscall === undefined || (e.syscall === 'write' && named === '') ? '' : `, ${e.syscall}${named && ` ${named}`}`;
+  return `${e.code} (${words}${call})`;
 }
 
 /** Longest pause, in ms, between tries to write to a full pipe whose reader has stalled (`| less`, paused). */
@@ -195,37 +214,34 @@ export class PendingFile {
     readonly what: string,
     checkpoint: string | null = null,
   ) {
-    refuseDescriptor(file, `cannot write ${what} to ${file}`, what === 'the shard result' ? ' (for stdout, use --out -)' : '');
+    const doing = `cannot write ${what} to ${shown(file)}`;
+    refuseDescriptor(file, doing, what === 'the shard result' ? ' (for stdout, use --out -)' : '');
     let target = file;
     try {
       if (lstatSync(file).isSymbolicLink()) target = realpathSync(file);
     } catch (error) {
       // A link to nowhere, or a path that cannot be looked up (ENOTDIR: a regular file stands where a directory should).
       if (existsAsLink(file))
-        throw failure(
-          `cannot write ${what} to ${file}: it is a symbolic link to nowhere (${describeError(error)})`,
-          ERROR_CODES.WRITE_FAILED,
-        );
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
-        throw failure(`cannot write ${what} to ${file}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
+        throw failure(`${doing}: it is a symbolic link to nowhere (${describeError(error)})`, ERROR_CODES.WRITE_FAILED);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw failure(`${doing}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
     }
     this.target = target;
     this.refuseSpecialFile();
     this.temporary = sibling(target, '.partial');
     try {
-      this.claim = claim(this.temporary, checkpoint, (why) => `cannot write ${what} to ${file}: ${why}`);
+      this.claim = claim(this.temporary, checkpoint, (why) => `${doing}: ${why}`);
       // Claimed first, then looked for: of two counts that start at once, the second sees the first.
       const counting = liveOwner(sibling(canonical(target), '.lock'));
       if (counting !== undefined) {
         release(this.claim, true);
         throw failure(
-          `cannot write ${what} to ${file}: it is the checkpoint of a count still running (${counting}), which it would replace`,
+          `${doing}: it is the checkpoint of a count still running (${counting}), which it would replace`,
           ERROR_CODES.WRITE_FAILED,
         );
       }
     } catch (error) {
       if ((error as { code?: unknown }).code === ERROR_CODES.WRITE_FAILED) throw error;
-      throw failure(`cannot write ${what} to ${file}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
+      throw failure(`${doing}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
     }
     pending.add(this);
   }
@@ -245,26 +261,26 @@ export class PendingFile {
     }
     if (!stat.isFile())
       throw failure(
-        `cannot write ${this.what} to ${this.file}: it is ${kindOf(stat)}, not a regular file (outputs are written to regular files only)`,
+        `cannot write ${this.what} to ${shown(this.file)}: it is ${kindOf(stat)}, not a regular file (outputs are written to regular files only)`,
         ERROR_CODES.WRITE_FAILED,
       );
     // `--out FILE > FILE`: the rename would leave stdout's lines (the result, the summary) in the file it replaces, unlinked.
     const stream = redirectedStream(this.target);
     if (stream !== undefined)
       throw failure(
-        `cannot write ${this.what} to ${this.file}: ${stream} is redirected to it, and what the command writes there would be lost with the file it replaces; send ${stream} elsewhere${this.what === 'the shard result' && stream === 'stdout' ? ' (or use --out - for the result on stdout)' : ''}`,
+        `cannot write ${this.what} to ${shown(this.file)}: ${stream} is redirected to it, and what the command writes there would be lost with the file it replaces; send ${stream} elsewhere${this.what === 'the shard result' && stream === 'stdout' ? ' (or use --out - for the result on stdout)' : ''}`,
         ERROR_CODES.WRITE_FAILED,
       );
     if (!writableByUs(this.target, stat))
       throw failure(
-        `cannot write ${this.what} to ${this.file}: it is read-only for this user (mode ${(stat.mode & 0o7777).toString(8).padStart(4, '0')}); make it writable or name another file`,
+        `cannot write ${this.what} to ${shown(this.file)}: it is read-only for this user (mode ${(stat.mode & 0o7777).toString(8).padStart(4, '0')}); make it writable or name another file`,
         ERROR_CODES.WRITE_FAILED,
       );
   }
 
   commit(text: string): void {
     const claimed = this.claim;
-    if (claimed === undefined) throw codedError(`${this.file} was already written`, ERROR_CODES.INTERNAL);
+    if (claimed === undefined) throw codedError(`${shown(this.file)} was already written`, ERROR_CODES.INTERNAL);
     try {
       // The owner record gives way to the result.
       ftruncateSync(claimed.fd, 0);
@@ -279,7 +295,7 @@ export class PendingFile {
     } catch (error) {
       this.discard();
       if ((error as { code?: unknown }).code === ERROR_CODES.WRITE_FAILED) throw error;
-      throw failure(`cannot write ${this.what} to ${this.file}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
+      throw failure(`cannot write ${this.what} to ${shown(this.file)}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
     }
   }
 
@@ -351,7 +367,7 @@ export function refuseDescriptor(file: string, doing: string, hint = ''): void {
   let at = resolve(file);
   for (let hop = 0; hop < 16; hop++) {
     if (/^\/(proc\/[^/]+|dev)\/fd\//.test(at))
-      throw failure(`${doing}: it leads to ${at}, one of this process's descriptors, not a file${hint}`, ERROR_CODES.WRITE_FAILED);
+      throw failure(`${doing}: it leads to ${shown(at)}, one of this process's descriptors, not a file${hint}`, ERROR_CODES.WRITE_FAILED);
     if (!existsAsLink(at)) return;
     at = resolve(dirname(at), readlinkSync(at));
   }

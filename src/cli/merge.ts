@@ -5,6 +5,7 @@ import { ERROR_CODES, failure } from '../shared/errors.js';
 import { parseCpuEngine, parseInteger, refuseDash, UsageError, type OptionValues } from './args.js';
 import { describeError, printErr, println } from './files.js';
 import { reserveOutput } from './reserve-output.js';
+import { shown } from './shorten.js';
 import { formatMs, printPairs, roundMs } from './output.js';
 import { readRegularFile } from './regular-file.js';
 import { MAX_SHARD_BYTES, mergeShards, type MergedShards } from './shards.js';
@@ -18,7 +19,7 @@ function readShard(name: string): { name: string; text: string } {
     return { name, text: read.text };
   } catch (error) {
     if ((error as { code?: string }).code === ERROR_CODES.BAD_SHARD) throw error;
-    throw failure(`cannot read ${name}: ${describeError(error)}`, ERROR_CODES.BAD_SHARD);
+    throw failure(`cannot read ${shown(name)}: ${describeError(error)}`, ERROR_CODES.BAD_SHARD);
   }
 }
 

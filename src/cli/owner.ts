@@ -31,6 +31,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { digest } from '../shared/digest.js';
 import { ERROR_CODES, failure } from '../shared/errors.js';
 import { flushToDisk } from './flush-to-disk.js';
+import { field, shown, shownWithEnd } from './shorten.js';
 
 const OWNER_FORMAT = 'nqueens-owner';
 /** The largest pid any kernel gives (Linux's pid_max is at most 2^22; a pid is a signed 32-bit number). */
@@ -77,6 +78,15 @@ export function sibling(path: string, suffix: string): string {
   // Cut before a character, never inside one (a UTF-8 continuation byte is 10xxxxxx).
   while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
   return path.slice(0, path.length - name.length) + bytes.subarray(0, end).toString() + mark + suffix;
+}
+
+/**
+ * A sibling's path in a message: cut short as any long name, but ending as
+ * it does (`…~3f0c9d2e8a1b4c57.partial`): a cut one differs from FILE's
+ * name only in that end, which the user needs to find it.
+ */
+export function shownSibling(path: string): string {
+  return shownWithEnd(path, /(~[0-9a-f]{16})?\.[a-z]+$/.exec(path)?.[0] ?? '');
 }
 
 /** The absolute path a name stands for: links in it resolved as far as they exist. */
@@ -139,13 +149,13 @@ function ownerState(record: OwnerRecord, renewedMs: number, nowMs = Date.now()):
   if (!here) {
     const age = Math.max(0, Math.round((nowMs - renewedMs) / 1000));
     if (nowMs - renewedMs > LEASE_MS) return { gone: true };
-    const where = record.host === hostname() ? `host ${record.host} (another boot or pid namespace)` : `host ${record.host}`;
+    const where = record.host === hostname() ? `host ${shown(record.host)} (another boot or pid namespace)` : `host ${shown(record.host)}`;
     return {
       gone: false,
       who: `pid ${record.pid} on ${where}, renewed ${age} s ago; it is taken over once not renewed for ${LEASE_MS / 1000} s`,
     };
   }
-  const who = { gone: false as const, who: `pid ${record.pid} on this host, since ${record.since}` };
+  const who = { gone: false as const, who: `pid ${record.pid} on this host, since ${shown(String(record.since))}` };
   // No process has such a pid (an edited record): kill(0 or -1, 0) would ask about a process group, or every process.
   if (record.pid < 1 || record.pid > MAX_PID) return { gone: true };
   try {
@@ -382,18 +392,20 @@ export function claim(path: string, checkpoint: string | null, refusal: (why: st
         if (found.problem === 'gone') continue;
         throw failure(
           refusal(
-            `${path} already exists and is ${found.problem === 'not a claim' ? "not a count's owner record" : found.problem}; remove it if no count is writing it`,
+            `${shownSibling(path)} already exists and is ${found.problem === 'not a claim' ? "not a count's owner record" : found.problem}; remove it if no count is writing it`,
           ),
           ERROR_CODES.WRITE_FAILED,
         );
       }
       const state = ownerState(found.record, found.renewedMs);
-      if (!state.gone) throw failure(refusal(`${path} is held by a count still running (${state.who})`), ERROR_CODES.WRITE_FAILED);
+      if (!state.gone)
+        throw failure(refusal(`${shownSibling(path)} is held by a count still running (${state.who})`), ERROR_CODES.WRITE_FAILED);
       if (found.record.checkpoint !== checkpoint) {
-        const theirs = found.record.checkpoint ?? 'no checkpoint';
+        const recorded: unknown = found.record.checkpoint ?? null; // an edited record's may be anything
+        const theirs = recorded === null ? 'no checkpoint' : typeof recorded === 'string' ? shown(recorded) : field(recorded);
         throw failure(
           refusal(
-            `${path} was left by a count that is gone, but it counted with ${theirs}, not ${checkpoint ?? 'no checkpoint'}; remove it ${path.endsWith('.lock') ? 'to resume the checkpoint with this count (its units are kept)' : 'to start this output afresh'}`,
+            `${shownSibling(path)} was left by a count that is gone, but it counted with ${theirs}, not ${checkpoint === null ? 'no checkpoint' : shown(checkpoint)}; remove it ${path.endsWith('.lock') ? 'to resume the checkpoint with this count (its units are kept)' : 'to start this output afresh'}`,
           ),
           ERROR_CODES.WRITE_FAILED,
         );
@@ -405,7 +417,7 @@ export function claim(path: string, checkpoint: string | null, refusal: (why: st
     hold(claimed);
     return claimed;
   }
-  throw failure(refusal(`${path} is being claimed by other counts at the same time`), ERROR_CODES.WRITE_FAILED);
+  throw failure(refusal(`${shownSibling(path)} is being claimed by other counts at the same time`), ERROR_CODES.WRITE_FAILED);
 }
 
 /**

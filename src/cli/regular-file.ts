@@ -5,19 +5,21 @@
 // descriptor before anything is read, and reading stops past the limit even
 // if the file grows meanwhile.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { field, shown } from './shorten.js';
 
 /** Why a path cannot be read as an input file, or its text. */
 export function readRegularFile(file: string, maxBytes: number): { text: string } | { problem: string } {
   const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) return { problem: `${file} is not a regular file (${kindOf(stat)}); refusing to read it` };
+    if (!stat.isFile()) return { problem: `${shown(file)} is not a regular file (${kindOf(stat)}); refusing to read it` };
     if (stat.size > maxBytes)
-      return { problem: `${file} is ${stat.size} bytes, over the ${maxBytes} this input may hold; refusing to read it` };
+      return { problem: `${shown(file)} is ${stat.size} bytes, over the ${maxBytes} this input may hold; refusing to read it` };
     const buffer = Buffer.alloc(Math.min(maxBytes + 1, Math.max(stat.size, 64 * 1024)));
     let read = 0;
     for (let got = 1; got > 0 && read < buffer.length; read += got) got = readSync(fd, buffer, read, buffer.length - read, read);
-    if (read > maxBytes) return { problem: `${file} grew past the ${maxBytes} bytes this input may hold while it was read; refusing it` };
+    if (read > maxBytes)
+      return { problem: `${shown(file)} grew past the ${maxBytes} bytes this input may hold while it was read; refusing it` };
     return { text: buffer.subarray(0, read).toString('utf8') };
   } finally {
     closeSync(fd);
@@ -29,11 +31,8 @@ export function readRegularFile(file: string, maxBytes: number): { text: string 
  * `nqueens-wasm 0.1.0 (shard format 2)`, or what is missing or odd there.
  */
 export function madeBy(version: unknown, formatVersion: unknown, format: string): string {
-  const made =
-    typeof version === 'string'
-      ? `nqueens-wasm ${version}`
-      : `an unknown version (its "version" is ${JSON.stringify(version) ?? 'missing'})`;
-  return `${made} (${format} format ${JSON.stringify(formatVersion) ?? 'missing'})`;
+  const made = typeof version === 'string' ? `nqueens-wasm ${shown(version)}` : `an unknown version (its "version" is ${field(version)})`;
+  return `${made} (${format} format ${field(formatVersion)})`;
 }
 
 /** Why an input file's text is not this program's, when it begins with a byte order mark (an editor's). */

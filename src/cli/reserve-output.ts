@@ -8,7 +8,8 @@ import { isAbsolute } from 'node:path';
 import { UsageError } from './args.js';
 import { ERROR_CODES, failure } from '../shared/errors.js';
 import { describeError, PendingFile } from './files.js';
-import { canonical, sibling } from './owner.js';
+import { canonical, shownSibling, sibling } from './owner.js';
+import { shown } from './shorten.js';
 
 /** A file the command reads, and what it is to the command ("a shard to merge", "the checkpoint"). */
 interface NamedInput {
@@ -43,17 +44,19 @@ export function reserveOutput(
   try {
     for (const input of inputs) {
       if (sameFile(file, input.file))
-        throw new UsageError(`${file} is both ${input.role} and the ${option} file; name another output file`);
+        throw new UsageError(`${shown(file)} is both ${input.role} and the ${option} file; name another output file`);
       // The temporary FILE.partial is written first: it must not be an input either.
       const partial = sibling(file, '.partial');
       if (sameFile(partial, input.file))
-        throw new UsageError(`${partial} (where ${option} ${file} is written first) is ${input.role}; name another output file`);
+        throw new UsageError(
+          `${shownSibling(partial)} (where ${option} ${shown(file)} is written first) is ${input.role}; name another output file`,
+        );
     }
     return new PendingFile(file, what, checkpoint === undefined ? null : canonical(checkpoint));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).syscall !== 'uv_cwd') throw error;
     // Whichever names are relative (the checkpoint's may be the one): those that need the working directory.
     const relative = [file, checkpoint].filter((name): name is string => name !== undefined && !isAbsolute(name));
-    throw failure(`cannot resolve ${relative.join(' and ')}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
+    throw failure(`cannot resolve ${relative.map(shown).join(' and ')}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
   }
 }

@@ -18,7 +18,7 @@ import {
   type PlannedMethod,
 } from '../run/methods.js';
 import { VERSION } from '../shared/version.js';
-import { quote } from './args.js';
+import { field, quote, shown } from './shorten.js';
 import { byteOrderMark, madeBy } from './regular-file.js';
 import { repeatedKey } from './repeated-key.js';
 
@@ -203,6 +203,18 @@ function refuse(message: string): never {
   throw failure(message, ERROR_CODES.BAD_SHARD);
 }
 
+/**
+ * A refused plan as JSON, each field cut short as field() does, so that a
+ * plan of short fields reads whole (`{"method":"search",…,"units":"1130"}`)
+ * and a long one stays short: it holds only a plan's own fields by now.
+ */
+function planShown(p: unknown): string {
+  if (p === null || typeof p !== 'object') return field(p);
+  return `{${Object.entries(p)
+    .map(([key, value]) => `${JSON.stringify(key)}:${field(value)}`)
+    .join(',')}}`;
+}
+
 const isInt = (v: unknown, min: number, max: number): v is number => Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
 
 /** The fields a shard file holds, and its plan: exactly these (an added one is an edit, never read). */
@@ -247,7 +259,7 @@ function parseShardFile(name: string, text: string): ParsedShard & { algorithm: 
     return refuse(`${name} is not a shard result (${byteOrderMark(text) ?? 'not JSON'})`);
   }
   const twice = repeatedKey(text);
-  if (twice !== undefined) refuse(`${name}: the field ${JSON.stringify(twice)} is written twice in one object: edited`);
+  if (twice !== undefined) refuse(`${name}: the field ${field(twice)} is written twice in one object: edited`);
   if (r?.format !== SHARD_FORMAT) refuse(`${name} is not a shard result (no "format": "${SHARD_FORMAT}")`);
   if (r.formatVersion !== SHARD_FORMAT_VERSION || r.version !== VERSION) {
     refuse(
@@ -255,19 +267,19 @@ function parseShardFile(name: string, text: string): ParsedShard & { algorithm: 
     );
   }
   const added = unknownField(r, SHARD_FIELDS) ?? (r.plan && typeof r.plan === 'object' ? unknownField(r.plan, PLAN_FIELDS) : undefined);
-  if (added !== undefined) refuse(`${name}: it has a field no shard file has (${JSON.stringify(added)}): edited`);
-  if (!isInt(r.n, MIN_N, MAX_N)) refuse(`${name}: n = ${JSON.stringify(r.n)} is not a board size (${MIN_N} to ${MAX_N})`);
+  if (added !== undefined) refuse(`${name}: it has a field no shard file has (${field(added)}): edited`);
+  if (!isInt(r.n, MIN_N, MAX_N)) refuse(`${name}: n = ${field(r.n)} is not a board size (${MIN_N} to ${MAX_N})`);
   const p = r.plan;
   const recorded = recordedPlan(p);
   const known = recorded !== undefined && makesPlan(recorded.algorithm, r.n);
   // Typed as written (the digest joins the fields as text, so "288" would pass it for 288).
   if (!known || p.formatVersion !== PLAN_FORMAT_VERSION || typeof p.digest !== 'string' || !isInt(p.units, 0, Number.MAX_SAFE_INTEGER)) {
-    refuse(`${name}: its plan (${JSON.stringify(p)}) is not one this version makes`);
+    refuse(`${name}: its plan (${planShown(p)}) is not one this version makes`);
   }
-  if (!isInt(r.of, 1, MAX_SHARDS)) refuse(`${name}: "of": ${JSON.stringify(r.of)} is not a shard count (1 to ${MAX_SHARDS})`);
-  if (!isInt(r.shard, 0, r.of - 1)) refuse(`${name}: "shard": ${JSON.stringify(r.shard)} is not an index below "of" (${r.of})`);
+  if (!isInt(r.of, 1, MAX_SHARDS)) refuse(`${name}: "of": ${field(r.of)} is not a shard count (1 to ${MAX_SHARDS})`);
+  if (!isInt(r.shard, 0, r.of - 1)) refuse(`${name}: "shard": ${field(r.shard)} is not an index below "of" (${r.of})`);
   if (!isInt(r.from, 0, Number.MAX_SAFE_INTEGER) || !isInt(r.to, r.from, Number.MAX_SAFE_INTEGER))
-    refuse(`${name}: its unit range ${r.from}..${r.to} is not a range`);
+    refuse(`${name}: its unit range ${shown(String(r.from))}..${shown(String(r.to))} is not a range`);
   if (!Array.isArray(r.counts) || r.counts.length !== r.to - r.from) {
     refuse(`${name}: it covers units ${r.from}..${r.to - 1} but holds ${Array.isArray(r.counts) ? r.counts.length : 'no'} counts`);
   }
@@ -276,15 +288,12 @@ function parseShardFile(name: string, text: string): ParsedShard & { algorithm: 
   const { digest: stated, engine: _engine, threads: _threads, elapsedMs: _elapsed, ...body } = r;
   if (stated !== digestOf(body)) refuse(`${name}: its digest does not match its contents (edited or damaged)`);
   // Outside the digest (they describe the run, not the counts), but merge adds up the times: checked for shape.
-  if (typeof r.engine !== 'string') refuse(`${name}: "engine": ${JSON.stringify(r.engine)} is not an engine's name`);
-  if (!isInt(r.threads, 1, Number.MAX_SAFE_INTEGER))
-    refuse(`${name}: "threads": ${JSON.stringify(r.threads)} is not a thread count (1 or more)`);
+  if (typeof r.engine !== 'string') refuse(`${name}: "engine": ${field(r.engine)} is not an engine's name`);
+  if (!isInt(r.threads, 1, Number.MAX_SAFE_INTEGER)) refuse(`${name}: "threads": ${field(r.threads)} is not a thread count (1 or more)`);
   if (typeof r.elapsedMs !== 'number' || !(r.elapsedMs >= 0 && r.elapsedMs <= Number.MAX_SAFE_INTEGER)) {
-    refuse(`${name}: "elapsedMs": ${JSON.stringify(r.elapsedMs)} is not a time in ms (0 or more)`);
+    refuse(`${name}: "elapsedMs": ${field(r.elapsedMs)} is not a time in ms (0 or more)`);
   }
-  const counts = r.counts.map(
-    (c, k) => parseCount(c) ?? refuse(`${name}: the count of unit ${r.from + k} (${JSON.stringify(c)}) is not a count`),
-  );
+  const counts = r.counts.map((c, k) => parseCount(c) ?? refuse(`${name}: the count of unit ${r.from + k} (${field(c)}) is not a count`));
   return { name, r, counts, algorithm: recorded!.algorithm };
 }
 
@@ -296,19 +305,20 @@ function parseShardFile(name: string, text: string): ParsedShard & { algorithm: 
  */
 export function mergeShards(files: { name: string; text: string }[]): MergedShards {
   if (files.length === 0) refuse('merge needs the shard files to add up');
-  const shards = files.map(({ name, text }) => parseShardFile(name, text));
+  // Named in messages only, so by its start where long (a name of 100 KB would be quoted in every one).
+  const shards = files.map(({ name, text }) => parseShardFile(shown(name), text));
   const first = shards[0];
   for (const { name, r, algorithm } of shards) {
     if (r.n !== first.r.n) refuse(`${name} is for n = ${r.n}, ${first.name} for n = ${first.r.n}`);
     // By algorithm, not label: a search shard labelled 'constellations' (written before) goes with one labelled 'search'.
     if (algorithm !== first.algorithm) {
       refuse(
-        `${name} is a shard of a ${algorithm} count (plan ${r.plan.digest}), ${first.name} of a ${first.algorithm} count (plan ${first.r.plan.digest}): shards of different methods never mix`,
+        `${name} is a shard of a ${algorithm} count (plan ${shown(r.plan.digest)}), ${first.name} of a ${first.algorithm} count (plan ${shown(first.r.plan.digest)}): shards of different methods never mix`,
       );
     }
     if (r.plan.depth !== first.r.plan.depth || r.plan.digest !== first.r.plan.digest) {
       refuse(
-        `${name} uses plan ${r.plan.digest} (${planName(r.plan)}), ${first.name} plan ${first.r.plan.digest} (${planName(first.r.plan)}): all shards must share one plan`,
+        `${name} uses plan ${shown(r.plan.digest)} (${planName(r.plan)}), ${first.name} plan ${shown(first.r.plan.digest)} (${planName(first.r.plan)}): all shards must share one plan`,
       );
     }
   }
@@ -316,7 +326,7 @@ export function mergeShards(files: { name: string; text: string }[]): MergedShar
   const { digest: planDigest } = plan.identity;
   if (first.r.plan.digest !== planDigest || first.r.plan.units !== plan.units) {
     refuse(
-      `${first.name}: its plan digest ${first.r.plan.digest} (${first.r.plan.units} units) is not this version's plan for n = ${plan.n}, ${planName(plan.identity)} (${planDigest}, ${plan.units} units)`,
+      `${first.name}: its plan digest ${shown(first.r.plan.digest)} (${first.r.plan.units} units) is not this version's plan for n = ${plan.n}, ${planName(plan.identity)} (${planDigest}, ${plan.units} units)`,
     );
   }
   const bySpec = new Map<string, string>();
@@ -346,7 +356,9 @@ export function mergeShards(files: { name: string; text: string }[]): MergedShar
     const sum = { total: 0n, unique8: 0n };
     addCounts(plan, r.from, counts, sum);
     if (sum.total !== BigInt(r.total) || sum.unique8 !== BigInt(r.unique8)) {
-      refuse(`${name}: its total ${r.total} and unique8 ${r.unique8} are not what its counts add up to (${sum.total}, ${sum.unique8})`);
+      refuse(
+        `${name}: its total ${r.total} and unique8 ${shown(r.unique8)} are not what its counts add up to (${sum.total}, ${sum.unique8})`,
+      );
     }
   }
   const countOf = coveredUnits(distinct, plan.units, coverage);

@@ -1,17 +1,8 @@
 // `nqueens solve`: solutions in lexicographic order, as boards or JSON.
 import { solutions, toBoard, type SolutionsOptions } from '../index.js';
-import {
-  parseAfter,
-  parseCpuEngine,
-  parseFormat,
-  parseLimit,
-  parsePlaced,
-  parseSize,
-  quote,
-  UsageError,
-  type OptionValues,
-} from './args.js';
+import { parseAfter, parseCpuEngine, parseFormat, parseLimit, parsePlaced, parseSize, UsageError, type OptionValues } from './args.js';
 import { writeOutAsync } from './files.js';
+import { quote } from './shorten.js';
 import { letSignalsIn } from './interrupt.js';
 
 export async function runSolve(positionals: string[], values: OptionValues): Promise<void> {

@@ -120,10 +120,14 @@ describe("a name long enough that its sibling's would not fit", () => {
     expect(basename(partial)).toMatch(new RegExp(`^z{${nameMax - 25}}~[0-9a-f]{16}\\.partial$`));
     expect(sibling(join(dir, `${name}!`), '.partial')).not.toBe(partial);
     // Someone's file there is refused by name, as at FILE.partial: a second count would meet a first one's claim there.
+    // Named as a long name is (its first 60 characters, its length), but with the end that tells it from FILE's name.
     writeFileSync(partial, 'not a claim');
     const r = nqueens('count', '8', '--shard', '0/1', '--out', name);
     expect([r.code, r.stdout]).toEqual([1, '']);
-    expect(r.stderr).toContain(`${basename(partial)} already exists and is not a count's owner record`);
+    const end = basename(partial).slice(-'~0123456789abcdef.partial'.length);
+    expect(r.stderr).toBe(
+      `nqueens: cannot write the shard result to ${'z'.repeat(60)}… (${nameMax - 2} characters): ${'z'.repeat(60)}…${end} (${nameMax} characters) already exists and is not a count's owner record; remove it if no count is writing it [ERR_NQUEENS_WRITE_FAILED]\n`,
+    );
     expect(existsSync(join(dir, name))).toBe(false);
     unlinkSync(partial);
   });
