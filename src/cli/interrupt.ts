@@ -10,15 +10,7 @@
 import { ERROR_CODES } from '../shared/errors.js';
 import { discardPendingFiles, printErr } from './files.js';
 import { progressBar, type ProgressBar } from './progress-bar.js';
-
-/** The signals that stop a count cleanly, and the exit status of each (128 + its number). */
-const STOP_SIGNALS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
-type StopSignal = keyof typeof STOP_SIGNALS;
-
-/** "interrupted", naming the signal where it was not Ctrl-C's. */
-function interruptedBy(signal: StopSignal): string {
-  return signal === 'SIGINT' ? 'interrupted' : `interrupted (${signal})`;
-}
+import { interruptedBy, STOP_SIGNALS, stopSignalsHandedOver, type StopSignal } from './stop-signals.js';
 
 /**
  * A second signal's words: `interrupted again` where it repeats the first,
@@ -80,6 +72,8 @@ export function installInterrupts(): void {
       controller.abort();
     });
   }
+  // From here these handlers answer alone (main.ts's, for the time the modules load, go).
+  stopSignalsHandedOver();
 }
 
 /**

@@ -6,6 +6,10 @@
 // stack trace, while import() lets it say so on one line, exit status 1.
 import { writeSync } from 'node:fs';
 import { openFilesHint, openFilesLimitSoon } from './open-files.js';
+import { catchStopSignalsWhileLoading } from './stop-signals.js';
+
+// Before the command's modules load (most of its start): a stop signal then ends it as one before a count would.
+catchStopSignalsWhileLoading();
 
 let commands: typeof import('./commands.js') | undefined;
 try {
@@ -19,6 +23,7 @@ try {
   } catch {
     // Nowhere left to say it: the exit status still tells.
   }
-  process.exitCode = 1;
+  // At once: a stop signal from here on would be taken for one that stopped the command.
+  process.exit(1);
 }
 await commands?.run(process.argv.slice(2));
