@@ -105,6 +105,10 @@ describe('nqueens CLI', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/nqueens count <n>/);
     expect(r.stdout).toMatch(/--engine/);
+    // The statuses of a second signal, as docs/cli.md gives them: before, the help said only that it stops at once.
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain(
+      "Ctrl-C, SIGTERM and SIGHUP stop a count cleanly (with --checkpoint its finished units are kept; a second signal stops at once, with the first one's exit status).",
+    );
   });
 
   it.each([

@@ -61,7 +61,7 @@ and unique, one per class under rotations and reflections (OEIS A002562).
 
 A progress bar is drawn on stderr when it is a terminal. Ctrl-C, SIGTERM
 and SIGHUP stop a count cleanly (with --checkpoint its finished units are
-kept; a second signal stops at once).
+kept; a second signal stops at once, with the first one's exit status).
 
 Exit status (count, solve, merge): 0 done, 1 failed (refused input included),
 2 usage error, 130 interrupted (Ctrl-C; 143 SIGTERM, 129 SIGHUP). A reader
