@@ -105,3 +105,49 @@ describe("count with engine 'reference'", () => {
     }
   });
 });
+
+describe("engine 'reference' takes turns with every count on the calling thread", () => {
+  it.each([
+    ['count', (signal: AbortSignal, onProgress: () => void) => count(24, { engine: 'reference', signal, onProgress })],
+    [
+      'countCompletions',
+      (signal: AbortSignal, onProgress: () => void) => countCompletions(24, [[0, 3]], { engine: 'reference', signal, onProgress }),
+    ],
+  ])('%s: its first slice waits for a turn too, and the counts count one a turn', async (_, run) => {
+    // A turn for whatever the last test left asked for (a turn given before this test's first would count in its turn 0).
+    await new Promise((resolve) => setImmediate(resolve));
+    // A clock that every look finds a slice over, and a report due: each slice ends at its first look and reports.
+    let clock = 0;
+    const spy = vi.spyOn(performance, 'now').mockImplementation(() => (clock += 1000));
+    // A turn of the event loop: a probe that sets itself up again with setImmediate runs once in each.
+    let turn = 0;
+    let probing = true;
+    const probe = (): void => void (probing && (turn++, setImmediate(probe)));
+    setImmediate(probe);
+    const controller = new AbortController();
+    /** [count, turn] of each report. */
+    const reports: [number, number][] = [];
+    try {
+      const counts = [0, 1, 2].map((me) =>
+        run(controller.signal, () => {
+          reports.push([me, turn]);
+          if (turn >= 12) controller.abort();
+        }),
+      );
+      for (const counting of counts) await expect(counting).rejects.toMatchObject({ name: 'AbortError' });
+    } finally {
+      spy.mockRestore();
+      probing = false;
+    }
+    // Before the first turn, each count's report of its start alone (before, each counted a slice and reported it too).
+    expect(reports.filter(([, t]) => t === 0)).toEqual([
+      [0, 0],
+      [1, 0],
+      [2, 0],
+    ]);
+    const countsOfTurn = new Map<number, Set<number>>();
+    for (const [me, t] of reports) if (t > 0) countsOfTurn.set(t, (countsOfTurn.get(t) ?? new Set()).add(me));
+    expect([...countsOfTurn.values()].map((counts) => counts.size)).toEqual([...countsOfTurn.values()].map(() => 1));
+    expect(new Set(reports.map(([me]) => me))).toEqual(new Set([0, 1, 2]));
+  });
+});

@@ -172,8 +172,10 @@ export async function runReference(
     });
   };
   const image = new Int32Array(n);
-  let sliceStart = now();
   report(0, 0, true);
+  // The first slice waits its turn too, as the other engines' do: counts that start at once each counted one in the same turn.
+  await yieldToEventLoop(signal);
+  let sliceStart = now();
   for (let col = 0; col < n; col++) {
     const search = new ReferenceSearch(n, col);
     // The clock is read every 256 solutions and wherever the steps ran out: a slice ends on time even at n = 32,
@@ -186,14 +188,14 @@ export async function runReference(
       if ((step === PAUSED || (total & 255) === 0) && now() - sliceStart > SLICE_MS) {
         // The share of this column done: how far its row-1 queen has moved (-1 before its first square).
         report(col, n > 1 ? Math.max(0, search.placement[1]) / n : 0, false);
-        await yieldToEventLoop();
+        await yieldToEventLoop(signal);
         if (signal?.aborted) throw abortError(signal);
         sliceStart = now();
       }
     }
     report(col + 1, 0, col + 1 === n);
     if (now() - sliceStart > SLICE_MS) {
-      await yieldToEventLoop();
+      await yieldToEventLoop(signal);
       sliceStart = now();
     }
     if (signal?.aborted) throw abortError(signal);

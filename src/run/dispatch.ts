@@ -147,11 +147,12 @@ async function referenceCompletionsInSlices(n: number, rows: Rows, run: Completi
   };
   report(false); // its start, as every count reports it
   if (signal?.aborted) throw abortError(signal); // by the caller, or by that report (the progress guard's signal)
+  await yieldToEventLoop(signal); // the first slice waits its turn too, as the other engines' do
   let sliceStart = now();
   while (!walk.run(REFERENCE_STEPS)) {
     if (now() - sliceStart < SLICE_MS) continue;
     if (now() - lastReport >= REFERENCE_PROGRESS_MS) report(false);
-    await yieldToEventLoop();
+    await yieldToEventLoop(signal);
     if (signal?.aborted) throw abortError(signal);
     sliceStart = now();
   }

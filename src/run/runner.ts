@@ -138,7 +138,7 @@ async function runReporting<U extends { readonly id: number }>(
   const n = plan.n;
   const engine = module ? 'wasm' : 'js';
   const already = run.already ?? NOTHING_DONE;
-  const here = (next: () => U | undefined, sliceMs: number, pause: () => Promise<void>, stopped?: () => boolean): Promise<void> =>
+  const here = (next: () => U | undefined, sliceMs: number, pause: Pause, stopped?: () => boolean): Promise<void> =>
     countHere(plan, module, signal, progress, next, { sliceMs, pause, stopped });
   const cores = await availableCores();
   const needs = (units: number) => ({ units, helps: plan.helps, bytesPerThread: plan.bytesPerThread });
@@ -268,10 +268,10 @@ async function countHere<U extends { readonly id: number }>(
   signal: AbortSignalLike | undefined,
   progress: RunProgress,
   next: () => U | undefined,
-  slices: { sliceMs: number; pause: () => Promise<void>; stopped?: (() => boolean) | undefined },
+  slices: { sliceMs: number; pause: Pause; stopped?: (() => boolean) | undefined },
 ): Promise<void> {
   // The first slice waits its turn too: counts that start at once each counted one in the same turn.
-  await slices.pause();
+  await slices.pause(signal);
   if (signal?.aborted) throw abortError(signal);
   let sliceStart = now();
   // Checked before each unit is recorded, so an abort (even from a progress callback) stops the count at the next unit boundary.
@@ -282,12 +282,15 @@ async function countHere<U extends { readonly id: number }>(
   for (const { unit, share: done } of countUnits(() => plan.counter(module), next, record)) {
     if (now() - sliceStart <= slices.sliceMs) continue;
     progress.partial(unit.id, done);
-    await slices.pause();
+    await slices.pause(signal);
     if (signal?.aborted) throw abortError(signal);
     if (slices.stopped?.()) return;
     sliceStart = now();
   }
 }
+
+/** A turn of the event loop between two slices (yieldToEventLoop): it rejects with the abort's error once `signal` aborts. */
+type Pause = (signal: AbortSignalLike | undefined) => Promise<void>;
 
 /** The units still to run: from..to-1 without the skipped ones, lazily. */
 function* pending<U extends { readonly id: number }>(plan: Method<U>, run: RunOptions): Generator<U, void, undefined> {

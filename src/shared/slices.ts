@@ -1,6 +1,7 @@
 // Counting on the calling thread in slices: how long one runs before the
 // event loop gets a turn, the yield itself, the clock that times them, and
 // the timers that let kept things go.
+import { abortError, onAbort, type AbortSignalLike } from './abort.js';
 
 /** A slice of counting on the calling thread, in milliseconds. */
 export const SLICE_MS = 20;
@@ -10,8 +11,10 @@ export function now(): number {
   return performance.now();
 }
 
-/** The last turn given out: the next caller's comes after it. */
-let lastTurn: Promise<void> = Promise.resolve();
+/** The callers waiting for a turn, in the order they asked; one is let go a turn. */
+const waiting = new Set<() => void>();
+/** Whether a turn is asked of the event loop (an immediate or a message on its way). */
+let turnAsked = false;
 
 /**
  * Lets the event loop run (messages, timers, an abort) before the caller's
@@ -20,21 +23,51 @@ let lastTurn: Promise<void> = Promise.resolve();
  * message to itself. Callers take turns, one a turn of the event loop, in
  * the order they asked: 30 counts at once on this thread each counted a
  * slice in every turn, so timers and abort waited 30 slices (0.6 s) a turn.
+ * A caller whose `signal` aborts while it waits rejects at once with the
+ * abort's error and leaves the line (it used to notice only in its turn,
+ * after the slices of every caller before it).
  */
-export function yieldToEventLoop(): Promise<void> {
-  return (lastTurn = lastTurn.then(
-    () =>
-      new Promise((resolve) => {
-        const immediate = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate;
-        if (immediate) return void immediate(resolve);
-        const channel = new MessageChannel();
-        channel.port1.onmessage = () => {
-          channel.port1.close();
-          resolve();
-        };
-        channel.port2.postMessage(null);
-      }),
-  ));
+export function yieldToEventLoop(signal?: AbortSignalLike): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError(signal));
+    let stop: (() => void) | undefined;
+    const go = (): void => {
+      stop?.();
+      resolve();
+    };
+    if (signal) {
+      stop = onAbort(signal, () => {
+        waiting.delete(go);
+        reject(abortError(signal));
+      });
+    }
+    waiting.add(go);
+    askTurn();
+  });
+}
+
+/** Asks the event loop for a turn, unless one is asked already: the first caller waiting goes in it. */
+function askTurn(): void {
+  if (turnAsked) return;
+  turnAsked = true;
+  const immediate = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate;
+  if (immediate) return void immediate(giveTurn);
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => {
+    channel.port1.close();
+    giveTurn();
+  };
+  channel.port2.postMessage(null);
+}
+
+/** A turn: the first caller waiting goes; the next one's turn is asked now, so it comes in the next turn of the loop. */
+function giveTurn(): void {
+  turnAsked = false;
+  const [first] = waiting;
+  if (!first) return;
+  waiting.delete(first);
+  if (waiting.size > 0) askTurn();
+  first();
 }
 
 /** Calls `fn` after `ms` on a timer that never keeps Node alive (what is kept between counts is let go so). */

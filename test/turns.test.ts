@@ -1,0 +1,105 @@
+// Counts on the calling thread take turns, one slice a turn of the event
+// loop (src/shared/slices.ts). An abort takes effect at once, also while the
+// count waits for its turn behind other counts. Turns are numbered by a
+// probe that sets itself up again with setImmediate: it runs once in each
+// turn, so no assert here reads a clock.
+import { afterEach, describe, expect, it } from 'vitest';
+import { count, type Progress } from '../dist/index.js';
+import { yieldToEventLoop } from '../dist/shared/slices.js';
+
+/**
+ * Numbers the turns of the event loop from the call on: `turn` is 0 until
+ * the first. Started after a turn, so that one the last test left asked for
+ * does not come before this one's first.
+ */
+interface TurnProbe {
+  readonly turn: number;
+  stop(): void;
+}
+
+async function turnProbe(): Promise<TurnProbe> {
+  await new Promise((resolve) => setImmediate(resolve));
+  let turn = 0;
+  let probing = true;
+  const probe = (): void => void (probing && (turn++, setImmediate(probe)));
+  setImmediate(probe);
+  return {
+    get turn() {
+      return turn;
+    },
+    stop: () => void (probing = false),
+  };
+}
+
+let probe: TurnProbe = { turn: 0, stop: () => undefined };
+afterEach(() => probe.stop());
+
+const reason = new Error('the user left');
+/** The turn in which `promise` rejected (with `reason`), or 'resolved'. */
+function rejectionTurn(promise: Promise<unknown>): Promise<number | 'resolved'> {
+  return promise.then(
+    () => 'resolved',
+    (error: unknown) => {
+      expect(error).toBe(reason);
+      return probe.turn;
+    },
+  );
+}
+
+describe('yieldToEventLoop', () => {
+  it('one caller a turn, in the order they asked; an abort rejects its caller in its own turn, and the others keep their order', async () => {
+    probe = await turnProbe();
+    const controller = new AbortController();
+    const went: [number, number][] = [];
+    const callers = [0, 1, 2, 3, 4].map((me) =>
+      yieldToEventLoop(me === 3 ? controller.signal : undefined).then(() => void went.push([me, probe.turn])),
+    );
+    let abortedAt = -1;
+    setImmediate(() => {
+      abortedAt = probe.turn;
+      controller.abort(reason);
+    });
+    const aborted = rejectionTurn(callers[3]);
+    await Promise.allSettled(callers);
+    expect(await aborted).toBe(abortedAt);
+    // Turns 1, 2, 3, 4 for callers 0, 1, 2, 4: caller 3's place holds nobody back.
+    const first = went[0][1];
+    expect(went).toEqual([0, 1, 2, 4].map((me, i) => [me, first + i]));
+  });
+
+  it('rejects at once with the abort of a signal aborted already', async () => {
+    probe = await turnProbe();
+    const controller = new AbortController();
+    controller.abort(reason);
+    expect(await rejectionTurn(yieldToEventLoop(controller.signal))).toBe(0);
+  });
+});
+
+describe('30 counts on the calling thread at once', () => {
+  it('one of them aborted while it waits for its turn behind the other 29 rejects in that turn; the others end exact', async () => {
+    probe = await turnProbe();
+    const controller = new AbortController();
+    // n = 12 on the calling thread (below AUTO_THREADS_MIN_N): each waits for its turn before its first slice.
+    const counts = Array.from({ length: 30 }, (_, i) => count(12, i === 29 ? { signal: controller.signal } : undefined));
+    let abortedAt = -1;
+    setImmediate(() => {
+      abortedAt = probe.turn;
+      controller.abort(reason);
+    });
+    // Before: it noticed in its own turn, after the first slices of the 29 before it (turn 30).
+    expect(await rejectionTurn(counts[29])).toBe(abortedAt);
+    const others = await Promise.all(counts.slice(0, 29));
+    expect(others.map((r) => r.total)).toEqual(others.map(() => 14200n));
+  });
+
+  it('one with a signal aborted already rejects before the first turn, and never reports', async () => {
+    probe = await turnProbe();
+    const controller = new AbortController();
+    controller.abort(reason);
+    const reports: Progress[] = [];
+    const counts = Array.from({ length: 30 }, () => count(12));
+    expect(await rejectionTurn(count(12, { signal: controller.signal, onProgress: (p) => reports.push(p) }))).toBe(0);
+    expect(reports).toEqual([]);
+    await Promise.all(counts);
+  });
+});
