@@ -1,11 +1,13 @@
 // Counts on the calling thread take turns, one slice a turn of the event
-// loop (src/shared/slices.ts). An abort takes effect at once, also while the
-// count waits for its turn behind other counts. Turns are numbered by a
-// probe that sets itself up again with setImmediate: it runs once in each
-// turn, so no assert here reads a clock.
+// loop (src/shared/slices.ts). An abort takes effect at once, wherever the
+// count waits: for its turn behind other counts, or while it plans. Turns
+// are numbered by a probe that sets itself up again with setImmediate: it
+// runs once in each turn, so no assert here reads a clock.
 import { afterEach, describe, expect, it } from 'vitest';
-import { count, type Progress } from '../dist/index.js';
+import { count, planUnits, type Progress } from '../dist/index.js';
 import { yieldToEventLoop } from '../dist/shared/slices.js';
+import { constellationPlan, defaultDepthSteps } from '../dist/search/search-plan.js';
+import { planSubproblems } from '../dist/search/constellations.js';
 
 /**
  * Numbers the turns of the event loop from the call on: `turn` is 0 until
@@ -101,5 +103,46 @@ describe('30 counts on the calling thread at once', () => {
     expect(await rejectionTurn(count(12, { signal: controller.signal, onProgress: (p) => reports.push(p) }))).toBe(0);
     expect(reports).toEqual([]);
     await Promise.all(counts);
+  });
+});
+
+describe('a count whose plan is large', () => {
+  it('count(32, { threads: 256 }) plans in slices: a timer set before the call fires while it plans, and its abort rejects it', async () => {
+    // Its plan (83,190 constellations) took 0.3 s, built before the first await: the timer and the abort waited for it.
+    probe = await turnProbe();
+    const controller = new AbortController();
+    const reports: Progress[] = [];
+    let reportsWhenFired = -1;
+    let abortedAt = -1;
+    setTimeout(() => {
+      reportsWhenFired = reports.length;
+      abortedAt = probe.turn;
+      controller.abort(reason);
+    }, 0);
+    const running = count(32, { threads: 256, signal: controller.signal, onProgress: (p) => reports.push(p) });
+    const rejectedAt = await rejectionTurn(running);
+    expect(reportsWhenFired).toBe(0); // still planning: a count reports as soon as its plan is made
+    expect(reports).toEqual([]);
+    expect(rejectedAt).toBeLessThanOrEqual(abortedAt + 1);
+    // The plan left half built by the abort is finished by the next that asks for it: the same plan.
+    expect(planUnits(32)).toMatchObject({ n: 32, depth: 0, units: 83_415, digest: 'd817d3d087e8f41b' });
+  });
+});
+
+describe('a plan made in steps', () => {
+  it('is one plan for the callers making it at once, and holds the subproblems planSubproblems made meanwhile', () => {
+    const first = defaultDepthSteps(28, 1);
+    for (let step = 0; step < 5; step++) expect(first.next().done).toBe(false); // its subproblems half made
+    const list = planSubproblems(28); // made at once, meanwhile
+    const second = defaultDepthSteps(28, 1);
+    let steps = 0;
+    while (!second.next().done) steps++;
+    expect(steps).toBeGreaterThan(0); // the second carried the first's make on to the end
+    let next = first.next();
+    while (!next.done) next = first.next();
+    expect(next.value).toBe(0);
+    const plan = constellationPlan(28, 0);
+    expect(plan.constellations).toBe(list);
+    expect(plan).toMatchObject({ n: 28, depth: 0, units: 45_747, digest: 'ef835e9cfbdaa094' }); // as made at once before
   });
 });

@@ -3,7 +3,8 @@
 // that chooses; everything after takes a Method (src/contract/method.ts).
 import { joinMethod } from '../join/join-method.js';
 import { searchMethod } from '../search/search-method.js';
-import { defaultDepth, MAX_DEPTH } from '../search/search-plan.js';
+import { defaultDepthSteps, MAX_DEPTH } from '../search/search-plan.js';
+import { finish } from '../shared/slices.js';
 import { JOIN_MAX_N } from '../join/join-plan.js';
 import type { EngineChoice } from '../engines/engine-names.js';
 import { resolveAlgorithm, type AlgorithmChoice, type AlgorithmName } from './algorithm.js';
@@ -89,5 +90,10 @@ export function plannedMethod(algorithm: AlgorithmName, n: number, depth: number
  * holds more than 1/8 of a part; `depth` overrides it).
  */
 export function methodForCount(n: number, algorithm: AlgorithmName, parts: number, depth?: number): PlannedMethod {
-  return algorithm === 'join' ? joinMethod(n) : searchMethod(n, depth ?? defaultDepth(n, parts));
+  return algorithm === 'join' ? joinMethod(n) : searchMethod(n, depth ?? finish(defaultDepthSteps(n, parts)));
+}
+
+/** methodForCount(n, algorithm, parts) made in steps, for count() to make in slices (inSlices). */
+export function* methodForCountSteps(n: number, algorithm: AlgorithmName, parts: number): Generator<void, PlannedMethod, undefined> {
+  return algorithm === 'join' ? joinMethod(n) : searchMethod(n, yield* defaultDepthSteps(n, parts));
 }

@@ -15,7 +15,8 @@
 // splits") has its own identity: the digest covers the method, so their
 // shards and checkpoints never mix. src/search/search-method.ts makes this
 // plan a Method.
-import { expectedWork, planSubproblems as constellations, type Subproblem } from './constellations.js';
+import { expectedWork, subproblemSteps, type Subproblem } from './constellations.js';
+import { finish, sharedBuild } from '../shared/slices.js';
 import { digest } from '../shared/digest.js';
 import { rangeError } from '../shared/errors.js';
 import { popcount } from '../shared/bits.js';
@@ -178,6 +179,41 @@ function countPlacements(layout: Layout, depth: number): number {
   return visit(0, 0, 0, 0);
 }
 
+/** A plan's numbers as tallySteps counts them, for ConstellationPlan's fields of those names. */
+type PlanTallies = readonly [
+  list: readonly Subproblem[],
+  unitsBefore: Float64Array,
+  workBefore: Float64Array,
+  placements: Float64Array,
+  largestUnitWork: number,
+];
+
+/** The plan of n at `depth` tallied in steps: the constellations', then 16 constellations a step. */
+function* tallySteps(n: number, depth: number): Generator<void, PlanTallies, undefined> {
+  const list = yield* subproblemSteps(n);
+  const unitsBefore = new Float64Array(list.length + 1);
+  const workBefore = new Float64Array(list.length + 1);
+  const placements = new Float64Array(list.length);
+  let units = 0;
+  let work = 0;
+  let largest = 0;
+  for (let i = 0; i < list.length; i++) {
+    if (i % 16 === 15) yield;
+    const s = list[i];
+    unitsBefore[i] = units;
+    workBefore[i] = work;
+    const count = countPlacements(layoutOf(n, s), depth);
+    placements[i] = count;
+    const w = expectedWork(n, s);
+    if (count > 0) largest = Math.max(largest, w / count);
+    units += count + (s.symmetries === 0 ? 0 : 1);
+    work += w + (s.symmetries === 0 ? 0 : w * FIXES_WORK_SHARE);
+  }
+  unitsBefore[list.length] = units;
+  workBefore[list.length] = work;
+  return [list, unitsBefore, workBefore, placements, largest];
+}
+
 /** The word the search's plan digest is computed over: its method's name before it was 'search', so digests stay what they were. */
 const DIGEST_WORD = 'constellations';
 
@@ -201,31 +237,16 @@ export class ConstellationPlan implements PlanIdentity {
   constructor(
     readonly n: number,
     readonly depth: number,
+    [list, unitsBefore, workBefore, placements, largestUnitWork]: PlanTallies,
   ) {
-    const list = constellations(n);
     this.constellations = list;
-    this.#unitsBefore = new Float64Array(list.length + 1);
-    this.#workBefore = new Float64Array(list.length + 1);
-    this.#placements = new Float64Array(list.length);
-    let units = 0;
-    let work = 0;
-    let largest = 0;
-    list.forEach((s, i) => {
-      this.#unitsBefore[i] = units;
-      this.#workBefore[i] = work;
-      const count = countPlacements(layoutOf(n, s), depth);
-      this.#placements[i] = count;
-      const w = expectedWork(n, s);
-      if (count > 0) largest = Math.max(largest, w / count);
-      units += count + (s.symmetries === 0 ? 0 : 1);
-      work += w + (s.symmetries === 0 ? 0 : w * FIXES_WORK_SHARE);
-    });
-    this.#unitsBefore[list.length] = units;
-    this.#workBefore[list.length] = work;
-    this.units = units;
-    this.work = work;
-    this.largestUnitWork = largest;
-    this.digest = digest(`nqueens-plan|format ${PLAN_FORMAT_VERSION}|method ${DIGEST_WORD}|n ${n}|depth ${depth}|units ${units}`);
+    this.#unitsBefore = unitsBefore;
+    this.#workBefore = workBefore;
+    this.#placements = placements;
+    this.units = unitsBefore[list.length];
+    this.work = workBefore[list.length];
+    this.largestUnitWork = largestUnitWork;
+    this.digest = digest(`nqueens-plan|format ${PLAN_FORMAT_VERSION}|method ${DIGEST_WORD}|n ${n}|depth ${depth}|units ${this.units}`);
     Object.freeze(this);
   }
 
@@ -368,16 +389,19 @@ function pieceRows(n: number): number {
 }
 
 const plans = new Map<string, ConstellationPlan>();
+/** Plans being made in steps (constellationPlanSteps), left where their last step ended. */
+const building = new Map<string, Iterator<void, ConstellationPlan>>();
 
 /** The plan for n at a depth (0: one unit per constellation). Plans are immutable and cached. */
 export function constellationPlan(n: number, depth: number): ConstellationPlan {
-  const key = `${n}/${depth}`;
-  let plan = plans.get(key);
-  if (!plan) {
-    plan = new ConstellationPlan(n, depth);
-    plans.set(key, plan);
-  }
-  return plan;
+  return plans.get(`${n}/${depth}`) ?? finish(constellationPlanSteps(n, depth));
+}
+
+/** constellationPlan(n, depth) made in steps. */
+function constellationPlanSteps(n: number, depth: number): Generator<void, ConstellationPlan, undefined> {
+  return sharedBuild(`${n}/${depth}`, plans, building, function* () {
+    return new ConstellationPlan(n, depth, yield* tallySteps(n, depth));
+  });
 }
 
 /** The largest unit may be at most this share of one part's work (a thread's or a shard's). */
@@ -386,11 +410,12 @@ const UNIT_SHARE_OF_PART = 1 / 8;
 /**
  * The shallowest depth whose largest unit (by estimate) is at most 1/8 of
  * the work of one of `parts` equal parts, up to MAX_DEPTH; below n = 6 there
- * is nothing to split.
+ * is nothing to split. Found in steps, making the plans it looks at: count()
+ * makes them in slices (n = 32's at depth 0 held the event loop 0.3 s).
  */
-export function defaultDepth(n: number, parts: number): number {
+export function* defaultDepthSteps(n: number, parts: number): Generator<void, number, undefined> {
   for (let depth = 0; depth < MAX_DEPTH; depth++) {
-    const plan = constellationPlan(n, depth);
+    const plan = yield* constellationPlanSteps(n, depth);
     if (plan.largestUnitWork <= (plan.work / parts) * UNIT_SHARE_OF_PART) return depth;
   }
   return MAX_DEPTH;
