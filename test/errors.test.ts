@@ -118,6 +118,49 @@ describe('options', () => {
     }
   });
 
+  it('refuses an unknown own enumerable key, naming it and the allowed ones; symbol keys and non-enumerable ones that are no option are not looked at', async () => {
+    const unknown = { engine: 'js', threds: 2 };
+    await expect(count(8, unknown as never)).rejects.toMatchObject({
+      name: 'TypeError',
+      code: ERROR_CODES.UNKNOWN_OPTION,
+      message: 'count(): unknown option "threds"; allowed options are engine, algorithm, threads, onProgress, signal',
+    });
+    // Each would be refused if it were looked at ('gpu' is no CPU engine).
+    const hidden = Object.defineProperty({ [Symbol('engine')]: 'gpu' }, 'engnie', { value: 'gpu', enumerable: false });
+    expect(countSync(8, hidden)).toMatchObject({ total: 92n, unique: 12n });
+  });
+
+  it('reads each option once, a getter too; a getter that throws fails the call with its own error', async () => {
+    let reads = 0;
+    const options = {
+      get engine() {
+        return ++reads === 1 ? 'js' : 'gpu';
+      },
+    };
+    expect(countSync(8, options as never)).toMatchObject({ total: 92n, engine: 'js' });
+    expect(reads).toBe(1);
+    const own = new Error('from the getter');
+    const throwing = {
+      get engine(): 'js' {
+        throw own;
+      },
+    };
+    await expect(count(8, throwing)).rejects.toBe(own);
+    expect(() => countSync(8, throwing)).toThrow(own);
+    // The keys are all checked before any is read: an unknown one is refused without running the getter.
+    const withTypo = Object.defineProperties({}, { ...Object.getOwnPropertyDescriptors(throwing), typo: { value: 1, enumerable: true } });
+    expect(() => countSync(8, withTypo)).toThrow('countSync(): unknown option "typo"');
+  });
+
+  it("gives nothing for an option a class defines as a getter on its prototype: inherited, as a prototype's keys are", () => {
+    class Defaults {
+      get engine(): 'js' {
+        return 'gpu' as 'js'; // refused if it were read
+      }
+    }
+    expect(countSync(8, new Defaults())).toMatchObject({ total: 92n, unique: 12n });
+  });
+
   // The classes and codes README's table of error codes gives for each.
   it.each([
     ['countSync webgpu', () => countSync(8, { engine: 'webgpu' as never }), TypeError, ERROR_CODES.INVALID_TYPE, /WebGPU is asynchronous/],
