@@ -4,7 +4,7 @@
 // assembly/completions/open-rows.ts), and the split of a completion count
 // into units (src/run/completions-run.ts runs them).
 import type { OpenRowsKernel } from './open-rows-kernel.js';
-import { isCanonical, isSafe, ReferenceSearch } from '../engines/reference.js';
+import { isCanonical, ReferenceSearch } from '../engines/reference.js';
 import { boardMask } from '../shared/board-mask.js';
 import { popcount } from '../shared/bits.js';
 import type { Rows } from '../shared/placements.js';
@@ -79,23 +79,22 @@ export function* fundamentalSolutions(kernel: OpenRowsKernel, n: number, after?:
 
 // ---- The reference engine -------------------------------------------------
 
-/** The reference backtracking's solutions, filtered: it shares no code with the kernels (and enumerates the earlier ones for `after`). */
+/** The reference backtracking's solutions with the placed rows fixed: it shares no code with the kernels (and enumerates the earlier ones for `after`). */
 export function* referenceFiltered(
   n: number,
   rows: Rows | undefined,
   unique: boolean,
   after: readonly number[] | undefined,
 ): Generator<number[], void, undefined> {
-  const search = new ReferenceSearch(n);
+  const search = new ReferenceSearch(n, rows); // only the boards that hold the placed queens
   const image = new Int32Array(n);
-  next: while (search.next()) {
+  while (search.next()) {
     const p = search.placement;
     if (after) {
       let r = 0;
       while (r < n && p[r] === after[r]) r++;
       if (r === n || p[r] < after[r]) continue;
     }
-    if (rows) for (let r = 0; r < n; r++) if (rows[r] >= 0 && p[r] !== rows[r]) continue next;
     if (unique && !isCanonical(p, image)) continue;
     yield Array.from(p);
   }
@@ -151,61 +150,27 @@ export function splitCompletions(open: { rows: number[]; allow: number[] }, targ
 }
 
 /**
- * The reference backtracking over the boards that hold the placed queens:
- * placed rows are fixed, the rest tried square by square. It walks one
- * square a step, so a count can stop after any number of steps (a slice of
- * the calling thread's time) and go on where it stopped.
+ * The reference backtracking over the boards that hold the placed queens
+ * (its walk with those rows fixed, counted by tally()): a count can stop
+ * after any number of steps (a slice of the calling thread's time) and go
+ * on where it stopped.
  */
-export class ReferenceCompletions {
-  /** Completions found so far. */
-  total = 0;
-  private row = 0;
-  private readonly p: Int32Array;
+export class ReferenceCompletions extends ReferenceSearch {
   /** The first two rows without a queen, whose columns tell how far the walk is. */
-  private readonly open: number[];
+  private readonly open: number[] = [];
 
-  constructor(
-    private readonly n: number,
-    private readonly rows: Rows,
-  ) {
-    this.p = new Int32Array(n).fill(-1);
-    this.open = [];
+  constructor(n: number, rows: Rows) {
+    super(n, rows);
     for (let r = 0; r < n && this.open.length < 2; r++) if (rows[r] < 0) this.open.push(r);
-  }
-
-  /** Takes at most `steps` steps; returns whether the walk has ended (every completion counted). */
-  run(steps: number): boolean {
-    const { n, rows, p } = this;
-    let row = this.row;
-    for (let s = 0; s < steps && row >= 0; s++) {
-      if (row === n) {
-        this.total++;
-        row--;
-        continue;
-      }
-      const fixed = rows[row];
-      let col = p[row] + 1;
-      if (fixed >= 0) col = col <= fixed && isSafe(p, row, fixed) ? fixed : n;
-      else while (col < n && !isSafe(p, row, col)) col++;
-      if (col >= n) {
-        p[row] = -1;
-        row--;
-        continue;
-      }
-      p[row] = col;
-      row++;
-    }
-    this.row = row;
-    return row < 0;
   }
 
   /** About how far the walk is, 0 to 1, from the columns of its first two open rows (not monotonic as it backtracks). */
   fraction(): number {
-    const { n, p, open } = this;
-    if (this.row < 0) return 1;
+    const { n, placement, open } = this;
+    if (this.ended) return 1;
     if (open.length === 0) return 0;
-    const first = Math.max(0, p[open[0]]);
-    const second = open.length > 1 ? Math.max(0, p[open[1]]) / n : 0;
+    const first = Math.max(0, placement[open[0]]);
+    const second = open.length > 1 ? Math.max(0, placement[open[1]]) / n : 0;
     return Math.min(1, (first + second) / n);
   }
 }
@@ -213,6 +178,6 @@ export class ReferenceCompletions {
 /** Counts completions with the reference backtracking, at once: placed rows are fixed, the rest tried square by square. */
 export function referenceCompletions(n: number, rows: Rows): bigint {
   const walk = new ReferenceCompletions(n, rows);
-  walk.run(Infinity);
-  return BigInt(walk.total);
+  walk.tally(Infinity);
+  return BigInt(walk.found);
 }

@@ -9,7 +9,7 @@ import { abortError, type AbortSignalLike } from '../shared/abort.js';
 import { now, SLICE_MS, yieldToEventLoop } from '../shared/slices.js';
 
 /** Whether a queen at (row, col) is safe from the queens placement[0..row - 1] above it. */
-export function isSafe(placement: Int32Array, row: number, col: number): boolean {
+function isSafe(placement: Int32Array, row: number, col: number): boolean {
   for (let r = 0; r < row; r++) {
     const c = placement[r];
     if (c === col || row - r === Math.abs(col - c)) return false;
@@ -17,23 +17,47 @@ export function isSafe(placement: Int32Array, row: number, col: number): boolean
   return true;
 }
 
-/** Walks the solutions in lexicographic order, one per next() call. */
+/**
+ * Walks the solutions in lexicographic order, one per next() call; with
+ * `fixed` (a column per row, -1 where free), only the boards that have a
+ * queen on each fixed square, the rest tried square by square: the count
+ * of a row-0 column, and of a board's completions (src/completions/).
+ */
 export class ReferenceSearch {
   readonly placement: Int32Array;
+  /** Solutions met by tally(). */
+  found = 0;
   private row = 0;
+  private readonly fixed: Int32Array;
+  /** Steps the last advance() took. */
+  private taken = 0;
 
-  /** With `firstColumn`, only the solutions with their row-0 queen there. */
   constructor(
     readonly n: number,
-    private readonly firstColumn?: number,
+    fixed?: Int32Array,
   ) {
-    this.placement = new Int32Array(n);
-    this.placement[0] = -1;
+    this.placement = new Int32Array(n).fill(-1);
+    this.fixed = fixed ?? this.placement.slice();
+  }
+
+  /** Whether the walk has ended (no solution left). */
+  get ended(): boolean {
+    return this.row < 0;
   }
 
   /** Advances to the next solution (then true, with it in `placement`) or to the end (false). */
   next(): boolean {
     return this.advance(Infinity) === FOUND;
+  }
+
+  /** Counts the solutions met in at most `steps` steps into `found`; returns whether the walk has ended. */
+  tally(steps: number): boolean {
+    for (let left = steps; left > 0; left -= this.taken) {
+      const step = this.advance(left);
+      if (step !== FOUND) return step === ENDED;
+      this.found++;
+    }
+    return this.ended;
   }
 
   /**
@@ -43,7 +67,7 @@ export class ReferenceSearch {
    * caller can stop between steps however rare the solutions are.
    */
   advance(steps: number): Step {
-    const { n, placement } = this;
+    const { n, placement, fixed } = this;
     let row = this.row;
     for (let s = 0; row >= 0; s++) {
       if (s >= steps) {
@@ -51,23 +75,32 @@ export class ReferenceSearch {
         return PAUSED;
       }
       let col = placement[row] + 1;
-      if (row === 0 && this.firstColumn !== undefined) col = col <= this.firstColumn ? this.firstColumn : n;
-      while (col < n && !isSafe(placement, row, col)) col++;
+      const at = fixed[row];
+      if (at >= 0) col = col <= at && isSafe(placement, row, at) ? at : n;
+      else while (col < n && !isSafe(placement, row, col)) col++;
       if (col === n) {
+        placement[row] = -1; // left: the share of a walk done reads the rows above (fraction())
         row--;
         continue;
       }
       placement[row] = col;
       if (row === n - 1) {
         this.row = row;
+        this.taken = s + 1;
         return FOUND;
       }
       row++;
-      placement[row] = -1;
     }
     this.row = row;
     return ENDED;
   }
+}
+
+/** Row 0's queen at `col`, every other row free: ReferenceSearch's `fixed` for one column of a count. */
+function inColumn(n: number, col: number): Int32Array {
+  const fixed = new Int32Array(n).fill(-1);
+  fixed[0] = col;
+  return fixed;
 }
 
 /** What ReferenceSearch.advance() came to. */
@@ -177,7 +210,7 @@ export async function runReference(
   await yieldToEventLoop(signal);
   let sliceStart = now();
   for (let col = 0; col < n; col++) {
-    const search = new ReferenceSearch(n, col);
+    const search = new ReferenceSearch(n, inColumn(n, col));
     // The clock is read every 256 solutions and wherever the steps ran out: a slice ends on time even at n = 32,
     // where the first solution of a column is billions of steps away.
     for (let step; (step = search.advance(STEPS_PER_LOOK)) !== ENDED;) {

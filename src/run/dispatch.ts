@@ -142,7 +142,7 @@ async function referenceCompletionsInSlices(n: number, rows: Rows, run: Completi
   const report = (done: boolean): void => {
     if (!onProgress) return;
     fraction = done ? 1 : Math.max(fraction, Math.min(walk.fraction(), 1 - Number.EPSILON)); // below 1 until the end
-    const total = BigInt(walk.total);
+    const total = BigInt(walk.found);
     onProgress(completionsProgress({ n, finished: done ? 1 : 0, units: 1, fraction, total, elapsedMs: now() - start }));
     lastReport = now();
   };
@@ -150,7 +150,7 @@ async function referenceCompletionsInSlices(n: number, rows: Rows, run: Completi
   if (signal?.aborted) throw abortError(signal); // by the caller, or by that report (the progress guard's signal)
   await yieldToEventLoop(signal); // the first slice waits its turn too, as the other engines' do
   let sliceStart = now();
-  while (!walk.run(REFERENCE_STEPS)) {
+  while (!walk.tally(REFERENCE_STEPS)) {
     if (now() - sliceStart < SLICE_MS) continue;
     if (now() - lastReport >= REFERENCE_PROGRESS_MS) report(false);
     await yieldToEventLoop(signal);
@@ -158,7 +158,7 @@ async function referenceCompletionsInSlices(n: number, rows: Rows, run: Completi
     sliceStart = now();
   }
   report(true);
-  return BigInt(walk.total);
+  return BigInt(walk.found);
 }
 
 /** The search's subproblems for n (planSubproblems in the API). */
