@@ -9,6 +9,7 @@ import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, JOIN_AUTO_MAX_N, JOIN_AUTO_MIN_N } from '../dist/index.js';
 import { OPTIONS } from '../dist/cli/args.js';
+import { instantiate, wasmModuleOf, type WasmOpenRows } from '../dist/engines/wasm-loader.js';
 import { DOCUMENTS, inlineCode, links, readDocument, type Document } from './docs/markdown.js';
 import { ROOT } from './pack.js';
 
@@ -72,6 +73,31 @@ describe.each(documents.map((d) => [d.path, d] as const))('%s', (path, doc) => {
       }
     }
     expect(broken).toEqual([]);
+  });
+
+  it('says nothing twice: no ten words of its prose (tables and generated blocks aside) come again, as a merge that kept both sides leaves them', () => {
+    const words = doc.prose
+      .replace(/<!-- ([\w-]+):start -->[\s\S]*?<!-- \1:end -->/g, (block) => block.replace(/[^\n]/g, ' '))
+      .split('\n')
+      .flatMap((text, i) => (text.trimStart().startsWith('|') ? [] : text.split(/\s+/).map((word) => ({ word, line: i + 1 }))))
+      .filter(({ word }) => word !== '');
+    const firstAt = new Map<string, number>();
+    const repeated: string[] = [];
+    let previousRepeat = -2;
+    for (let i = 0; i + 10 <= words.length; i++) {
+      const run = words
+        .slice(i, i + 10)
+        .map((w) => w.word)
+        .join(' ');
+      const first = firstAt.get(run);
+      if (first === undefined) firstAt.set(run, i);
+      else if (i - first >= 10) {
+        // One report for each repeated passage: its first ten words.
+        if (previousRepeat !== i - 1) repeated.push(`${path}:${words[i].line}: "${run}" (also line ${words[first].line})`);
+        previousRepeat = i;
+      }
+    }
+    expect(repeated).toEqual([]);
   });
 
   it('every repository path it names (in prose and in code blocks) exists', () => {
@@ -172,6 +198,13 @@ describe('statements that went stale once', () => {
   it.each(['README.md', 'docs/api-details.md'])('the error-code table of %s lists every code of src/shared/errors.ts', (path) => {
     const listed = [...byPath.get(path)!.prose.matchAll(/^\| `(ERR_NQUEENS_\w+)` \|/gm)].map((m) => m[1]);
     expect([...listed].sort()).toEqual(Object.values(ERROR_CODES).sort());
+  });
+
+  it("docs/api-details.md's state block, which iterators save and load as they take turns, is the open-rows module's", () => {
+    // It said 716 bytes while the module's block was 720.
+    const stated = /its (\d+)-byte state block/.exec(byPath.get('docs/api-details.md')!.prose.replace(/\s+/g, ' '));
+    expect(stated).not.toBeNull();
+    expect(Number(stated![1])).toBe(instantiate<WasmOpenRows>(wasmModuleOf('open-rows')!).stateBytes());
   });
 
   it("every range given for the join under 'auto' is JOIN_AUTO_MIN_N to JOIN_AUTO_MAX_N", () => {
