@@ -1,4 +1,4 @@
-// The search module (build/search.wasm): a kernel of its own, apart from the
+// The open-rows module (build/open-rows.wasm): a kernel of its own, apart from the
 // counting kernel, for everything that works on a partly constrained board.
 //
 // - Enumeration in lexicographic order, one placement per call, where each

@@ -61,7 +61,7 @@ function* wasmSolutions(
   }
 }
 
-/** Wraps the search module: one instance for enumerations and completions alike. */
+/** Wraps the open-rows module: one instance for enumerations and completions alike. */
 function wasmOpenRowsFrom(module: WebAssembly.Module): OpenRowsKernel {
   const s = instantiate<WasmOpenRows>(module);
   const held: { by?: Enumeration } = {};
@@ -90,7 +90,7 @@ export function openRowsKernelOf(module: WebAssembly.Module): OpenRowsKernel {
   return kernel;
 }
 
-/** The search kernel for a choice, on this thread: as resolveKernel, for the search module. */
+/** The open-rows kernel for a choice, on this thread: as resolveKernel, for the open-rows module. */
 export function resolveOpenRows(engine: 'auto' | 'wasm' | 'js'): OpenRowsKernel {
   const module = resolveOpenRowsModule(engine);
   if (!module) return jsOpenRows;
