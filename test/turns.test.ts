@@ -8,6 +8,11 @@ import { count, planUnits, type Progress } from '../dist/index.js';
 import { yieldToEventLoop } from '../dist/shared/slices.js';
 import { constellationPlan, defaultDepthSteps } from '../dist/search/search-plan.js';
 import { planSubproblems } from '../dist/search/constellations.js';
+import { joinMethod, joinMethodSteps, joinPlan } from '../dist/join/join-method.js';
+import { closeIdleWorkers } from '../dist/run/pool.js';
+import { workersStarted } from '../dist/run/spawn.js';
+import { workersToPrestart } from '../dist/run/thread-plan.js';
+import { availableCoresNow } from '../dist/contract/environment.js';
 
 /**
  * Numbers the turns of the event loop from the call on: `turn` is 0 until
@@ -106,30 +111,80 @@ describe('30 counts on the calling thread at once', () => {
   });
 });
 
+/**
+ * Counts n with `options`, aborted by a timer set before the call: checks
+ * that the timer fired while the count planned (before its first report, the
+ * plan made) and that its abort rejected the count within a turn.
+ */
+async function abortWhilePlanning(n: number, options: { threads?: number } = {}): Promise<void> {
+  probe = await turnProbe();
+  const controller = new AbortController();
+  const reports: Progress[] = [];
+  let reportsWhenFired = -1;
+  let abortedAt = -1;
+  setTimeout(() => {
+    reportsWhenFired = reports.length;
+    abortedAt = probe.turn;
+    controller.abort(reason);
+  }, 0);
+  const running = count(n, { ...options, signal: controller.signal, onProgress: (p) => reports.push(p) });
+  const rejectedAt = await rejectionTurn(running);
+  expect(reportsWhenFired).toBe(0); // still planning: a count reports as soon as its plan is made
+  expect(reports).toEqual([]);
+  expect(rejectedAt).toBeLessThanOrEqual(abortedAt + 1);
+}
+
 describe('a count whose plan is large', () => {
   it('count(32, { threads: 256 }) plans in slices: a timer set before the call fires while it plans, and its abort rejects it', async () => {
     // Its plan (83,190 constellations) took 0.3 s, built before the first await: the timer and the abort waited for it.
-    probe = await turnProbe();
-    const controller = new AbortController();
-    const reports: Progress[] = [];
-    let reportsWhenFired = -1;
-    let abortedAt = -1;
-    setTimeout(() => {
-      reportsWhenFired = reports.length;
-      abortedAt = probe.turn;
-      controller.abort(reason);
-    }, 0);
-    const running = count(32, { threads: 256, signal: controller.signal, onProgress: (p) => reports.push(p) });
-    const rejectedAt = await rejectionTurn(running);
-    expect(reportsWhenFired).toBe(0); // still planning: a count reports as soon as its plan is made
-    expect(reports).toEqual([]);
-    expect(rejectedAt).toBeLessThanOrEqual(abortedAt + 1);
+    await abortWhilePlanning(32, { threads: 256 });
     // The plan left half built by the abort is finished by the next that asks for it: the same plan.
     expect(planUnits(32)).toMatchObject({ n: 32, depth: 0, units: 83_415, digest: 'd817d3d087e8f41b' });
   });
 });
 
+describe("a count whose join's plan is large", () => {
+  it('count(23) plans in slices: a timer set before the call fires while it plans, and its abort rejects it', async () => {
+    // Its plan (4,056,746 units) took 0.35-0.5 s, made before the first await: the timer and the abort waited for it.
+    await abortWhilePlanning(23);
+    // The plan left part made by the abort is finished by the next that asks for it: the same plan as main made.
+    expect(planUnits(23)).toMatchObject({ method: 'join', n: 23, units: 4_056_746, digest: '16d4790e58c27518' });
+  });
+
+  it('count(24) starts its workers while it plans, after its first turn: none before', async () => {
+    // They all started before its plan's first step, 8 ms each (up to 40 ms the first in a process): the event loop waited.
+    await closeIdleWorkers(); // idle ones left by the tests before would serve it: it would start none
+    probe = await turnProbe();
+    const controller = new AbortController();
+    const early = workersToPrestart(24, undefined, availableCoresNow());
+    const before = workersStarted();
+    const started: number[] = [];
+    const look = (): void => {
+      started.push(workersStarted() - before);
+      if (started.length < 2) setImmediate(look);
+      else controller.abort(reason);
+    };
+    setImmediate(look); // in the turn the count waits for after its plan's first step, before it
+    const running = count(24, { signal: controller.signal });
+    expect(await rejectionTurn(running)).not.toBe('resolved');
+    // None before the first turn; in the next, the first of them (where there are any: not on one core).
+    expect([started[0], started[1] > 0]).toEqual([0, early > 0]);
+    await closeIdleWorkers();
+  });
+});
+
 describe('a plan made in steps', () => {
+  it("the join's is one plan for the callers making it at once", () => {
+    const first = joinMethodSteps(20);
+    for (let step = 0; step < 5; step++) expect(first.next().done).toBe(false); // its splits part made
+    const plan = joinPlan(20); // made at once, meanwhile: carries the first's make on to its end
+    let next = first.next();
+    while (!next.done) next = first.next();
+    expect(next.value).toBe(joinMethod(20));
+    expect(joinPlan(20)).toBe(plan);
+    expect(plan).toMatchObject({ n: 20, units: 46_508, digest: '4a489ea4ab64c4f0' }); // as made at once before
+  });
+
   it('is one plan for the callers making it at once, and holds the subproblems planSubproblems made meanwhile', () => {
     const first = defaultDepthSteps(28, 1);
     for (let step = 0; step < 5; step++) expect(first.next().done).toBe(false); // its subproblems half made

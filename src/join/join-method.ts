@@ -25,7 +25,17 @@ import { Digest, digest } from '../shared/digest.js';
 import { VERSION } from '../shared/version.js';
 import { joinCounting, joinUnitCounter } from './join-counter.js';
 import { shareJoinTables } from './join-share.js';
-import { joinMemoryBytes, joinUnitAt, joinUnitWork, planJoinCompact, type CompactJoinPlan, type JoinUnit } from './join-plan.js';
+import {
+  compactPlanSteps,
+  joinMemoryBytes,
+  joinUnitAt,
+  joinUnitWork,
+  PLAN_STEP,
+  planJoinCompact,
+  type CompactJoinPlan,
+  type JoinUnit,
+} from './join-plan.js';
+import { finish, sharedBuild } from '../shared/slices.js';
 import { classesTimesEight, countSymmetricSolutions, uniqueFromTotal } from '../shared/symmetric-solutions.js';
 
 export class JoinPlan implements PlanIdentity {
@@ -40,8 +50,11 @@ export class JoinPlan implements PlanIdentity {
   /** joinUnitWork of one pass, per cost. */
   readonly #workOfCost: Float64Array;
 
-  constructor(readonly n: number) {
-    const plan = planJoinCompact(n);
+  /** The plan of n, of `plan`'s units (count() makes them in steps: compactPlanSteps). */
+  constructor(
+    readonly n: number,
+    plan: CompactJoinPlan = planJoinCompact(n),
+  ) {
     this.compact = plan;
     this.units = plan.units;
     this.#workOfCost = Float64Array.from({ length: 256 }, (_, cost) => joinUnitWork(n, cost, 1));
@@ -50,7 +63,7 @@ export class JoinPlan implements PlanIdentity {
 
   /** The first unit's estimated share (the plan is largest first). */
   get largestUnitShare(): number {
-    return this.units > 0 ? this.workOf(0) / this.workIn(0, this.units) : 0;
+    return this.units > 0 ? this.workOf(0) / this.compact.work : 0;
   }
 
   /** Over every unit's split, as `eastRows(base 36).centreRow.weight.mirrorWeight`, comma-separated. */
@@ -100,6 +113,7 @@ export class JoinPlan implements PlanIdentity {
   }
 
   workIn(from: number, to: number): number {
+    if (from <= 0 && to >= this.units) return this.compact.work; // a count's progress asks for the whole
     let work = 0;
     for (let id = Math.max(0, from); id < Math.min(to, this.units); id++) work += this.workOf(id);
     return work;
@@ -127,15 +141,22 @@ export class JoinPlan implements PlanIdentity {
 }
 
 const plans = new Map<number, JoinPlan>();
+/** Plans being made in steps (joinPlanSteps), left where their last step ended. */
+const building = new Map<number, Iterator<void, JoinPlan>>();
 
 /** The join's plan for n (1 <= n <= JOIN_MAX_N); cached. */
 export function joinPlan(n: number): JoinPlan {
-  let plan = plans.get(n);
-  if (!plan) {
-    plan = new JoinPlan(n);
-    plans.set(n, plan);
-  }
-  return plan;
+  return plans.get(n) ?? finish(joinPlanSteps(n));
+}
+
+/**
+ * joinPlan(n) made in steps of `perStep` (compactPlanSteps: by default
+ * long ones); counts at once make one between them (sharedBuild).
+ */
+function joinPlanSteps(n: number, perStep?: number): Generator<void, JoinPlan, undefined> {
+  return sharedBuild(n, plans, building, function* () {
+    return new JoinPlan(n, yield* compactPlanSteps(n, perStep));
+  });
 }
 
 /**
@@ -149,6 +170,11 @@ const JOIN_HELP_MAX_N = 17;
 /** The join's Method for n (made once per plan). */
 export function joinMethod(n: number): PlannedMethod<JoinUnit> {
   return methodOf(joinPlan(n));
+}
+
+/** joinMethod(n) made in steps, for count() to make in slices (n = 23's plan held the event loop 0.4 s). */
+export function* joinMethodSteps(n: number): Generator<void, PlannedMethod<JoinUnit>, undefined> {
+  return methodOf(yield* joinPlanSteps(n, PLAN_STEP));
 }
 
 const methodOf = oncePerPlan((plan: JoinPlan): PlannedMethod<JoinUnit> => {

@@ -41,6 +41,7 @@
 
 import { popcount } from '../shared/bits.js';
 import { ERROR_CODES, rangeError } from '../shared/errors.js';
+import { finish } from '../shared/slices.js';
 
 /** One row split to count: total = sum over units of weight * count. */
 export interface JoinUnit {
@@ -215,6 +216,8 @@ export interface CompactJoinPlan {
   readonly mirrorWeight: Uint8Array;
   /** Per unit, its split's spread (splitCost): non-increasing, the plan being largest first by it. */
   readonly cost: Uint8Array;
+  /** The estimated work of all the units (joinUnitWork). */
+  readonly work: number;
 }
 
 /**
@@ -242,12 +245,34 @@ export function planJoin(n: number): JoinUnit[] {
 
 /** planJoin's units, in typed arrays. */
 export function planJoinCompact(n: number): CompactJoinPlan {
+  return finish(compactPlanSteps(n));
+}
+
+/**
+ * Combinations of rows tried, and units placed, per step of a plan made in
+ * steps (n = 23 tries 4.2 million, for 4.1 million units): under 1.5 ms a
+ * step, 3-13 ms the first, before V8 optimizes it.
+ */
+export const PLAN_STEP = 1 << 12;
+
+/**
+ * Per step, more than any plan has: the synchronous paths make their plan
+ * so, its loops as long as ever (in steps of PLAN_STEP, n = 16's plan took
+ * 1.3-1.4x as long in a fresh process).
+ */
+const AT_ONCE = 2 ** 30;
+
+/**
+ * planJoinCompact(n) made in steps of `perStep` (PLAN_STEP for a count that
+ * makes its plan in slices: n = 23's held the event loop 0.4 s): the splits
+ * a run of combinations a step, then the units placed a run a step.
+ */
+export function* compactPlanSteps(n: number, perStep = AT_ONCE): Generator<void, CompactJoinPlan, undefined> {
   checkJoinSize(n);
-  const { splits, costs, units } = splitsOf(n);
+  const { splits, costs, units, ofCost } = yield* splitSteps(n, perStep);
   // Largest first by a cheap proxy: a half whose rows lie far apart has fewer diagonal clashes, so more boards.
-  const startOf = new Int32Array(257); // per cost, from the highest: where its units start
-  for (let i = 0; i < units; i++) startOf[256 - costs[i]]++;
-  for (let c = 1; c <= 256; c++) startOf[c] += startOf[c - 1];
+  const startOf = new Int32Array(256); // per cost: where its units start, the highest cost first
+  for (let cost = 254; cost >= 0; cost--) startOf[cost] = startOf[cost + 1] + ofCost[cost + 1];
   const plan = {
     units,
     eastRows: new Int32Array(units),
@@ -256,77 +281,125 @@ export function planJoinCompact(n: number): CompactJoinPlan {
     mirrorWeight: new Uint8Array(units),
     cost: new Uint8Array(units),
   };
-  for (let i = 0; i < units; i++) {
-    const at = startOf[255 - costs[i]]++;
+  const passes = new Float64Array(256); // per cost, its units' passes (mirrorWeight)
+  for (let from = 0; from < units; from += perStep) {
+    placeUnits(plan, splits, costs, startOf, passes, from, Math.min(units, from + perStep));
+    yield;
+  }
+  // The total once, per cost, where summing every unit's took 25 ms at n = 23, twice a count.
+  let work = 0;
+  for (let cost = 0; cost < 256; cost++) work += joinUnitWork(n, cost, passes[cost]);
+  return { ...plan, work };
+}
+
+/** Splits from..to - 1 as units in their places (a stable counting sort by cost), tallying their passes per cost. */
+function placeUnits(
+  plan: Omit<CompactJoinPlan, 'work'>,
+  splits: Float64Array,
+  costs: Uint8Array,
+  startOf: Int32Array,
+  passes: Float64Array,
+  from: number,
+  to: number,
+): void {
+  for (let i = from; i < to; i++) {
+    const cost = costs[i];
+    const at = startOf[cost]++;
     const split = splits[i];
     const low = split % 256;
     plan.eastRows[at] = Math.floor(split / 256);
     plan.centreRow[at] = (low >> 2) - 1;
     plan.weight[at] = ((low >> 1) & 1) + 1;
     plan.mirrorWeight[at] = (low & 1) + 1;
-    plan.cost[at] = costs[i];
+    plan.cost[at] = cost;
+    passes[cost] += (low & 1) + 1;
   }
-  return plan;
+}
+
+/** The splits found so far, in typed arrays grown as they come, each with its cost; `ofCost` tallies the costs. */
+interface Splits {
+  splits: Float64Array;
+  costs: Uint8Array;
+  units: number;
+  readonly ofCost: Int32Array;
 }
 
 /**
  * One split per north-south and east-west class, by centre row, then east
- * rows, ascending, with its cost (splitCost). Apart from planJoinCompact so
- * that V8 optimizes each loop on its own (n = 23: 4.2 million splits).
+ * rows, ascending, with its cost (splitCost): a run of combinations a step.
+ * Splits come out in that order; a stable counting sort by cost then puts
+ * them largest first (compactPlanSteps).
  */
-function splitsOf(n: number): { splits: Float64Array; costs: Uint8Array; units: number } {
-  const h = n >> 1;
-  const all = (1 << n) - 1;
-  // Splits come out by centre row, then east rows, ascending; a stable counting sort by cost then puts them
-  // largest first. Each split as one number: east rows, centre row + 1, weight - 1 and mirror weight - 1.
-  let splits = new Float64Array(1024);
-  let costs = new Uint8Array(1024);
-  let units = 0;
+function* splitSteps(n: number, perStep: number): Generator<void, Splits, undefined> {
+  const found: Splits = { splits: new Float64Array(1024), costs: new Uint8Array(1024), units: 0, ofCost: new Int32Array(256) };
   const centreRows = n % 2 === 1 ? Array.from({ length: n }, (_, r) => r) : [-1];
-  const key = (c: number, e: number): number => (c + 1) * 2 ** n + e;
   for (const centreRow of centreRows) {
     // A centre row below its mirror's keys every split higher than its mirror image's (k2 below): none is kept.
     if (centreRow >= 0 && n - 1 - centreRow < centreRow) continue;
-    const free = centreRow < 0 ? all : all & ~(1 << centreRow);
-    const below = centreRow < 0 ? all : (1 << centreRow) - 1; // free rows under the centre row
-    const mirrorRow = centreRow < 0 ? -1 : n - 1 - centreRow;
-    const own0 = key(centreRow, 0);
-    const mirror0 = key(mirrorRow, 0);
-    // Every set of h of the free rows: h-bit combinations of the m free rows (Gosper), spread over them. East and
-    // west are disjoint sets of h rows, so the one holding the highest free row is the larger: a kept split (k1
-    // not below) leaves that row west, and the combinations run over the m - 1 rows under it.
-    const m = centreRow < 0 ? n : n - 1;
-    const end = h === 0 ? 1 : 1 << (m - 1);
-    for (let x = (1 << h) - 1; x < end;) {
-      const east = (x & below) | ((x & ~below) << 1);
-      const west = free & ~east;
-      // The class of (centreRow, east): mirrored east-west (1), north-south (2), and both (3).
-      const own = own0 + east;
-      const k1 = own0 + west;
-      const k2 = mirror0 + reverseRows(east, n);
-      const k3 = mirror0 + reverseRows(west, n);
-      if (k1 >= own && k2 >= own && k3 >= own) {
-        // The split's north-south class, and its east-west mirror (images 1 and 3) unless that is the same class.
-        const weight = k2 === own ? 1 : 2;
-        const mirrorWeight = k1 === k2 ? 1 : 2;
-        if (units === splits.length) {
-          const grown = new Float64Array(2 * units);
-          grown.set(splits);
-          splits = grown;
-          const grownCosts = new Uint8Array(2 * units);
-          grownCosts.set(costs);
-          costs = grownCosts;
-        }
-        costs[units] = splitCost(east, n);
-        splits[units++] = (east * 64 + centreRow + 1) * 4 + (weight - 1) * 2 + mirrorWeight - 1;
+    for (let x = (1 << (n >> 1)) - 1; x >= 0; yield) x = addSplits(found, n, centreRow, x, perStep);
+  }
+  return found;
+}
+
+/**
+ * The splits of `centreRow` from combination `first` on, up to `perStep`
+ * of them, added to `found`; returns the combination to
+ * go on from, or -1 after the last. A function of its own, not a
+ * generator's loop, so that V8 optimizes it on its own.
+ */
+function addSplits(found: Splits, n: number, centreRow: number, first: number, perStep: number): number {
+  const h = n >> 1;
+  const all = (1 << n) - 1;
+  // Each split as one number: east rows, centre row + 1, weight - 1 and mirror weight - 1.
+  let { splits, costs, units } = found;
+  const key = (c: number, e: number): number => (c + 1) * 2 ** n + e;
+  const free = centreRow < 0 ? all : all & ~(1 << centreRow);
+  const below = centreRow < 0 ? all : (1 << centreRow) - 1; // free rows under the centre row
+  const mirrorRow = centreRow < 0 ? -1 : n - 1 - centreRow;
+  const own0 = key(centreRow, 0);
+  const mirror0 = key(mirrorRow, 0);
+  // Every set of h of the free rows: h-bit combinations of the m free rows (Gosper), spread over them. East and
+  // west are disjoint sets of h rows, so the one holding the highest free row is the larger: a kept split (k1
+  // not below) leaves that row west, and the combinations run over the m - 1 rows under it.
+  const m = centreRow < 0 ? n : n - 1;
+  const end = h === 0 ? 1 : 1 << (m - 1);
+  let x = first;
+  for (let left = perStep; x < end && left > 0; left--) {
+    const east = (x & below) | ((x & ~below) << 1);
+    const west = free & ~east;
+    // The class of (centreRow, east): mirrored east-west (1), north-south (2), and both (3).
+    const own = own0 + east;
+    const k1 = own0 + west;
+    const k2 = mirror0 + reverseRows(east, n);
+    const k3 = mirror0 + reverseRows(west, n);
+    if (k1 >= own && k2 >= own && k3 >= own) {
+      // The split's north-south class, and its east-west mirror (images 1 and 3) unless that is the same class.
+      const weight = k2 === own ? 1 : 2;
+      const mirrorWeight = k1 === k2 ? 1 : 2;
+      if (units === splits.length) {
+        const grown = new Float64Array(2 * units);
+        grown.set(splits);
+        splits = grown;
+        const grownCosts = new Uint8Array(2 * units);
+        grownCosts.set(costs);
+        costs = grownCosts;
       }
-      if (h === 0) break;
+      const cost = splitCost(east, n);
+      found.ofCost[cost]++;
+      costs[units] = cost;
+      splits[units++] = (east * 64 + centreRow + 1) * 4 + (weight - 1) * 2 + mirrorWeight - 1;
+    }
+    if (h === 0) x = end;
+    else {
       const low = x & -x;
       const ripple = x + low;
       x = ripple | (((ripple ^ x) >>> 2) / low);
     }
   }
-  return { splits, costs, units };
+  found.splits = splits;
+  found.costs = costs;
+  found.units = units;
+  return x < end ? x : -1;
 }
 
 /**

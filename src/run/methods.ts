@@ -1,7 +1,7 @@
 // Which method counts: the algorithm a count of n resolves to (./algorithm.ts),
 // and the planned method for it or for the plan a file names. The one place
 // that chooses; everything after takes a Method (src/contract/method.ts).
-import { joinMethod } from '../join/join-method.js';
+import { joinMethod, joinMethodSteps } from '../join/join-method.js';
 import { searchMethod } from '../search/search-method.js';
 import { defaultDepthSteps, MAX_DEPTH } from '../search/search-plan.js';
 import { finish } from '../shared/slices.js';
@@ -95,5 +95,5 @@ export function methodForCount(n: number, algorithm: AlgorithmName, parts: numbe
 
 /** methodForCount(n, algorithm, parts) made in steps, for count() to make in slices (inSlices). */
 export function* methodForCountSteps(n: number, algorithm: AlgorithmName, parts: number): Generator<void, PlannedMethod, undefined> {
-  return algorithm === 'join' ? joinMethod(n) : searchMethod(n, yield* defaultDepthSteps(n, parts));
+  return algorithm === 'join' ? yield* joinMethodSteps(n) : searchMethod(n, yield* defaultDepthSteps(n, parts));
 }
