@@ -206,7 +206,7 @@ function reverseRows(rows: number, n: number): number {
 /**
  * The units of n's plan in typed arrays, one entry per unit in plan order:
  * a few bytes a unit, where unit objects took ~200 (n = 21 has 970,288
- * units; n = 23 would have 4.7 million).
+ * units; n = 23 has 4,056,746).
  */
 export interface CompactJoinPlan {
   readonly units: number;
