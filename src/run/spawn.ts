@@ -164,7 +164,8 @@ function nodeWorker({ Worker: NodeWorker }: NodeWorkerThreads): WorkerHandle {
 
 function webWorker(): WorkerHandle {
   const shim = crossOriginShim();
-  const worker = shim ? new Worker(shim, { type: 'module' }) : new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  // The shim is a classic worker: a module worker from a blob: URL does not load in an opaque origin (a sandboxed iframe).
+  const worker = shim ? new Worker(shim) : new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
   let terminated = false;
   return {
     post: (message) => worker.postMessage(message, transferOf(message)),
@@ -172,7 +173,9 @@ function webWorker(): WorkerHandle {
       worker.onmessage = (event: MessageEvent<FromWorker>) => onMessage(event.data);
       worker.onerror = (event: ErrorEvent) => {
         event.preventDefault();
-        onFailure(codedError(`counting worker failed: ${event.message || 'could not load worker.js'}`, ERROR_CODES.WORKER_FAILED));
+        // An event with no message: the script did not load (the shim's own failures to import are posted with their URL).
+        const unloaded = `could not load ${shim ? 'a blob: URL (' : 'worker.js (missing, or '}refused by the page's Content-Security-Policy: worker-src must allow ${shim ? 'blob:' : 'it'})`;
+        onFailure(codedError(`counting worker failed: ${event.message || unloaded}`, ERROR_CODES.WORKER_FAILED));
       };
       worker.onmessageerror = () => onFailure(codedError(UNREADABLE, ERROR_CODES.WORKER_FAILED));
     },
@@ -189,9 +192,11 @@ function webWorker(): WorkerHandle {
 
 /**
  * Browsers start workers only from the page's origin. When the package itself
- * was loaded from another one (a CDN), the worker starts from a same-origin
- * blob: URL whose one line imports worker.js from there: that needs CORS,
- * which CDNs send, and a CSP that allows blob: workers. The import is
+ * was loaded from another one (a CDN), or the page's origin is opaque (a
+ * sandboxed iframe without allow-same-origin), the worker starts from a
+ * blob: URL of the page's origin whose one line imports worker.js from
+ * there: that needs CORS, which CDNs send, and a CSP that allows blob:
+ * workers. The import is
  * dynamic: a static one is checked against worker-src, which would then
  * have to name the CDN too, where import() needs only the script-src that
  * let the page load the package; a failure is posted as the worker's error.
@@ -202,7 +207,9 @@ function crossOriginShim(): string | undefined {
   // even new URL(variable, import.meta.url), to a stub that throws).
   const here: string = import.meta.url;
   const url = new URL('./worker.js', here);
-  const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
+  // The page's origin: "null" in a sandboxed iframe, whose location.origin is still its URL's.
+  const scope = globalThis as { origin?: string; location?: { origin?: string } };
+  const origin = scope.origin ?? scope.location?.origin;
   if (!origin || url.origin === origin || (url.protocol !== 'http:' && url.protocol !== 'https:')) return undefined;
   const href = JSON.stringify(url.href);
   const load = `import(${href}).catch((e) => postMessage({ type: 'error', name: 'Error', message: 'could not load ' + ${href} + ': ' + e }));\n`;

@@ -5,6 +5,8 @@
 // CORS, as CDNs send). Each counts with default options (n = 15 starts a
 // worker per core) and with two workers. Module workers never see the page's
 // import map, so this holds only because dist/ names no bare specifier.
+// Then the same under CSPs (one that lets workers start, one that refuses
+// them), in a sandboxed iframe (an opaque origin), and cross-origin isolated.
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +60,7 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
   let cdn: Served;
   let isolated: Served;
   let withCsp: Served;
+  let noWorkers: Served;
 
   beforeAll(async () => {
     site = mkdtempSync(join(tmpdir(), 'nqueens-site-'));
@@ -84,6 +87,13 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
     withCsp = await serveStatic(site, {
       'content-security-policy': `script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval' ${cdnOrigin}; worker-src 'self' blob:`,
     });
+    // The same site under a CSP that refuses every worker, the package's own and a blob:'s.
+    noWorkers = await serveStatic(site, {
+      'content-security-policy': `script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval' ${cdnOrigin}; worker-src 'none'`,
+    });
+    // A page of the CDN's origin (CORS for all) that shows the package in a sandboxed iframe: an opaque origin.
+    writeFileSync(join(cdnRoot, 'sandboxed.html'), BY_PATH.replace('./node_modules/nqueens-wasm/', './nqueens-wasm@0.1.0/'));
+    writeFileSync(join(cdnRoot, 'sandbox-host.html'), page('<iframe sandbox="allow-scripts" src="sandboxed.html"></iframe>'));
     writeFileSync(join(site, 'import-map.html'), IMPORT_MAP);
     writeFileSync(join(site, 'by-path.html'), BY_PATH);
     writeFileSync(join(site, 'from-cdn.html'), FROM_CDN(cdn.url));
@@ -95,6 +105,7 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
     await cdn?.close();
     await isolated?.close();
     await withCsp?.close();
+    await noWorkers?.close();
     if (site) rmSync(site, { recursive: true, force: true });
     if (cdnRoot) rmSync(cdnRoot, { recursive: true, force: true });
   });
@@ -149,15 +160,22 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
   const COMPLETIONS_12 = String(countCompletionsSync(12, [[0, 1]]).total);
 
   it.each([
-    ['through an import map', 'import-map.html', /^http:\/\/127\.0\.0\.1:\d+\/node_modules\/nqueens-wasm\/dist\/run\/worker\.js$/],
+    [
+      'through an import map',
+      'import-map.html',
+      /^http:\/\/127\.0\.0\.1:\d+\/node_modules\/nqueens-wasm\/dist\/run\/worker\.js$/,
+      'module',
+    ],
     [
       'by path, from a plain <script type="module">',
       'by-path.html',
       /^http:\/\/127\.0\.0\.1:\d+\/node_modules\/nqueens-wasm\/dist\/run\/worker\.js$/,
+      'module',
     ],
-    // A worker must come from the page's origin: the package starts it from a blob: URL that imports worker.js from the CDN.
-    ['from another origin, as from a CDN', 'from-cdn.html', /^blob:http:\/\/127\.0\.0\.1:\d+\//],
-  ])('loaded %s: counts with default options and with two workers', async (_, file, workerUrl) => {
+    // A worker must come from the page's origin: the package starts it from a blob: URL that imports worker.js from
+    // the CDN, a classic worker (whose import() loads the module worker.js all the same).
+    ['from another origin, as from a CDN', 'from-cdn.html', /^blob:http:\/\/127\.0\.0\.1:\d+\//, undefined],
+  ])('loaded %s: counts with default options and with two workers', async (_, file, workerUrl, type) => {
     const { page, errors, close } = await open(file);
     try {
       // Default options at n = 15: one worker per core.
@@ -171,7 +189,7 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
       expect(completions).toMatchObject({ total: COMPLETIONS_12, engine: 'wasm', threads: 2 });
       expect(completions.workers).toHaveLength(2);
       for (const w of [...auto.workers, ...two.workers, ...completions.workers])
-        expect(w).toMatchObject({ url: expect.stringMatching(workerUrl), type: 'module', terminated: true });
+        expect(w).toMatchObject({ url: expect.stringMatching(workerUrl), type, terminated: true });
       const other = await page.evaluate(() => ({
         sync: String(nqueens.countSync(9).total),
         first: [...nqueens.solutions(8, { limit: 1 })][0],
@@ -217,6 +235,63 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
       expect(await page.evaluate(() => String(nqueens.countSync(9).total))).toBe('352');
     } finally {
       await close();
+    }
+  });
+
+  it('under a CSP that refuses workers, a count on workers fails with a coded error saying what the policy must allow', async () => {
+    for (const [file, needs] of [
+      [
+        'by-path.html',
+        /could not load worker\.js \(missing, or refused by the page's Content-Security-Policy: worker-src must allow it\)$/,
+      ],
+      ['from-cdn.html', /could not load a blob: URL \(refused by the page's Content-Security-Policy: worker-src must allow blob:\)$/],
+    ] as const) {
+      const { page, close } = await openFrom(noWorkers, file);
+      try {
+        // Before: "counting worker failed: could not load worker.js", whatever refused it.
+        const failure = await page.evaluate(() =>
+          nqueens.countCompletions(12, [[0, 1]], { threads: 2 }).then(
+            () => 'resolved',
+            (e: { code?: string; message?: string }) => ({ code: e.code, message: e.message }),
+          ),
+        );
+        expect(failure).toMatchObject({ code: 'ERR_NQUEENS_WORKER_FAILED', message: expect.stringMatching(needs) });
+        expect(await page.evaluate(() => String(nqueens.countSync(9).total))).toBe('352'); // the page's thread still counts
+      } finally {
+        await close();
+      }
+    }
+  });
+
+  it('in a sandboxed iframe (an opaque origin), workers start from a blob: URL that imports worker.js with CORS', async () => {
+    const context = await browser.newContext();
+    try {
+      await context.addInitScript(RECORD_WORKERS);
+      const host = await context.newPage();
+      const errors = watchErrors(host);
+      await host.goto(new URL('sandbox-host.html', cdn.url).href);
+      const frame = host.frames().find((f) => f !== host.mainFrame())!;
+      await frame.waitForFunction(() => 'nqueens' in globalThis);
+      // location.origin is still the frame's URL's: before, the package compared worker.js with that, started the
+      // worker from its URL, and every count on workers failed ("cannot be accessed from origin 'null'").
+      expect(await frame.evaluate(() => [origin, location.origin === new URL(document.URL).origin])).toEqual(['null', true]);
+      const completions = await frame.evaluate(async () => {
+        const r = await nqueens.countCompletions(12, [[0, 1]], { threads: 2 });
+        return {
+          total: String(r.total),
+          engine: r.engine,
+          threads: r.threads,
+          workers: (globalThis as unknown as { workerLog: WorkerLog }).workerLog,
+        };
+      });
+      expect(completions).toMatchObject({ total: COMPLETIONS_12, engine: 'wasm', threads: 2 });
+      expect(completions.workers).toHaveLength(2);
+      // Classic workers: a module worker from a blob: URL does not load in an opaque origin.
+      for (const w of completions.workers)
+        expect(w).toMatchObject({ url: expect.stringMatching(/^blob:null\//), type: undefined, terminated: true });
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
     }
   });
 
