@@ -82,8 +82,10 @@ import { installPacked, ROOT } from './pack.js';
 // To 85.7 KB raw (34.3 KB gzipped, +130 and +87 bytes) when a worker the
 // page's CSP refused came to say what the policy must allow, and workers to
 // start from a blob: URL in an opaque origin (a sandboxed iframe).
+// To 85.8 KB raw (+113 bytes, +23 gzipped) when an AbortSignal of another
+// realm (an iframe's) came to be taken: the brand check of its getter.
 const BUDGET = {
-  main: { raw: 85_800, gzip: 34_400 },
+  main: { raw: 86_000, gzip: 34_400 },
   worker: { raw: 30_500, gzip: 12_200 }, // 30.26 KB when a thread's completion counts came to share its open-rows instance
   loader: { raw: 6_000, gzip: 2_800 },
 };

@@ -71,14 +71,23 @@ export function abortError(signal?: AbortSignalLike): unknown {
 /**
  * A real AbortSignal: `instanceof` where the runtime has AbortSignal (an
  * object that only looks like one could fail later, inside a worker
- * callback), else the shape.
+ * callback), or one of another realm (an iframe's), else the shape.
  */
 export function isAbortSignal(value: unknown): value is AbortSignalLike {
-  if (typeof AbortSignal === 'function') return value instanceof AbortSignal;
+  if (typeof AbortSignal === 'function') return value instanceof AbortSignal || isForeignAbortSignal(value);
   return (
     typeof value === 'object' &&
     value !== null &&
     typeof (value as AbortSignalLike).aborted === 'boolean' &&
     typeof (value as AbortSignalLike).addEventListener === 'function'
   );
+}
+
+/** The `aborted` getter checks that its receiver is an AbortSignal, of any realm, and throws for anything else. */
+function isForeignAbortSignal(value: unknown): boolean {
+  try {
+    return typeof Reflect.get(AbortSignal.prototype, 'aborted', value) === 'boolean';
+  } catch {
+    return false;
+  }
 }

@@ -167,6 +167,32 @@ describe.skipIf(!HAVE_CHROMIUM)('in Chromium', () => {
     });
   });
 
+  it("takes an AbortSignal of another realm (an iframe's): it aborts a count on workers, and one never aborted lets it finish", async () => {
+    const page = await open(served.url, RECORD_WORKERS);
+    const outcome = await page.evaluate(async () => {
+      const frame = document.createElement('iframe');
+      document.body.append(frame);
+      const { AbortController: FrameController } = frame.contentWindow as unknown as typeof globalThis;
+      const settle = (running: Promise<{ total: bigint }>) =>
+        running.then(
+          (r) => String(r.total),
+          (e: Error) => `${e.name}: ${e.message}`,
+        );
+      const untouched = await settle(nqueens.count(10, { signal: new FrameController().signal }));
+      const controller = new FrameController();
+      // Aborted from the first report of a finished unit: its two workers are counting.
+      const onProgress = (p: { finished: number }) => p.finished > 0 && controller.abort();
+      const aborted = await settle(nqueens.count(18, { threads: 2, signal: controller.signal, onProgress }));
+      frame.remove();
+      return { untouched, aborted, workers: (globalThis as unknown as { workerLog: WorkerLog }).workerLog };
+    });
+    // Before: "TypeError: options.signal must be an AbortSignal; got an object" for both (instanceof is per realm).
+    expect(outcome).toMatchObject({ untouched: String(TOTAL[10]), aborted: 'AbortError: signal is aborted without reason' });
+    expect(outcome.workers).toHaveLength(2);
+    expect(outcome.workers.every((w) => w.terminated)).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
   describe('without WebAssembly', () => {
     it("'auto' falls back to the TypeScript kernel, on this thread and on workers", async () => {
       const page = await open(served.url, NO_WASM);
