@@ -201,3 +201,22 @@ describe('a plan made in steps', () => {
     expect(plan).toMatchObject({ n: 28, depth: 0, units: 45_747, digest: 'ef835e9cfbdaa094' }); // as made at once before
   });
 });
+
+describe('turns where the runtime has neither setImmediate nor MessageChannel (a page that deleted it)', () => {
+  it('are still given, one after another, on a timer', async () => {
+    const saved = { setImmediate: globalThis.setImmediate, MessageChannel: globalThis.MessageChannel };
+    const scope = globalThis as Record<string, unknown>;
+    scope.setImmediate = undefined;
+    scope.MessageChannel = undefined;
+    try {
+      // The old code marked a turn as asked, then threw making the channel: every later caller waited for ever.
+      const order: number[] = [];
+      const turns = [1, 2, 3].map((k) => yieldToEventLoop().then(() => order.push(k)));
+      await Promise.all(turns);
+      expect(order).toEqual([1, 2, 3]);
+      await expect(yieldToEventLoop()).resolves.toBeUndefined();
+    } finally {
+      Object.assign(globalThis, saved);
+    }
+  });
+});

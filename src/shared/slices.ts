@@ -52,6 +52,8 @@ function askTurn(): void {
   turnAsked = true;
   const immediate = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate;
   if (immediate) return void immediate(giveTurn);
+  // A runtime with neither (a page that deleted MessageChannel) still gets its turns, a timer's delay later.
+  if (typeof MessageChannel !== 'function') return void setTimeout(giveTurn, 0);
   const channel = new MessageChannel();
   channel.port1.onmessage = () => {
     channel.port1.close();
