@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as api from '../dist/index.js';
-import { count, countSync, planSubproblems, planUnits, type Progress } from '../dist/index.js';
+import { count, countCompletions, countSync, planSubproblems, planUnits, type Progress } from '../dist/index.js';
 import { getWasmKernel, jsKernel } from '../dist/search/search-kernel.js';
 import { constellationPlan, countUnit, unitContribution } from '../dist/search/search-plan.js';
 import { TOTAL, UNIQUE } from './oeis.js';
@@ -123,6 +123,16 @@ describe('engines', () => {
     const fake = { aborted: false, addEventListener() {}, removeEventListener() {} };
     await expect(count(8, { signal: fake as never })).rejects.toThrow(TypeError);
     await expect(count(8, { signal: fake as never })).rejects.toMatchObject({ code: 'ERR_NQUEENS_INVALID_TYPE' });
+    // One that inherits from AbortSignal.prototype without being one passed `instanceof`, then failed inside with
+    // Node's own uncoded ERR_INVALID_THIS.
+    const inheriting = Object.create(AbortSignal.prototype) as AbortSignal;
+    for (const call of [() => count(8, { signal: inheriting }), () => countCompletions(8, [[0, 0]], { signal: inheriting })]) {
+      await expect(call()).rejects.toMatchObject({
+        name: 'TypeError',
+        code: 'ERR_NQUEENS_INVALID_TYPE',
+        message: expect.stringMatching(/options.signal must be an AbortSignal/),
+      });
+    }
   });
 
   it('the reference engine reports progress and honours abort', async () => {

@@ -69,12 +69,13 @@ export function abortError(signal?: AbortSignalLike): unknown {
 }
 
 /**
- * A real AbortSignal: `instanceof` where the runtime has AbortSignal (an
- * object that only looks like one could fail later, inside a worker
- * callback), or one of another realm (an iframe's), else the shape.
+ * A real AbortSignal, of this realm or another (an iframe's), where the
+ * runtime has AbortSignal: an object that only looks like one, or inherits
+ * from its prototype without being one, could fail later, inside a worker
+ * callback. Else the shape.
  */
 export function isAbortSignal(value: unknown): value is AbortSignalLike {
-  if (typeof AbortSignal === 'function') return value instanceof AbortSignal || isForeignAbortSignal(value);
+  if (typeof AbortSignal === 'function') return isBrandedAbortSignal(value);
   return (
     typeof value === 'object' &&
     value !== null &&
@@ -83,8 +84,8 @@ export function isAbortSignal(value: unknown): value is AbortSignalLike {
   );
 }
 
-/** The `aborted` getter checks that its receiver is an AbortSignal, of any realm, and throws for anything else. */
-function isForeignAbortSignal(value: unknown): boolean {
+/** Whether `aborted`'s getter takes it: the getter checks that its receiver is an AbortSignal of any realm, and throws for anything else. */
+function isBrandedAbortSignal(value: unknown): boolean {
   try {
     return typeof Reflect.get(AbortSignal.prototype, 'aborted', value) === 'boolean';
   } catch {
