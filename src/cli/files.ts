@@ -207,6 +207,8 @@ export class PendingFile {
   private readonly target: string;
   private readonly temporary: string;
   private claim: Claim | undefined;
+  /** How each of its failures begins: `cannot write WHAT to FILE` (FILE cut short, as a long value is). */
+  private readonly doing: string;
 
   /** `checkpoint`: the one the count writing it uses (absolute), or null; a gone count's temporary is taken over only with the same one. */
   constructor(
@@ -214,34 +216,35 @@ export class PendingFile {
     readonly what: string,
     checkpoint: string | null = null,
   ) {
-    const doing = `cannot write ${what} to ${shown(file)}`;
-    refuseDescriptor(file, doing, what === 'the shard result' ? ' (for stdout, use --out -)' : '');
+    this.doing = `cannot write ${what} to ${shown(file)}`;
+    refuseDescriptor(file, this.doing, what === 'the shard result' ? ' (for stdout, use --out -)' : '');
     let target = file;
     try {
       if (lstatSync(file).isSymbolicLink()) target = realpathSync(file);
     } catch (error) {
       // A link to nowhere, or a path that cannot be looked up (ENOTDIR: a regular file stands where a directory should).
       if (existsAsLink(file))
-        throw failure(`${doing}: it is a symbolic link to nowhere (${describeError(error)})`, ERROR_CODES.WRITE_FAILED);
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw failure(`${doing}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
+        throw failure(`${this.doing}: it is a symbolic link to nowhere (${describeError(error)})`, ERROR_CODES.WRITE_FAILED);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        throw failure(`${this.doing}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
     }
     this.target = target;
     this.refuseSpecialFile();
     this.temporary = sibling(target, '.partial');
     try {
-      this.claim = claim(this.temporary, checkpoint, (why) => `${doing}: ${why}`);
+      this.claim = claim(this.temporary, checkpoint, (why) => `${this.doing}: ${why}`);
       // Claimed first, then looked for: of two counts that start at once, the second sees the first.
       const counting = liveOwner(sibling(canonical(target), '.lock'));
       if (counting !== undefined) {
         release(this.claim, true);
         throw failure(
-          `${doing}: it is the checkpoint of a count still running (${counting}), which it would replace`,
+          `${this.doing}: it is the checkpoint of a count still running (${counting}), which it would replace`,
           ERROR_CODES.WRITE_FAILED,
         );
       }
     } catch (error) {
       if ((error as { code?: unknown }).code === ERROR_CODES.WRITE_FAILED) throw error;
-      throw failure(`${doing}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
+      throw failure(`${this.doing}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
     }
     pending.add(this);
   }
@@ -261,19 +264,19 @@ export class PendingFile {
     }
     if (!stat.isFile())
       throw failure(
-        `cannot write ${this.what} to ${shown(this.file)}: it is ${kindOf(stat)}, not a regular file (outputs are written to regular files only)`,
+        `${this.doing}: it is ${kindOf(stat)}, not a regular file (outputs are written to regular files only)`,
         ERROR_CODES.WRITE_FAILED,
       );
     // `--out FILE > FILE`: the rename would leave stdout's lines (the result, the summary) in the file it replaces, unlinked.
     const stream = redirectedStream(this.target);
     if (stream !== undefined)
       throw failure(
-        `cannot write ${this.what} to ${shown(this.file)}: ${stream} is redirected to it, and what the command writes there would be lost with the file it replaces; send ${stream} elsewhere${this.what === 'the shard result' && stream === 'stdout' ? ' (or use --out - for the result on stdout)' : ''}`,
+        `${this.doing}: ${stream} is redirected to it, and what the command writes there would be lost with the file it replaces; send ${stream} elsewhere${this.what === 'the shard result' && stream === 'stdout' ? ' (or use --out - for the result on stdout)' : ''}`,
         ERROR_CODES.WRITE_FAILED,
       );
     if (!writableByUs(this.target, stat))
       throw failure(
-        `cannot write ${this.what} to ${shown(this.file)}: it is read-only for this user (mode ${(stat.mode & 0o7777).toString(8).padStart(4, '0')}); make it writable or name another file`,
+        `${this.doing}: it is read-only for this user (mode ${(stat.mode & 0o7777).toString(8).padStart(4, '0')}); make it writable or name another file`,
         ERROR_CODES.WRITE_FAILED,
       );
   }
@@ -295,7 +298,7 @@ export class PendingFile {
     } catch (error) {
       this.discard();
       if ((error as { code?: unknown }).code === ERROR_CODES.WRITE_FAILED) throw error;
-      throw failure(`cannot write ${this.what} to ${shown(this.file)}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
+      throw failure(`${this.doing}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
     }
   }
 
