@@ -1,6 +1,16 @@
 // Bad input fails fast with a TypeError or RangeError that names the argument.
 import { describe, expect, it } from 'vitest';
-import { count, countCompletions, countCompletionsSync, countSync, ERROR_CODES, planSubproblems, solutions } from '../dist/index.js';
+import {
+  count,
+  countCompletions,
+  countCompletionsSync,
+  countSync,
+  ERROR_CODES,
+  planSubproblems,
+  planUnits,
+  solutions,
+  toBoard,
+} from '../dist/index.js';
 
 const BAD_N: [unknown, typeof TypeError | typeof RangeError][] = [
   [0, RangeError],
@@ -238,5 +248,47 @@ describe('options', () => {
   ])('solutions(8, %o) throws', (options, type, message) => {
     expect(() => solutions(8, options as never)).toThrow(type);
     expect(() => solutions(8, options as never)).toThrow(message);
+  });
+});
+
+describe('a revoked Proxy, which throws at every touch', () => {
+  const revoked = (target: object): never => {
+    const { proxy, revoke } = Proxy.revocable(target, {});
+    revoke();
+    return proxy as never;
+  };
+  const plan = planUnits(8);
+  // Before: a TypeError of the engine's own, without a code ("Cannot perform 'IsArray' on a proxy that has been revoked").
+  it.each([
+    ['n', () => countSync(revoked({})), /^n must be an integer from 1 to 32; got a revoked Proxy$/],
+    ['n, of a function', () => planSubproblems(revoked(() => 8)), /^n must be an integer from 1 to 32; got a revoked Proxy$/],
+    ['options', () => countSync(8, revoked({})), /^countSync\(\): options must be an object or undefined; got a revoked Proxy$/],
+    ['options.engine', () => countSync(8, { engine: revoked({}) }), /^options.engine must be one of .*; got a revoked Proxy$/],
+    ['placed', () => countCompletionsSync(8, revoked([])), /^placed must be an array of \[row, col\] pairs; got a revoked Proxy$/],
+    ['a placed queen', () => countCompletionsSync(8, [revoked([0, 0])]), /^placed\[0\] must be a \[row, col\] pair; got a revoked Proxy$/],
+    ['options.placed', () => solutions(8, { placed: revoked([]) }), /^options.placed must be an array of .*; got a revoked Proxy$/],
+    ['options.after', () => solutions(8, { after: revoked([]) }), /^options.after must be an array of 8 columns .*; got a revoked Proxy$/],
+    ['options.limit', () => solutions(8, { limit: revoked({}) }), /^options.limit must be .*; got a revoked Proxy$/],
+    ['a placement', () => toBoard(revoked([])), /^placement must be an array of column indices; got a revoked Proxy$/],
+    ["a plan's range", () => plan.unitsIn(revoked({})), /^from must be an integer from 0 to 87; got a revoked Proxy$/],
+  ])('as %s: a TypeError with its code that says so', (_what, call, message) => {
+    expect(call).toThrow(TypeError);
+    expect(call).toThrow(expect.objectContaining({ code: ERROR_CODES.INVALID_TYPE, message: expect.stringMatching(message) }));
+  });
+
+  it('as count() and countCompletions() options or signal: a rejection with the code', async () => {
+    const invalid = { name: 'TypeError', code: ERROR_CODES.INVALID_TYPE };
+    await expect(count(8, revoked({}))).rejects.toMatchObject({
+      ...invalid,
+      message: 'count(): options must be an object or undefined; got a revoked Proxy',
+    });
+    await expect(count(8, { signal: revoked({}) })).rejects.toMatchObject({
+      ...invalid,
+      message: 'options.signal must be an AbortSignal; got a revoked Proxy',
+    });
+    await expect(countCompletions(8, revoked([]))).rejects.toMatchObject({
+      ...invalid,
+      message: expect.stringMatching(/got a revoked Proxy$/),
+    });
   });
 });

@@ -1,11 +1,11 @@
 // Boards: LeetCode 51's format (one string per row, 'Q' for the queen), and
 // how two queens attack each other.
 import { typeError } from './errors.js';
-import { checkInteger, describe, MAX_N } from './validate.js';
+import { checkInteger, describe, isRevokedProxy, MAX_N } from './validate.js';
 
 /** Draws a placement (placement[row] = column, 0-based) as rows of '.' and 'Q'. */
 export function toBoard(placement: ArrayLike<number>): string[] {
-  if (placement === null || typeof placement !== 'object' || typeof placement.length !== 'number') {
+  if (placement === null || typeof placement !== 'object' || isRevokedProxy(placement) || typeof placement.length !== 'number') {
     throw typeError(`placement must be an array of column indices; got ${describe(placement)}`);
   }
   const n = placement.length;

@@ -2,7 +2,7 @@
 // column per row, for solutions() and the completion counts alike.
 import { ERROR_CODES, rangeError, typeError } from './errors.js';
 import { queensConflict } from './board.js';
-import { describe } from './validate.js';
+import { describe, isRevokedProxy } from './validate.js';
 
 /** A placed queen: [row, column], 0-based. */
 type Queen = readonly [row: number, col: number];
@@ -27,14 +27,16 @@ const show = (q: Queen): string => `[${q[0]}, ${q[1]}]`;
  * queens when two share a square, a row, a column or a diagonal.
  */
 export function checkPlaced(n: number, placed: unknown, name = 'placed'): Rows {
-  if (!Array.isArray(placed)) throw typeError(`${name} must be an array of [row, col] pairs; got ${describe(placed)}`);
+  if (isRevokedProxy(placed) || !Array.isArray(placed))
+    throw typeError(`${name} must be an array of [row, col] pairs; got ${describe(placed)}`);
   // Index by index, so a hole (`new Array(1)`, `[q, , q]`) is refused as the undefined it reads as, not skipped.
   const queens: Queen[] = [];
   // Its length read once (a Proxy could grow it at each read), and n + 1 queens at most: two of them share a row.
   const length = Math.min(placed.length, n + 1);
   for (let i = 0; i < length; i++) {
     const q: unknown = placed[i];
-    if (!Array.isArray(q) || q.length !== 2) throw typeError(`${name}[${i}] must be a [row, col] pair; got ${describe(q)}`);
+    if (isRevokedProxy(q) || !Array.isArray(q) || q.length !== 2)
+      throw typeError(`${name}[${i}] must be a [row, col] pair; got ${describe(q)}`);
     queens.push([coordinate(q[0], `${name}[${i}][0] (a row)`, n), coordinate(q[1], `${name}[${i}][1] (a column)`, n)]);
   }
   for (let i = 0; i < queens.length; i++) {
@@ -51,7 +53,10 @@ export function checkPlaced(n: number, placed: unknown, name = 'placed'): Rows {
 
 /** Checks `after`: an array of n integers in 0..n-1 (RangeError for the wrong length or values, TypeError for other types). */
 export function checkAfter(n: number, after: unknown, name = 'options.after'): number[] {
-  if (!Array.isArray(after) && !(ArrayBuffer.isView(after) && typeof (after as { length?: unknown }).length === 'number')) {
+  if (
+    isRevokedProxy(after) ||
+    (!Array.isArray(after) && !(ArrayBuffer.isView(after) && typeof (after as { length?: unknown }).length === 'number'))
+  ) {
     throw typeError(`${name} must be an array of ${n} columns (integers from 0 to ${n - 1}); got ${describe(after)}`);
   }
   // The length checked before the copy: `new Array(2 ** 32 - 1)` is refused at once, not copied first.

@@ -6,10 +6,21 @@ export const MIN_N = 1;
 /** Masks are 32-bit (wasm i32, JS int32 bit ops): one bit per column. */
 export const MAX_N = 32;
 
+/** A revoked Proxy: it throws at every touch (Array.isArray too, the one check that touches nothing else), so it is refused as what it is. */
+export function isRevokedProxy(value: unknown): boolean {
+  try {
+    Array.isArray(value);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 export function describe(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value) + ' (a string)';
   if (typeof value === 'bigint') return `${value}n (a bigint)`;
   if (value === null) return 'null';
+  if (isRevokedProxy(value)) return 'a revoked Proxy';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
   if (typeof value === 'function') return 'a function';
@@ -63,7 +74,7 @@ function builtinKind(value: object): string | undefined {
  */
 export function checkOptions<T extends object>(options: unknown, fn: string, allowed: readonly string[]): Partial<T> {
   if (options === undefined) return {};
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+  if (options === null || typeof options !== 'object' || isRevokedProxy(options) || Array.isArray(options)) {
     throw typeError(`${fn}: options must be an object or undefined; got ${describe(options)}`);
   }
   const kind = builtinKind(options);
