@@ -91,3 +91,54 @@ describe('one signal shared by many counts at once', () => {
     }
   }, 60_000);
 });
+
+describe("a signal with properties of its own that shadow AbortSignal's", () => {
+  /** A real signal whose own `reason` getter throws, as a careless wrapper's might: not read, the platform's is. */
+  function throwingReason(controller: AbortController): AbortSignal {
+    return Object.defineProperty(controller.signal, 'reason', {
+      get() {
+        throw new Error('from the reason getter');
+      },
+    });
+  }
+  const onWorkers = (signal: AbortSignal, onProgress?: OnProgress) => count(13, { threads: 2, signal, onProgress });
+  const counts = [
+    ['count, calling thread', (signal: AbortSignal, onProgress?: OnProgress) => count(13, { threads: 1, signal, onProgress })],
+    ['count, 2 workers', onWorkers],
+    [
+      'countCompletions, 2 workers',
+      (signal: AbortSignal, onProgress?: OnProgress) => countCompletions(14, [[0, 1]], { threads: 2, signal, onProgress }),
+    ],
+  ] as const;
+
+  it.each(counts)('%s: aborted during the count, it rejects with the AbortError, nothing thrown from a listener', async (_, run) => {
+    // Before: the getter threw inside the abort listeners (an uncaught exception, which vitest reports), and the count
+    // went on to its total (with onProgress) or never settled (without).
+    const controller = new AbortController();
+    const signal = throwingReason(controller);
+    const abortAtStart: OnProgress = () => controller.abort();
+    await expect(run(signal, abortAtStart)).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it.each(counts)('%s: aborted right after the call, without onProgress, it rejects with the AbortError', async (_, run) => {
+    const controller = new AbortController();
+    const running = run(throwingReason(controller));
+    controller.abort();
+    await expect(running).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it.each(counts)("%s: aborted before the call, it rejects with the reason abort() gave, not the getter's throw", async (_, run) => {
+    const controller = new AbortController();
+    const reason = new Error('given to abort()');
+    controller.abort(reason);
+    await expect(run(throwingReason(controller))).rejects.toBe(reason);
+  });
+
+  it('an own `aborted` that says false hides no abort: the count rejects with the reason', async () => {
+    // Before: the count ran to its total.
+    const signal = Object.defineProperty(AbortSignal.abort(reason), 'aborted', { value: false });
+    await expect(count(8, { signal })).rejects.toBe(reason);
+    await expect(countCompletions(8, [[0, 0]], { signal })).rejects.toBe(reason);
+    await expect(onWorkers(signal)).rejects.toBe(reason);
+  });
+});

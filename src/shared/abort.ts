@@ -63,9 +63,22 @@ export function untilAborted<T>(step: Promise<T>, signal: AbortSignalLike | unde
   });
 }
 
+/**
+ * The signal's `aborted` or `reason` as the platform holds it, through AbortSignal's own getters where the runtime
+ * has them: a property set on the signal object itself (a `reason` getter that throws, an `aborted` that says false)
+ * is not read, so it can neither throw from inside an abort listener nor hide an abort.
+ */
+function stateOf(signal: AbortSignalLike, key: 'aborted' | 'reason'): unknown {
+  return typeof AbortSignal === 'function' ? Reflect.get(AbortSignal.prototype, key, signal) : signal[key];
+}
+
+/** Whether `signal` has aborted, as the platform says (stateOf). */
+export const isAborted = (signal: AbortSignalLike | undefined): boolean => !!signal && stateOf(signal, 'aborted') === true;
+
 /** What an aborted count rejects with: the signal's reason itself, else an AbortError. */
 export function abortError(signal?: AbortSignalLike): unknown {
-  return signal?.reason !== undefined ? signal.reason : new DOMException('The count was aborted', 'AbortError');
+  const reason = signal && stateOf(signal, 'reason');
+  return reason !== undefined ? reason : new DOMException('The count was aborted', 'AbortError');
 }
 
 /**

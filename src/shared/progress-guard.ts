@@ -3,7 +3,7 @@
 // uncaught exception and a rejected promise an unhandled rejection. Its
 // first failure aborts the count (through a signal of its own, which also
 // follows the caller's) and becomes what the count rejects with.
-import { abortError, onAbort, type AbortSignalLike } from './abort.js';
+import { abortError, isAborted, onAbort, type AbortSignalLike } from './abort.js';
 
 /** A count's options with onProgress guarded, and what the count does with the guard after it. */
 interface ProgressGuard<O> {
@@ -23,18 +23,20 @@ interface ProgressGuard<O> {
 
 /**
  * Guards `options`' onProgress: a throw or a rejected promise from it aborts
- * the count (the count then rejects with that error, as it was).
+ * the count (the count then rejects with that error, as it was); and its
+ * signal: the count gets one of its own that follows the caller's.
  */
 export function guardProgress<O extends { onProgress?: ((progress: never) => void) | undefined; signal?: AbortSignalLike | undefined }>(
   options: O,
 ): ProgressGuard<O> {
   const { signal } = options;
   const onProgress = options.onProgress as ((progress: unknown) => unknown) | undefined;
-  if (!onProgress) return { options, finish: async () => {}, release: () => {}, failure: (error) => error };
+  // The count follows a signal of its own even without onProgress: the caller's is read here alone, as the platform
+  // holds its state (isAborted, abortError), so nothing set on that object can reach the count's own listeners.
   const controller = new AbortController();
-  const follow = (): void => controller.abort(signal?.reason);
-  if (signal?.aborted) follow();
-  const stopFollowing = signal && !signal.aborted ? onAbort(signal, follow) : undefined;
+  const follow = (): void => controller.abort(abortError(signal));
+  if (isAborted(signal)) follow();
+  const stopFollowing = signal && !isAborted(signal) ? onAbort(signal, follow) : undefined;
   let failure: { error: unknown } | undefined;
   const pending = new Set<PromiseLike<unknown>>();
   const fail = (error: unknown): void => {
@@ -44,7 +46,7 @@ export function guardProgress<O extends { onProgress?: ((progress: never) => voi
   const guarded = (progress: unknown): void => {
     if (failure) return;
     try {
-      const returned = onProgress(progress) as PromiseLike<unknown> | undefined;
+      const returned = onProgress?.(progress) as PromiseLike<unknown> | undefined;
       if (typeof returned?.then !== 'function') return;
       pending.add(returned);
       Promise.resolve(returned).then(() => pending.delete(returned), fail);
@@ -53,7 +55,7 @@ export function guardProgress<O extends { onProgress?: ((progress: never) => voi
     }
   };
   return {
-    options: { ...options, onProgress: guarded as O['onProgress'], signal: controller.signal },
+    options: { ...options, onProgress: (onProgress && guarded) as O['onProgress'], signal: controller.signal },
     async finish() {
       // Settled one by one: a promise that rejects after the last report still fails the count.
       const stopped = new Promise<void>((resolve) => controller.signal.addEventListener('abort', () => resolve(), { once: true }));
