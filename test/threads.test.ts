@@ -8,7 +8,7 @@ import { constellationPlan, unitContribution } from '../dist/search/search-plan.
 import { searchUnitCodec } from '../dist/search/unit-codec.js';
 import { addResult, eachResult, noResults } from '../dist/run/unit-results.js';
 import { runMethod } from '../dist/run/runner.js';
-import { BESIDE_MAX_N, besideOneWorker, completionsThreads, releaseThreads, threadPlan } from '../dist/run/thread-plan.js';
+import { BESIDE_MAX_N, besideOneWorker, completionsThreads, releasesAwaited, releaseThreads, threadPlan } from '../dist/run/thread-plan.js';
 import { searchMethod } from '../dist/search/search-method.js';
 import { closeIdleWorkers, IDLE_MS, idleWorkers, runOnWorkers } from '../dist/run/pool.js';
 import { workersAlive, workersStarted } from '../dist/run/spawn.js';
@@ -389,6 +389,18 @@ describe('the pool', () => {
 
 // A settled count leaves no worker running, including one that was still
 // starting when the count failed or was aborted (a "late" worker).
+/** Turns of the event loop until `running` (a count just called) begins to wait for a release of workers: true; or settles first: false. */
+async function beginsToWait(running: Promise<unknown>): Promise<boolean> {
+  let settled = false;
+  running.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  const before = releasesAwaited();
+  while (!settled && releasesAwaited() === before) await new Promise((resolve) => setImmediate(resolve));
+  return !settled;
+}
+
 describe('counts at once share the workers', () => {
   beforeEach(closeIdleWorkers);
   /** The most workers the process starts: one a core, 4 on smaller machines (thread-plan.ts, workerCap). */
@@ -420,13 +432,13 @@ describe('counts at once share the workers', () => {
     const counting = new Promise<void>((resolve) => (started = resolve));
     const holding = count(22, { algorithm: 'search', threads: cap, signal: first.signal, onProgress: (p) => p.fraction > 0 && started() });
     await counting;
-    let settled = false;
-    const waiting = countCompletions(12, [[0, 3]], { threads: 1 }).finally(() => (settled = true));
-    // Counted here, n = 12 would have ended long before; waiting, it cannot end while the workers are held.
-    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(settled).toBe(false);
+    // Decided by events, not a clock: each begins its wait for a release, or settles first (counted here). Before, 20
+    // sleeps of 10 ms could not tell a count that waits from one that counts here slowly.
+    const waiting = countCompletions(12, [[0, 3]], { threads: 1 });
+    expect(await beginsToWait(waiting)).toBe(true);
     const aborted = new AbortController();
     const alsoWaiting = countCompletions(12, [[0, 3]], { threads: 1, signal: aborted.signal });
+    expect(await beginsToWait(alsoWaiting)).toBe(true);
     aborted.abort();
     await expect(alsoWaiting).rejects.toMatchObject({ name: 'AbortError' }); // abort ends the wait
     first.abort();

@@ -98,6 +98,9 @@ export function workersReleased(): Promise<void> {
   return new Promise((wake) => waiting.push(wake));
 }
 
+/** Waits for a release now (an aborted wait too, until the next release): a test sees a count wait as it begins. */
+export const releasesAwaited = (): number => waiting.length;
+
 /**
  * Workers worth starting before a count of n is planned (they take tens of
  * milliseconds to start, while this thread plans): never more than the
