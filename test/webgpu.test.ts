@@ -854,7 +854,8 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
   });
 
   it('rejects with the AbortError at once when aborted while the shader compiles, and tells what the device still does', async () => {
-    const device = createFakeDevice({ compiled: new Promise(() => undefined) }); // a compile that never ends
+    let compile: () => void = () => undefined;
+    const device = createFakeDevice({ compiled: new Promise<void>((resolve) => (compile = resolve)) }); // ends when told
     const controller = new AbortController();
     const held: Promise<unknown>[] = [];
     const counting = countOnDevice(12, onDevice(device), DEFAULT_LIMITS, {
@@ -866,7 +867,18 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     expect(device.log.dispatches).toEqual([]);
     // The compile, which webgpu.ts waits for before it gives the device back (a device destroyed under it crashes Dawn).
     expect(held.length).toBe(1);
-    expect(await Promise.race([held[0].then(() => 'settled'), Promise.resolve('running')])).toBe('running');
+    // Still pending a turn of the event loop later (a settled promise would have said so by then), and settled once
+    // the compile ends: it is the compile. Before, a race against a resolved promise said 'running' whatever it held.
+    let settled = false;
+    held[0].then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    compile();
+    await held[0];
+    expect(settled).toBe(true);
   });
 });
 
