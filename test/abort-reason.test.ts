@@ -3,7 +3,8 @@
 // when not; on the calling thread and on workers, for count and completions,
 // aborted before the call and during it.
 import { describe, expect, it } from 'vitest';
-import { count, countCompletions } from '../dist/index.js';
+import { count, countCompletions, countCompletionsSync, type Queen } from '../dist/index.js';
+import { TOTAL } from './oeis.js';
 
 const reason = new Error('the user left');
 
@@ -141,4 +142,47 @@ describe("a signal with properties of its own that shadow AbortSignal's", () => 
     await expect(countCompletions(8, [[0, 0]], { signal })).rejects.toBe(reason);
     await expect(onWorkers(signal)).rejects.toBe(reason);
   });
+});
+
+describe('200 counts at once, some aborted', () => {
+  it("each ends exact or rejected with its own reason: aborted before the call, in a microtask, or from its own or another count's progress", async () => {
+    let seed = 7;
+    const random = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+    const controllers = Array.from({ length: 200 }, () => new AbortController());
+    const expected: { total: bigint; abortedBefore: boolean }[] = [];
+    const running = controllers.map((controller, i) => {
+      const n = pick([6, 8, 10, 11, 12, 13]);
+      const placed: Queen[] = pick([[], [[0, 1]]]);
+      const completions = random() < 0.3;
+      const reason = pick([undefined, `reason ${i}`, new Error(`reason ${i}`)]);
+      const abort = (): void => controller.abort(reason);
+      const when = random();
+      const other = controllers[Math.floor(random() * 200)];
+      let reports = 0;
+      const onProgress = when < 0.5 ? undefined : when < 0.75 ? () => void (++reports === 2 && abort()) : () => other.abort(`from ${i}`);
+      if (when < 0.1) abort();
+      else if (when < 0.2) queueMicrotask(abort);
+      const options = {
+        signal: controller.signal,
+        threads: pick([undefined, 1, 2]),
+        engine: pick(['auto', 'wasm', 'js'] as const),
+        onProgress,
+      };
+      expected.push({ total: completions ? countCompletionsSync(n, placed).total : TOTAL[n], abortedBefore: when < 0.1 });
+      return completions ? countCompletions(n, placed, options) : count(n, options);
+    });
+    const outcomes = await Promise.allSettled(running);
+    const wrong = outcomes.flatMap((outcome, i) => {
+      if (outcome.status === 'fulfilled') {
+        return outcome.value.total === expected[i].total && !expected[i].abortedBefore ? [] : [`${i}: ${outcome.value.total}`];
+      }
+      // Rejected: with the reason its signal holds (abort() without one gives an AbortError), and only if it was aborted.
+      const { signal } = controllers[i];
+      return signal.aborted && outcome.reason === signal.reason ? [] : [`${i}: ${String(outcome.reason)}`];
+    });
+    expect(wrong).toEqual([]);
+    // Both kinds of outcome happened: the aborts were not all too late, nor every count aborted.
+    expect(new Set(outcomes.map((o) => o.status))).toEqual(new Set(['fulfilled', 'rejected']));
+  }, 60_000);
 });
