@@ -108,7 +108,7 @@ describe('progress inside join units', () => {
   it('count(24) on one worker reports a share of its first unit before any unit finishes', async () => {
     const controller = new AbortController();
     const seen: Progress[] = [];
-    const moved = new Promise<Progress>((resolve) => {
+    const moved = new Promise<Progress>((resolve, reject) => {
       const running = count(24, {
         threads: 1,
         signal: controller.signal,
@@ -117,7 +117,8 @@ describe('progress inside join units', () => {
           if (p.finished === 0 && p.fraction > 0) resolve(p);
         },
       });
-      running.catch(() => undefined);
+      // A count that ends first fails the test with why, at once (once `moved` has resolved, this changes nothing).
+      running.then(() => reject(new Error('count(24) ended before a report inside its first unit')), reject);
     });
     const p = await moved;
     controller.abort();
@@ -134,13 +135,14 @@ describe('progress inside join units', () => {
     try {
       const seen: Progress[] = [];
       let firstReport = (): void => undefined;
-      const reported = new Promise<void>((resolve) => (firstReport = resolve));
+      let failed = (_error: unknown): void => undefined;
+      const reported = new Promise<void>((resolve, reject) => ((firstReport = resolve), (failed = reject)));
       const onProgress = (p: Progress): void => {
         seen.push(p);
         firstReport();
       };
       const running = count(24, { threads: 1, signal: controller.signal, onProgress });
-      running.catch(() => undefined);
+      running.catch(failed); // a count that fails before its first report fails the test with its error, at once
       // The first report comes once the plan is made; the fake clock stands still, so no other report can pass its interval.
       await reported;
       expect(seen.map((p) => p.elapsedMs)).toEqual([0]);
