@@ -84,8 +84,13 @@ import { installPacked, ROOT } from './pack.js';
 // start from a blob: URL in an opaque origin (a sandboxed iframe).
 // To 85.8 KB raw (+113 bytes, +23 gzipped) when an AbortSignal of another
 // realm (an iframe's) came to be taken: the brand check of its getter.
+// To 86.8 KB raw (+911 bytes, +299 gzipped) when a page that refuses workers
+// (its CSP, Trusted Types, no Worker) came to count on its own thread, the
+// refusal kept for the page's life, and workers to start through the
+// package's own Trusted Types policy (the CSP's message, now seen only in
+// the browser's console, gave back some 100 bytes).
 const BUDGET = {
-  main: { raw: 86_000, gzip: 34_400 },
+  main: { raw: 86_900, gzip: 34_700 },
   worker: { raw: 30_500, gzip: 12_200 }, // 30.26 KB when a thread's completion counts came to share its open-rows instance
   loader: { raw: 6_000, gzip: 2_800 },
 };
