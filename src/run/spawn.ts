@@ -98,6 +98,8 @@ export function spawnWorkerNow(): WorkerHandle | undefined {
   return counted(() => (threads ? nodeWorker(threads) : webWorker()));
 }
 
+/** Set once the environment refused a Web Worker: counts then stay on the calling thread, for this module's life (its worker URL). */
+let refused = false;
 let asPage = false;
 
 /** Test hook: start workers as a page does, from globalThis.Worker (a stand-in, in Node), and forget any refusal. */
@@ -105,9 +107,6 @@ export function startWorkersAsPage(on: boolean): void {
   asPage = on;
   refused = false;
 }
-
-/** Set once the environment refused a Web Worker: counts then stay on the calling thread, for this module's life (its worker URL). */
-let refused = false;
 
 /** Whether a worker was refused here (a CSP, Trusted Types, no Worker, a worker.js that did not load): threadPlan then plans none. */
 export function workersRefused(): boolean {
@@ -117,10 +116,12 @@ export function workersRefused(): boolean {
 /** Failures of workers the environment would not run at all: the pool counts on without them (isRefusal). */
 const refusals = new WeakSet<object>();
 
+/** Whether a worker's failure (spawnWorker's, or WorkerHandle.listen's) is such a refusal. */
 export function isRefusal(error: unknown): boolean {
   return refusals.has(error as object);
 }
 
+/** Marks `error` as a refusal, and workers as refused here from now on. */
 function refusal<E>(error: E): E {
   refused = true;
   refusals.add(Object(error)); // a primitive thrown is no refusal (isRefusal): it fails the count
