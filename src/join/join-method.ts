@@ -30,12 +30,11 @@ import {
   joinMemoryBytes,
   joinUnitAt,
   joinUnitWork,
-  PLAN_STEP,
   planJoinCompact,
   type CompactJoinPlan,
   type JoinUnit,
 } from './join-plan.js';
-import { finish, sharedBuild } from '../shared/slices.js';
+import { finish } from '../shared/slices.js';
 import { classesTimesEight, countSymmetricSolutions, uniqueFromTotal } from '../shared/symmetric-solutions.js';
 
 export class JoinPlan implements PlanIdentity {
@@ -182,8 +181,6 @@ function writeNumber(text: Uint8Array, at: number, value: number, radix: number)
 }
 
 const plans = new Map<number, JoinPlan>();
-/** Plans being made in steps (joinPlanSteps), left where their last step ended. */
-const building = new Map<number, Iterator<void, JoinPlan>>();
 
 /** The join's plan for n (1 <= n <= JOIN_MAX_N); cached. */
 export function joinPlan(n: number): JoinPlan {
@@ -192,12 +189,14 @@ export function joinPlan(n: number): JoinPlan {
 
 /**
  * joinPlan(n) made in steps of `perStep` (compactPlanSteps: by default
- * long ones); counts at once make one between them (sharedBuild).
+ * long ones); the first made is every caller's.
  */
-function joinPlanSteps(n: number, perStep?: number): Generator<void, JoinPlan, undefined> {
-  return sharedBuild(n, plans, building, function* () {
-    return new JoinPlan(n, yield* compactPlanSteps(n, perStep));
-  });
+function* joinPlanSteps(n: number, perStep?: number): Generator<void, JoinPlan, undefined> {
+  const made = plans.get(n);
+  if (made) return made;
+  const plan = new JoinPlan(n, yield* compactPlanSteps(n, perStep));
+  if (!plans.has(n)) plans.set(n, plan);
+  return plans.get(n)!;
 }
 
 /**
@@ -208,14 +207,14 @@ function joinPlanSteps(n: number, perStep?: number): Generator<void, JoinPlan, u
  */
 const JOIN_HELP_MAX_N = 17;
 
-/** The join's Method for n (made once per plan). */
-export function joinMethod(n: number): PlannedMethod<JoinUnit> {
-  return methodOf(joinPlan(n));
-}
-
-/** joinMethod(n) made in steps, for count() to make in slices (n = 23's plan held the event loop 0.4 s). */
-export function* joinMethodSteps(n: number): Generator<void, PlannedMethod<JoinUnit>, undefined> {
-  return methodOf(yield* joinPlanSteps(n, PLAN_STEP));
+/**
+ * The join's Method for n, its plan made in steps of `perStep` units (by
+ * default at once; PLAN_STEP for count(), which makes it in slices: n =
+ * 23's held the event loop 0.4 s). The one entry point of its plan that
+ * the run layer drives.
+ */
+export function* joinMethodSteps(n: number, perStep?: number): Generator<void, PlannedMethod<JoinUnit>, undefined> {
+  return methodOf(yield* joinPlanSteps(n, perStep));
 }
 
 const methodOf = oncePerPlan((plan: JoinPlan): PlannedMethod<JoinUnit> => {

@@ -16,7 +16,7 @@
 // shards and checkpoints never mix. src/search/search-method.ts makes this
 // plan a Method.
 import { expectedWork, subproblemSteps, type Subproblem } from './constellations.js';
-import { finish, sharedBuild } from '../shared/slices.js';
+import { finish } from '../shared/slices.js';
 import { digest } from '../shared/digest.js';
 import { rangeError } from '../shared/errors.js';
 import { popcount } from '../shared/bits.js';
@@ -402,36 +402,41 @@ function pieceRows(n: number): number {
 }
 
 const plans = new Map<string, ConstellationPlan>();
-/** Plans being made in steps (constellationPlanSteps), left where their last step ended. */
-const building = new Map<string, Iterator<void, ConstellationPlan>>();
 
 /** The plan for n at a depth (0: one unit per constellation). Plans are immutable and cached. */
 export function constellationPlan(n: number, depth: number): ConstellationPlan {
   return plans.get(`${n}/${depth}`) ?? finish(constellationPlanSteps(n, depth));
 }
 
-/** constellationPlan(n, depth) made in steps. */
-function constellationPlanSteps(n: number, depth: number): Generator<void, ConstellationPlan, undefined> {
-  return sharedBuild(`${n}/${depth}`, plans, building, function* () {
-    return new ConstellationPlan(n, depth, yield* tallySteps(n, depth));
-  });
+/**
+ * constellationPlan(n, depth) made in steps (tallySteps); the first made is
+ * every caller's (two counts of n cut for other parts may make one at once).
+ */
+function* constellationPlanSteps(n: number, depth: number): Generator<void, ConstellationPlan, undefined> {
+  const key = `${n}/${depth}`;
+  const made = plans.get(key);
+  if (made) return made;
+  const plan = new ConstellationPlan(n, depth, yield* tallySteps(n, depth));
+  if (!plans.has(key)) plans.set(key, plan);
+  return plans.get(key)!;
 }
 
 /** The largest unit may be at most this share of one part's work (a thread's or a shard's). */
 const UNIT_SHARE_OF_PART = 1 / 8;
 
 /**
- * The shallowest depth whose largest unit (by estimate) is at most 1/8 of
- * the work of one of `parts` equal parts, up to MAX_DEPTH; below n = 6 there
- * is nothing to split. Found in steps, making the plans it looks at: count()
- * makes them in slices (n = 32's at depth 0 held the event loop 0.3 s).
+ * The plan at `depth`, or where that is left out at the default depth: the
+ * shallowest whose largest unit (by estimate) is at most 1/8 of the work of
+ * one of `parts` equal parts, up to MAX_DEPTH (below n = 6 there is nothing
+ * to split). Made in steps, with the plans it looks at: count() makes them
+ * in slices (n = 32's at depth 0 held the event loop 0.3 s).
  */
-export function* defaultDepthSteps(n: number, parts: number): Generator<void, number, undefined> {
-  for (let depth = 0; depth < MAX_DEPTH; depth++) {
-    const plan = yield* constellationPlanSteps(n, depth);
-    if (plan.largestUnitWork <= (plan.work / parts) * UNIT_SHARE_OF_PART) return depth;
+export function* searchPlanSteps(n: number, parts: number, depth?: number): Generator<void, ConstellationPlan, undefined> {
+  if (depth !== undefined) return yield* constellationPlanSteps(n, depth);
+  for (let shallower = 0; ; shallower++) {
+    const plan = yield* constellationPlanSteps(n, shallower);
+    if (shallower === MAX_DEPTH || plan.largestUnitWork <= (plan.work / parts) * UNIT_SHARE_OF_PART) return plan;
   }
-  return MAX_DEPTH;
 }
 
 /** The kernel calls a unit needs (the engines' Kernel has them). */
