@@ -11,7 +11,7 @@ import { runMethod } from '../dist/run/runner.js';
 import { closeIdleWorkers } from '../dist/run/pool.js';
 import { startWorkersAsPage, workersAlive, workersRefused } from '../dist/run/spawn.js';
 import { workersToPrestart } from '../dist/run/thread-plan.js';
-import { searchMethod } from '../dist/search/search-method.js';
+import { methodForCount } from '../dist/run/methods.js';
 import { range, TOTAL, UNIQUE } from './oeis.js';
 
 type Handler = ((event: unknown) => void) | null;
@@ -108,7 +108,7 @@ describe.each(REFUSALS)('where %s', (_, refusing) => {
 
   it.each(range(1, 12))('n = %i, a method that does not help while workers start: the calling thread counts it all, exact', async (n) => {
     refuseWith(refusing);
-    const r = await runMethod({ ...searchMethod(n, 0), helps: false }, { engine: 'js', threads: 2 });
+    const r = await runMethod({ ...methodForCount(n, 'search', 1, 0), helps: false }, { engine: 'js', threads: 2 });
     expect(r).toMatchObject({ total: TOTAL[n], unique: UNIQUE[n], engine: 'js', threads: 1 });
   });
 
@@ -151,7 +151,7 @@ describe('on a page that refuses workers', () => {
       seen.push(p);
       if (p.finished === 1) UnloadedLater.fireAll(); // the workers' errors, with one unit counted here
     };
-    const r = await runMethod(searchMethod(12, 0), { engine: 'wasm', threads: 2, progressIntervalMs: 0, onProgress });
+    const r = await runMethod(methodForCount(12, 'search', 1, 0), { engine: 'wasm', threads: 2, progressIntervalMs: 0, onProgress });
     expect(r).toMatchObject({ total: TOTAL[12], unique: UNIQUE[12], threads: 1 });
     expect(seen.some((p) => p.finished === 1)).toBe(true);
     expect(seen.at(-1)).toMatchObject({ fraction: 1, total: TOTAL[12] });
