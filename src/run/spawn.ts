@@ -267,9 +267,13 @@ function withPolicy(create: () => Worker): Worker {
   const trusted = policy;
   const PageWorker = scope.Worker;
   if (!trusted || !PageWorker) return create();
-  scope.Worker = function (url: unknown, options?: WorkerOptions) {
-    return new PageWorker(trusted.createScriptURL(String(url)), options);
-  } as unknown as typeof PageWorker;
+  try {
+    scope.Worker = function (url: unknown, options?: WorkerOptions) {
+      return new PageWorker(trusted.createScriptURL(String(url)), options);
+    } as unknown as typeof PageWorker;
+  } catch {
+    return create(); // a page that froze its Worker: the URL goes as it is (a default policy may still take it)
+  }
   try {
     return create();
   } finally {
