@@ -27,6 +27,8 @@ const COVERED_ELSEWHERE: Record<string, string> = {
   'docs/browser.md // vite.config.ts': 'a Vite config: test/browser/consumer.test.ts builds examples/vite-consumer with it',
   "docs/browser.md Content-Security-Policy: script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'":
     'a header: test/browser/package.test.ts counts under this CSP in Chromium',
+  "docs/browser.md Content-Security-Policy: require-trusted-types-for 'script'; trusted-types nqueens-wasm":
+    "a header: test/browser/unbundled.test.ts counts on workers in Chromium under it (with the page's script-src)",
   'docs/benchmarks.md NQUEENS_PEER_KLUEV_DIR=/tmp/kluev/bins NQUEENS_PEER_KLUEV_BUILDS=avx2=/tmp/kluev/avx2 \\':
     'a benchmark against C++ programs built outside this repository (bench/peers/README.md); bench/peers/run.mjs is type-checked',
   'docs/development.md perf record -k mono -o perf.data node --perf-prof --no-write-protect-code-memory script.mjs':

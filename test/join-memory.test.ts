@@ -5,24 +5,23 @@ import { describe, expect, it } from 'vitest';
 import { count, ERROR_CODES, JOIN_MAX_N } from '../dist/index.js';
 import { joinMemoryBytes } from '../dist/join/join-plan.js';
 import { tableMemoryBudget } from '../dist/contract/environment.js';
-import { joinMethod } from '../dist/join/join-method.js';
-import { searchMethod } from '../dist/search/search-method.js';
 import { runMethod } from '../dist/run/runner.js';
+import { methodForCount } from '../dist/run/methods.js';
 
 describe('memory and workers', () => {
   it('a method states its tables per thread: the join its bound, the search none', () => {
-    expect(joinMethod(16).bytesPerThread).toBe(joinMemoryBytes(16));
-    expect(searchMethod(16, 1).bytesPerThread).toBe(0);
+    expect(methodForCount(16, 'join', 1).bytesPerThread).toBe(joinMemoryBytes(16));
+    expect(methodForCount(16, 'search', 1, 1).bytesPerThread).toBe(0);
   });
 
   it('a count whose tables fit twice in the budget starts 2 workers however many it asks for, and is exact', async () => {
-    const method = { ...joinMethod(12), bytesPerThread: tableMemoryBudget() / 2 };
+    const method = { ...methodForCount(12, 'join', 1), bytesPerThread: tableMemoryBudget() / 2 };
     const r = await runMethod(method, { engine: 'wasm', threads: 4 });
     expect([r.threads, r.total, r.unique]).toEqual([2, 14200n, 1787n]);
   });
 
   it('tables larger than the budget still count, on one worker', async () => {
-    const method = { ...joinMethod(10), bytesPerThread: tableMemoryBudget() * 2 };
+    const method = { ...methodForCount(10, 'join', 1), bytesPerThread: tableMemoryBudget() * 2 };
     const r = await runMethod(method, { engine: 'js', threads: 3 });
     expect([r.threads, r.total, r.unique]).toEqual([1, 724n, 92n]);
   });

@@ -8,13 +8,13 @@ import { compileJoinModule, joinCounter } from './join-module.js';
 import { joinCounterFrom } from '../dist/join/join-counter.js';
 import { planJoin, QUARTER_CACHE_BYTES, quarterHalfBytes, type JoinUnit } from '../dist/join/join-plan.js';
 import { canShareJoinTables, JOIN_SHARE_MAX_WORKERS, setJoinSharing, shareJoinTables, SPARE_MS } from '../dist/join/join-share.js';
-import type { WorkerShare } from '../dist/contract/method.js';
-import { joinMethod } from '../dist/join/join-method.js';
+import type { PlannedMethod, WorkerShare } from '../dist/contract/method.js';
 import { sharedJoinModule, wasmModuleOf } from '../dist/engines/wasm-loader.js';
 import { closeIdleWorkers, runOnWorkers } from '../dist/run/pool.js';
 import type { WorkerHooks } from '../dist/run/messages.js';
 import { maxHalves } from '../dist/join/join-plan.js';
 import { range, TOTAL, UNIQUE } from './oeis.js';
+import { methodForCount } from '../dist/run/methods.js';
 
 /** A table budget small enough that tables are dropped and rebuilt many times from n = 10 on. */
 const SMALL_TABLES = 4096;
@@ -29,7 +29,7 @@ afterEach(() => setJoinSharing(true));
 async function countOnSharedWorkers(n: number, threads: number, hooks?: WorkerHooks): Promise<{ total: bigint; bytes: number }> {
   const memory = new WebAssembly.Memory({ initial: 2, maximum: 65536, shared: true });
   const module = (await sharedJoinModule())!;
-  const plan = joinMethod(n);
+  const plan = methodForCount(n, 'join', 1) as PlannedMethod<JoinUnit>;
   let total = 0n;
   await runOnWorkers<JoinUnit>(
     {
@@ -200,7 +200,7 @@ describe('a memory is given back only when no worker is setting up on it', () =>
   async function run(helperTakesAll: boolean): Promise<{ released: number; online: number; ready: number }> {
     await closeIdleWorkers(); // fresh workers: each says 'online'
     const module = (await sharedJoinModule())!;
-    const plan = joinMethod(14);
+    const plan = methodForCount(14, 'join', 1) as PlannedMethod<JoinUnit>;
     let [released, onlines, readies] = [0, 0, 0];
     let online: () => void = () => undefined;
     const firstOnline = new Promise<void>((resolve) => (online = resolve));

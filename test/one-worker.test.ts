@@ -9,17 +9,17 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { count, type Progress } from '../dist/index.js';
-import { joinMethod } from '../dist/join/join-method.js';
 import { wasmModuleOf } from '../dist/engines/wasm-loader.js';
 import { closeIdleWorkers, idleWorkers } from '../dist/run/pool.js';
 import { workersAlive, workersStarted } from '../dist/run/spawn.js';
 import { workersToPrestart, workerStartsLate } from '../dist/run/thread-plan.js';
 import { range, TOTAL, UNIQUE } from './oeis.js';
+import { methodForCount } from '../dist/run/methods.js';
 
 describe('what the workers of a join count share', () => {
   it('one worker shares nothing (it gets the module itself); two share one memory', async () => {
     const join = wasmModuleOf('join')!;
-    const plan = joinMethod(16);
+    const plan = methodForCount(16, 'join', 1);
     expect(await plan.share!(join, 1)).toBeUndefined();
     const two = await plan.share!(join, 2);
     expect(two?.memory.buffer).toBeInstanceOf(SharedArrayBuffer);

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, planUnits } from '../dist/index.js';
+import { Digest, digest } from '../dist/shared/digest.js';
 import { makesPlan, methodForCount, planLabel, recordedPlan, resolveAlgorithm } from '../dist/run/methods.js';
 import { cliInTempDir } from './cli-in-dir.js';
 import { range } from './oeis.js';
@@ -28,7 +29,7 @@ describe('planUnits', () => {
     }
   });
 
-  // The units are counted without being made (the last row by its free squares' popcount): as many as unitsIn() makes.
+  // The units are counted without being made (the last two rows from their free squares): as many as unitsIn() makes.
   it.each(range(1, 13))('n = %i: the search plan at each depth 0..4 has as many units as it yields', (n) => {
     for (const depth of range(0, 4)) {
       const plan = planUnits(n, { algorithm: 'search', depth });
@@ -87,6 +88,24 @@ describe('planUnits', () => {
     const plan = planUnits(n);
     // Files label a plan with its algorithm, as PlanInfo.method does.
     expect(header.plan).toEqual({ method: plan.algorithm, depth: plan.depth, units: plan.units, digest: plan.digest });
+  });
+});
+
+describe('the costliest plans and digests, as main made them', () => {
+  it("planUnits(32, { depth: 4 }): 14,476,169,223 units (counted a row up, they took 9 s), and n = 27's", () => {
+    expect(planUnits(32, { depth: 4 })).toMatchObject({ n: 32, depth: 4, units: 14_476_169_223, digest: 'def7a581a47dbbdb' });
+    expect(planUnits(27, { depth: 4 })).toMatchObject({ n: 27, depth: 4, units: 2_303_598_022, digest: 'ff1f68c724380bfc' });
+  });
+
+  it('the digest is FNV-1a 64 over UTF-16 code units: the published vectors, and code units past a byte', () => {
+    const vectors = {
+      '': 'cbf29ce484222325',
+      a: 'af63dc4c8601ec8c',
+      foobar: '85944171f73967e8',
+      'n = 23 \u00e9\uffff\u0100': 'fcdb0ec7abb1e045',
+    };
+    for (const [text, hex] of Object.entries(vectors)) expect([text, digest(text)]).toEqual([text, hex]);
+    expect(new Digest().update('foo').update('bar').hex()).toBe(vectors.foobar);
   });
 });
 

@@ -5,8 +5,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { count, countCompletions, type CompletionsProgress, type Progress } from '../dist/index.js';
 import { NOTHING_DONE, RunProgress } from '../dist/run/run-progress.js';
 import { runMethod } from '../dist/run/runner.js';
-import { searchMethod } from '../dist/search/search-method.js';
 import { range, TOTAL, UNIQUE } from './oeis.js';
+import { methodForCount } from '../dist/run/methods.js';
 
 describe.each(['join', 'search'] as const)('algorithm %s', (algorithm) => {
   it.each([1, 2])('n = 13 on %i thread(s): the last report has the exact total and unique count, and units', async (threads) => {
@@ -146,7 +146,7 @@ describe('a slow onProgress', () => {
     // on a fast machine count(15) ends within the first callback's interval, with only a first and a last report.)
     vi.useFakeTimers({ toFake: ['performance'] });
     try {
-      const plan = searchMethod(15, 0);
+      const plan = methodForCount(15, 'search', 1, 0);
       const calls: number[] = [];
       const r = await runMethod(plan, {
         engine: 'wasm',

@@ -9,15 +9,14 @@ import { searchUnitCodec } from '../dist/search/unit-codec.js';
 import { addResult, eachResult, noResults } from '../dist/run/unit-results.js';
 import { runMethod } from '../dist/run/runner.js';
 import { BESIDE_MAX_N, besideOneWorker, completionsThreads, releasesAwaited, releaseThreads, threadPlan } from '../dist/run/thread-plan.js';
-import { searchMethod } from '../dist/search/search-method.js';
 import { closeIdleWorkers, IDLE_MS, idleWorkers, runOnWorkers } from '../dist/run/pool.js';
 import { workersAlive, workersStarted } from '../dist/run/spawn.js';
 import { wasmModule } from '../dist/engines/wasm-loader.js';
 import { counterFor } from '../dist/run/counters.js';
-import { countWhole, type Method } from '../dist/contract/method.js';
-import { joinMethod } from '../dist/join/join-method.js';
+import { countWhole, type Method, type PlannedMethod } from '../dist/contract/method.js';
 import type { JoinUnit } from '../dist/join/join-plan.js';
 import { TOTAL, UNIQUE } from './oeis.js';
+import { methodForCount } from '../dist/run/methods.js';
 
 const index = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
@@ -97,7 +96,12 @@ describe('onProgress', () => {
     const units = [...plan.unitsIn()];
     const seen: Progress[] = [];
     const reports: Progress[] = [];
-    await runMethod(searchMethod(12, 0), { engine: 'js', threads: 0, progressIntervalMs: 0, onProgress: (p) => reports.push(p) });
+    await runMethod(methodForCount(12, 'search', 1, 0), {
+      engine: 'js',
+      threads: 0,
+      progressIntervalMs: 0,
+      onProgress: (p) => reports.push(p),
+    });
     // The first report with each number of finished units: the start, then one as each unit ends
     // (a slow machine may add reports from inside a unit, between them).
     for (const p of reports) if (p.finished === seen.length) seen.push(p);
@@ -456,7 +460,7 @@ describe('counts at once share the workers', () => {
     setImmediate(probe);
     /** For each turn, the counts that began a unit in it. */
     const began = new Map<number, Set<number>>();
-    const join = joinMethod(16);
+    const join = methodForCount(16, 'join', 1) as PlannedMethod<JoinUnit>;
     const counting = (me: number): Method<JoinUnit> => ({
       ...join,
       counter: (module) => {
@@ -757,7 +761,7 @@ describe('worker failures reject the count', () => {
         yield 0;
       }
     };
-    const plan = { ...searchMethod(12, 0), module: () => ({}) as WebAssembly.Module, counter: () => endless };
+    const plan = { ...methodForCount(12, 'search', 1, 0), module: () => ({}) as WebAssembly.Module, counter: () => endless };
     const running = runMethod(plan, { engine: 'wasm', threads: 2 });
     await expect(running.finally(() => (rejected = true))).rejects.toMatchObject({ code: 'ERR_NQUEENS_WORKER_FAILED' });
     // The calling thread was paused between slices when the count rejected: its turn comes before this one.

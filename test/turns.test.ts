@@ -6,9 +6,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { count, planUnits, type Progress } from '../dist/index.js';
 import { yieldToEventLoop } from '../dist/shared/slices.js';
-import { constellationPlan, defaultDepthSteps } from '../dist/search/search-plan.js';
+import { constellationPlan } from '../dist/search/search-plan.js';
 import { planSubproblems } from '../dist/search/constellations.js';
-import { joinMethod, joinMethodSteps, joinPlan } from '../dist/join/join-method.js';
+import { joinPlan } from '../dist/join/join-method.js';
+import { compactPlanSteps, PLAN_STEP } from '../dist/join/join-plan.js';
+import { methodForCount, methodForCountSteps } from '../dist/run/methods.js';
 import { closeIdleWorkers } from '../dist/run/pool.js';
 import { workersStarted } from '../dist/run/spawn.js';
 import { workersToPrestart } from '../dist/run/thread-plan.js';
@@ -138,7 +140,7 @@ describe('a count whose plan is large', () => {
   it('count(32, { threads: 256 }) plans in slices: a timer set before the call fires while it plans, and its abort rejects it', async () => {
     // Its plan (83,190 constellations) took 0.3 s, built before the first await: the timer and the abort waited for it.
     await abortWhilePlanning(32, { threads: 256 });
-    // The plan left half built by the abort is finished by the next that asks for it: the same plan.
+    // The plan the abort left half built is dropped: the next makes it anew, the same plan.
     expect(planUnits(32)).toMatchObject({ n: 32, depth: 0, units: 83_415, digest: 'd817d3d087e8f41b' });
   });
 });
@@ -147,7 +149,7 @@ describe("a count whose join's plan is large", () => {
   it('count(23) plans in slices: a timer set before the call fires while it plans, and its abort rejects it', async () => {
     // Its plan (4,056,746 units) took 0.35-0.5 s, made before the first await: the timer and the abort waited for it.
     await abortWhilePlanning(23);
-    // The plan left part made by the abort is finished by the next that asks for it: the same plan as main made.
+    // The plan the abort left part made is dropped (it stayed for the next count): that one makes it anew, the same plan.
     expect(planUnits(23)).toMatchObject({ method: 'join', n: 23, units: 4_056_746, digest: '16d4790e58c27518' });
   });
 
@@ -173,32 +175,79 @@ describe("a count whose join's plan is large", () => {
   });
 });
 
+/** The steps an iterator takes before it ends (its next() calls that are not done). */
+function stepsOf(steps: Iterator<unknown>, most = Infinity): number {
+  let taken = 0;
+  while (taken < most && !steps.next().done) taken++;
+  return taken;
+}
+
+/** Closes a count's steps before they end, as inSlices does on an abort. */
+const abandon = (steps: Iterator<unknown>): void => void steps.return?.();
+
+/** The steps of making the join's plan of n from nothing, as count() makes it. */
+const joinPlanStepsFromNothing = (n: number): number => stepsOf(compactPlanSteps(n, PLAN_STEP));
+
 describe('a plan made in steps', () => {
-  it("the join's is one plan for the callers making it at once", () => {
-    const first = joinMethodSteps(20);
-    for (let step = 0; step < 5; step++) expect(first.next().done).toBe(false); // its splits part made
-    const plan = joinPlan(20); // made at once, meanwhile: carries the first's make on to its end
-    let next = first.next();
-    while (!next.done) next = first.next();
-    expect(next.value).toBe(joinMethod(20));
-    expect(joinPlan(20)).toBe(plan);
-    expect(plan).toMatchObject({ n: 20, units: 46_508, digest: '4a489ea4ab64c4f0' }); // as made at once before
+  it("the join's is one make for the counts making it at once: together they take a make's steps", () => {
+    const whole = joinPlanStepsFromNothing(20);
+    const [first, second] = [methodForCountSteps(20, 'join', 1), methodForCountSteps(20, 'join', 8)];
+    expect(stepsOf(first, 5)).toBe(5); // its splits part made
+    const rest = stepsOf(second); // carries the first's make on to its end
+    expect([rest, stepsOf(first)]).toEqual([whole - 5, 0]); // the first finds the plan made
+    expect(methodForCountSteps(20, 'join', 1).next()).toEqual({ done: true, value: methodForCount(20, 'join', 1) });
+    expect(joinPlan(20)).toMatchObject({ n: 20, units: 46_508, digest: '4a489ea4ab64c4f0' }); // as made at once before
   });
 
-  it('is one plan for the callers making it at once, and holds the subproblems planSubproblems made meanwhile', () => {
-    const first = defaultDepthSteps(28, 1);
-    for (let step = 0; step < 5; step++) expect(first.next().done).toBe(false); // its subproblems half made
+  it("one made at once meanwhile is the plan: a count's make in steps ends with it", () => {
+    const first = methodForCountSteps(19, 'join', 1);
+    expect(stepsOf(first, 5)).toBe(5);
+    const plan = joinPlan(19); // made at once, by countSync or planUnits
+    let step = first.next();
+    while (!step.done) step = first.next();
+    expect(step.value).toBe(methodForCount(19, 'join', 1));
+    expect(joinPlan(19)).toBe(plan);
+  });
+
+  it("the search's: one make for counts cut alike, which holds the subproblems planSubproblems made meanwhile", () => {
+    const first = methodForCountSteps(28, 'search', 1);
+    expect(stepsOf(first, 5)).toBe(5); // its subproblems part made
     const list = planSubproblems(28); // made at once, meanwhile
-    const second = defaultDepthSteps(28, 1);
-    let steps = 0;
-    while (!second.next().done) steps++;
-    expect(steps).toBeGreaterThan(0); // the second carried the first's make on to the end
-    let next = first.next();
-    while (!next.done) next = first.next();
-    expect(next.value).toBe(0);
+    expect(stepsOf(methodForCountSteps(28, 'search', 1))).toBeGreaterThan(0); // carries the first's make on to the end
+    expect(stepsOf(first)).toBe(0);
     const plan = constellationPlan(28, 0);
     expect(plan.constellations).toBe(list);
     expect(plan).toMatchObject({ n: 28, depth: 0, units: 45_747, digest: 'ef835e9cfbdaa094' }); // as made at once before
+    expect(methodForCountSteps(28, 'search', 1).next().value).toBe(methodForCount(28, 'search', 1, 0));
+  });
+});
+
+describe('a plan half made, that no count holds any longer', () => {
+  it('is left as it is while a count holds it: one closing its steps (an abort) takes nothing from the others', () => {
+    const whole = joinPlanStepsFromNothing(17);
+    const [first, second] = [methodForCountSteps(17, 'join', 1), methodForCountSteps(17, 'join', 1)];
+    expect([stepsOf(first, 3), stepsOf(second, 3)]).toEqual([3, 3]);
+    abandon(first);
+    expect(6 + stepsOf(second)).toBe(whole);
+  });
+
+  it('is dropped once the last count holding it closes its steps: the next makes it from nothing', () => {
+    const whole = joinPlanStepsFromNothing(18);
+    const [first, second] = [methodForCountSteps(18, 'join', 1), methodForCountSteps(18, 'join', 1)];
+    expect([stepsOf(first, 3), stepsOf(second, 3), whole > 6]).toEqual([3, 3, true]);
+    abandon(first);
+    abandon(second); // it stayed until the next count of n finished it (2 MB at n = 32)
+    expect(stepsOf(methodForCountSteps(18, 'join', 1))).toBe(whole);
+  });
+
+  it("count(22) aborted in its plan's second turn leaves none: the next count makes the plan from nothing", async () => {
+    probe = await turnProbe();
+    const controller = new AbortController();
+    // Two turns on: the count has made its plan's first slices (20 ms each; the whole takes 0.1-0.2 s).
+    setImmediate(() => setImmediate(() => controller.abort(reason)));
+    expect(await rejectionTurn(count(22, { signal: controller.signal }))).not.toBe('resolved');
+    expect(stepsOf(methodForCountSteps(22, 'join', 1))).toBe(joinPlanStepsFromNothing(22));
+    await closeIdleWorkers();
   });
 });
 

@@ -5,8 +5,8 @@
 // Unique solutions are found by testing each solution against its seven
 // images under the symmetries of the square.
 import type { Progress } from '../shared/progress.js';
-import { abortError, type AbortSignalLike } from '../shared/abort.js';
-import { now, SLICE_MS, yieldToEventLoop } from '../shared/slices.js';
+import type { AbortSignalLike } from '../shared/abort.js';
+import { inSlices, now } from '../shared/slices.js';
 
 /** Whether a queen at (row, col) is safe from the queens placement[0..row - 1] above it. */
 function isSafe(placement: Int32Array, row: number, col: number): boolean {
@@ -109,7 +109,7 @@ const FOUND = 0;
 const ENDED = 1;
 const PAUSED = 2;
 
-/** Rows placed or left between two looks at the clock: well under a slice, however rare the solutions. */
+/** Rows placed or left a step (between two looks at the clock): well under a slice, however rare the solutions. */
 const STEPS_PER_LOOK = 4096;
 
 /**
@@ -172,23 +172,28 @@ export function* referenceSolutions(n: number): Generator<number[], void, undefi
 }
 
 /**
- * The reference engine with `signal` and `onProgress`: it has no
- * subproblems, so it counts one row-0 column after another, yielding to the
- * event loop every SLICE_MS inside a column; progress is columns done.
+ * The reference engine with `signal` and `onProgress`, in slices on the
+ * calling thread (inSlices, as count() makes its plan): it has no
+ * subproblems, so it counts one row-0 column after another; progress is
+ * columns done.
  */
-export async function runReference(
+export function runReference(
   n: number,
-  options: { signal?: AbortSignalLike | undefined; onProgress?: ((p: Progress) => void) | undefined; progressIntervalMs?: number },
+  options: { signal?: AbortSignalLike | undefined; onProgress?: ((p: Progress) => void) | undefined },
 ): Promise<{ total: bigint; unique: bigint }> {
-  const { signal, onProgress } = options;
-  const interval = options.progressIntervalMs ?? 100;
+  const steps = referenceSteps(n, options.onProgress);
+  return inSlices(steps, options.signal);
+}
+
+/** The reference count of n in steps, reporting at most every 100 ms: its start, then a step where its first slice waits its turn. */
+function* referenceSteps(n: number, onProgress: ((p: Progress) => void) | undefined): Generator<void, { total: bigint; unique: bigint }> {
   const start = now();
   let total = 0;
   let unique = 0;
   let lastReport = -Infinity;
   const report = (finished: number, within: number, force: boolean): void => {
     const t = now();
-    if (!onProgress || (!force && t - lastReport < interval)) return;
+    if (!onProgress || (!force && t - lastReport < REFERENCE_PROGRESS_MS)) return;
     lastReport = t;
     const fraction = finished === n ? 1 : Math.min(1, (finished + within) / n);
     onProgress({
@@ -207,31 +212,27 @@ export async function runReference(
   const image = new Int32Array(n);
   report(0, 0, true);
   // The first slice waits its turn too, as the other engines' do: counts that start at once each counted one in the same turn.
-  await yieldToEventLoop(signal);
-  let sliceStart = now();
+  yield;
   for (let col = 0; col < n; col++) {
     const search = new ReferenceSearch(n, inColumn(n, col));
-    // The clock is read every 256 solutions and wherever the steps ran out: a slice ends on time even at n = 32,
+    // A step ends every 256 solutions and wherever the advance ran out: a slice ends on time even at n = 32,
     // where the first solution of a column is billions of steps away.
     for (let step; (step = search.advance(STEPS_PER_LOOK)) !== ENDED;) {
       if (step === FOUND) {
         total++;
         if (isCanonical(search.placement, image)) unique++;
       }
-      if ((step === PAUSED || (total & 255) === 0) && now() - sliceStart > SLICE_MS) {
+      if (step === PAUSED || (total & 255) === 0) {
         // The share of this column done: how far its row-1 queen has moved (-1 before its first square).
         report(col, n > 1 ? Math.max(0, search.placement[1]) / n : 0, false);
-        await yieldToEventLoop(signal);
-        if (signal?.aborted) throw abortError(signal);
-        sliceStart = now();
+        yield;
       }
     }
     report(col + 1, 0, col + 1 === n);
-    if (now() - sliceStart > SLICE_MS) {
-      await yieldToEventLoop(signal);
-      sliceStart = now();
-    }
-    if (signal?.aborted) throw abortError(signal);
+    yield;
   }
   return { total: BigInt(total), unique: BigInt(unique) };
 }
+
+/** The least time between two progress reports of the reference engine's counts. */
+export const REFERENCE_PROGRESS_MS = 100;

@@ -30,12 +30,11 @@ import {
   joinMemoryBytes,
   joinUnitAt,
   joinUnitWork,
-  PLAN_STEP,
   planJoinCompact,
   type CompactJoinPlan,
   type JoinUnit,
 } from './join-plan.js';
-import { finish, sharedBuild } from '../shared/slices.js';
+import { finish } from '../shared/slices.js';
 import { classesTimesEight, countSymmetricSolutions, uniqueFromTotal } from '../shared/symmetric-solutions.js';
 
 export class JoinPlan implements PlanIdentity {
@@ -45,7 +44,7 @@ export class JoinPlan implements PlanIdentity {
   readonly units: number;
   /** The units, in plan order, in typed arrays (unit objects are made as they are asked for). */
   readonly compact: CompactJoinPlan;
-  /** The digest once made: only files need it, and at n = 23 it takes half a second. */
+  /** The digest once made: only files need it, and at n = 23 it takes 0.3 s (0.8 s before 2026-11-28). */
   private readonly made: { digest?: string } = {};
   /** joinUnitWork of one pass, per cost. */
   readonly #workOfCost: Float64Array;
@@ -69,15 +68,10 @@ export class JoinPlan implements PlanIdentity {
   /** Over every unit's split, as `eastRows(base 36).centreRow.weight.mirrorWeight`, comma-separated. */
   get digest(): string {
     if (this.made.digest === undefined) {
-      const plan = this.compact;
-      const splits = new Digest();
-      for (let i = 0; i < plan.units; i++) {
-        splits.update(`${i > 0 ? ',' : ''}${plan.eastRows[i].toString(36)}.${plan.centreRow[i]}.${plan.weight[i]}.${plan.mirrorWeight[i]}`);
-      }
       // Even n's units count with the transpose's test since 2026-11-26 (join-plan.ts): other counts, so another plan.
       const shares = this.n % 2 === 0 ? '|shares transpose' : '';
       this.made.digest = digest(
-        `nqueens-plan|format ${PLAN_FORMAT_VERSION}|method ${this.method}|n ${this.n}|depth 0|units ${this.units}${shares}|splits ${splits.hex()}`,
+        `nqueens-plan|format ${PLAN_FORMAT_VERSION}|method ${this.method}|n ${this.n}|depth 0|units ${this.units}${shares}|splits ${splitsHex(this.compact)}`,
       );
     }
     return this.made.digest;
@@ -140,9 +134,53 @@ export class JoinPlan implements PlanIdentity {
   }
 }
 
+/** Characters of the splits' text digested at once. */
+const DIGEST_CHUNK = 8192;
+
+/**
+ * The digest of every unit's split, as `eastRows(base 36).centreRow.weight.mirrorWeight`,
+ * comma-separated: the text (ASCII) written into bytes and digested a chunk
+ * at a time (0.36 s at n = 23, where a string a unit took 0.81 s).
+ */
+function splitsHex(plan: CompactJoinPlan): string {
+  const splits = new Digest();
+  const text = new Uint8Array(DIGEST_CHUNK + 64); // room for the unit that crosses the chunk's end
+  const decoder = new TextDecoder();
+  let at = 0;
+  for (let i = 0; i < plan.units; i++) {
+    if (i > 0) text[at++] = COMMA;
+    at = writeNumber(text, at, plan.eastRows[i], 36);
+    text[at++] = DOT;
+    at = writeNumber(text, at, plan.centreRow[i], 10);
+    text[at++] = DOT;
+    at = writeNumber(text, at, plan.weight[i], 10);
+    text[at++] = DOT;
+    at = writeNumber(text, at, plan.mirrorWeight[i], 10);
+    if (at >= DIGEST_CHUNK || i === plan.units - 1) {
+      splits.update(decoder.decode(text.subarray(0, at)));
+      at = 0;
+    }
+  }
+  return splits.hex();
+}
+
+const [COMMA, DOT, MINUS] = [',', '.', '-'].map((c) => c.charCodeAt(0));
+
+/** Writes an integer (|value| < 2^31) as `value.toString(radix)` does, from `at`; returns where it ends. */
+function writeNumber(text: Uint8Array, at: number, value: number, radix: number): number {
+  if (value < 0) text[at++] = MINUS;
+  let rest = Math.abs(value);
+  let end = at + 1;
+  for (let power = radix; power <= rest; power *= radix) end++;
+  for (let i = end - 1; i >= at; i--) {
+    const digit = rest % radix;
+    text[i] = digit < 10 ? 48 + digit : 87 + digit; // '0'-'9', then 'a'-'z'
+    rest = (rest / radix) | 0;
+  }
+  return end;
+}
+
 const plans = new Map<number, JoinPlan>();
-/** Plans being made in steps (joinPlanSteps), left where their last step ended. */
-const building = new Map<number, Iterator<void, JoinPlan>>();
 
 /** The join's plan for n (1 <= n <= JOIN_MAX_N); cached. */
 export function joinPlan(n: number): JoinPlan {
@@ -151,12 +189,14 @@ export function joinPlan(n: number): JoinPlan {
 
 /**
  * joinPlan(n) made in steps of `perStep` (compactPlanSteps: by default
- * long ones); counts at once make one between them (sharedBuild).
+ * long ones); the first made is every caller's.
  */
-function joinPlanSteps(n: number, perStep?: number): Generator<void, JoinPlan, undefined> {
-  return sharedBuild(n, plans, building, function* () {
-    return new JoinPlan(n, yield* compactPlanSteps(n, perStep));
-  });
+function* joinPlanSteps(n: number, perStep?: number): Generator<void, JoinPlan, undefined> {
+  const made = plans.get(n);
+  if (made) return made;
+  const plan = new JoinPlan(n, yield* compactPlanSteps(n, perStep));
+  if (!plans.has(n)) plans.set(n, plan);
+  return plans.get(n)!;
 }
 
 /**
@@ -167,14 +207,14 @@ function joinPlanSteps(n: number, perStep?: number): Generator<void, JoinPlan, u
  */
 const JOIN_HELP_MAX_N = 17;
 
-/** The join's Method for n (made once per plan). */
-export function joinMethod(n: number): PlannedMethod<JoinUnit> {
-  return methodOf(joinPlan(n));
-}
-
-/** joinMethod(n) made in steps, for count() to make in slices (n = 23's plan held the event loop 0.4 s). */
-export function* joinMethodSteps(n: number): Generator<void, PlannedMethod<JoinUnit>, undefined> {
-  return methodOf(yield* joinPlanSteps(n, PLAN_STEP));
+/**
+ * The join's Method for n, its plan made in steps of `perStep` units (by
+ * default at once; PLAN_STEP for count(), which makes it in slices: n =
+ * 23's held the event loop 0.4 s). The one entry point of its plan that
+ * the run layer drives.
+ */
+export function* joinMethodSteps(n: number, perStep?: number): Generator<void, PlannedMethod<JoinUnit>, undefined> {
+  return methodOf(yield* joinPlanSteps(n, perStep));
 }
 
 const methodOf = oncePerPlan((plan: JoinPlan): PlannedMethod<JoinUnit> => {

@@ -4,13 +4,13 @@
 // and 'webgpu' run their own loops, reporting the same Progress.
 import { abortError, type AbortSignalLike } from '../shared/abort.js';
 import { ERROR_CODES, hasCode } from '../shared/errors.js';
-import { inSlices, now, SLICE_MS, yieldToEventLoop } from '../shared/slices.js';
+import { inSlices, now } from '../shared/slices.js';
 import type { Progress } from '../shared/progress.js';
 import type { Rows } from '../shared/placements.js';
 import { availableCoresNow } from '../contract/environment.js';
 import { countOnThread } from '../contract/method.js';
 import type { EngineChoice, EngineName } from '../engines/engine-names.js';
-import { countReference, referenceSolutions, runReference } from '../engines/reference.js';
+import { countReference, REFERENCE_PROGRESS_MS, referenceSolutions, runReference } from '../engines/reference.js';
 import { resolveOpenRows } from '../completions/open-rows-kernel.js';
 import {
   fundamentalSolutions,
@@ -83,7 +83,8 @@ export async function countByEngine(n: number, run: CountRun): Promise<Counted &
   const cores = availableCoresNow();
   const early = workersToPrestart(n, threads, cores);
   // The plan is cut for the threads that will count, and made in slices: n = 32's held the event loop 0.3 s, n = 23's 0.5 s.
-  const method = await inSlices(startingWorkers(methodForCountSteps(n, algorithm, planParts(threads, cores)), early), signal);
+  const planSteps = startingWorkers(methodForCountSteps(n, algorithm, planParts(threads, cores)), early);
+  const method = await inSlices(planSteps, signal);
   const r = await runMethod(method, { engine, threads, onProgress, signal });
   return { total: r.total, unique: r.unique, engine: r.engine, algorithm, threads: r.threads };
 }
@@ -93,19 +94,24 @@ export async function countByEngine(n: number, run: CountRun): Promise<Counted &
  * after each step, and those left at once if it ends first (a plan made
  * before): started all before its first step, they held the event loop
  * 8 ms each, 40 ms the first in a process (Node loads its worker modules).
+ * Closed early (an abort), it closes `plan`.
  */
 function* startingWorkers<T>(plan: Iterator<void, T>, workers: number): Generator<void, T, undefined> {
-  for (let started = 1; ; started++) {
-    const step = plan.next();
-    if (step.done) {
-      if (workers > 0) prestartWorkers(workers);
-      return step.value;
-    }
-    yield;
-    if (started <= workers) {
-      prestartWorkers(started);
+  try {
+    for (let started = 1; ; started++) {
+      const step = plan.next();
+      if (step.done) {
+        if (workers > 0) prestartWorkers(workers);
+        return step.value;
+      }
       yield;
+      if (started <= workers) {
+        prestartWorkers(started);
+        yield;
+      }
     }
+  } finally {
+    plan.return?.();
   }
 }
 
@@ -143,18 +149,21 @@ export async function completionsByEngine(n: number, rows: Rows, run: Completion
   return runCompletions({ n, rows, engine, threads: run.threads, signal: run.signal, onProgress });
 }
 
-/** Steps of the reference's completion walk between looks at the clock. */
+/** Steps of the reference's completion walk a step (between looks at the clock). */
 const REFERENCE_STEPS = 4096;
-/** The least time between two progress reports of the reference's completion count, from the end of the last. */
-const REFERENCE_PROGRESS_MS = 100;
 
 /**
  * The reference's completion count on the calling thread, in slices that let
- * the event loop run (an abort, other work), reporting progress as the other
- * engines do: at the start, at most every 100 ms, and at the end.
+ * the event loop run (an abort, other work: inSlices), reporting progress as
+ * the other engines do: at the start, at most every 100 ms, and at the end.
  */
-async function referenceCompletionsInSlices(n: number, rows: Rows, run: CompletionsByEngine): Promise<bigint> {
-  const { onProgress, signal } = run;
+function referenceCompletionsInSlices(n: number, rows: Rows, run: CompletionsByEngine): Promise<bigint> {
+  const steps = referenceCompletionSteps(n, rows, run.onProgress);
+  return inSlices(steps, run.signal);
+}
+
+/** The reference's completion count in steps: its start reported, then a step where its first slice waits its turn. */
+function* referenceCompletionSteps(n: number, rows: Rows, onProgress: CompletionsByEngine['onProgress']): Generator<void, bigint> {
   const start = now();
   const walk = new ReferenceCompletions(n, rows);
   let fraction = 0;
@@ -167,15 +176,10 @@ async function referenceCompletionsInSlices(n: number, rows: Rows, run: Completi
     lastReport = now();
   };
   report(false); // its start, as every count reports it
-  if (signal?.aborted) throw abortError(signal); // by the caller, or by that report (the progress guard's signal)
-  await yieldToEventLoop(signal); // the first slice waits its turn too, as the other engines' do
-  let sliceStart = now();
+  yield; // the first slice waits its turn too, as the other engines' do
   while (!walk.tally(REFERENCE_STEPS)) {
-    if (now() - sliceStart < SLICE_MS) continue;
     if (now() - lastReport >= REFERENCE_PROGRESS_MS) report(false);
-    await yieldToEventLoop(signal);
-    if (signal?.aborted) throw abortError(signal);
-    sliceStart = now();
+    yield;
   }
   report(true);
   return BigInt(walk.found);

@@ -1,11 +1,11 @@
 // Which method counts: the algorithm a count of n resolves to (./algorithm.ts),
 // and the planned method for it or for the plan a file names. The one place
 // that chooses; everything after takes a Method (src/contract/method.ts).
-import { joinMethod, joinMethodSteps } from '../join/join-method.js';
-import { searchMethod } from '../search/search-method.js';
-import { defaultDepthSteps, MAX_DEPTH } from '../search/search-plan.js';
+import { joinMethodSteps } from '../join/join-method.js';
+import { searchMethodSteps } from '../search/search-method.js';
+import { MAX_DEPTH } from '../search/search-plan.js';
 import { finish } from '../shared/slices.js';
-import { JOIN_MAX_N } from '../join/join-plan.js';
+import { JOIN_MAX_N, PLAN_STEP } from '../join/join-plan.js';
 import type { EngineChoice } from '../engines/engine-names.js';
 import { resolveAlgorithm, type AlgorithmChoice, type AlgorithmName } from './algorithm.js';
 import type { PlanIdentity, PlannedMethod } from '../contract/method.js';
@@ -87,13 +87,78 @@ export function plannedMethod(algorithm: AlgorithmName, n: number, depth: number
 /**
  * The method a count of n runs for a resolved algorithm, split for `parts`
  * threads or shards (the search refines its plan to a depth where no unit
- * holds more than 1/8 of a part; `depth` overrides it).
+ * holds more than 1/8 of a part; `depth` overrides it), its plan made at
+ * once: countSync, planUnits and the CLI.
  */
 export function methodForCount(n: number, algorithm: AlgorithmName, parts: number, depth?: number): PlannedMethod {
-  return algorithm === 'join' ? joinMethod(n) : searchMethod(n, depth ?? finish(defaultDepthSteps(n, parts)));
+  return finish(methodSteps(n, algorithm, parts, depth));
 }
 
-/** methodForCount(n, algorithm, parts) made in steps, for count() to make in slices (inSlices). */
-export function* methodForCountSteps(n: number, algorithm: AlgorithmName, parts: number): Generator<void, PlannedMethod, undefined> {
-  return algorithm === 'join' ? yield* joinMethodSteps(n) : searchMethod(n, yield* defaultDepthSteps(n, parts));
+/**
+ * methodForCount(n, algorithm, parts) made in small steps, for count() to
+ * make in slices (inSlices); counts at once make one between them.
+ */
+export function methodForCountSteps(n: number, algorithm: AlgorithmName, parts: number): Generator<void, PlannedMethod, undefined> {
+  // The join's plan is the same for any parts; the search's depth follows from them.
+  const key = algorithm === 'join' ? `join ${n}` : `search ${n} ${parts}`;
+  return sharedMake(key, () => methodSteps(n, algorithm, parts, undefined, PLAN_STEP));
+}
+
+/**
+ * A method's plan made in steps, through its one entry point: the join's
+ * `perStep` units a step (by default at once), the search's at `depth` or
+ * at the default depth for `parts`.
+ */
+function methodSteps(
+  n: number,
+  algorithm: AlgorithmName,
+  parts: number,
+  depth?: number,
+  perStep?: number,
+): Generator<void, PlannedMethod, undefined> {
+  return algorithm === 'join' ? joinMethodSteps(n, perStep) : searchMethodSteps(n, parts, depth);
+}
+
+/** A plan being made in steps for counts at once, and how many of them hold it. */
+interface Make {
+  readonly steps: Iterator<void, PlannedMethod>;
+  holders: number;
+}
+
+/** The plans being made for counts (methodForCountSteps), by what they are made for. */
+const making = new Map<string, Make>();
+
+/**
+ * The steps of `key`'s plan, shared by the counts making it at once, each
+ * step taken by whichever has its turn; `begin()`'s steps where none is
+ * being made. A make that no count holds any longer (each aborted, so its
+ * steps were closed) is dropped half made, where it stayed until the next
+ * count of that n finished it (2 MB at n = 32); one that throws is begun
+ * again by the next count's step.
+ */
+function* sharedMake(key: string, begin: () => Iterator<void, PlannedMethod>): Generator<void, PlannedMethod, undefined> {
+  let held: Make | undefined;
+  try {
+    for (;;) {
+      const make = making.get(key) ?? { steps: begin(), holders: 0 };
+      if (make !== held) {
+        release(key, held);
+        make.holders++;
+        held = make;
+      }
+      // Taken out while it steps: one that throws, or ends, is no longer being made (the others find the plan made).
+      making.delete(key);
+      const step = make.steps.next();
+      if (step.done) return step.value;
+      making.set(key, make);
+      yield;
+    }
+  } finally {
+    release(key, held);
+  }
+}
+
+/** A count lets go of `make`; the last to hold it drops it. */
+function release(key: string, make: Make | undefined): void {
+  if (make && --make.holders === 0 && making.get(key) === make) making.delete(key);
 }

@@ -15,7 +15,7 @@ import { abortError, onAbort, type AbortSignalLike } from '../shared/abort.js';
 import { unrefTimeout } from '../shared/slices.js';
 import { codedError, ERROR_CODES } from '../shared/errors.js';
 import { isNode } from '../contract/environment.js';
-import { spawnWorker, spawnWorkerNow, type WorkerHandle } from './spawn.js';
+import { isRefusal, spawnWorker, spawnWorkerNow, type WorkerHandle } from './spawn.js';
 import type { AnyUnit, FromWorker, WorkerHooks } from './messages.js';
 import { eachResult } from './unit-results.js';
 import type { MethodName, UnitCodec, WorkerShare } from '../contract/method.js';
@@ -67,6 +67,12 @@ interface PoolJob<U extends AnyUnit = AnyUnit> {
    * (so no unit is recorded after the job settled).
    */
   helper?: ((take: () => U | undefined, stopped: () => boolean) => Promise<void>) | undefined;
+  /**
+   * Whether the helper counts while the workers start (Method.helps; default
+   * true). Either way, where the environment refuses every worker (isRefusal:
+   * a page's CSP or Trusted Types), the helper counts every unit left.
+   */
+  helps?: boolean | undefined;
   /** The helper takes units for the whole job, beside the workers, not only until one is ready. */
   helperStays?: boolean | undefined;
   /** A unit each worker counts once, result unused, before it says it is ready: it builds the worker's tables. */
@@ -220,11 +226,15 @@ export function prestartWorkers(threads: number): void {
   }
 }
 
-/** Runs a job's units on a pool of workers; resolves once every unit is counted. */
-export function runOnWorkers<U extends AnyUnit = AnyUnit>(job: PoolJob<U>, probe: PoolProbe = {}): Promise<void> {
+/**
+ * Runs a job's units on a pool of workers; resolves once every unit is
+ * counted, with the number of workers that ran (those the environment
+ * refused left out).
+ */
+export function runOnWorkers<U extends AnyUnit = AnyUnit>(job: PoolJob<U>, probe: PoolProbe = {}): Promise<number> {
   if (job.signal?.aborted) return Promise.reject(abortError(job.signal));
-  if (job.count === 0) return Promise.resolve();
-  return new Promise<void>((resolve, reject) => new JobRun(job, probe, resolve, reject).start());
+  if (job.count === 0) return Promise.resolve(0);
+  return new Promise<number>((resolve, reject) => new JobRun(job, probe, resolve, reject).start());
 }
 
 /** One job on the pool: its workers, the units handed out, and how it settles. */
@@ -241,10 +251,13 @@ class JobRun<U extends AnyUnit> {
   #finished = 0;
   #settled = false;
   #failed = false;
-  /** Units the helper took, whether it has counted them all, and whether any worker is ready. */
+  /** Units the helper took, whether it has counted them all (or never started), and whether any worker is ready. */
   #taken = 0;
-  #helperDone: boolean;
+  #helperDone = true;
   #anyReady = false;
+  /** Workers the job starts, and those of them the environment refused (isRefusal). */
+  #size = 0;
+  #refused = 0;
   /** The helper's run, which never rejects (its failure fails the job); undefined until it starts. */
   #helperRun: Promise<void> | undefined;
   readonly #onAbort = (): void => this.#settle(abortError(this.job.signal));
@@ -255,10 +268,9 @@ class JobRun<U extends AnyUnit> {
   constructor(
     readonly job: PoolJob<U>,
     readonly probe: PoolProbe,
-    readonly resolve: () => void,
+    readonly resolve: (workers: number) => void,
     readonly reject: (error: unknown) => void,
   ) {
-    this.#helperDone = !job.helper;
     const { reportEveryMs, workerHooks } = probe;
     this.#key = { n: job.n, method: job.method, module: job.module, share: job.share, reportEveryMs, workerHooks };
   }
@@ -267,15 +279,33 @@ class JobRun<U extends AnyUnit> {
     running++;
     restartIdleTimer(); // no idle worker is timed out while a count runs
     this.#stopListening = this.job.signal && onAbort(this.job.signal, this.#onAbort);
-    const size = Math.min(this.job.threads, this.job.count);
-    for (let i = 0; i < size; i++) {
+    this.#size = Math.min(this.job.threads, this.job.count);
+    for (let i = 0; i < this.#size; i++) {
       // Idle workers first: those already set up for this job, then the others.
       const at = idle.findIndex((w) => sameInit(w.init, this.#key));
       const reused = at >= 0 ? idle.splice(at, 1)[0] : idle.shift();
       if (reused) this.#adopt(reused);
       else this.#starting.push(this.#spawn());
     }
-    if (this.job.helper) this.#startHelper(this.job.helper);
+    if (this.job.helper && this.job.helps !== false) this.#startHelper(this.job.helper);
+  }
+
+  /**
+   * A worker the environment refused (a page's CSP or Trusted Types, no
+   * Worker, a worker.js that did not load): it never ran, so it held no
+   * unit. The job goes on without it; where every worker was refused, the
+   * helper counts what is left on the calling thread (started now where
+   * the method does not help), else the job fails with the refusal.
+   */
+  #refuse(error: unknown, worker?: Pooled): void {
+    if (worker) {
+      this.#workers.splice(this.#workers.indexOf(worker), 1);
+      this.#settingUp.delete(worker);
+      void terminate(worker);
+    }
+    if (this.#settled || ++this.#refused < this.#size) return;
+    if (!this.job.helper) this.#settle(error);
+    else if (!this.#helperRun) this.#startHelper(this.job.helper);
   }
 
   #settle(error?: unknown): void {
@@ -291,7 +321,7 @@ class JobRun<U extends AnyUnit> {
       // only if none is setting up, under its lock, where a terminated one (a page's, at once: park) would leave it held.
       if (this.#settingUp.size === 0) this.job.share?.release();
       for (const w of this.#workers) park(w);
-      this.resolve();
+      this.resolve(this.#size - this.#refused);
       return;
     }
     // Workers still starting terminate themselves as they come up (#spawn): wait for those too, and for the helper
@@ -400,7 +430,7 @@ class JobRun<U extends AnyUnit> {
     this.#workers.push(worker);
     worker.handle.listen(
       (message) => this.#message(worker, message),
-      (error) => this.#settle(error),
+      (error) => (isRefusal(error) ? this.#refuse(error, worker) : this.#settle(error)),
     );
     if (worker.online) this.#init(worker);
   }
@@ -413,10 +443,15 @@ class JobRun<U extends AnyUnit> {
         if (this.#settled) return this.#failed ? terminate(worker) : park(worker);
         this.#adopt(worker);
       },
-      (error) =>
-        this.#settle(
-          codedError(`counting worker could not start: ${(error as Error)?.message ?? String(error)}`, ERROR_CODES.WORKER_FAILED, error),
-        ),
+      (error) => {
+        const failure = codedError(
+          `counting worker could not start: ${(error as Error)?.message ?? String(error)}`,
+          ERROR_CODES.WORKER_FAILED,
+          error,
+        );
+        if (isRefusal(error)) this.#refuse(failure);
+        else this.#settle(failure);
+      },
     );
   }
 
@@ -430,6 +465,7 @@ class JobRun<U extends AnyUnit> {
       this.#taken++;
       return unit.value;
     };
+    this.#helperDone = false;
     this.#helperRun = Promise.all(this.#starting)
       .then(() => helper(take, () => this.#settled))
       .then(

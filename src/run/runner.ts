@@ -138,12 +138,13 @@ async function runReporting<U extends { readonly id: number }>(
   const n = plan.n;
   const engine = module ? 'wasm' : 'js';
   const already = run.already ?? NOTHING_DONE;
-  const here = (next: () => U | undefined, sliceMs: number, pause: Pause, stopped?: () => boolean): Promise<void> =>
-    countHere(plan, module, signal, progress, next, { sliceMs, pause, stopped });
+  const here: Here<U> = (next, sliceMs, pause, stopped) => countHere(plan, module, signal, progress, next, { sliceMs, pause, stopped });
   const cores = await availableCores();
   const needs = (units: number) => ({ units, helps: plan.helps, bytesPerThread: plan.bytesPerThread });
   let threads = threadPlan(n, run.threads, cores, needs(left));
   let forWorkers = left;
+  /** Workers that ran: none where the count ended on this thread, or the environment refused them (the pool's count). */
+  let ran = 0;
   try {
     const units = pending(plan, run);
     while (threads.starved) {
@@ -170,26 +171,7 @@ async function runReporting<U extends { readonly id: number }>(
       await here(taker(units), SLICE_MS, yieldToEventLoop);
       if (signal?.aborted) throw abortError(signal);
     } else if (forWorkers > 0) {
-      // The workers instantiate the kernel; this thread hands out work, and
-      // counts the first units itself while they start (where that pays).
-      const sharedTables = await plan.share?.(module, threads.workers);
-      if (signal?.aborted) throw abortError(signal);
-      await runOnWorkers<U>({
-        n,
-        method: plan.name,
-        units,
-        count: forWorkers,
-        threads: threads.workers,
-        module: sharedTables?.module ?? module,
-        share: sharedTables,
-        signal,
-        codec: plan.codec,
-        onResult: (id, count) => progress.record(id, count),
-        onPartial: (id, done) => progress.partial(id, done),
-        helper: plan.helps ? (take, stopped) => here(take, HELP_SLICE_MS, yieldToEventLoop, stopped) : undefined,
-        helperStays: threads.callingThreadCounts,
-        warm: plan.warm(),
-      });
+      ran = await countOnWorkers(plan, module, signal, progress, { units, count: forWorkers, threads, here });
     }
   } finally {
     releaseThreads(threads);
@@ -200,12 +182,48 @@ async function runReporting<U extends { readonly id: number }>(
     unique: progress.unique(),
     unique8,
     engine,
-    // A count whose worker never started (workerStartsLate) ran on this thread alone.
-    threads: threads.workers > 0 && forWorkers === 0 ? 1 : threads.countingThreads,
+    // Less the workers that never ran: one that started late (workerStartsLate) or not at all, or that the environment refused.
+    threads: Math.max(1, threads.countingThreads - threads.workers + ran),
     method: plan.name,
     counted: finished - already.finished,
     countedTotal,
   };
+}
+
+/**
+ * A count's units on its workers, which instantiate the kernel: this thread
+ * hands out work, and counts the first units itself while they start (where
+ * that pays), or all of them where the environment refuses every worker. The
+ * workers that ran.
+ */
+async function countOnWorkers<U extends { readonly id: number }>(
+  plan: Method<U>,
+  module: WebAssembly.Module | null,
+  signal: AbortSignalLike | undefined,
+  progress: RunProgress,
+  job: { units: Iterator<U>; count: number; threads: { workers: number; callingThreadCounts: boolean }; here: Here<U> },
+): Promise<number> {
+  const { threads, here } = job;
+  const sharedTables = await plan.share?.(module, threads.workers);
+  if (signal?.aborted) throw abortError(signal);
+  return runOnWorkers<U>({
+    n: plan.n,
+    method: plan.name,
+    units: job.units,
+    count: job.count,
+    threads: threads.workers,
+    module: sharedTables?.module ?? module,
+    share: sharedTables,
+    signal,
+    codec: plan.codec,
+    onResult: (id, count) => progress.record(id, count),
+    onPartial: (id, done) => progress.partial(id, done),
+    // Where the method does not help, the helper counts only if every worker is refused (a page's CSP): in full slices.
+    helper: (take, stopped) => here(take, plan.helps ? HELP_SLICE_MS : SLICE_MS, yieldToEventLoop, stopped),
+    helps: plan.helps,
+    helperStays: threads.callingThreadCounts,
+    warm: plan.warm(),
+  });
 }
 
 /**
@@ -288,6 +306,9 @@ async function countHere<U extends { readonly id: number }>(
     sliceStart = now();
   }
 }
+
+/** Counts the units `next` gives on this thread (countHere), in slices of `sliceMs`, each after a `pause`, until `stopped()`. */
+type Here<U> = (next: () => U | undefined, sliceMs: number, pause: Pause, stopped?: () => boolean) => Promise<void>;
 
 /** A turn of the event loop between two slices (yieldToEventLoop): it rejects with the abort's error once `signal` aborts. */
 type Pause = (signal: AbortSignalLike | undefined) => Promise<void>;

@@ -93,9 +93,39 @@ export async function spawnWorker(): Promise<WorkerHandle> {
  * Throws if the worker cannot be created.
  */
 export function spawnWorkerNow(): WorkerHandle | undefined {
-  const threads = isNode ? nodeBuiltinNow<NodeWorkerThreads>('worker_threads') : undefined;
-  if (isNode && !threads) return undefined;
+  const threads = isNode && !asPage ? nodeBuiltinNow<NodeWorkerThreads>('worker_threads') : undefined;
+  if (isNode && !asPage && !threads) return undefined;
   return counted(() => (threads ? nodeWorker(threads) : webWorker()));
+}
+
+/** Set once the environment refused a Web Worker: counts then stay on the calling thread, for this module's life (its worker URL). */
+let refused = false;
+let asPage = false;
+
+/** Test hook: start workers as a page does, from globalThis.Worker (a stand-in, in Node), and forget any refusal. */
+export function startWorkersAsPage(on: boolean): void {
+  asPage = on;
+  refused = false;
+}
+
+/** Whether a worker was refused here (a CSP, Trusted Types, no Worker, a worker.js that did not load): threadPlan then plans none. */
+export function workersRefused(): boolean {
+  return refused;
+}
+
+/** Failures of workers the environment would not run at all: the pool counts on without them (isRefusal). */
+const refusals = new WeakSet<object>();
+
+/** Whether a worker's failure (spawnWorker's, or WorkerHandle.listen's) is such a refusal. */
+export function isRefusal(error: unknown): boolean {
+  return refusals.has(error as object);
+}
+
+/** Marks `error` as a refusal, and workers as refused here from now on. */
+function refusal<E>(error: E): E {
+  refused = true;
+  refusals.add(Object(error)); // a primitive thrown is no refusal (isRefusal): it fails the count
+  return error;
 }
 
 /** Creates a worker, counted in workersStarted() and, until it exits, workersAlive(). */
@@ -164,18 +194,37 @@ function nodeWorker({ Worker: NodeWorker }: NodeWorkerThreads): WorkerHandle {
 
 function webWorker(): WorkerHandle {
   const shim = crossOriginShim();
-  // The shim is a classic worker: a module worker from a blob: URL does not load in an opaque origin (a sandboxed iframe).
-  const worker = shim ? new Worker(shim) : new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  let worker: Worker;
+  try {
+    // Not tried again once refused (a count's second worker too): each try costs the page a console error.
+    if (refused) throw codedError('counting workers are refused here', ERROR_CODES.WORKER_FAILED);
+    // The shim is a classic worker: a module worker from a blob: URL does not load in an opaque origin (a sandboxed iframe).
+    worker = withPolicy(() => (shim ? new Worker(shim) : new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })));
+  } catch (error) {
+    if (shim) URL.revokeObjectURL(shim);
+    refusal(error);
+    throw error;
+  }
   let terminated = false;
+  // Until its first message the worker has run none of the package's code: a failure then is the page's refusal.
+  let online = false;
   return {
     post: (message) => worker.postMessage(message, transferOf(message)),
     listen(onMessage, onFailure) {
-      worker.onmessage = (event: MessageEvent<FromWorker>) => onMessage(event.data);
+      const failed = (message: string): void => {
+        const error = codedError(`counting worker failed: ${message}`, ERROR_CODES.WORKER_FAILED);
+        onFailure(online ? error : refusal(error));
+      };
+      worker.onmessage = ({ data }: MessageEvent<FromWorker>) => {
+        // Before 'online' only the shim speaks: worker.js did not load.
+        if (!online && data.type === 'error') return failed(data.message);
+        online = true;
+        onMessage(data);
+      };
       worker.onerror = (event: ErrorEvent) => {
         event.preventDefault();
-        // An event with no message: the script did not load (the shim's own failures to import are posted with their URL).
-        const unloaded = `could not load ${shim ? 'a blob: URL (' : 'worker.js (missing, or '}refused by the page's Content-Security-Policy: worker-src must allow ${shim ? 'blob:' : 'it'})`;
-        onFailure(codedError(`counting worker failed: ${event.message || unloaded}`, ERROR_CODES.WORKER_FAILED));
+        // An event with no message: the script did not load (missing, or refused by the page's CSP, which says so in the console).
+        failed(event.message || 'could not load worker.js');
       };
       worker.onmessageerror = () => onFailure(codedError(UNREADABLE, ERROR_CODES.WORKER_FAILED));
     },
@@ -188,6 +237,48 @@ function webWorker(): WorkerHandle {
       terminated = true;
     },
   };
+}
+
+type ScriptUrlPolicy = { createScriptURL(url: string): unknown };
+
+/** The package's Trusted Types policy (once made; null where the page has none to give). */
+let policy: ScriptUrlPolicy | null | undefined;
+
+/**
+ * Runs `create`, a `new Worker(…)`, with its URL made a TrustedScriptURL by
+ * the package's own policy, 'nqueens-wasm', where the page has Trusted Types:
+ * a page that requires them (require-trusted-types-for 'script') and allows
+ * that name (trusted-types nqueens-wasm) needs no default policy. The call
+ * keeps the form bundlers find the worker by, so the global Worker is
+ * swapped for one that takes the URL through the policy while it runs.
+ */
+function withPolicy(create: () => Worker): Worker {
+  const scope = globalThis as unknown as { Worker: new (url: unknown, options?: WorkerOptions) => Worker; trustedTypes?: unknown };
+  const types = scope.trustedTypes as
+    { createPolicy(name: string, rules: { createScriptURL(url: string): string }): ScriptUrlPolicy } | undefined;
+  // Made once: a page whose CSP does not allow the name refuses it (and says so in the console), once.
+  if (policy === undefined) {
+    try {
+      policy = types ? types.createPolicy('nqueens-wasm', { createScriptURL: (url) => url }) : null;
+    } catch {
+      policy = null;
+    }
+  }
+  const trusted = policy;
+  const PageWorker = scope.Worker;
+  if (!trusted || !PageWorker) return create();
+  try {
+    scope.Worker = function (url: unknown, options?: WorkerOptions) {
+      return new PageWorker(trusted.createScriptURL(String(url)), options);
+    } as unknown as typeof PageWorker;
+  } catch {
+    return create(); // a page that froze its Worker: the URL goes as it is (a default policy may still take it)
+  }
+  try {
+    return create();
+  } finally {
+    scope.Worker = PageWorker;
+  }
 }
 
 /**
@@ -212,6 +303,6 @@ function crossOriginShim(): string | undefined {
   const origin = scope.origin ?? scope.location?.origin;
   if (!origin || url.origin === origin || (url.protocol !== 'http:' && url.protocol !== 'https:')) return undefined;
   const href = JSON.stringify(url.href);
-  const load = `import(${href}).catch((e) => postMessage({ type: 'error', name: 'Error', message: 'could not load ' + ${href} + ': ' + e }));\n`;
+  const load = `import(${href}).catch((e)=>postMessage({type:'error',message:'could not load '+${href}+': '+e}))`;
   return URL.createObjectURL(new Blob([load], { type: 'text/javascript' }));
 }

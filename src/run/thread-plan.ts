@@ -8,6 +8,7 @@
 //   thread where it counts beside them.
 import { AUTO_THREADS_MIN_N, isNode, tableMemoryBudget } from '../contract/environment.js';
 import { COMPLETIONS_THREADS_MIN_OPEN } from '../completions/completion-types.js';
+import { workersRefused } from './spawn.js';
 
 /** The largest n counted beside one worker on two cores (besideOneWorker): the join's up to 17 take 2 s. */
 export const BESIDE_MAX_N = 17;
@@ -156,8 +157,13 @@ export function completionsThreads(open: number, threads: number | undefined, co
   return open >= COMPLETIONS_THREADS_MIN_OPEN ? cores : 0;
 }
 
-/** The workers a count asks for: `threads`, else one a core from AUTO_THREADS_MIN_N (less this thread's, besideOneWorker), else none. */
+/**
+ * The workers a count asks for: `threads`, else one a core from
+ * AUTO_THREADS_MIN_N (less this thread's, besideOneWorker), else none; none
+ * once the environment refused one (workersRefused: `threads` is a ceiling).
+ */
 function workersWanted(n: number, threads: number | undefined, cores: number, helps: boolean, node = isNode): number {
+  if (workersRefused()) return 0;
   if (threads !== undefined) return threads;
   if (n < AUTO_THREADS_MIN_N) return 0;
   return helps && besideOneWorker(n, threads, cores, node) ? cores - 1 : cores;

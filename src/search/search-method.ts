@@ -13,7 +13,7 @@ import {
 } from '../contract/method.js';
 import { rangeError } from '../shared/errors.js';
 import { kernelOf, jsKernel, resolveModule } from './search-kernel.js';
-import { constellationPlan, ConstellationPlan, countUnit, type Unit } from './search-plan.js';
+import { ConstellationPlan, countUnit, searchPlanSteps, type Unit } from './search-plan.js';
 import { searchUnitCodec } from './unit-codec.js';
 import { checkParts, ConstellationSums, fromUnits, subtotals } from './search-parts.js';
 
@@ -38,9 +38,13 @@ function checkConstellation(n: number, unit: Unit): void {
   }
 }
 
-/** The search's Method for n at a refinement depth (made once per plan). */
-export function searchMethod(n: number, depth: number): PlannedMethod<Unit> {
-  return methodOf(constellationPlan(n, depth));
+/**
+ * The search's Method for n, its plan made in steps (searchPlanSteps): at
+ * `depth`, or at the default depth for `parts`. The one entry point of its
+ * plan that the run layer drives, at once or in slices.
+ */
+export function* searchMethodSteps(n: number, parts: number, depth?: number): Generator<void, PlannedMethod<Unit>, undefined> {
+  return methodOf(yield* searchPlanSteps(n, parts, depth));
 }
 
 const methodOf = oncePerPlan((plan: ConstellationPlan): PlannedMethod<Unit> => {

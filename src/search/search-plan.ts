@@ -16,7 +16,7 @@
 // shards and checkpoints never mix. src/search/search-method.ts makes this
 // plan a Method.
 import { expectedWork, subproblemSteps, type Subproblem } from './constellations.js';
-import { finish, sharedBuild } from '../shared/slices.js';
+import { finish } from '../shared/slices.js';
 import { digest } from '../shared/digest.js';
 import { rangeError } from '../shared/errors.js';
 import { popcount } from '../shared/bits.js';
@@ -158,8 +158,9 @@ export function* walk(layout: Layout, start: PlacedRows, prefix: readonly number
 
 /**
  * Placements of the first `depth` inner rows, counted without building them:
- * the last row's by their free squares' popcount, so a deep plan costs its
- * placements one row up (n = 27 at depth 4: 2.3 x 10^9 units in 2.3 s, not 16).
+ * the last two rows' at once from their free squares (pairsBelow), so a deep
+ * plan costs its placements two rows up (n = 32 at depth 4: 1.4 x 10^10
+ * units in 1.3 s, where one row up took 9-12 s).
  */
 function countPlacements(layout: Layout, depth: number): number {
   const target = Math.min(depth, layout.inner);
@@ -168,6 +169,7 @@ function countPlacements(layout: Layout, depth: number): number {
     let avail = ~(layout.used | cols | ld | rd | layout.attacks[k]);
     if (k + 1 === target) return popcount(avail);
     const shift = k + 1 < layout.inner ? layout.rows[k + 1] - layout.rows[k] : 0;
+    if (k + 2 === target) return pairsBelow(avail, ~(layout.used | cols | (ld << shift) | (rd >>> shift) | layout.attacks[k + 1]), shift);
     let total = 0;
     while (avail !== 0) {
       const bit = avail & -avail;
@@ -177,6 +179,17 @@ function countPlacements(layout: Layout, depth: number): number {
     return total;
   };
   return visit(0, 0, 0, 0);
+}
+
+/**
+ * Placements of two rows `shift` apart: a queen on a free square x of the
+ * first (`first`) leaves the second's free squares (`second`) but x and its
+ * two diagonal squares, three distinct bits; summed over x, the squares
+ * taken are those of `first`, and of `first` shifted each way, in `second`.
+ */
+function pairsBelow(first: number, second: number, shift: number): number {
+  const taken = popcount(first & second) + popcount((first << shift) & second) + popcount((first >>> shift) & second);
+  return popcount(first) * popcount(second) - taken;
 }
 
 /** A plan's numbers as tallySteps counts them, for ConstellationPlan's fields of those names. */
@@ -389,36 +402,41 @@ function pieceRows(n: number): number {
 }
 
 const plans = new Map<string, ConstellationPlan>();
-/** Plans being made in steps (constellationPlanSteps), left where their last step ended. */
-const building = new Map<string, Iterator<void, ConstellationPlan>>();
 
 /** The plan for n at a depth (0: one unit per constellation). Plans are immutable and cached. */
 export function constellationPlan(n: number, depth: number): ConstellationPlan {
   return plans.get(`${n}/${depth}`) ?? finish(constellationPlanSteps(n, depth));
 }
 
-/** constellationPlan(n, depth) made in steps. */
-function constellationPlanSteps(n: number, depth: number): Generator<void, ConstellationPlan, undefined> {
-  return sharedBuild(`${n}/${depth}`, plans, building, function* () {
-    return new ConstellationPlan(n, depth, yield* tallySteps(n, depth));
-  });
+/**
+ * constellationPlan(n, depth) made in steps (tallySteps); the first made is
+ * every caller's (two counts of n cut for other parts may make one at once).
+ */
+function* constellationPlanSteps(n: number, depth: number): Generator<void, ConstellationPlan, undefined> {
+  const key = `${n}/${depth}`;
+  const made = plans.get(key);
+  if (made) return made;
+  const plan = new ConstellationPlan(n, depth, yield* tallySteps(n, depth));
+  if (!plans.has(key)) plans.set(key, plan);
+  return plans.get(key)!;
 }
 
 /** The largest unit may be at most this share of one part's work (a thread's or a shard's). */
 const UNIT_SHARE_OF_PART = 1 / 8;
 
 /**
- * The shallowest depth whose largest unit (by estimate) is at most 1/8 of
- * the work of one of `parts` equal parts, up to MAX_DEPTH; below n = 6 there
- * is nothing to split. Found in steps, making the plans it looks at: count()
- * makes them in slices (n = 32's at depth 0 held the event loop 0.3 s).
+ * The plan at `depth`, or where that is left out at the default depth: the
+ * shallowest whose largest unit (by estimate) is at most 1/8 of the work of
+ * one of `parts` equal parts, up to MAX_DEPTH (below n = 6 there is nothing
+ * to split). Made in steps, with the plans it looks at: count() makes them
+ * in slices (n = 32's at depth 0 held the event loop 0.3 s).
  */
-export function* defaultDepthSteps(n: number, parts: number): Generator<void, number, undefined> {
-  for (let depth = 0; depth < MAX_DEPTH; depth++) {
-    const plan = yield* constellationPlanSteps(n, depth);
-    if (plan.largestUnitWork <= (plan.work / parts) * UNIT_SHARE_OF_PART) return depth;
+export function* searchPlanSteps(n: number, parts: number, depth?: number): Generator<void, ConstellationPlan, undefined> {
+  if (depth !== undefined) return yield* constellationPlanSteps(n, depth);
+  for (let tried = 0; ; tried++) {
+    const plan = yield* constellationPlanSteps(n, tried);
+    if (tried === MAX_DEPTH || plan.largestUnitWork <= (plan.work / parts) * UNIT_SHARE_OF_PART) return plan;
   }
-  return MAX_DEPTH;
 }
 
 /** The kernel calls a unit needs (the engines' Kernel has them). */

@@ -16,14 +16,16 @@ export class Digest {
   update(text: string): this {
     let { hi, lo } = this;
     for (let i = 0; i < text.length; i++) {
-      lo = (lo ^ text.charCodeAt(i)) >>> 0;
-      // h * prime = h * 0x1b3 + (h << 40); lo * 0x1b3 < 2^41 is exact in a double.
-      const low = lo * 0x1b3;
-      hi = (Math.imul(hi, 0x1b3) + Math.floor(low / 0x100000000) + (lo << 8)) >>> 0;
-      lo = low >>> 0;
+      lo ^= text.charCodeAt(i);
+      // h * prime = h * 0x1b3 + (h << 40): lo * 0x1b3 by 16-bit halves, in 32-bit integers throughout (a double and
+      // Math.floor for its carry took 1.6x as long: a join plan's digest hashes 48 million characters at n = 23).
+      const low = (lo & 0xffff) * 0x1b3;
+      const high = (lo >>> 16) * 0x1b3 + (low >>> 16);
+      hi = (Math.imul(hi, 0x1b3) + (high >>> 16) + (lo << 8)) | 0;
+      lo = (high << 16) | (low & 0xffff);
     }
-    this.hi = hi;
-    this.lo = lo;
+    this.hi = hi >>> 0;
+    this.lo = lo >>> 0;
     return this;
   }
 

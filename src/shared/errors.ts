@@ -22,7 +22,10 @@ export const ERROR_CODES = Object.freeze({
    * No total is returned from such a count.
    */
   WEBGPU_FAILED: 'ERR_NQUEENS_WEBGPU_FAILED',
-  /** Error: a counting worker could not start, failed or exited (its `cause`, where there is one, is the worker's error). */
+  /**
+   * Error: a counting worker could not start (in Node: where a page refuses workers, the count goes on on its
+   * thread), failed or exited (its `cause`, where there is one, is the worker's error).
+   */
   WORKER_FAILED: 'ERR_NQUEENS_WORKER_FAILED',
   /** CLI: a command line it cannot run (the command exits with status 2). */
   USAGE: 'ERR_NQUEENS_USAGE',

@@ -75,20 +75,25 @@ function giveTurn(): void {
 /**
  * Makes what `steps` makes on this thread, in slices of SLICE_MS, each after
  * a turn of the event loop (yieldToEventLoop), the first too (after one
- * step); rejects with the abort's error once `signal` aborts. Nothing to
- * make (it was made before): no turn waited for.
+ * step); rejects with the abort's error once `signal` aborts, and closes
+ * the steps then (their `return()`), so that what they hold is let go.
+ * Nothing to make (it was made before): no turn waited for.
  */
 export async function inSlices<T>(steps: Iterator<void, T>, signal?: AbortSignalLike): Promise<T> {
   let step = steps.next();
-  let sliceStart = -Infinity;
-  while (!step.done) {
-    if (now() - sliceStart > SLICE_MS) {
-      await yieldToEventLoop(signal);
-      sliceStart = now();
+  try {
+    let sliceStart = -Infinity;
+    while (!step.done) {
+      if (now() - sliceStart > SLICE_MS) {
+        await yieldToEventLoop(signal);
+        sliceStart = now();
+      }
+      step = steps.next();
     }
-    step = steps.next();
+    return step.value;
+  } finally {
+    if (!step.done) steps.return?.();
   }
-  return step.value;
 }
 
 /** What `steps` makes, made at once. */
@@ -96,29 +101,6 @@ export function finish<T>(steps: Iterator<void, T>): T {
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
-  }
-}
-
-/**
- * The steps to `key`'s entry in `made`, one of `start()`'s each: a make
- * begun by one caller is carried on by whoever asks next (counts at once
- * make one plan between them; one aborted leaves it to the next).
- */
-export function* sharedBuild<K, T>(
-  key: K,
-  made: Map<K, T>,
-  making: Map<K, Iterator<void, T>>,
-  start: () => Iterator<void, T>,
-): Generator<void, T, undefined> {
-  for (;;) {
-    const done = made.get(key);
-    if (done !== undefined) return done;
-    const make = making.get(key) ?? start();
-    making.delete(key); // while it steps: one that throws is begun again by the next caller
-    const step = make.next();
-    if (step.done) made.set(key, step.value);
-    else making.set(key, make);
-    yield;
   }
 }
 

@@ -5,7 +5,9 @@
 // worker, started on its own, must load and answer: Vite after a
 // production build and under the dev server (where the package must not be
 // pre-bundled), webpack 5 after a production build with no configuration
-// beyond entry and output, and no warning.
+// beyond entry and output, and no warning. Both builds also under Trusted
+// Types that allow only the package's policy: the bundled call
+// new Worker(new URL(...)) takes its URL through that policy.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
@@ -39,6 +41,9 @@ async function webpackBuild(app: string): Promise<void> {
   if (stats.hasWarnings()) throw new Error(stats.toString({ all: false, warnings: true }));
 }
 
+/** Trusted Types required, and only the package's policy allowed: no default policy passes a plain URL. */
+const TRUSTED_TYPES = { 'content-security-policy': "require-trusted-types-for 'script'; trusted-types nqueens-wasm" };
+
 describe.skipIf(!HAVE_CHROMIUM)('apps that depend on nqueens-wasm', () => {
   let browser: Browser;
   beforeAll(async () => {
@@ -50,7 +55,8 @@ describe.skipIf(!HAVE_CHROMIUM)('apps that depend on nqueens-wasm', () => {
     await browser?.close();
   });
 
-  async function check(served: Served, workerUrl: RegExp): Promise<void> {
+  /** `trusted`: under TRUSTED_TYPES, where the page's own `new Worker(url)` below would be refused (a plain URL). */
+  async function check(served: Served, workerUrl: RegExp, trusted = false): Promise<void> {
     const context = await browser.newContext();
     try {
       await context.addInitScript(RECORD_WORKERS);
@@ -63,6 +69,8 @@ describe.skipIf(!HAVE_CHROMIUM)('apps that depend on nqueens-wasm', () => {
       const workers = await page.evaluate(() => (globalThis as unknown as { workerLog: WorkerLog }).workerLog);
       expect(workers).toHaveLength(2);
       for (const w of workers) expect(w).toMatchObject({ url: expect.stringMatching(workerUrl), terminated: true });
+      // Under Trusted Types a refused constructor throws before it records a worker, and the count reports 1 thread.
+      if (trusted) return expect(errors).toEqual([]);
       // Whether the pool's workers counted anything depends on how soon they started (the page's thread counts
       // while they start, and n = 12 is quick): so the bundled worker is also started on its own here, and
       // must load and say it listens, however long that takes.
@@ -88,6 +96,19 @@ describe.skipIf(!HAVE_CHROMIUM)('apps that depend on nqueens-wasm', () => {
 
   it.each([
     // Each bundler emits the worker as a file of its own.
+    [
+      "Vite, after a production build, under Trusted Types that allow the package's policy",
+      /\/assets\/worker-[\w-]+\.js$/,
+      () => buildAndPreview({ root: APP, preview: { headers: TRUSTED_TYPES } }),
+    ],
+    [
+      "webpack 5, after a production build, under Trusted Types that allow the package's policy",
+      /\/dist\/\d+\.main\.js$/,
+      async () => {
+        await webpackBuild(WEBPACK_APP);
+        return serveStatic(WEBPACK_APP, TRUSTED_TYPES);
+      },
+    ],
     ['Vite, after a production build (vite build + vite preview)', /\/assets\/worker-[\w-]+\.js$/, () => buildAndPreview({ root: APP })],
     [
       'Vite, under the dev server (optimizeDeps.exclude)',
@@ -102,10 +123,10 @@ describe.skipIf(!HAVE_CHROMIUM)('apps that depend on nqueens-wasm', () => {
         return serveStatic(WEBPACK_APP);
       },
     ],
-  ] as const)('counts with two workers: %s', async (_, workerUrl, serve) => {
+  ] as const)('counts with two workers: %s', async (name, workerUrl, serve) => {
     const served = await serve();
     try {
-      await check(served, workerUrl);
+      await check(served, workerUrl, name.includes('Trusted Types'));
     } finally {
       await served.close();
     }

@@ -6,7 +6,9 @@
 // worker per core) and with two workers. Module workers never see the page's
 // import map, so this holds only because dist/ names no bare specifier.
 // Then the same under CSPs (one that lets workers start, one that refuses
-// them), in a sandboxed iframe (an opaque origin), and cross-origin isolated.
+// them: counts go on on the page's thread), under Trusted Types (the
+// package's own policy), in a sandboxed iframe (an opaque origin), and
+// cross-origin isolated.
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,6 +63,8 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
   let isolated: Served;
   let withCsp: Served;
   let noWorkers: Served;
+  let trustedTypes: Served;
+  let otherPolicy: Served;
 
   beforeAll(async () => {
     site = mkdtempSync(join(tmpdir(), 'nqueens-site-'));
@@ -91,6 +95,10 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
     noWorkers = await serveStatic(site, {
       'content-security-policy': `script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval' ${cdnOrigin}; worker-src 'none'`,
     });
+    // Trusted Types required, with the package's policy allowed by name (and no default policy); then with another name only.
+    const requireTrustedTypes = `script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval' ${cdnOrigin}; worker-src 'self' blob:; require-trusted-types-for 'script'`;
+    trustedTypes = await serveStatic(site, { 'content-security-policy': `${requireTrustedTypes}; trusted-types nqueens-wasm` });
+    otherPolicy = await serveStatic(site, { 'content-security-policy': `${requireTrustedTypes}; trusted-types other` });
     // A page of the CDN's origin (CORS for all) that shows the package in a sandboxed iframe: an opaque origin.
     writeFileSync(join(cdnRoot, 'sandboxed.html'), BY_PATH.replace('./node_modules/nqueens-wasm/', './nqueens-wasm@0.1.0/'));
     writeFileSync(join(cdnRoot, 'sandbox-host.html'), page('<iframe sandbox="allow-scripts" src="sandboxed.html"></iframe>'));
@@ -106,6 +114,8 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
     await isolated?.close();
     await withCsp?.close();
     await noWorkers?.close();
+    await trustedTypes?.close();
+    await otherPolicy?.close();
     if (site) rmSync(site, { recursive: true, force: true });
     if (cdnRoot) rmSync(cdnRoot, { recursive: true, force: true });
   });
@@ -126,6 +136,16 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
     await page.goto(new URL(file, site.url).href);
     await page.waitForFunction(() => 'nqueens' in globalThis);
     return { page, errors, close: () => context.close() };
+  }
+
+  /** Runs `body` on `file` of `site` in a fresh context, closed after it. */
+  async function inPage(site: Served, file: string, body: (page: Page, errors: string[]) => Promise<void>): Promise<void> {
+    const { page, errors, close } = await openFrom(site, file);
+    try {
+      await body(page, errors);
+    } finally {
+      await close();
+    }
   }
 
   function countIn(
@@ -216,52 +236,63 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
     }
   });
 
-  it('from a CDN that cannot serve worker.js, a count on workers fails with a coded error naming it (no hang)', async () => {
-    const { page, close } = await openFrom(withCsp, 'from-broken-cdn.html');
-    try {
-      // The join from n = 18, which the page's thread does not help with (its units are too long), so the count
-      // waits for its workers. With count(13) the page's thread could count every unit before worker.js failed to
-      // load, and the count then resolved (exact): a verdict that depended on timing (CI under load saw it).
-      const failure = await page.evaluate(() =>
-        nqueens.count(18, { threads: 2, algorithm: 'join' }).then(
-          () => 'resolved',
-          (e: { code?: string; message?: string }) => ({ code: e.code, message: e.message }),
-        ),
-      );
-      expect(failure).toMatchObject({
-        code: 'ERR_NQUEENS_WORKER_FAILED',
-        message: expect.stringMatching(/could not load http:\/\/127\.0\.0\.1:\d+\/broken@0\.1\.0\/dist\/run\/worker\.js/),
-      });
-      expect(await page.evaluate(() => String(nqueens.countSync(9).total))).toBe('352');
-    } finally {
-      await close();
-    }
-  });
+  it("from a CDN that cannot serve worker.js: its loader fails before worker.js ran, so the page's thread counts, exact", () =>
+    inPage(withCsp, 'from-broken-cdn.html', async (page) => {
+      // countCompletions: its units are the workers' alone, so the page's thread counts none of them before every
+      // worker has failed to load. Before, the count failed with ERR_NQUEENS_WORKER_FAILED ("could not load ...").
+      const r = await completionsIn(page);
+      expect(r).toMatchObject({ total: COMPLETIONS_12, engine: 'wasm', threads: 1 });
+      expect(r.workers).toHaveLength(2); // tried, and refused
+      expect(await countIn(page, 13, { threads: 2 })).toMatchObject({ ...exact(13), threads: 1, workers: [] });
+    }));
 
-  it('under a CSP that refuses workers, a count on workers fails with a coded error saying what the policy must allow', async () => {
-    for (const [file, needs] of [
-      [
-        'by-path.html',
-        /could not load worker\.js \(missing, or refused by the page's Content-Security-Policy: worker-src must allow it\)$/,
-      ],
-      ['from-cdn.html', /could not load a blob: URL \(refused by the page's Content-Security-Policy: worker-src must allow blob:\)$/],
-    ] as const) {
-      const { page, close } = await openFrom(noWorkers, file);
-      try {
-        // Before: "counting worker failed: could not load worker.js", whatever refused it.
-        const failure = await page.evaluate(() =>
-          nqueens.countCompletions(12, [[0, 1]], { threads: 2 }).then(
-            () => 'resolved',
-            (e: { code?: string; message?: string }) => ({ code: e.code, message: e.message }),
-          ),
-        );
-        expect(failure).toMatchObject({ code: 'ERR_NQUEENS_WORKER_FAILED', message: expect.stringMatching(needs) });
-        expect(await page.evaluate(() => String(nqueens.countSync(9).total))).toBe('352'); // the page's thread still counts
-      } finally {
-        await close();
-      }
-    }
-  });
+  it.each(['by-path.html', 'from-cdn.html'])(
+    "under a CSP that refuses workers (worker-src 'none'), %s: counts go on on the page's thread, exact; none starts a worker again",
+    (file) =>
+      inPage(noWorkers, file, async (page) => {
+        // Before: every count on workers failed with ERR_NQUEENS_WORKER_FAILED, count(15) with default options too.
+        const completions = await completionsIn(page);
+        expect(completions).toMatchObject({ total: COMPLETIONS_12, engine: 'wasm', threads: 1 });
+        expect(completions.workers).toHaveLength(2); // tried, and refused: the page remembers it
+        expect(await countIn(page, 15)).toMatchObject({ ...exact(15), threads: 1, workers: [] });
+        expect(await countIn(page, 15, { threads: 1 })).toMatchObject({ ...exact(15), threads: 1, workers: [] });
+        for (const n of [10, 11, 12]) {
+          expect(await countIn(page, n)).toMatchObject({ ...exact(n), threads: 1, workers: [] });
+          expect(await countIn(page, n, { threads: 2 })).toMatchObject({ ...exact(n), threads: 1, workers: [] });
+        }
+      }),
+  );
+
+  it("under a CSP that refuses workers, count(15) with default options as the page's first count: exact", () =>
+    inPage(noWorkers, 'by-path.html', async (page) => {
+      const r = await countIn(page, 15);
+      expect(r).toMatchObject(exact(15));
+      expect(r.workers).toHaveLength(r.cores); // tried, and refused while the page's thread counted
+    }));
+
+  it.each([
+    ['by-path.html', /\/node_modules\/nqueens-wasm\/dist\/run\/worker\.js$/],
+    ['from-cdn.html', /^blob:http:\/\/127\.0\.0\.1:\d+\//],
+  ] as const)("under Trusted Types that allow the package's policy by name (no default policy), %s: workers start and count", (file, url) =>
+    inPage(trustedTypes, file, async (page, errors) => {
+      // Before: new Worker() took no plain URL there, and every count on workers failed ("requires 'TrustedScriptURL'").
+      const worker = { url: expect.stringMatching(url) };
+      expect(await countIn(page, 13, { threads: 2 })).toMatchObject({ ...exact(13), threads: 2, workers: [worker, worker] });
+      expect(await completionsIn(page)).toMatchObject({ total: COMPLETIONS_12, engine: 'wasm', threads: 2 });
+      expect(errors).toEqual([]);
+    }),
+  );
+
+  it("under Trusted Types that allow another policy only, the Worker constructor throws: the page's thread counts, exact", () =>
+    inPage(otherPolicy, 'by-path.html', async (page, errors) => {
+      expect(await completionsIn(page)).toMatchObject({ total: COMPLETIONS_12, engine: 'wasm', threads: 1, workers: [] });
+      expect(await countIn(page, 15)).toMatchObject({ ...exact(15), threads: 1, workers: [] });
+      // The browser's own reports of what its policy refused, once each: the package's policy name, the worker's URL.
+      expect(errors).toEqual([
+        expect.stringMatching(/Creating a TrustedTypePolicy named 'nqueens-wasm' violates/),
+        expect.stringMatching(/requires 'TrustedScriptURL' assignment/),
+      ]);
+    }));
 
   it('in a sandboxed iframe (an opaque origin), workers start from a blob: URL that imports worker.js with CORS', async () => {
     const context = await browser.newContext();
