@@ -70,7 +70,7 @@ describe('shards', () => {
     expect(r.code).toBe(1);
     const [s1, s3] = [read(files[1]), read(files[3])];
     expect(r.stderr.trim()).toBe(
-      `nqueens: shard 2/4 appears twice: ${files[2]} and ${files[2]}; shard 0/4 appears twice: ${files[0]} and ${files[0]}; ` +
+      `nqueens: shard 0/4 appears twice: ${files[0]} (given twice); shard 2/4 appears twice: ${files[2]} (given twice); ` +
         `units ${s1.from}..${s1.to - 1} are missing: no shard between ${files[0]} and ${files[2]}; ` +
         `units ${s3.from}..${s3.to - 1} are missing: no shard after ${files[2]} (the plan has ${s3.to} units) [ERR_NQUEENS_BAD_SHARD]`,
     );
@@ -78,8 +78,29 @@ describe('shards', () => {
 
   it('merge refuses a duplicated shard', () => {
     const r = nqueens('merge', files[0], files[1], files[2], files[3], files[2]);
-    expect(r.stderr.trim()).toBe(`nqueens: shard 2/4 appears twice: ${files[2]} and ${files[2]} [ERR_NQUEENS_BAD_SHARD]`);
+    expect(r.stderr.trim()).toBe(`nqueens: shard 2/4 appears twice: ${files[2]} (given twice) [ERR_NQUEENS_BAD_SHARD]`);
     expect(r.code).toBe(1);
+  });
+
+  it('merge names a shard given many times once, with how many times, and lists copies of it by at most four names', () => {
+    // Before, one line per repeat: 5,000 repeats gave 220 KB of stderr.
+    const repeated = nqueens('merge', ...Array<string>(5000).fill(files[1]), files[0], files[2], files[3]);
+    expect(repeated.stderr).toBe(`nqueens: shard 1/4 appears 5,000 times: ${files[1]} (given 5,000 times) [ERR_NQUEENS_BAD_SHARD]\n`);
+    expect(repeated.code).toBe(1);
+    const copies = [1, 2, 3, 4, 5].map((k) => {
+      const copy = join(dir, `copy-${k}.json`);
+      writeFileSync(copy, readFileSync(files[1]));
+      return copy;
+    });
+    const mixed = nqueens('merge', files[1], ...copies, files[1], files[0], files[2], files[3], copies[0]);
+    expect(mixed.stderr).toBe(
+      `nqueens: shard 1/4 appears 8 times: ${files[1]} (given twice), ${copies[0]} (given twice), ${copies[1]} and 3 other files [ERR_NQUEENS_BAD_SHARD]\n`,
+    );
+    const four = nqueens('merge', ...files, ...copies.slice(0, 3));
+    expect(four.stderr).toBe(
+      `nqueens: shard 1/4 appears 4 times: ${files[1]}, ${copies[0]}, ${copies[1]} and ${copies[2]} [ERR_NQUEENS_BAD_SHARD]\n`,
+    );
+    expect([mixed.code, four.code]).toEqual([1, 1]);
   });
 
   it('merge refuses units counted twice by shards of different splits', () => {

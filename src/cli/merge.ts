@@ -73,7 +73,15 @@ export async function runMerge(files: string[], values: OptionValues): Promise<v
   const shards = files.map((file) => ({ file, role: 'a shard to merge' }));
   const subtotals = values.subtotals ? reserveOutput('--subtotals', values.subtotals, 'the subtotals', shards) : undefined;
   try {
-    const m = mergeShards(files.map(readShard));
+    // A file given again (a glob repeated) is read once: the same name is the same shard, refused as given twice.
+    const read = new Map<string, { name: string; text: string }>();
+    const m = mergeShards(
+      files.map((file) => {
+        const shard = read.get(file) ?? readShard(file);
+        read.set(file, shard);
+        return shard;
+      }),
+    );
     let verified = 0;
     if (verifyCount > 0) {
       printErr(

@@ -297,6 +297,45 @@ function parseShardFile(name: string, text: string): ParsedShard & { algorithm: 
   return { name, r, counts, algorithm: recorded!.algorithm };
 }
 
+/** `twice`, `3 times`, `5,000 times`. */
+const times = (k: number): string => (k === 2 ? 'twice' : `${k.toLocaleString('en-US')} times`);
+
+/**
+ * The first shard of each slice (`i/m`); every slice given more than once
+ * is one problem in `problems`, whatever the repeats (a glob repeated,
+ * `shard-1.json` 5,000 times: one phrase, not 5,000).
+ */
+function firstOfEachSlice(shards: readonly ParsedShard[], problems: string[]): ParsedShard[] {
+  const distinct: ParsedShard[] = [];
+  // Each slice's file names, with how often each was given.
+  const bySpec = new Map<string, Map<string, number>>();
+  for (const shard of shards) {
+    const spec = `${shard.r.shard}/${shard.r.of}`;
+    const names = bySpec.get(spec) ?? new Map<string, number>();
+    if (names.size === 0) distinct.push(shard);
+    names.set(shard.name, (names.get(shard.name) ?? 0) + 1);
+    bySpec.set(spec, names);
+  }
+  for (const [spec, names] of bySpec) {
+    const given = [...names.values()].reduce((sum, k) => sum + k, 0);
+    if (given > 1) problems.push(`shard ${spec} appears ${times(given)}: ${givenNames(names)}`);
+  }
+  return distinct;
+}
+
+/** How many file names a repeated slice's message lists before it says how many more there are. */
+const NAMES_SHOWN = 3;
+
+/** `a.json and b.json`, `a.json (given 5,000 times)`, `a.json, b.json, c.json and 4,997 other files`. */
+function givenNames(names: Map<string, number>): string {
+  // Never `and 1 other file`: that name is as short.
+  const listedCount = names.size === NAMES_SHOWN + 1 ? names.size : NAMES_SHOWN;
+  const listed = [...names].slice(0, listedCount).map(([name, k]) => (k === 1 ? name : `${name} (given ${times(k)})`));
+  const more = names.size - listed.length;
+  if (more > 0) listed.push(`${more.toLocaleString('en-US')} other file${more === 1 ? '' : 's'}`);
+  return listed.length === 1 ? listed[0] : `${listed.slice(0, -1).join(', ')} and ${listed[listed.length - 1]}`;
+}
+
 /**
  * Adds up shard results, refusing anything that would not give the exact
  * whole: other versions or plans, units missing or counted twice, counts
@@ -306,7 +345,13 @@ function parseShardFile(name: string, text: string): ParsedShard & { algorithm: 
 export function mergeShards(files: { name: string; text: string }[]): MergedShards {
   if (files.length === 0) refuse('merge needs the shard files to add up');
   // Named in messages only, so by its start where long (a name of 100 KB would be quoted in every one).
-  const shards = files.map(({ name, text }) => parseShardFile(shown(name), text));
+  // A name given again is parsed once (its file was read once: see merge.ts).
+  const parsed = new Map<string, ReturnType<typeof parseShardFile>>();
+  const shards = files.map(({ name, text }) => {
+    const shard = parsed.get(name) ?? parseShardFile(shown(name), text);
+    parsed.set(name, shard);
+    return shard;
+  });
   const first = shards[0];
   for (const { name, r, algorithm } of shards) {
     if (r.n !== first.r.n) refuse(`${name} is for n = ${r.n}, ${first.name} for n = ${first.r.n}`);
@@ -329,18 +374,9 @@ export function mergeShards(files: { name: string; text: string }[]): MergedShar
       `${first.name}: its plan digest ${shown(first.r.plan.digest)} (${first.r.plan.units} units) is not this version's plan for n = ${plan.n}, ${planName(plan.identity)} (${planDigest}, ${plan.units} units)`,
     );
   }
-  const bySpec = new Map<string, string>();
   // Every shard given twice, every unit missing or counted twice, named together: a cluster's rerun needs the whole list.
   const coverage: string[] = [];
-  const distinct: ParsedShard[] = [];
-  for (const shard of shards) {
-    const { name, r } = shard;
-    const spec = `${r.shard}/${r.of}`;
-    const other = bySpec.get(spec);
-    if (other) coverage.push(`shard ${spec} appears twice: ${other} and ${name}`);
-    else distinct.push(shard);
-    bySpec.set(spec, other ?? name);
-  }
+  const distinct = firstOfEachSlice(shards, coverage);
   for (const { name, r, counts } of distinct) {
     const spec = `${r.shard}/${r.of}`;
     const range = plan.shardRange(r.shard, r.of);
