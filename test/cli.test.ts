@@ -117,7 +117,7 @@ describe('nqueens CLI', () => {
     [['count', '2.5'], /n must be an integer from 1 to 32; got "2.5"/],
     [['count', '-3'], /n must be an integer from 1 to 32; got "-3"/],
     [['count', '8', '--threads', '-1'], /--threads must be an integer from 1 to 256; got "-1"/],
-    [['solve', '8', '--limit', '-2'], /--limit must be a whole number \(0 or more\) or all; got "-2"/],
+    [['solve', '8', '--limit', '-2'], /--limit must be a whole number from 0 to 9007199254740991 \(2\^53 - 1\), or all; got "-2"/],
     [['count', '8', '--threads'], /--threads needs a value/],
     [['count', '8', '--engine', '--json'], /--engine needs a value/],
     [['count', '9..4'], /the range 9..4 is empty/],
@@ -150,7 +150,7 @@ describe('nqueens CLI', () => {
     [['count', '8', '--frobnicate'], /nqueens: unknown option --frobnicate \(see nqueens --help\)/],
     [['count', '8', '--=x'], /^nqueens: unknown option --=x \(see nqueens --help\)/], // it said "unknown option --"
     [['count', '8', '-=x'], /^nqueens: unknown option -=x \(see nqueens --help\)/],
-    [['solve', '8', '--limit', 'x'], /--limit must be a whole number \(0 or more\) or all; got "x"/],
+    [['solve', '8', '--limit', 'x'], /--limit must be a whole number from 0 to 9007199254740991 \(2\^53 - 1\), or all; got "x"/],
     [['solve', '8', '--format', 'xml'], /--format must be board or json; got "xml" \(see/],
     [['fly'], /unknown command "fly"/],
     [['count', '8', '--limit', '3'], /--limit does not apply to count; count takes --engine, --algorithm, --threads/],
@@ -300,6 +300,41 @@ describe('nqueens count --algorithm', () => {
     const all = nqueens('solve', '8', '--limit', 'all', '--format', 'json');
     expect(all.stdout.trim().split('\n')).toHaveLength(92);
     expect(nqueens('solve', '3', '--limit', 'all').stdout).toBe('# no solutions for n = 3\n');
+  });
+
+  it.each([
+    '99999999999999999999',
+    '9007199254740992',
+    '1e30',
+    '1E3',
+    '0x10',
+    '0b1',
+    '-1',
+    '-0',
+    '1.5',
+    '2.0',
+    '',
+    ' 5',
+    '5 ',
+    '+5',
+    '1_000',
+    'Infinity',
+    'ALL',
+    '\u0661\u0666',
+    '\uff15',
+  ])('solve --limit=%j is a usage error naming the range (a huge one was taken for all)', (limit) => {
+    const { code, stdout, stderr } = nqueens('solve', '4', `--limit=${limit}`);
+    expect({ code, stdout, stderr }).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `nqueens: --limit must be a whole number from 0 to 9007199254740991 (2^53 - 1), or all; got ${JSON.stringify(limit)} (see nqueens --help)\n`,
+    });
+  });
+
+  it('solve --limit takes every whole number up to 2^53 - 1, leading zeros too', () => {
+    const json = (limit: string) => nqueens('solve', '6', '--limit', limit, '--format', 'json');
+    expect(json('9007199254740991')).toMatchObject({ code: 0, stdout: '[1,3,5,0,2,4]\n[2,5,1,4,0,3]\n[3,0,4,1,5,2]\n[4,2,0,5,3,1]\n' });
+    expect(json('002')).toMatchObject({ code: 0, stdout: '[1,3,5,0,2,4]\n[2,5,1,4,0,3]\n' });
   });
 
   it('human output, --json and the API share one vocabulary: algorithm', () => {

@@ -289,12 +289,15 @@ export function parseThreads(text: string | undefined): number | undefined {
   return text === undefined ? undefined : parseInteger(text, '--threads', 1, MAX_THREADS);
 }
 
-/** `--limit k` (0 or more) or `--limit all`; default 1. */
+/** `--limit k` (0 to 2^53 - 1) or `--limit all`; default 1. */
 export function parseLimit(text: string | undefined): number {
   if (text === undefined) return 1;
   if (text === 'all') return Infinity;
-  if (!/^\d+$/.test(text)) throw new UsageError(`--limit must be a whole number (0 or more) or all; got ${quote(text)}`);
-  return parseInteger(text, '--limit', 0, Infinity);
+  // Past 2^53 - 1 a number is no longer exact (99999999999999999999 read as 1e20): refused, not taken for all.
+  const value = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!(value <= Number.MAX_SAFE_INTEGER))
+    throw new UsageError(`--limit must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER} (2^53 - 1), or all; got ${quote(text)}`);
+  return value;
 }
 
 /** `--format board|json` for solve. */
