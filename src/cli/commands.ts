@@ -7,7 +7,7 @@ import { VERSION } from '../shared/version.js';
 import { checkCommandOptions, inFlags, parseCommandLine, UsageError, type Command } from './args.js';
 import { quote, shown } from './shorten.js';
 import { runCount } from './count.js';
-import { describeError, OutputClosed, printErr, println, writeOut } from './files.js';
+import { describeError, OutputClosed, printErr, println, stdoutWritten, writeOut } from './files.js';
 import { ERROR_CODES } from '../shared/errors.js';
 import { exitWith, installInterrupts, Interrupted } from './interrupt.js';
 import { runMerge } from './merge.js';
@@ -121,37 +121,44 @@ function checkHelpTopic(rest: string[]): void {
   if (extra !== undefined) throw new UsageError(`help takes one command name; unexpected ${quote(extra)}`);
 }
 
+/** The command line's work: its output written (to a terminal, maybe not yet all out: see main). */
+async function runCommandLine(argv: string[]): Promise<void> {
+  const { values, positionals } = parseCommandLine(argv);
+  const [command, ...rest] = positionals;
+  if (values.help) {
+    writeOut(HELP);
+    return;
+  }
+  if (values.version) {
+    println(VERSION);
+    return;
+  }
+  if (command === undefined || command === 'help' || command === 'version') checkNoOptions(command ?? 'nqueens', values);
+  if (command === 'help') checkHelpTopic(rest);
+  if (command === undefined || command === 'help') {
+    // No arguments at all, `nqueens help` or `nqueens help count`: the usage (one page for every command).
+    writeOut(HELP);
+    return;
+  }
+  if (command === 'version') {
+    if (rest.length > 0) throw new UsageError(`version takes no arguments; unexpected ${quote(rest[0])}`);
+    println(VERSION);
+    return;
+  }
+  if (!Object.hasOwn(COMMANDS, command)) {
+    const known = [...Object.keys(COMMANDS), 'version', 'help'];
+    throw new UsageError(`unknown command ${quote(command)}, expected ${oneOf(known.slice(0, -1))}${didYouMean(command, known)}`);
+  }
+  checkCommandOptions(command as Command, values);
+  await COMMANDS[command as Command](rest, values);
+}
+
 async function main(argv: string[]): Promise<number> {
   installInterrupts();
   try {
-    const { values, positionals } = parseCommandLine(argv);
-    const [command, ...rest] = positionals;
-    if (values.help) {
-      writeOut(HELP);
-      return 0;
-    }
-    if (values.version) {
-      println(VERSION);
-      return 0;
-    }
-    if (command === undefined || command === 'help' || command === 'version') checkNoOptions(command ?? 'nqueens', values);
-    if (command === 'help') checkHelpTopic(rest);
-    if (command === undefined || command === 'help') {
-      // No arguments at all, `nqueens help` or `nqueens help count`: the usage (one page for every command).
-      writeOut(HELP);
-      return 0;
-    }
-    if (command === 'version') {
-      if (rest.length > 0) throw new UsageError(`version takes no arguments; unexpected ${quote(rest[0])}`);
-      println(VERSION);
-      return 0;
-    }
-    if (!Object.hasOwn(COMMANDS, command)) {
-      const known = [...Object.keys(COMMANDS), 'version', 'help'];
-      throw new UsageError(`unknown command ${quote(command)}, expected ${oneOf(known.slice(0, -1))}${didYouMean(command, known)}`);
-    }
-    checkCommandOptions(command as Command, values);
-    await COMMANDS[command as Command](rest, values);
+    await runCommandLine(argv);
+    // A terminal holding output (Ctrl-S) takes the rest later: done once it has, a stop signal still handled meanwhile.
+    await stdoutWritten();
     return 0;
   } catch (error) {
     // The reader of stdout has gone (`| head`): nothing failed, stop quietly.

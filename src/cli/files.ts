@@ -23,6 +23,7 @@ import { flushToDisk } from './flush-to-disk.js';
 import { canonical, claim, forget, liveOwner, release, sibling, type Claim } from './owner.js';
 import { kindOf } from './regular-file.js';
 import { shown } from './shorten.js';
+import { terminalOf } from './terminal.js';
 
 /** stdout was closed by its reader (`| head`): stop at once, exit status 0. */
 export class OutputClosed extends Error {}
@@ -124,10 +125,27 @@ function stdoutFailure(error: unknown): Error {
   return failure(`cannot write to stdout: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
 }
 
-/** Writes to stdout synchronously; OutputClosed on a closed pipe, a coded Error on any other failure. */
+/**
+ * Writes to stdout synchronously; OutputClosed on a closed pipe, a coded
+ * Error on any other failure. To a terminal, what it does not take at once
+ * (held by Ctrl-S) follows as it takes it, the thread free meanwhile, so a
+ * stop signal is still handled (./terminal.ts); stdoutWritten() waits for it.
+ */
 export function writeOut(text: string): void {
   try {
-    writeAll(1, text);
+    const terminal = terminalOf(1);
+    if (terminal?.failure !== undefined) throw stdoutFailure(terminal.failure);
+    if (terminal) terminal.write(text);
+    else writeAll(1, text);
+  } catch (error) {
+    throw stdoutFailure(error);
+  }
+}
+
+/** Settles once all written to stdout is out (a terminal may hold some back); rejects as writeOut throws. */
+export async function stdoutWritten(): Promise<void> {
+  try {
+    await terminalOf(1)?.drained();
   } catch (error) {
     throw stdoutFailure(error);
   }
@@ -143,6 +161,11 @@ export function writeOut(text: string): void {
  * text to the system, so one block is in flight at a time.
  */
 export function writeOutAsync(text: string): Promise<void> {
+  // A terminal: Node would write it blocking, and hold the thread while the terminal holds output (Ctrl-S).
+  if (terminalOf(1)) {
+    writeOut(text);
+    return stdoutWritten();
+  }
   const out = process.stdout;
   // The write's callback reports its error; without a listener, the stream's 'error' event would end the process.
   if (out.listenerCount('error') === 0) out.on('error', () => {});
@@ -184,7 +207,10 @@ export function visible(line: string): string {
  */
 export function printErr(line: string): void {
   try {
-    writeAll(2, visible(line) + '\n');
+    const terminal = terminalOf(2);
+    // On a terminal that holds output (Ctrl-S), a message waits there; one before a signal's exit is lost.
+    if (terminal) terminal.write(visible(line) + '\n');
+    else writeAll(2, visible(line) + '\n');
   } catch {
     // Nowhere left to say it.
   }

@@ -9,7 +9,8 @@
 // command's status.
 import { ERROR_CODES } from '../shared/errors.js';
 import { discardPendingFiles, printErr } from './files.js';
-import { progressBar, type ProgressBar } from './progress-bar.js';
+import { progressBar, type ProgressBar, type Screen } from './progress-bar.js';
+import { terminalOf } from './terminal.js';
 import { interruptedBy, STOP_SIGNALS, stopSignalsHandedOver, type StopSignal } from './stop-signals.js';
 
 /**
@@ -100,9 +101,23 @@ export function letSignalsIn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+/** stderr, for the bar: where it is a terminal, one that drops a frame while it holds output (Ctrl-S) rather than block. */
+function stderrScreen(): Screen {
+  const terminal = terminalOf(2);
+  if (!terminal) return process.stderr;
+  return {
+    isTTY: true,
+    get columns() {
+      return process.stderr.columns;
+    },
+    write: (text: string) => (terminal.write(text), true),
+    writeFrame: (text) => terminal.writeIfFree(text),
+  };
+}
+
 /** Runs work with a progress bar on stderr and the stop signals wired to its signal. */
 export async function withProgress<T>(work: (bar: ProgressBar, signal: AbortSignal) => Promise<T>): Promise<T> {
-  const bar = progressBar(process.stderr);
+  const bar = progressBar(stderrScreen());
   installInterrupts();
   counting = true;
   try {

@@ -30,16 +30,22 @@ function percent(fraction: number): string {
  * control codes (`TERM=dumb`: Emacs' shell, some CI consoles), by writing
  * spaces over what was there.
  */
-export function progressBar(stream: NodeJS.WriteStream, term = process.env.TERM): ProgressBar {
+/** Where the bar is drawn: a stream, or a terminal that may drop a frame while it holds output (writeFrame). */
+export type Screen = Pick<NodeJS.WriteStream, 'isTTY' | 'columns' | 'write'> & { writeFrame?: (text: string) => void };
+
+export function progressBar(stream: Screen, term = process.env.TERM): ProgressBar {
   if (!stream.isTTY) return { update() {}, clear() {} };
   const plain = term === 'dumb';
   let shown = 0; // characters on the line now
   /** Draws `line` cut to the terminal's width (padding past it would wrap where the terminal narrowed). */
-  const draw = (line: string): void => {
+  // A frame may be dropped (the next replaces it); the clearing is never (the result would follow the bar's text).
+  const draw = (line: string, frame = true): void => {
     const room = (stream.columns || 100) - 1;
     const text = line.slice(0, room);
     const over = Math.min(shown, room);
-    stream.write(plain ? `\r${text.padEnd(over)}${text.length < over ? `\r${text}` : ''}` : `\r${text}\x1b[K`);
+    const drawn = plain ? `\r${text.padEnd(over)}${text.length < over ? `\r${text}` : ''}` : `\r${text}\x1b[K`;
+    if (frame && stream.writeFrame) stream.writeFrame(drawn);
+    else stream.write(drawn);
     shown = text.length;
   };
   return {
@@ -55,7 +61,7 @@ export function progressBar(stream: NodeJS.WriteStream, term = process.env.TERM)
       draw(line);
     },
     clear() {
-      if (shown > 0) draw('');
+      if (shown > 0) draw('', false);
       shown = 0;
     },
   };
