@@ -35,7 +35,7 @@ import {
 } from './args.js';
 import { Checkpoint } from './checkpoint.js';
 import { quote, shown } from './shorten.js';
-import { type PendingFile, printErr, println, visible } from './files.js';
+import { type PendingFile, printErr, println, visible, writeOutAsync } from './files.js';
 import { reserveOutput } from './reserve-output.js';
 import { Interrupted, withProgress } from './interrupt.js';
 import { asJson, formatMs, printPairs, printResult, roundMs, tableHeader, tableRow } from './output.js';
@@ -271,7 +271,7 @@ async function runSlice(run: SliceRun): Promise<void> {
   });
   // An empty shard (more shards than the plan's work splits into) is still written, so merge sees every i of m.
   const label = planLabel(plan.identity);
-  writeShard(
+  await writeShard(
     run,
     shard,
     from < to
@@ -297,12 +297,14 @@ function keptOfUnits(plan: PlannedMethod, spec: ShardSpec | undefined, from: num
 }
 
 /** A shard's result to its file (saying so, with `summary`, or with --json a summary object) or to stdout. */
-function writeShard(run: SliceRun, shard: ReturnType<typeof shardResult>, summary: string): void {
+async function writeShard(run: SliceRun, shard: ReturnType<typeof shardResult>, summary: string): Promise<void> {
   // Readable fields, then the counts on one line (a shard may hold millions).
   const { counts: unitCounts, ...fields } = shard;
   const text = JSON.stringify(fields, null, 2).replace(/\n}$/, `,\n  "counts": ${JSON.stringify(unitCounts)}\n}\n`);
   if (run.out === 'stdout') {
-    println(text.trimEnd());
+    // Megabytes at a deep plan: written without holding the thread, so a stop signal ends the command while a
+    // reader stalls (`--out - | less`); before, it waited for the reader, and a SIGTERM then was lost (exit 0).
+    await writeOutAsync(text);
   } else if (run.out) {
     run.out.commit(text);
     if (!run.json) println(`shard ${shard.shard}/${shard.of} of n = ${run.n}: ${summary}, written to ${visible(run.out.file)}`);

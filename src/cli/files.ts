@@ -156,8 +156,8 @@ export async function stdoutWritten(): Promise<void> {
  * writes without blocking where stdout is a pipe: while a reader stalls
  * (`| less` left open) the event loop still runs, so a stop signal ends the
  * command at once instead of waiting for the reader (writeSync would hold
- * the thread in write(2) until the pipe drains). For solve's listings, the
- * CLI's only output that can fill a pipe. Settles once Node has handed the
+ * the thread in write(2) until the pipe drains). For the outputs that can
+ * fill a pipe: solve's listings and a shard's result (`--out -`). Settles once Node has handed the
  * text to the system, so one block is in flight at a time.
  */
 export function writeOutAsync(text: string): Promise<void> {

@@ -165,6 +165,23 @@ describe('a stdout pipe that is full (non-blocking, its reader late)', () => {
   );
 });
 
+describe('a shard result on a stdout pipe that is full', () => {
+  // Before, `--out -` wrote its result (287 KB here, megabytes at deep plans) with writeSync, waiting out the
+  // full pipe on its own thread: a signal then went unanswered until the reader read, and when the reader
+  // left instead, the command ended with 0 (a closed pipe), the signal lost.
+  it('Ctrl-C while count --shard --out - waits for the reader: exit 130 at once', async () => {
+    const r = await intoStalledPipe([], ['count', '13', '--depth', '3', '--shard', '0/1', '--out', '-', '--threads', '1'], true);
+    expect([r.code, r.stderr]).toEqual([130, 'stdout full\nnqueens: interrupted\n']);
+    expect(r.stdout.startsWith('{\n  "format": "nqueens-shard",')).toBe(true);
+  }, 30_000);
+
+  it('read at last, the whole result arrives, exit 0', async () => {
+    const r = await intoStalledPipe([], ['count', '13', '--depth', '3', '--shard', '0/1', '--out', '-', '--threads', '1']);
+    expect([r.code, r.stderr]).toEqual([0, 'stdout full\n']);
+    expect(JSON.parse(r.stdout)).toMatchObject({ format: 'nqueens-shard', n: 13, total: '73712', shard: 0, of: 1 });
+  }, 30_000);
+});
+
 describe('an output under a regular file', () => {
   // Before: "plain/x.json: it is a symbolic link to nowhere (ENOTDIR …)", though no link is involved.
   it('--out plain/x.json, where plain is a file: ENOTDIR, not a link to nowhere', () => {
