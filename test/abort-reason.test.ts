@@ -144,6 +144,32 @@ describe("a signal with properties of its own that shadow AbortSignal's", () => 
   });
 });
 
+describe("a signal whose own addEventListener shadows EventTarget's", () => {
+  /** A real signal with an own addEventListener: one that throws, or one that drops the listener. */
+  const shadowed = (controller: AbortController, listen: () => void): AbortSignal =>
+    Object.defineProperty(controller.signal, 'addEventListener', { value: listen });
+  const listeners = [
+    [
+      'throws',
+      () => {
+        throw new Error('from addEventListener');
+      },
+    ],
+    ['drops the listener', () => undefined],
+  ] as const;
+
+  it.each(listeners)(
+    "one that %s: the count follows the platform's events, exact when not aborted, the reason when aborted",
+    async (_, listen) => {
+      // Before: a throwing one failed the call with its error; one that dropped the listener never let an abort arrive.
+      expect(await count(10, { signal: shadowed(new AbortController(), listen) })).toMatchObject({ total: 724n });
+      const controller = new AbortController();
+      const running = count(13, { threads: 2, signal: shadowed(controller, listen), onProgress: () => controller.abort(reason) });
+      await expect(running).rejects.toBe(reason);
+    },
+  );
+});
+
 describe('200 counts at once, some aborted', () => {
   it("each ends exact or rejected with its own reason: aborted before the call, in a microtask, or from its own or another count's progress", async () => {
     let seed = 7;

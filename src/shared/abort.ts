@@ -29,14 +29,16 @@ export function onAbort(signal: AbortSignalLike, fn: () => void): () => void {
   if (!fns) {
     const all = (fns = new Set());
     waiting.set(signal, all);
-    signal.addEventListener(
+    // EventTarget's own method where the runtime has AbortSignal (its subclass): one set on the signal is not called.
+    const listen = typeof AbortSignal === 'function' ? EventTarget.prototype.addEventListener : signal.addEventListener;
+    Reflect.apply(listen, signal, [
       'abort',
       () => {
         waiting.delete(signal);
         for (const f of all) f();
       },
       { once: true },
-    );
+    ]);
   }
   fns.add(fn);
   return () => fns.delete(fn);
