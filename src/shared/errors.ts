@@ -5,54 +5,62 @@
 // named 'AbortError' (as fetch does), whose own numeric `code` (20) is left
 // alone; test `error.name === 'AbortError'`.
 
-export const ERROR_CODES = Object.freeze({
+// Each code is its name after the prefix ERR_NQUEENS_, so the table is built
+// from the names: the bundles then carry each name once.
+const CODE_NAMES = [
   /** TypeError: an argument or option of the wrong type. */
-  INVALID_TYPE: 'ERR_NQUEENS_INVALID_TYPE',
+  'INVALID_TYPE',
   /** TypeError: an option the function does not take. */
-  UNKNOWN_OPTION: 'ERR_NQUEENS_UNKNOWN_OPTION',
+  'UNKNOWN_OPTION',
   /** RangeError: a number or choice outside what is allowed. */
-  OUT_OF_RANGE: 'ERR_NQUEENS_OUT_OF_RANGE',
+  'OUT_OF_RANGE',
   /** Error: engine 'wasm' was asked for where WebAssembly is missing or refused (its `cause` says why). */
-  WASM_UNAVAILABLE: 'ERR_NQUEENS_WASM_UNAVAILABLE',
+  'WASM_UNAVAILABLE',
   /** Error: engine 'webgpu' was asked for where WebGPU, or a GPU adapter, is missing. */
-  WEBGPU_UNAVAILABLE: 'ERR_NQUEENS_WEBGPU_UNAVAILABLE',
+  'WEBGPU_UNAVAILABLE',
   /**
    * Error: the GPU failed during a WebGPU count (the device was lost, as a driver reset or a watchdog does; a buffer
    * could not be allocated; the driver refused a dispatch or the shader). Its `cause` is the GPU's error, where one came.
    * No total is returned from such a count.
    */
-  WEBGPU_FAILED: 'ERR_NQUEENS_WEBGPU_FAILED',
+  'WEBGPU_FAILED',
   /**
    * Error: a counting worker could not start (in Node: where a page refuses workers, the count goes on on its
    * thread), failed or exited (its `cause`, where there is one, is the worker's error).
    */
-  WORKER_FAILED: 'ERR_NQUEENS_WORKER_FAILED',
+  'WORKER_FAILED',
   /** CLI: a command line it cannot run (the command exits with status 2). */
-  USAGE: 'ERR_NQUEENS_USAGE',
+  'USAGE',
   /** CLI: the count was interrupted: SIGINT (Ctrl-C), SIGTERM or SIGHUP (exit status 130, 143, 129). */
-  INTERRUPTED: 'ERR_NQUEENS_INTERRUPTED',
+  'INTERRUPTED',
   /** Error: an internal file used the wrong way (e.g. dist/run/worker.js run as a script), or a bug. */
-  INTERNAL: 'ERR_NQUEENS_INTERNAL',
+  'INTERNAL',
   /** RangeError: the join's tables for this n would not fit (thrown before allocating). */
-  TABLES_TOO_LARGE: 'ERR_NQUEENS_TABLES_TOO_LARGE',
+  'TABLES_TOO_LARGE',
   /**
    * RangeError: a wasm memory could not be had: no address space to reserve one (`ulimit -v`), or the
    * join's could not grow to what its tables and half-boards need. Engine 'auto' then counts in TypeScript.
    */
-  OUT_OF_MEMORY: 'ERR_NQUEENS_OUT_OF_MEMORY',
+  'OUT_OF_MEMORY',
   /** RangeError: two placed queens share a square, row, column or diagonal (the message names both). */
-  ATTACKING_QUEENS: 'ERR_NQUEENS_ATTACKING_QUEENS',
+  'ATTACKING_QUEENS',
   /** TypeError: options that cannot be combined (solutions() with both `unique` and `placed`). */
-  INCOMPATIBLE_OPTIONS: 'ERR_NQUEENS_INCOMPATIBLE_OPTIONS',
+  'INCOMPATIBLE_OPTIONS',
   /** Error: a shard result that merge refuses (mismatched plan, missing or doubled units, edited or impossible counts). */
-  BAD_SHARD: 'ERR_NQUEENS_BAD_SHARD',
+  'BAD_SHARD',
   /** Error: a checkpoint that resume refuses (another count, a damaged line, contradicting counts). */
-  BAD_CHECKPOINT: 'ERR_NQUEENS_BAD_CHECKPOINT',
+  'BAD_CHECKPOINT',
   /** Error: output could not be written (a full disk, an I/O error, a missing directory). */
-  WRITE_FAILED: 'ERR_NQUEENS_WRITE_FAILED',
+  'WRITE_FAILED',
   /** Error: merge --verify recounted a unit and got another count than its shard. */
-  VERIFY_FAILED: 'ERR_NQUEENS_VERIFY_FAILED',
-} as const);
+  'VERIFY_FAILED',
+] as const;
+
+type CodeName = (typeof CODE_NAMES)[number];
+
+export const ERROR_CODES = Object.freeze(Object.fromEntries(CODE_NAMES.map((name) => [name, `ERR_NQUEENS_${name}`]))) as {
+  readonly [N in CodeName]: `ERR_NQUEENS_${N}`;
+};
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
