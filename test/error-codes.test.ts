@@ -15,6 +15,7 @@ import { count, countSync, ERROR_CODES, planSubproblems, solutions, toBoard } fr
 import { runOnWorkers } from '../dist/run/pool.js';
 import { constellationPlan } from '../dist/search/search-plan.js';
 import { plannedMethod } from '../dist/run/methods.js';
+import { codedError } from '../dist/shared/errors.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -55,6 +56,25 @@ describe('ERROR_CODES', () => {
         'ERR_NQUEENS_INCOMPATIBLE_OPTIONS',
       ].sort(),
     );
+  });
+
+  it("a coded error's cause is as new Error(message, { cause }) makes it: own, not enumerable; none when not given", () => {
+    const cause = new Error('why');
+    const error = codedError('what', ERROR_CODES.WORKER_FAILED, cause);
+    expect(Object.getOwnPropertyDescriptor(error, 'cause')).toEqual({
+      value: cause,
+      enumerable: false,
+      configurable: true,
+      writable: true,
+    });
+    expect(Object.getOwnPropertyDescriptor(error, 'code')).toEqual({
+      value: 'ERR_NQUEENS_WORKER_FAILED',
+      enumerable: true,
+      configurable: true,
+      writable: false,
+    });
+    expect(Object.keys(error)).toEqual(['code']);
+    expect(Object.hasOwn(codedError('what', ERROR_CODES.INTERNAL), 'cause')).toBe(false);
   });
 
   it('every code is listed in README', () => {

@@ -4,6 +4,7 @@
 import { countOpenRows, searchSolutions } from './open-rows.js';
 import { instantiate, resolveWasm, u64, type WasmOpenRows } from '../engines/wasm-loader.js';
 import { ERROR_CODES, hasCode } from '../shared/errors.js';
+import { oncePer } from '../shared/once-per.js';
 
 /** The open-rows kernels: enumeration and completions. */
 export interface OpenRowsKernel {
@@ -77,18 +78,12 @@ function wasmOpenRowsFrom(module: WebAssembly.Module): OpenRowsKernel {
   };
 }
 
-/** Per module, this thread's one kernel: every enumeration and completion count on the thread shares its instance. */
-const kernels = new WeakMap<WebAssembly.Module, OpenRowsKernel>();
-
 /**
- * The thread's kernel of `module`, made on first use (a count of completions
- * made one a count, each with its wasm memory: 15,000 at once took 1 GB).
+ * The thread's one kernel of `module`, made on first use: every enumeration
+ * and completion count on the thread shares its instance (a count of
+ * completions made one a count, each with its wasm memory: 15,000 at once took 1 GB).
  */
-export function openRowsKernelOf(module: WebAssembly.Module): OpenRowsKernel {
-  let kernel = kernels.get(module);
-  if (!kernel) kernels.set(module, (kernel = wasmOpenRowsFrom(module)));
-  return kernel;
-}
+export const openRowsKernelOf: (module: WebAssembly.Module) => OpenRowsKernel = oncePer(wasmOpenRowsFrom);
 
 /** The open-rows kernel for a choice, on this thread: as resolveKernel, for the open-rows module. */
 export function resolveOpenRows(engine: 'auto' | 'wasm' | 'js'): OpenRowsKernel {

@@ -186,19 +186,6 @@ export function planMembers<U>(plan: PlanLike<U>) {
   };
 }
 
-/** `make` of a plan, made once per plan (plans are cached and immutable). */
-export function oncePerPlan<P extends object, M>(make: (plan: P) => M): (plan: P) => M {
-  const made = new WeakMap<P, M>();
-  return (plan) => {
-    let method = made.get(plan);
-    if (method === undefined) {
-      method = make(plan);
-      made.set(plan, method);
-    }
-    return method;
-  };
-}
-
 /** A method whose units go into files: shards, checkpoints, subtotals and merge take these. */
 export type PlannedMethod<U extends { readonly id: number } = { readonly id: number }> = Method<U> & MethodFiles;
 

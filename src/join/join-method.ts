@@ -11,7 +11,6 @@
 import { resolveWasm } from '../engines/wasm-loader.js';
 import {
   factorial,
-  oncePerPlan,
   planMembers,
   PLAN_FORMAT_VERSION,
   subtotalsHeader,
@@ -22,6 +21,7 @@ import {
 } from '../contract/method.js';
 import { checkUnitId } from '../contract/plan-identity.js';
 import { Digest, digest } from '../shared/digest.js';
+import { oncePer } from '../shared/once-per.js';
 import { VERSION } from '../shared/version.js';
 import { joinCounting, joinUnitCounter } from './join-counter.js';
 import { shareJoinTables } from './join-share.js';
@@ -217,7 +217,8 @@ export function* joinMethodSteps(n: number, perStep?: number): Generator<void, P
   return methodOf(yield* joinPlanSteps(n, perStep));
 }
 
-const methodOf = oncePerPlan((plan: JoinPlan): PlannedMethod<JoinUnit> => {
+// Made once per plan (plans are cached and immutable).
+const methodOf = oncePer((plan: JoinPlan): PlannedMethod<JoinUnit> => {
   const { n } = plan;
   const mostSolutions = factorial(n >> 1) ** 2n;
   return Object.freeze({

@@ -6,6 +6,7 @@ import { planSubproblems } from './constellations.js';
 import * as symmetry from './symmetry.js';
 import type { PlacedRows } from './symmetry.js';
 import { instantiateKernel, resolveWasm, u64, wasmModule, type WasmKernel } from '../engines/wasm-loader.js';
+import { oncePer } from '../shared/once-per.js';
 
 /**
  * A kernel that runs the symmetry search's subproblems and enumerates
@@ -60,14 +61,16 @@ export const jsKernel: Kernel = {
 export function wasmKernelFrom<K extends WasmKernel = WasmKernel>(module: WebAssembly.Module, setUp?: (instance: K) => void): Kernel {
   const k = instantiateKernel<K>(module);
   setUp?.(k);
+  const countFixes = (n: number, s: Subproblem): bigint =>
+    s.symmetries === 0 ? 0n : u64(k.countConstellationFixes(n, s.a, s.b, s.c, s.d, s.symmetries));
   const kernel: Kernel = {
     name: 'wasm',
     countSubproblem(n, s) {
       const solutions = u64(k.countConstellation(n, s.a, s.b, s.c, s.d, 0, 0, 0, 0));
-      return { solutions, fixes: s.symmetries === 0 ? 0n : u64(k.countConstellationFixes(n, s.a, s.b, s.c, s.d, s.symmetries)) };
+      return { solutions, fixes: countFixes(n, s) };
     },
     countPlaced: (n, s, p) => u64(k.countConstellation(n, s.a, s.b, s.c, s.d, p.rows, p.cols, p.ld, p.rd)),
-    countFixes: (n, s) => (s.symmetries === 0 ? 0n : u64(k.countConstellationFixes(n, s.a, s.b, s.c, s.d, s.symmetries))),
+    countFixes,
   };
   // V8 runs new wasm in its baseline tier and cannot swap in optimised code
   // while a call is running, so run the hot loops a little before real work:
@@ -89,15 +92,12 @@ export function getWasmKernel(): Kernel | undefined {
   return wasmKernel;
 }
 
-/** One kernel per module on this thread: its calls keep no state between them, and instantiating and warming up cost 0.3 ms. */
-const kernels = new WeakMap<WebAssembly.Module, Kernel>();
-
-/** The kernel of `module` on this thread, instantiated and warmed on first use (countSync makes a counter per call). */
-export function kernelOf(module: WebAssembly.Module): Kernel {
-  let kernel = kernels.get(module);
-  if (!kernel) kernels.set(module, (kernel = wasmKernelFrom(module)));
-  return kernel;
-}
+/**
+ * The kernel of `module` on this thread, instantiated and warmed on first use
+ * (countSync makes a counter per call): one per module, as its calls keep no
+ * state between them, and instantiating and warming up cost 0.3 ms.
+ */
+export const kernelOf: (module: WebAssembly.Module) => Kernel = oncePer((module: WebAssembly.Module) => wasmKernelFrom(module));
 
 /** The search's compiled kernel for a choice, or null for TypeScript ('wasm' throws where it is unavailable). */
 export function resolveModule(engine: 'auto' | 'wasm' | 'js'): WebAssembly.Module | null {

@@ -2,16 +2,9 @@
 // units, what each adds (Burnside's lemma per constellation, see
 // contribution in ./constellations.ts), the checks on saved counts, its
 // subtotals, and its counter for a thread.
-import {
-  factorial,
-  oncePerPlan,
-  planMembers,
-  type CountSource,
-  type PlannedMethod,
-  type UnitCounter,
-  type UnitCounting,
-} from '../contract/method.js';
+import { factorial, planMembers, type CountSource, type PlannedMethod, type UnitCounter, type UnitCounting } from '../contract/method.js';
 import { rangeError } from '../shared/errors.js';
+import { oncePer } from '../shared/once-per.js';
 import { kernelOf, jsKernel, resolveModule } from './search-kernel.js';
 import { ConstellationPlan, countUnit, searchPlanSteps, type Unit } from './search-plan.js';
 import { searchUnitCodec } from './unit-codec.js';
@@ -47,7 +40,8 @@ export function* searchMethodSteps(n: number, parts: number, depth?: number): Ge
   return methodOf(yield* searchPlanSteps(n, parts, depth));
 }
 
-const methodOf = oncePerPlan((plan: ConstellationPlan): PlannedMethod<Unit> => {
+// Made once per plan (plans are cached and immutable).
+const methodOf = oncePer((plan: ConstellationPlan): PlannedMethod<Unit> => {
   const { n } = plan;
   // Computed once: a resumed checkpoint asks for each of its (millions of) lines.
   const mostSolutions = factorial(Math.max(0, n - 2 - Math.min(plan.depth, Math.max(0, n - 4))));

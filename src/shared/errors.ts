@@ -75,9 +75,7 @@ export function withCode<E extends Error>(error: E, code: ErrorCode): CodedError
 
 /** An Error with a code; `cause` as in `new Error(message, { cause })`. */
 export function codedError(message: string, code: ErrorCode, cause?: unknown): CodedError<Error> {
-  const error = new Error(message);
-  if (cause !== undefined) Object.defineProperty(error, 'cause', { value: cause, enumerable: false, configurable: true, writable: true });
-  return withCode(error, code);
+  return withCode(new Error(message, cause === undefined ? undefined : { cause }), code);
 }
 
 export function typeError(message: string, code: ErrorCode = ERROR_CODES.INVALID_TYPE): CodedError<TypeError> {
