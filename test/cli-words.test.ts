@@ -34,6 +34,7 @@ describe('messages name the flag', () => {
     [['count', '8', '--placed', '0:0,1:1'], 'nqueens: --placed 0:0,1:1: the queens 0:0 and 1:1 attack each other (same diagonal)'],
     [['count', '8', '--placed', '3:3,3:3'], 'nqueens: --placed 3:3,3:3: the queens 3:3 and 3:3 are on the same square'],
     [['solve', '8', '--after', '0,2'], 'nqueens: --after 0,2: 2 columns for 8 rows; give one column per row'],
+    [['solve', '8', '--after', '7'], 'nqueens: --after 7: 1 column for 8 rows; give one column per row'],
     [['solve', '4', '--after', '0,9,1,1'], 'nqueens: --after 0,9,1,1: column 9 (row 1) is outside 0..3'],
     // The bounds themselves: the first value outside, in the command line's words.
     [['count', '4', '--placed', '0:4'], 'nqueens: --placed 0:4: column 4 is outside 0..3'],

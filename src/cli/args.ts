@@ -346,7 +346,9 @@ export function parseAfter(text: string | undefined, n: number): number[] | unde
       throw new UsageError(`--after takes one column per row separated by commas, 0-based (e.g. 0,2,4,1,3); got ${quote(c)}`);
   const columns = pieces.map(Number);
   if (columns.length !== n)
-    throw new UsageError(`--after ${shown(text)}: ${columns.length} columns for ${n} rows; give one column per row`);
+    throw new UsageError(
+      `--after ${shown(text)}: ${columns.length} column${columns.length === 1 ? '' : 's'} for ${n} rows; give one column per row`,
+    );
   const row = columns.findIndex((c) => c >= n);
   if (row >= 0) throw new UsageError(`--after ${shown(text)}: column ${digits(pieces[row])} (row ${row}) is outside 0..${n - 1}`);
   return columns;
