@@ -204,11 +204,14 @@ describe('nqueens count --algorithm', () => {
     expect(r.stderr).toMatch(/^nqueens: count takes one size or range; unexpected "--json"/);
   });
 
-  it.each([[[]], [['help']], [['help', 'count']], [['help', 'merge']]])('%j: the usage on stdout, exit 0', (args) => {
-    const r = nqueens(...args);
-    expect([r.code, r.stderr]).toEqual([0, '']);
-    expect(r.stdout).toMatch(/^Usage:\n {2}nqueens count <n> \[options\]/m);
-  });
+  it.each([[[]], [['help']], [['help', 'count']], [['help', 'merge']], [['help', 'version']], [['help', 'help']]])(
+    '%j: the usage on stdout, exit 0',
+    (args) => {
+      const r = nqueens(...args);
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      expect(r.stdout).toMatch(/^Usage:\n {2}nqueens count <n> \[options\]/m);
+    },
+  );
 
   it.each([
     ['--thread', '--threads'],

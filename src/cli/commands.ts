@@ -116,7 +116,8 @@ function checkNoOptions(command: string, values: Record<string, unknown>): void 
 function checkHelpTopic(rest: string[]): void {
   const [topic, extra] = rest;
   const commands = [...Object.keys(COMMANDS), 'version'];
-  if (topic !== undefined && !commands.includes(topic))
+  // `help help` is the same page, as `help version` is (not offered in the message: it teaches nothing).
+  if (topic !== undefined && topic !== 'help' && !commands.includes(topic))
     throw new UsageError(`help takes a command name, ${oneOf(commands)}; got ${quote(topic)}${didYouMean(topic, commands)}`);
   if (extra !== undefined) throw new UsageError(`help takes one command name; unexpected ${quote(extra)}`);
 }
