@@ -59,53 +59,35 @@ function encode(n: number, a: number, b: number, c: number, d: number): number {
   return ((a * n + b) * n + c) * n + d;
 }
 
-/** The four queens as a tuple (image's `digits` for the image itself). */
-function queens(_n: number, a: number, b: number, c: number, d: number): [number, number, number, number] {
-  return [a, b, c, d];
-}
-
 /**
- * The constellation (a, b, c, d) moved by SYMMETRIES[g], handed to `digits`
- * as its four queens (with n): each border line maps onto a border line, so
- * each queen's new line and place follow from where the symmetry sends its
- * cell (a corner queen, on two lines, follows both). Plain arithmetic: the
- * plan of n = 21 tries 194,481 constellations, and arrays per try made a
- * count's first plan cost 0.2-0.5 s. test/constellations.test.ts checks it
- * against SYMMETRIES.
+ * The constellation (a, b, c, d) moved by each of SYMMETRIES, written into
+ * `out` as four queens per symmetry (out[4g..4g+3]): each border line maps
+ * onto a border line, so each queen's new line and place follow from where
+ * the symmetry sends its cell (a corner queen, on two lines, follows both).
+ * One call per constellation (and one per image), no array, code or closure: the
+ * plan of n = 21 tries 194,481 constellations, and a count's first plan
+ * runs before V8 compiles it: with two calls per image (one through a
+ * callback), n = 20's list took a median 29.8 ms in a fresh process, 22.5
+ * so (7 runs each, one pinned core of the 2-core EPYC, 2026-11-28).
+ * test/constellations.test.ts checks the list against SYMMETRIES' images.
  */
-function image<T>(
-  n: number,
-  g: number,
-  a: number,
-  b: number,
-  c: number,
-  d: number,
-  digits: (n: number, a: number, b: number, c: number, d: number) => T,
-): T {
-  const m = n - 1;
-  switch (g) {
-    case 0:
-      return digits(n, a, b, c, d);
-    case 1: // (r, col) -> (col, m - r): (0, a) lands on column m at row a, (m, b) on column 0 at row b, ...
-      return digits(n, m - c, m - d, b, a);
-    case 2:
-      return digits(n, m - b, m - a, m - d, m - c);
-    case 3:
-      return digits(n, d, c, m - a, m - b);
-    case 4:
-      return digits(n, m - a, m - b, d, c);
-    case 5:
-      return digits(n, b, a, m - c, m - d);
-    case 6:
-      return digits(n, c, d, a, b);
-    default:
-      return digits(n, m - d, m - c, m - b, m - a);
-  }
+function writeImages(m: number, a: number, b: number, c: number, d: number, out: Int32Array): void {
+  put(out, 0, a, b, c, d);
+  put(out, 1, m - c, m - d, b, a); // quarter turn: (0, a) lands on column m at row a, (m, b) on column 0 at row b, ...
+  put(out, 2, m - b, m - a, m - d, m - c); // half turn
+  put(out, 3, d, c, m - a, m - b); // three-quarter turn
+  put(out, 4, m - a, m - b, d, c); // mirror left-right
+  put(out, 5, b, a, m - c, m - d); // mirror top-bottom
+  put(out, 6, c, d, a, b); // transpose
+  put(out, 7, m - d, m - c, m - b, m - a); // anti-transpose
 }
 
-/** The code of the constellation (a, b, c, d) moved by SYMMETRIES[g]. */
-function imageCode(n: number, g: number, a: number, b: number, c: number, d: number): number {
-  return image(n, g, a, b, c, d, encode);
+/** Writes image g's four queens. */
+function put(out: Int32Array, g: number, a: number, b: number, c: number, d: number): void {
+  out[4 * g] = a;
+  out[4 * g + 1] = b;
+  out[4 * g + 2] = c;
+  out[4 * g + 3] = d;
 }
 
 /** Whether queens on (r1, c1) and (r2, c2) attack each other; one queen listed twice (a corner) does not. */
@@ -125,32 +107,23 @@ function attacks(r1: number, c1: number, r2: number, c2: number): boolean {
  * n - 1): a count's first plan runs before V8 compiles it, where each
  * fraction is a new heap number to collect.
  */
-function searchCostScore(n: number, a: number, b: number, c: number, d: number): number {
-  return -2 * Math.abs(2 * b - (n - 1)) - 2 * Math.min(c, d) + 2 * Math.abs(a - b);
+function searchCostScore(m: number, a: number, b: number, c: number, d: number): number {
+  return -2 * Math.abs(2 * b - m) - 2 * Math.min(c, d) + 2 * Math.abs(a - b);
 }
 
-/**
- * The class member with the lowest searchCostScore (the first of them in
- * SYMMETRIES order), each image scored from its queens as they move, with
- * no array, code or fraction per try (8 per kept constellation). A
- * count's first plan runs before V8 compiles it: with each image decoded
- * from its code and scored in fractions, and each subproblem copied by a
- * spread to number it (planSubproblems), n = 20's took a median 53 ms, and
- * 43 ms so (quartiles 51-55 and 40-45; n = 18: 39 and 38 ms; 31 cold runs
- * each, interleaved, one pinned core of the 2-core Xeon, 2026-11-27), for
- * the same list (n = 1..24 compared).
- */
-function cheapestOrientation(n: number, a: number, b: number, c: number, d: number): [number, number, number, number] {
+/** The symmetry (index into SYMMETRIES) whose image in `images` scores lowest; the first of them on a tie. */
+function cheapestOrientation(m: number, images: Int32Array): number {
   let best = 0;
   let bestScore = Infinity;
-  for (let g = 0; g < SYMMETRIES.length; g++) {
-    const score = image(n, g, a, b, c, d, searchCostScore);
+  for (let g = 0; g < 8; g++) {
+    const i = 4 * g;
+    const score = searchCostScore(m, images[i], images[i + 1], images[i + 2], images[i + 3]);
     if (score < bestScore) {
       bestScore = score;
       best = g;
     }
   }
-  return image(n, best, a, b, c, d, queens);
+  return best;
 }
 
 /**
@@ -190,6 +163,7 @@ export function* subproblemSteps(n: number): Generator<void, readonly Subproblem
 function* makeSubproblems(n: number): Generator<void, readonly Subproblem[], undefined> {
   const list: { -readonly [K in keyof Subproblem]: Subproblem[K] }[] = [];
   const m = n - 1;
+  const images = new Int32Array(32);
   // A constellation is kept only where no image has a smaller code, so a is at most each image's first
   // queen (m - a, b, m - b, c, m - c, d, m - d): the loops skip the rest. Each queen is then tried only
   // beside the ones before it that it leaves alone.
@@ -201,20 +175,29 @@ function* makeSubproblems(n: number): Generator<void, readonly Subproblem[], und
         if (attacks(0, a, c, 0) || attacks(m, b, c, 0)) continue;
         for (let d = a; d <= m - a; d++) {
           if (attacks(0, a, d, m) || attacks(m, b, d, m) || attacks(c, 0, d, m)) continue;
+          writeImages(m, a, b, c, d, images);
           const code = encode(n, a, b, c, d);
           let canonical = true;
-          let stabiliser = 0;
+          let stabiliser = 1;
           let symmetries = 0;
-          for (let g = 0; g < SYMMETRIES.length && canonical; g++) {
-            const image = imageCode(n, g, a, b, c, d);
-            if (image < code) canonical = false;
+          for (let g = 1; g < 8; g++) {
+            const i = 4 * g;
+            const image = ((images[i] * n + images[i + 1]) * n + images[i + 2]) * n + images[i + 3];
+            if (image < code) {
+              canonical = false;
+              break;
+            }
             if (image === code) {
               stabiliser++;
-              if (g > 0) symmetries |= 1 << g;
+              symmetries |= 1 << g;
             }
           }
           if (!canonical) continue;
-          const [sa, sb, sc, sd] = cheapestOrientation(n, a, b, c, d);
+          const best = 4 * cheapestOrientation(m, images);
+          const sa = images[best],
+            sb = images[best + 1],
+            sc = images[best + 2],
+            sd = images[best + 3];
           // Rows with a border queen: the top and bottom (one row at n = 1), and each side queen's where it is neither, nor shared.
           const borderRows = (m === 0 ? 1 : 2) + (sc !== 0 && sc !== m ? 1 : 0) + (sd !== 0 && sd !== m && sd !== sc ? 1 : 0);
           list.push({ id: 0, a: sa, b: sb, c: sc, d: sd, stabiliser, weight: 8 / stabiliser, symmetries, innerRows: n - borderRows });
