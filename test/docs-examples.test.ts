@@ -153,6 +153,8 @@ describe('the commands the prose names', () => {
     },
     'nqueens count 20 --placed 0:3,5:7': { run: 'nqueens count 10 --placed 0:3,5:7', code: 0 },
     'nqueens solve 20 --limit 1000000000 | head -3': { run: 'nqueens solve 20 --limit 1000000000 | head -3', code: 0 },
+    // README's way to time one engine; n = 16 takes seconds in TypeScript.
+    'nqueens count 16 --engine js --algorithm search': { run: 'nqueens count 12 --engine js --algorithm search', code: 0 },
   };
   const named = [
     ...new Set(
@@ -180,6 +182,48 @@ describe('the commands the prose names', () => {
       rmSync(bin, { recursive: true, force: true });
     }
   });
+});
+
+it("README's shards: its task line for each of 2 shards of n = 12, then its merge, give OEIS's counts", () => {
+  const example = quickStart.find((b) => b.text.includes('--shard'));
+  expect(example, 'README shows a shard and its merge in a sh block').toBeDefined();
+  const [task, merge, ...rest] = example!.text
+    .trim()
+    .split('\n')
+    .map((line) => line.replace(/\s+#.*$/, ''));
+  expect(rest).toEqual([]);
+  expect(task).toMatch(/^nqueens count 21 --shard 0\/64 /);
+  expect(merge).toMatch(/^nqueens merge /);
+  // n = 21 in 64 shards as n = 12 in 2 (seconds, not hours); task i's files named as task 0's are.
+  const small = (line: string) =>
+    line
+      .replace(/(?<!\d)21(?!\d)/g, '12')
+      .replace(/\/64\b/g, '/2')
+      .replace(/--verify 64\b/, '--verify 4');
+  const forTask = (i: number) => small(task).replace('--shard 0/', `--shard ${i}/`).replace(/-0\./g, `-${i}.`);
+  const dir = mkdtempSync(join(tmpdir(), 'nqueens-readme-shards-'));
+  try {
+    writeFileSync(join(dir, 'nqueens'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
+    chmodSync(join(dir, 'nqueens'), 0o755);
+    const sh = (command: string) =>
+      spawnSync('sh', ['-c', command], { cwd: dir, encoding: 'utf8', env: { ...process.env, PATH: `${dir}:${process.env.PATH}` } });
+    for (const i of [0, 1]) {
+      const r = sh(forTask(i));
+      expect(r.status, r.stderr).toBe(0);
+    }
+    expect(
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.json'))
+        .sort(),
+    ).toEqual(['n12-0.json', 'n12-1.json']);
+    const r = sh(small(merge));
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^total\\s+${TOTAL[12]}$`, 'm'));
+    expect(r.stdout).toMatch(new RegExp(`^unique\\s+${UNIQUE[12]}$`, 'm'));
+    expect(r.stdout).toMatch(/^verify\s+4 random units recounted, all match/m);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 describe('docs/plans-and-shards.md: a count on a cluster, at n = 12 in 2 shards, with the packed tarball', () => {
