@@ -13,7 +13,7 @@ import { Interrupted } from '../dist/cli/interrupt.js';
 import { mergeShards, parseShard } from '../dist/cli/shards.js';
 import { count, countSync, ERROR_CODES, planSubproblems, solutions, toBoard } from '../dist/index.js';
 import { runOnWorkers } from '../dist/run/pool.js';
-import { constellationPlan } from '../dist/search/search-plan.js';
+import { searchPlan, unitsOf } from './plans.js';
 import { plannedMethod } from '../dist/run/methods.js';
 import { codedError } from '../dist/shared/errors.js';
 
@@ -127,7 +127,7 @@ describe('the platform', () => {
   });
 
   it('a worker that fails: ERR_NQUEENS_WORKER_FAILED, with the worker’s error (and its code) as the cause', async () => {
-    const [u] = constellationPlan(8, 0).unitsIn();
+    const [u] = unitsOf(searchPlan(8, 0));
     const bad = { ...u, constellation: { ...u.constellation, a: 8 } }; // n itself: the first column off the board
     const error = await caught(() =>
       runOnWorkers({
@@ -170,7 +170,7 @@ describe('the CLI’s errors', () => {
       const file = join(dir, 'x.ckpt');
       for (const text of ['garbage\n', '{"format":"other"}\n']) {
         writeFileSync(file, text);
-        const plan = constellationPlan(8, 0);
+        const plan = searchPlan(8, 0);
         await expect(Checkpoint.open(file, plannedMethod('search', 8, 0), '0/1', 0, plan.units)).rejects.toThrow(
           expect.objectContaining({ code: ERROR_CODES.BAD_CHECKPOINT }),
         );

@@ -4,10 +4,11 @@
 // Test code, so it is not shipped.
 import { compileBuild, resolveWasm, wasmModuleOf } from '../dist/engines/wasm-loader.js';
 import { joinCounterFrom, type JoinCounter, type JoinEngine } from '../dist/join/join-counter.js';
-import { checkJoinSize, joinUnitAt, planJoinCompact } from '../dist/join/join-plan.js';
+import { checkJoinSize, compactPlanSteps, joinUnitAt } from '../dist/join/join-plan.js';
+import { finish } from '../dist/shared/slices.js';
 import { countSymmetricSolutions, uniqueFromTotal } from '../dist/shared/symmetric-solutions.js';
 
-export { planJoin, joinMemoryBytes, checkJoinSize, JOIN_MAX_N, JOIN_MEMORY_LIMIT, type JoinUnit } from '../dist/join/join-plan.js';
+export { joinMemoryBytes, checkJoinSize, JOIN_MAX_N, JOIN_MEMORY_LIMIT, type JoinUnit } from '../dist/join/join-plan.js';
 export {
   countSymmetricSolutions,
   searchSymmetricSolutions,
@@ -42,7 +43,7 @@ interface JoinCount {
 export function countJoin(n: number, engine: JoinEngine = 'wasm'): JoinCount {
   checkJoinSize(n);
   const counter = joinCounter(engine);
-  const plan = planJoinCompact(n); // units made one at a time: n = 17 has 54,779 (9 MB of objects at once)
+  const plan = finish(compactPlanSteps(n)); // made afresh, its units one at a time: n = 17 has 54,779 (9 MB of objects at once)
   let total = 0n;
   for (let id = 0; id < plan.units; id++) total += BigInt(plan.weight[id]) * counter.countUnit(n, joinUnitAt(plan, id));
   return { n, total, unique: uniqueFromTotal(n, total, countSymmetricSolutions(n)) };

@@ -7,8 +7,9 @@ import { count, countSync, type Progress } from '../dist/index.js';
 import { compileJoinModule, joinCounter } from './join-module.js';
 import { joinCounterFrom, joinUnitCounter, KEEP_COUNTER_MS, keepsJoinCounter } from '../dist/join/join-counter.js';
 import { wasmModuleOf } from '../dist/engines/wasm-loader.js';
-import { JoinPlan } from '../dist/join/join-method.js';
-import { joinUnitWork, planJoin } from '../dist/join/join-plan.js';
+import { compactPlanSteps, joinUnitWork } from '../dist/join/join-plan.js';
+import { finish } from '../dist/shared/slices.js';
+import { joinPlan, planJoin } from './plans.js';
 import { batchSize, MAX_BATCH } from '../dist/run/pool.js';
 import { HEARTBEAT_MS } from '../dist/run/runner.js';
 import { TOTAL } from './oeis.js';
@@ -125,7 +126,7 @@ describe('progress inside join units', () => {
     // n = 24's largest units take seconds: the first report inside one comes long before it ends.
     expect(p).toMatchObject({ n: 24, phase: 'counting', finished: 0, units: 677294, total: 0n });
     expect(p.fraction).toBeGreaterThan(0);
-    expect(p.fraction).toBeLessThan(new JoinPlan(24).largestUnitShare);
+    expect(p.fraction).toBeLessThan(joinPlan(24).largestUnitShare);
     expect(seen[0]).toMatchObject({ phase: 'tables', fraction: 0 });
   });
 
@@ -159,8 +160,8 @@ describe('progress inside join units', () => {
   });
 
   it.each([12, 16, 20])('n = %i: units weigh by passes and spread, largest first, adding up to workIn', (n) => {
-    const plan = new JoinPlan(n);
-    const { cost, mirrorWeight } = plan.compact;
+    const plan = joinPlan(n);
+    const { cost, mirrorWeight } = finish(compactPlanSteps(n)); // the same units (test/join.test.ts), with their spreads
     let sum = 0;
     for (let id = 0; id < plan.units; id++) {
       const work = plan.workOf(id);

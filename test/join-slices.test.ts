@@ -8,8 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { Checkpoint } from '../dist/cli/checkpoint.js';
 import { shardResult } from '../dist/cli/shards.js';
 import { joinCounter } from './join-module.js';
-import { joinPlan } from '../dist/join/join-method.js';
-import { constellationPlan } from '../dist/search/search-plan.js';
+import { constellationPlan, joinPlan, unitOf, unitsOf } from './plans.js';
 import { cliInTempDir, readJson } from './cli-in-dir.js';
 import { plannedMethod } from '../dist/run/methods.js';
 
@@ -28,7 +27,13 @@ describe('join shards', () => {
     const plan = joinPlan(12);
     const shards = files.map(read);
     expect(shards.map((s) => s.plan)).toEqual(
-      files.map(() => ({ method: 'join', depth: 0, formatVersion: plan.formatVersion, units: plan.units, digest: plan.digest })),
+      files.map(() => ({
+        method: 'join',
+        depth: 0,
+        formatVersion: plan.identity.formatVersion,
+        units: plan.units,
+        digest: plan.identity.digest,
+      })),
     );
     expect(shards.map((s) => [s.from, s.to])).toEqual([0, 1, 2].map((i) => Object.values(plan.shardRange(i, 3))));
     // A join shard holds part of a total; its unique count follows at the merge.
@@ -47,9 +52,9 @@ describe('join shards', () => {
 
   it('the join plan differs from the search plan, and its digest covers the unit list', () => {
     const plan = joinPlan(12);
-    expect(plan.digest).not.toBe(constellationPlan(12, 0).digest);
-    expect(joinPlan(13).digest).not.toBe(plan.digest);
-    expect([...plan.unitsIn()].map((u) => u.id)).toEqual(Array.from({ length: plan.units }, (_, i) => i));
+    expect(plan.identity.digest).not.toBe(constellationPlan(12, 0).digest);
+    expect(joinPlan(13).identity.digest).not.toBe(plan.identity.digest);
+    expect([...unitsOf(plan)].map((u) => u.id)).toEqual(Array.from({ length: plan.units }, (_, i) => i));
   });
 
   it('the join plans are pinned: odd n those of 0.1.0 (files written before still resume and merge), even n new with the transpose', () => {
@@ -68,7 +73,7 @@ describe('join shards', () => {
       21: 'ea812afa16a71f40',
       22: '1bf820a653af3a0c',
     };
-    for (const [n, hex] of Object.entries(pinned)) expect([n, joinPlan(Number(n)).identity().digest]).toEqual([n, hex]);
+    for (const [n, hex] of Object.entries(pinned)) expect([n, joinPlan(Number(n)).identity.digest]).toEqual([n, hex]);
   });
 
   it('merge refuses a join shard mixed with a search shard, naming both files and the reason', () => {
@@ -171,7 +176,7 @@ describe('join checkpoints', () => {
     expect(r.stderr).toMatch(new RegExp(`resumed from .*: ${half} of ${plan.units} units were already done`));
     const lines = readFileSync(file, 'utf8').trim().split('\n');
     expect(lines).toHaveLength(1 + plan.units);
-    expect(JSON.parse(lines[0]).plan).toMatchObject({ method: 'join', depth: 0, digest: plan.digest });
+    expect(JSON.parse(lines[0]).plan).toMatchObject({ method: 'join', depth: 0, digest: plan.identity.digest });
   });
 
   it('a join shard with a checkpoint resumes too, and a search checkpoint is refused by the join', async () => {
@@ -181,7 +186,7 @@ describe('join checkpoints', () => {
     const { from, to } = plan.shardRange(1, 3);
     const counter = joinCounter('wasm');
     const checkpoint = await Checkpoint.open(file, plannedMethod('join', 12, 0), '1/3', from, to);
-    checkpoint.record(from, counter.countUnit(12, plan.unit(from)));
+    checkpoint.record(from, counter.countUnit(12, unitOf(plan, from)));
     checkpoint.close();
     const r = nqueens('count', '12', '--algorithm', 'join', '--shard', '1/3', '--checkpoint', file, '--out', out);
     expect(r.code).toBe(0);

@@ -3,7 +3,7 @@
 // checks the parts, every unit up to n = 12 and a spread of units to 17
 // (test:long samples n = 23 and 24, past OEIS' reach of a quick count).
 import { describe, expect, it } from 'vitest';
-import { joinPlan } from '../dist/join/join-method.js';
+import { joinPlan, unitOf } from './plans.js';
 import { joinCounter } from './join-module.js';
 import { bruteForce, joinUnitByRows, transposeShare } from './brute-force.js';
 import { range } from './oeis.js';
@@ -19,7 +19,7 @@ describe.each(['wasm', 'js'] as const)('join units, engine %s', (engine) => {
     const plan = joinPlan(n);
     const counter = joinCounter(engine);
     for (const id of sample(plan.units)) {
-      const unit = plan.unit(id);
+      const unit = unitOf(plan, id);
       expect([n, id, counter.countUnit(n, unit)]).toEqual([n, id, joinUnitByRows(n, unit)]);
     }
   });

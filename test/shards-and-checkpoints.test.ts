@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { shortCheck } from '../dist/shared/digest.js';
 import { planUnits } from '../dist/index.js';
-import { constellationPlan } from '../dist/search/search-plan.js';
+import { constellationPlan } from './plans.js';
 import { shardResult } from '../dist/cli/shards.js';
 import { VERSION } from '../dist/shared/version.js';
 import { cli, cliInTempDir, readJson } from './cli-in-dir.js';

@@ -4,7 +4,6 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AUTO_THREADS_MIN_N, count, countCompletions, countCompletionsSync, planUnits, type Progress, type Queen } from '../dist/index.js';
-import { constellationPlan, unitContribution } from '../dist/search/search-plan.js';
 import { searchUnitCodec } from '../dist/search/unit-codec.js';
 import { addResult, eachResult, noResults } from '../dist/run/unit-results.js';
 import { runMethod } from '../dist/run/runner.js';
@@ -17,6 +16,7 @@ import { countWhole, type Method, type PlannedMethod } from '../dist/contract/me
 import type { JoinUnit } from '../dist/join/join-plan.js';
 import { TOTAL, UNIQUE } from './oeis.js';
 import { methodForCount } from '../dist/run/methods.js';
+import { searchPlan, unitsOf } from './plans.js';
 
 const index = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
@@ -92,8 +92,8 @@ describe('onProgress', () => {
   });
 
   it('weights the fraction by expected work, so the large subproblems that run first count for more', async () => {
-    const plan = constellationPlan(12, 0);
-    const units = [...plan.unitsIn()];
+    const plan = searchPlan(12, 0);
+    const units = [...unitsOf(plan)];
     const seen: Progress[] = [];
     const reports: Progress[] = [];
     await runMethod(methodForCount(12, 'search', 1, 0), {
@@ -190,7 +190,8 @@ describe("a worker's counter, by the method's name", () => {
   it('each method folder says how its units are counted; the worker finds it by name', () => {
     const counter = counterFor('search', 8, null);
     let total = 0n;
-    for (const unit of constellationPlan(8, 0).unitsIn()) total += unitContribution(unit, countWhole(counter, unit)).total;
+    const plan = searchPlan(8, 0);
+    for (const unit of unitsOf(plan)) total += plan.contribution(unit.id, countWhole(counter, unit)).total;
     expect(total).toBe(TOTAL[8]);
     expect(() => counterFor('sorting' as never, 8, null)).toThrow(/no method is named sorting/);
   });
@@ -218,7 +219,7 @@ describe('this thread beside one worker, on two cores', () => {
   });
 
   it('a helper that stays takes units after the worker has counted some (one that does not, none)', async () => {
-    const plan = constellationPlan(12, 1);
+    const plan = searchPlan(12, 1);
     for (const stays of [true, false]) {
       let results = 0;
       let afterFirst: number | undefined;
@@ -229,13 +230,13 @@ describe('this thread beside one worker, on two cores', () => {
       await runOnWorkers({
         method: 'search',
         n: 12,
-        units: plan.unitsIn(),
+        units: unitsOf(plan),
         count: plan.units,
         threads: 1,
         module: wasmModule()!,
         onResult: (id, c) => {
           results++;
-          total += unitContribution(plan.unit(id), c).total;
+          total += plan.contribution(id, c).total;
           firstResult();
         },
         helperStays: stays,
@@ -249,7 +250,7 @@ describe('this thread beside one worker, on two cores', () => {
           for (let u = take(); u; u = take()) {
             afterFirst++;
             mine++;
-            total += unitContribution(u, countWhole(counter, u)).total;
+            total += plan.contribution(u.id, countWhole(counter, u)).total;
           }
         },
       });
@@ -269,24 +270,24 @@ describe('the pool', () => {
     [2, 'packed'],
     [3, 'packed'],
   ])('hands every unit out exactly once, in batches, with %i worker(s), %s', async (threads, how) => {
-    const plan = constellationPlan(12, 1);
+    const plan = searchPlan(12, 1);
     const seen: number[] = [];
     let total = 0n;
     await runOnWorkers({
       method: 'search',
       n: 12,
-      units: plan.unitsIn(),
+      units: unitsOf(plan),
       count: plan.units,
       threads,
       module: wasmModule()!,
       codec: how === 'packed' ? searchUnitCodec : undefined,
       onResult: (id, c) => {
         seen.push(id);
-        total += unitContribution(plan.unit(id), c).total;
+        total += plan.contribution(id, c).total;
       },
       onPartial: () => undefined,
     });
-    expect(seen.slice().sort((p, q) => p - q)).toEqual([...plan.unitsIn()].map((u) => u.id));
+    expect(seen.slice().sort((p, q) => p - q)).toEqual([...unitsOf(plan)].map((u) => u.id));
     expect(total).toBe(TOTAL[12]);
   });
 
@@ -295,10 +296,10 @@ describe('the pool', () => {
     [12, 2],
     [12, 4],
   ])('packs every unit of n = %i at depth %i and reads it back as it was; numbers that are no unit are refused', (n, depth) => {
-    const plan = constellationPlan(n, depth);
+    const plan = searchPlan(n, depth);
     const { stride } = searchUnitCodec;
     const packed = new Float64Array(plan.units * stride);
-    const units = [...plan.unitsIn()];
+    const units = [...unitsOf(plan)];
     units.forEach((unit, i) => searchUnitCodec.write(unit, packed, i * stride));
     expect(units.map((_, i) => searchUnitCodec.read(packed, i * stride))).toEqual(units);
     packed[stride - 1 - 4] = 5; // the first unit's prefix length, past MAX_DEPTH
@@ -306,8 +307,8 @@ describe('the pool', () => {
   });
 
   it('hands out units with gaps between their ids (a resumed checkpoint skips some) and takes them back in order', async () => {
-    const plan = constellationPlan(12, 2);
-    const units = [...plan.unitsIn()].filter((u) => u.id % 3 !== 1 && u.id % 7 !== 2);
+    const plan = searchPlan(12, 2);
+    const units = [...unitsOf(plan)].filter((u) => u.id % 3 !== 1 && u.id % 7 !== 2);
     const seen: number[] = [];
     let total = 0n;
     await runOnWorkers({
@@ -320,13 +321,13 @@ describe('the pool', () => {
       codec: searchUnitCodec,
       onResult: (id, c) => {
         seen.push(id);
-        total += unitContribution(plan.unit(id), c).total;
+        total += plan.contribution(id, c).total;
       },
     });
     expect(seen.slice().sort((p, q) => p - q)).toEqual(units.map((u) => u.id));
     let expected = 0n;
     const counter = counterFor('search', 12, null);
-    for (const u of units) expected += unitContribution(u, countWhole(counter, u)).total;
+    for (const u of units) expected += plan.contribution(u.id, countWhole(counter, u)).total;
     expect(total).toBe(expected);
   });
 
@@ -351,7 +352,7 @@ describe('the pool', () => {
     [0, 'one message per piece counted, then a closing part'],
     [1e9, 'one message per batch'],
   ])('streams results within a batch: reporting every %i ms sends %s', async (reportEveryMs) => {
-    const plan = constellationPlan(12, 0);
+    const plan = searchPlan(12, 0);
     const parts: number[] = [];
     let batches = 0;
     let received = 0;
@@ -359,7 +360,7 @@ describe('the pool', () => {
       {
         method: 'search',
         n: 12,
-        units: plan.unitsIn(),
+        units: unitsOf(plan),
         count: plan.units,
         threads: 1,
         module: null,
@@ -381,7 +382,7 @@ describe('the pool', () => {
     if (reportEveryMs === 0) {
       // Every solutions unit is one piece here (n = 12), and a message goes
       // back at each piece; a fixes unit is counted whole, without one.
-      const pieces = [...plan.unitsIn()].filter((u) => u.kind === 'solutions').length;
+      const pieces = [...unitsOf(plan)].filter((u) => u.kind === 'solutions').length;
       expect(pieces).toBeLessThan(plan.units);
       expect(parts).toHaveLength(pieces + batches);
       expect(parts.every((p) => p <= 2)).toBe(true);
@@ -500,8 +501,8 @@ describe('counts at once share the workers', () => {
 
 describe('a worker parked while it set up for one count, and taken by the next', () => {
   beforeEach(closeIdleWorkers);
-  const plan = constellationPlan(12, 0);
-  const units = [...plan.unitsIn()];
+  const plan = searchPlan(12, 0);
+  const units = [...unitsOf(plan)];
   const job = () => ({ method: 'search' as const, n: 12, units: units[Symbol.iterator](), count: units.length, threads: 1 });
 
   it("answers the first count's failed init to the second, which ignores it and counts on its own init, exact", async () => {
@@ -528,7 +529,7 @@ describe('a worker parked while it set up for one count, and taken by the next',
     // Before: B rejected with A's failure ("counting worker failed").
     let total = 0n;
     await runOnWorkers(
-      { ...job(), module: null, onResult: (id, c) => (total += unitContribution(units[id], c).total) },
+      { ...job(), module: null, onResult: (id, c) => (total += plan.contribution(id, c).total) },
       { onMessage: (message) => void seen.push(message.type) },
     );
     expect(seen.slice(0, 2)).toEqual(['error', 'ready']);
@@ -536,7 +537,7 @@ describe('a worker parked while it set up for one count, and taken by the next',
   });
 
   it('with two inits unanswered, the next count alike to the first reads neither as its own (answers matched by identity)', async () => {
-    const u11 = [...constellationPlan(11, 0).unitsIn()];
+    const u11 = [...unitsOf(searchPlan(11, 0))];
     let online: () => void = () => undefined;
     const firstOnline = new Promise<void>((resolve) => (online = resolve));
     const takeAll = async (take: () => unknown) => {
@@ -565,7 +566,7 @@ describe('a worker parked while it set up for one count, and taken by the next',
     const seen: string[] = [];
     let total = 0n;
     await runOnWorkers(
-      { ...job(), module: null, onResult: (id, c) => (total += unitContribution(units[id], c).total) },
+      { ...job(), module: null, onResult: (id, c) => (total += plan.contribution(id, c).total) },
       { onMessage: (message) => void seen.push(message.type) },
     );
     expect(seen.slice(0, 3)).toEqual(['error', 'ready', 'ready']);
@@ -575,8 +576,8 @@ describe('a worker parked while it set up for one count, and taken by the next',
 
 describe('workers never outlive the count', () => {
   beforeEach(closeIdleWorkers);
-  const plan = constellationPlan(12, 0);
-  const units = [...plan.unitsIn()];
+  const plan = searchPlan(12, 0);
+  const units = [...unitsOf(plan)];
   const job = (list = units) => ({
     method: 'search' as const,
     n: 12,
@@ -644,7 +645,7 @@ describe('idle workers', () => {
     // A count on one worker that lasts past IDLE_MS: its helper (the calling thread) holds it open.
     let release = (): void => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const [unit] = constellationPlan(10, 0).unitsIn();
+    const [unit] = unitsOf(searchPlan(10, 0));
     // A fake clock from here: IDLE_MS pass at once, whatever the machine's speed. The idle timer
     // count(13) left (a real one) is cleared when the count below starts.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldClearNativeTimers: true });
@@ -679,7 +680,7 @@ describe('idle workers', () => {
   it('a failed count terminates its workers instead of keeping them', async () => {
     await count(13, { threads: 2 });
     expect(idleWorkers()).toBe(2);
-    const [u] = constellationPlan(10, 0).unitsIn();
+    const [u] = unitsOf(searchPlan(10, 0));
     const bad = { ...u, constellation: { ...u.constellation, a: 99 } };
     const failing = runOnWorkers({
       method: 'search',
@@ -716,7 +717,7 @@ describe('idle workers', () => {
 
 describe('worker failures reject the count', () => {
   it('an error inside a worker', async () => {
-    const [u] = constellationPlan(10, 0).unitsIn();
+    const [u] = unitsOf(searchPlan(10, 0));
     const bad = { ...u, constellation: { ...u.constellation, a: 99 } };
     await expect(
       runOnWorkers({
@@ -737,8 +738,8 @@ describe('worker failures reject the count', () => {
       runOnWorkers({
         method: 'search',
         n: 10,
-        units: constellationPlan(10, 0).unitsIn(),
-        count: constellationPlan(10, 0).units,
+        units: unitsOf(searchPlan(10, 0)),
+        count: searchPlan(10, 0).units,
         threads: 2,
         module: {} as WebAssembly.Module,
         onResult: () => undefined,
@@ -774,8 +775,8 @@ describe('worker failures reject the count', () => {
       runOnWorkers({
         method: 'search',
         n: 9,
-        units: constellationPlan(9, 0).unitsIn(),
-        count: constellationPlan(9, 0).units,
+        units: unitsOf(searchPlan(9, 0)),
+        count: searchPlan(9, 0).units,
         threads: 1,
         module: wasmModule()!,
         onResult: () => {

@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import * as api from '../dist/index.js';
 import { count, countCompletions, countSync, planSubproblems, planUnits, type Progress } from '../dist/index.js';
 import { getWasmKernel, jsKernel } from '../dist/search/search-kernel.js';
-import { constellationPlan, countUnit, unitContribution } from '../dist/search/search-plan.js';
+import { countUnit } from '../dist/search/search-plan.js';
+import { searchPlan, unitsOf } from './plans.js';
 import { TOTAL, UNIQUE } from './oeis.js';
 
 const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
@@ -64,15 +65,15 @@ describe('the plan', () => {
     for (const kernel of [getWasmKernel()!, jsKernel]) {
       for (const n of [6, 8, 10, 11]) {
         for (let depth = 0; depth <= 4; depth++) {
-          const plan = constellationPlan(n, depth);
+          const plan = searchPlan(n, depth);
           let total = 0n;
           let unique8 = 0n;
           const ids: number[] = [];
-          for (const unit of plan.unitsIn()) {
+          for (const unit of unitsOf(plan)) {
             const steps = countUnit(kernel, n, unit);
             let step = steps.next();
             while (!step.done) step = steps.next();
-            const c = unitContribution(unit, step.value);
+            const c = plan.contribution(unit.id, step.value);
             total += c.total;
             unique8 += c.unique8;
             ids.push(unit.id);

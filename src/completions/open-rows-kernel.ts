@@ -85,7 +85,7 @@ function wasmOpenRowsFrom(module: WebAssembly.Module): OpenRowsKernel {
  */
 export const openRowsKernelOf: (module: WebAssembly.Module) => OpenRowsKernel = oncePer(wasmOpenRowsFrom);
 
-/** The open-rows kernel for a choice, on this thread: as resolveKernel, for the open-rows module. */
+/** The open-rows kernel for a choice, on this thread (the shared one of its module), or TypeScript's. */
 export function resolveOpenRows(engine: 'auto' | 'wasm' | 'js'): OpenRowsKernel {
   const module = resolveOpenRowsModule(engine);
   if (!module) return jsOpenRows;

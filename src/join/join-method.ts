@@ -1,8 +1,8 @@
 // The half-board join as a Method (src/contract/method.ts): its units as a plan
 // with an identity, so that its shards and checkpoints go through the same
 // machinery as the search's and never mix with them: the digest covers the
-// method, and also the unit list itself (planJoin may change between
-// versions; a changed list is a different plan).
+// method, and also the unit list itself (how the plan is made may change
+// between versions; a changed list is a different plan).
 //
 // A unit is one row split (src/join/join-plan.ts); it adds weight x its
 // count to the total and nothing to the unique count, which follows from the
@@ -25,19 +25,10 @@ import { oncePer } from '../shared/once-per.js';
 import { VERSION } from '../shared/version.js';
 import { joinCounting, joinUnitCounter } from './join-counter.js';
 import { shareJoinTables } from './join-share.js';
-import {
-  compactPlanSteps,
-  joinMemoryBytes,
-  joinUnitAt,
-  joinUnitWork,
-  planJoinCompact,
-  type CompactJoinPlan,
-  type JoinUnit,
-} from './join-plan.js';
-import { finish } from '../shared/slices.js';
+import { compactPlanSteps, joinMemoryBytes, joinUnitAt, joinUnitWork, type CompactJoinPlan, type JoinUnit } from './join-plan.js';
 import { classesTimesEight, countSymmetricSolutions, uniqueFromTotal } from '../shared/symmetric-solutions.js';
 
-export class JoinPlan implements PlanIdentity {
+class JoinPlan implements PlanIdentity {
   readonly method = 'join' as const;
   readonly depth = 0;
   readonly formatVersion = PLAN_FORMAT_VERSION;
@@ -49,10 +40,10 @@ export class JoinPlan implements PlanIdentity {
   /** joinUnitWork of one pass, per cost. */
   readonly #workOfCost: Float64Array;
 
-  /** The plan of n, of `plan`'s units (count() makes them in steps: compactPlanSteps). */
+  /** The plan of n, of `plan`'s units (made in steps: compactPlanSteps). */
   constructor(
     readonly n: number,
-    plan: CompactJoinPlan = planJoinCompact(n),
+    plan: CompactJoinPlan,
   ) {
     this.compact = plan;
     this.units = plan.units;
@@ -180,16 +171,12 @@ function writeNumber(text: Uint8Array, at: number, value: number, radix: number)
   return end;
 }
 
+/** The join's plans by n (1 <= n <= JOIN_MAX_N): each made once, and immutable. */
 const plans = new Map<number, JoinPlan>();
 
-/** The join's plan for n (1 <= n <= JOIN_MAX_N); cached. */
-export function joinPlan(n: number): JoinPlan {
-  return plans.get(n) ?? finish(joinPlanSteps(n));
-}
-
 /**
- * joinPlan(n) made in steps of `perStep` (compactPlanSteps: by default
- * long ones); the first made is every caller's.
+ * The join's plan for n made in steps of `perStep` (compactPlanSteps: by
+ * default long ones); the first made is every caller's.
  */
 function* joinPlanSteps(n: number, perStep?: number): Generator<void, JoinPlan, undefined> {
   const made = plans.get(n);

@@ -41,7 +41,6 @@
 
 import { popcount } from '../shared/bits.js';
 import { ERROR_CODES, rangeError } from '../shared/errors.js';
-import { finish } from '../shared/slices.js';
 
 /** One row split to count: total = sum over units of weight * count. */
 export interface JoinUnit {
@@ -192,7 +191,7 @@ export function checkJoinSize(n: number): void {
 
 let reversed8: Uint8Array | undefined;
 
-/** Row mask `rows` of an n-row board upside down, a byte at a time (a table of 65,536 took ~1.5 of the ~12 ms of planJoin(16)'s first call). */
+/** Row mask `rows` of an n-row board upside down, a byte at a time (a table of 65,536 took ~1.5 of the ~12 ms of n = 16's first plan). */
 function reverseRows(rows: number, n: number): number {
   if (!reversed8) {
     reversed8 = new Uint8Array(256);
@@ -237,17 +236,6 @@ export function joinUnitAt(plan: CompactJoinPlan, id: number): JoinUnit {
   return { id, eastRows: plan.eastRows[id], centreRow: plan.centreRow[id], weight: plan.weight[id], mirrorWeight: plan.mirrorWeight[id] };
 }
 
-/** The deterministic list of units for board size n (n >= 1: n = 1 has one split, its centre queen), largest first. */
-export function planJoin(n: number): JoinUnit[] {
-  const plan = planJoinCompact(n);
-  return Array.from({ length: plan.units }, (_, id) => joinUnitAt(plan, id));
-}
-
-/** planJoin's units, in typed arrays. */
-export function planJoinCompact(n: number): CompactJoinPlan {
-  return finish(compactPlanSteps(n));
-}
-
 /**
  * Combinations of rows tried, and units placed, per step of a plan made in
  * steps (n = 23 tries 4.2 million, for 4.1 million units): under 1.5 ms a
@@ -263,9 +251,10 @@ export const PLAN_STEP = 1 << 12;
 const AT_ONCE = 2 ** 30;
 
 /**
- * planJoinCompact(n) made in steps of `perStep` (PLAN_STEP for a count that
- * makes its plan in slices: n = 23's held the event loop 0.4 s): the splits
- * a run of combinations a step, then the units placed a run a step.
+ * The deterministic units of board size n (n >= 1: n = 1 has one split, its
+ * centre queen), largest first, made in steps of `perStep` (PLAN_STEP for a
+ * count that makes its plan in slices: n = 23's held the event loop 0.4 s):
+ * the splits a run of combinations a step, then the units placed a run a step.
  */
 export function* compactPlanSteps(n: number, perStep = AT_ONCE): Generator<void, CompactJoinPlan, undefined> {
   checkJoinSize(n);

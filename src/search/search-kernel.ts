@@ -103,8 +103,3 @@ export const kernelOf: (module: WebAssembly.Module) => Kernel = oncePer((module:
 export function resolveModule(engine: 'auto' | 'wasm' | 'js'): WebAssembly.Module | null {
   return resolveWasm('search', engine);
 }
-
-/** The kernel for a choice, on this thread (see resolveModule). */
-export function resolveKernel(engine: 'auto' | 'wasm' | 'js'): Kernel {
-  return resolveModule(engine) ? getWasmKernel()! : jsKernel;
-}

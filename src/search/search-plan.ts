@@ -16,13 +16,12 @@
 // shards and checkpoints never mix. src/search/search-method.ts makes this
 // plan a Method.
 import { expectedWork, subproblemSteps, type Subproblem } from './constellations.js';
-import { finish } from '../shared/slices.js';
 import { digest } from '../shared/digest.js';
 import { rangeError } from '../shared/errors.js';
 import { popcount } from '../shared/bits.js';
 import { boardMask } from '../shared/board-mask.js';
 import { diagonalAttacks, type PlacedRows } from './symmetry.js';
-import { checkUnitId, PLAN_FORMAT_VERSION, type PlanIdentity } from '../contract/plan-identity.js';
+import { PLAN_FORMAT_VERSION, type PlanIdentity } from '../contract/plan-identity.js';
 
 /** Deepest refinement: 4 placed rows already gives ~10^4 units per constellation. */
 export const MAX_DEPTH = 4;
@@ -311,10 +310,6 @@ export class ConstellationPlan implements PlanIdentity {
     }
   }
 
-  unit(id: number): Unit {
-    return this.unitsIn(checkUnitId(id, this.units), id + 1).next().value as Unit;
-  }
-
   /**
    * The units of constellation i: the first id, how many solution units
    * follow it, and the id of its fixes unit (-1 for an asymmetric one).
@@ -384,12 +379,6 @@ function lastAtOrBelow(values: Float64Array, length: number, value: number): num
   return lo;
 }
 
-/** What a unit's count adds: to the total, and to 8 x the unique count (exact once a constellation's units are all in). */
-export function unitContribution(unit: Unit, count: bigint): { total: bigint; unique8: bigint } {
-  const weighted = count * BigInt(unit.constellation.weight);
-  return { total: unit.kind === 'solutions' ? weighted : 0n, unique8: weighted };
-}
-
 /**
  * Rows a single kernel call may leave to search: a unit is counted in
  * pieces of this size, so progress moves and abort is prompt at any n.
@@ -401,16 +390,13 @@ function pieceRows(n: number): number {
   return 8 + Math.floor(n / 3);
 }
 
+/** The search's plans by n and depth: each made once, and immutable. */
 const plans = new Map<string, ConstellationPlan>();
 
-/** The plan for n at a depth (0: one unit per constellation). Plans are immutable and cached. */
-export function constellationPlan(n: number, depth: number): ConstellationPlan {
-  return plans.get(`${n}/${depth}`) ?? finish(constellationPlanSteps(n, depth));
-}
-
 /**
- * constellationPlan(n, depth) made in steps (tallySteps); the first made is
- * every caller's (two counts of n cut for other parts may make one at once).
+ * The plan for n at a depth (0: one unit per constellation), made in steps
+ * (tallySteps); the first made is every caller's (two counts of n cut for
+ * other parts may make one at once).
  */
 function* constellationPlanSteps(n: number, depth: number): Generator<void, ConstellationPlan, undefined> {
   const key = `${n}/${depth}`;

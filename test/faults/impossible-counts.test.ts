@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { shardResult } from '../../dist/cli/shards.js';
 import { methodForCount, plannedMethod, recounter } from '../../dist/run/methods.js';
 import { classesTimesEight, countSymmetricSolutions } from '../../dist/shared/symmetric-solutions.js';
-import { constellationPlan } from '../../dist/search/search-plan.js';
+import { constellationPlan } from '../plans.js';
 import { shortCheck } from '../../dist/shared/digest.js';
 import { cliInTempDir, readJson } from '../cli-in-dir.js';
 import { range, TOTAL, UNIQUE } from '../oeis.js';

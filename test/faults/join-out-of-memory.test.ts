@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../dist/index.js';
 import { joinCounterFrom } from '../../dist/join/join-counter.js';
-import { compileJoinModule, joinCounter, planJoin } from '../join-module.js';
+import { compileJoinModule, joinCounter } from '../join-module.js';
+import { planJoin } from '../plans.js';
 import { QUARTER_CACHE_BYTES } from '../../dist/join/join-plan.js';
 import { TOTAL } from '../oeis.js';
 

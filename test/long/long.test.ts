@@ -3,7 +3,7 @@
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { count } from '../../dist/index.js';
-import { joinPlan } from '../../dist/join/join-method.js';
+import { joinPlan, unitOf } from '../plans.js';
 import { countSymmetricSolutions, joinCounter, uniqueFromTotal } from '../join-module.js';
 import { joinUnitByRows } from '../brute-force.js';
 import { TOTAL, UNIQUE } from '../oeis.js';
@@ -46,7 +46,7 @@ describe('join units past a whole count', () => {
   ])('n = %i: units %j match a row-by-row count, on wasm and js', (n, ids) => {
     const plan = joinPlan(n);
     for (const id of ids) {
-      const unit = plan.unit(id);
+      const unit = unitOf(plan, id);
       const expected = joinUnitByRows(n, unit);
       expect(expected).toBeGreaterThan(0n);
       for (const engine of ['wasm', 'js'] as const)
