@@ -160,12 +160,9 @@ export interface WorkerShare {
   release(): void;
 }
 
-/** What a plan class already has of a Method. */
-interface PlanLike<U> {
-  readonly n: number;
-  readonly units: number;
+/** What a plan class already has of a Method: its identity among it. */
+interface PlanLike<U> extends PlanIdentity {
   readonly largestUnitShare: number;
-  identity(): PlanIdentity;
   unitsIn(from: number, to: number): Iterable<U>;
   workOf(id: number): number;
   workIn(from: number, to: number): number;
@@ -176,7 +173,7 @@ interface PlanLike<U> {
 export function planMembers<U>(plan: PlanLike<U>) {
   return {
     n: plan.n,
-    identity: plan.identity(),
+    identity: identityOf(plan),
     units: plan.units,
     largestUnitShare: plan.largestUnitShare,
     unitsIn: (from: number, to: number) => plan.unitsIn(from, to),
@@ -184,6 +181,21 @@ export function planMembers<U>(plan: PlanLike<U>) {
     workIn: (from: number, to: number) => plan.workIn(from, to),
     shardRange: (index: number, count: number) => plan.shardRange(index, count),
   };
+}
+
+/** A plan's identity alone, as files record it: its digest read from the plan when first asked for (the join makes its own then). */
+function identityOf(plan: PlanIdentity): PlanIdentity {
+  const { method, n, depth, formatVersion, units } = plan;
+  return Object.freeze({
+    method,
+    n,
+    depth,
+    formatVersion,
+    units,
+    get digest(): string {
+      return plan.digest;
+    },
+  });
 }
 
 /** A method whose units go into files: shards, checkpoints, subtotals and merge take these. */

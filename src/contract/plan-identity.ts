@@ -34,6 +34,11 @@ export interface PlanIdentity {
   readonly digest: string;
 }
 
+/** The text every plan's digest begins with: its identity's fields (`method` as its digest has always named it). */
+export function identityText(method: string, n: number, depth: number, units: number): string {
+  return `nqueens-plan|format ${PLAN_FORMAT_VERSION}|method ${method}|n ${n}|depth ${depth}|units ${units}`;
+}
+
 /** `id`, if a plan of `units` units has such a unit; else a RangeError. */
 export function checkUnitId(id: number, units: number): number {
   if (!Number.isInteger(id) || id < 0 || id >= units) throw rangeError(`unit ${id} is not in this plan (0 to ${units - 1})`);

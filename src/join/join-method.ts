@@ -19,7 +19,7 @@ import {
   type PlannedMethod,
   type PlanIdentity,
 } from '../contract/method.js';
-import { checkUnitId } from '../contract/plan-identity.js';
+import { checkUnitId, identityText } from '../contract/plan-identity.js';
 import { Digest, digest } from '../shared/digest.js';
 import { oncePer } from '../shared/once-per.js';
 import { VERSION } from '../shared/version.js';
@@ -61,27 +61,9 @@ class JoinPlan implements PlanIdentity {
     if (this.made.digest === undefined) {
       // Even n's units count with the transpose's test since 2026-11-26 (join-plan.ts): other counts, so another plan.
       const shares = this.n % 2 === 0 ? '|shares transpose' : '';
-      this.made.digest = digest(
-        `nqueens-plan|format ${PLAN_FORMAT_VERSION}|method ${this.method}|n ${this.n}|depth 0|units ${this.units}${shares}|splits ${splitsHex(this.compact)}`,
-      );
+      this.made.digest = digest(`${identityText(this.method, this.n, 0, this.units)}${shares}|splits ${splitsHex(this.compact)}`);
     }
     return this.made.digest;
-  }
-
-  /** The identity alone, as recorded in files (its digest made when first read). */
-  identity(): PlanIdentity {
-    const { method, n, depth, formatVersion, units } = this;
-    const digestOf = (): string => this.digest;
-    return Object.freeze({
-      method,
-      n,
-      depth,
-      formatVersion,
-      units,
-      get digest(): string {
-        return digestOf();
-      },
-    });
   }
 
   *unitsIn(from = 0, to = this.units): Generator<JoinUnit, void, undefined> {

@@ -48,20 +48,10 @@ function workerExecArgv(parent: readonly string[]): string[] | undefined {
 }
 
 const EVAL_FLAGS = ['--input-type', '-e', '--eval', '-p', '--print'];
-/** Flags a worker accepts in an explicit execArgv that change how its code loads. */
-const LOADER_FLAGS = [
-  '--conditions',
-  '-C',
-  '--import',
-  '--require',
-  '-r',
-  '--loader',
-  '--experimental-loader',
-  '--no-warnings',
-  '--enable-source-maps',
-];
-/** Of those, the ones whose value may come as the next argument. */
+/** Module-loading flags (LOADER_FLAGS) whose value may come as the next argument. */
 const VALUE_FLAGS = ['--conditions', '-C', '--import', '--require', '-r', '--loader', '--experimental-loader'];
+/** Flags a worker accepts in an explicit execArgv that change how its code loads (each listed once: they ship). */
+const LOADER_FLAGS = [...VALUE_FLAGS, '--no-warnings', '--enable-source-maps'];
 
 let alive = 0;
 let started = 0;

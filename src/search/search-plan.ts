@@ -21,7 +21,7 @@ import { rangeError } from '../shared/errors.js';
 import { popcount } from '../shared/bits.js';
 import { boardMask } from '../shared/board-mask.js';
 import { diagonalAttacks, type PlacedRows } from './symmetry.js';
-import { PLAN_FORMAT_VERSION, type PlanIdentity } from '../contract/plan-identity.js';
+import { identityText, PLAN_FORMAT_VERSION, type PlanIdentity } from '../contract/plan-identity.js';
 
 /** Deepest refinement: 4 placed rows already gives ~10^4 units per constellation. */
 export const MAX_DEPTH = 4;
@@ -258,14 +258,8 @@ export class ConstellationPlan implements PlanIdentity {
     this.units = unitsBefore[list.length];
     this.work = workBefore[list.length];
     this.largestUnitWork = largestUnitWork;
-    this.digest = digest(`nqueens-plan|format ${PLAN_FORMAT_VERSION}|method ${DIGEST_WORD}|n ${n}|depth ${depth}|units ${this.units}`);
+    this.digest = digest(identityText(DIGEST_WORD, n, depth, this.units));
     Object.freeze(this);
-  }
-
-  /** The identity alone, as recorded in files. */
-  identity(): PlanIdentity {
-    const { method, n, depth, formatVersion, units, digest } = this;
-    return Object.freeze({ method, n, depth, formatVersion, units, digest });
   }
 
   /** The estimated share of the whole work in the largest unit (0 with no units: n = 2 and 3). */
