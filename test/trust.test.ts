@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import * as api from '../dist/index.js';
 import { count, countCompletions, countSync, planSubproblems, planUnits, type Progress } from '../dist/index.js';
 import { getWasmKernel, jsKernel } from '../dist/search/search-kernel.js';
-import { countUnit } from '../dist/search/search-plan.js';
+import { countUnit } from '../dist/search/search-method.js';
 import { searchPlan, unitsOf } from './plans.js';
 import { TOTAL, UNIQUE } from './oeis.js';
 

@@ -17,7 +17,6 @@
 // plan a Method.
 import { expectedWork, subproblemSteps, type Subproblem } from './constellations.js';
 import { digest } from '../shared/digest.js';
-import { rangeError } from '../shared/errors.js';
 import { popcount } from '../shared/bits.js';
 import { boardMask } from '../shared/board-mask.js';
 import { diagonalAttacks, type PlacedRows } from './symmetry.js';
@@ -49,7 +48,8 @@ export interface Layout {
   readonly used: number;
 }
 
-function layoutOf(n: number, s: Subproblem): Layout {
+/** The inner rows of constellation `s` on an n-row board. */
+export function layoutOf(n: number, s: Subproblem): Layout {
   // Plain arrays: made for every unit counted, and two typed arrays took a quarter of countSync(12).
   const rows: number[] = [];
   const attacks: number[] = [];
@@ -70,7 +70,7 @@ function layoutOf(n: number, s: Subproblem): Layout {
 const NOTHING_PLACED: PlacedRows = Object.freeze({ rows: 0, cols: 0, ld: 0, rd: 0 });
 
 /** The search state after placing `prefix` in the first inner rows; null if the prefix is not a valid placement. */
-function placedRowsOf(layout: Layout, prefix: readonly number[]): PlacedRows | null {
+export function placedRowsOf(layout: Layout, prefix: readonly number[]): PlacedRows | null {
   if (prefix.length === 0) return NOTHING_PLACED; // every unit of a depth-0 plan: nothing to allocate
   let cols = 0;
   let ld = 0;
@@ -373,17 +373,6 @@ function lastAtOrBelow(values: Float64Array, length: number, value: number): num
   return lo;
 }
 
-/**
- * Rows a single kernel call may leave to search: a unit is counted in
- * pieces of this size, so progress moves and abort is prompt at any n.
- * Measured on the wasm SIMD kernel: pieces of the largest constellations
- * take about 8-40 ms at n = 21 (15 rows), 6-30 ms at n = 24 (16), 4-18 ms
- * at n = 27 (17); splitting costs nothing measurable against whole calls.
- */
-function pieceRows(n: number): number {
-  return 8 + Math.floor(n / 3);
-}
-
 /** The search's plans by n and depth: each made once, and immutable. */
 const plans = new Map<string, ConstellationPlan>();
 
@@ -417,35 +406,4 @@ export function* searchPlanSteps(n: number, parts: number, depth?: number): Gene
     const plan = yield* constellationPlanSteps(n, tried);
     if (tried === MAX_DEPTH || plan.largestUnitWork <= (plan.work / parts) * UNIT_SHARE_OF_PART) return plan;
   }
-}
-
-/** The kernel calls a unit needs (the engines' Kernel has them). */
-interface UnitKernel {
-  countPlaced(n: number, s: Subproblem, placed: PlacedRows): bigint;
-  countFixes(n: number, s: Subproblem): bigint;
-}
-
-/**
- * Counts one unit in pieces of at most pieceRows(n) open rows, yielding the
- * share of the unit done after each (0 to 1), and returns its count.
- */
-export function* countUnit(kernel: UnitKernel, n: number, unit: Unit): Generator<number, bigint, undefined> {
-  const s = unit.constellation;
-  if (unit.kind === 'fixes') return kernel.countFixes(n, s);
-  const layout = layoutOf(n, s);
-  const start = placedRowsOf(layout, unit.prefix);
-  if (!start) throw rangeError(`unit ${unit.id}: the prefix ${JSON.stringify(unit.prefix)} is not a placement of this constellation`);
-  const depth = layout.inner - pieceRows(n);
-  // A unit of one piece (every unit at n <= 16 without a prefix): no walk to make.
-  if (depth <= unit.prefix.length) {
-    const whole = kernel.countPlaced(n, s, start);
-    yield 1;
-    return whole;
-  }
-  let count = 0n;
-  for (const step of walk(layout, start, unit.prefix, depth)) {
-    count += kernel.countPlaced(n, s, step.placed);
-    yield step.before + step.share;
-  }
-  return count;
 }
