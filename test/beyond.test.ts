@@ -2,16 +2,9 @@
 // paging, checked against brute force written here (no package code), on
 // every engine.
 import { describe, expect, it } from 'vitest';
-import { count, countCompletions, countCompletionsSync, countSync, ERROR_CODES, solutions, toBoard, type Queen } from '../dist/index.js';
+import { count, countCompletions, countCompletionsSync, countSync, solutions, type Queen } from '../dist/index.js';
 import { bruteForce } from './brute-force.js';
 import { range, TOTAL, UNIQUE } from './oeis.js';
-
-/** A sparse array of `length` with only `entries` set: the others are holes. */
-function holed<T>(length: number, entries: Record<number, T>): T[] {
-  const array = new Array<T>(length);
-  for (const [i, value] of Object.entries(entries)) array[Number(i)] = value;
-  return array;
-}
 
 const ENGINES = ['wasm', 'js', 'reference'] as const;
 
@@ -257,7 +250,7 @@ describe('countCompletions', () => {
       await expect(countCompletions(8, [], { threads: 0 })).rejects.toThrow(RangeError);
     });
 
-    it('wrong shapes, holes and coordinates that are not numbers: TypeError', async () => {
+    it('wrong shapes and non-integers: TypeError', async () => {
       const bad: unknown[] = [
         null,
         undefined,
@@ -267,11 +260,11 @@ describe('countCompletions', () => {
         [[0]],
         [[0, 1, 2]],
         [['0', 1]],
+        [[0, 1.5]],
+        [[NaN, 1]],
         [[0, null]],
         [{ 0: 0, 1: 1 }],
         [[0n, 1n]],
-        holed(3, { 0: [0, 1], 2: [2, 5] }), // a hole
-        [holed(2, { 1: 1 })], // a hole in a pair
       ];
       for (const placed of bad) {
         expect(() => countCompletionsSync(8, placed as unknown as Queen[]), JSON.stringify(String(placed))).toThrow(TypeError);
@@ -281,34 +274,6 @@ describe('countCompletions', () => {
       await expect(countCompletions(8, [], { unique: true } as never)).rejects.toThrow(TypeError);
       await expect(countCompletions(8, [], { onProgress: 1 } as never)).rejects.toThrow(TypeError);
       expect(() => countCompletionsSync(8, [], { threads: 2 } as never)).toThrow(TypeError);
-    });
-
-    it('a coordinate that is a fraction, NaN or infinite: RangeError, as n = 8.5 is', async () => {
-      for (const placed of [[[0, 1.5]], [[NaN, 1]], [[0, Infinity]], [[-0.5, 1]]] as unknown as Queen[][]) {
-        const code = { code: ERROR_CODES.OUT_OF_RANGE };
-        expect(() => countCompletionsSync(8, placed), String(placed)).toThrow(RangeError);
-        expect(() => countCompletionsSync(8, placed)).toThrow(expect.objectContaining(code));
-        await expect(countCompletions(8, placed)).rejects.toThrow(RangeError);
-        expect(() => solutions(8, { placed }).next()).toThrow(RangeError);
-      }
-    });
-
-    it('a hole is refused as a hole, whatever Array.prototype holds there', () => {
-      const proto = Array.prototype as unknown as Record<number, unknown>;
-      proto[1] = [1, 3];
-      proto[0] = 4;
-      try {
-        // Read through the prototype, [[0, 0], , [2, 5]] would be three queens that leave each other alone.
-        expect(() => countCompletionsSync(8, holed(3, { 0: [0, 0], 2: [2, 5] }) as Queen[])).toThrow(/placed\[1\] is missing \(a hole/);
-        expect(() => countCompletionsSync(8, [holed(2, { 1: 1 })] as unknown as Queen[])).toThrow(/placed\[0\]\[0\] is missing/);
-        expect(() => solutions(8, { after: holed(8, { 1: 4, 2: 7, 3: 5, 4: 2, 5: 6, 6: 1, 7: 3 }) })).toThrow(
-          /options.after\[0\] is missing/,
-        );
-        expect(() => toBoard(holed(5, { 1: 1, 2: 3, 3: 0, 4: 2 }))).toThrow(/placement\[0\] is missing/);
-      } finally {
-        delete proto[1];
-        delete proto[0];
-      }
     });
   });
 });
@@ -415,17 +380,11 @@ describe('paging: solutions(n, { after })', () => {
     expect([...solutions(20, { unique: true, after: [9, ...new Array(19).fill(0)], limit: 2 })]).toHaveLength(2);
   });
 
-  it('errors: wrong length, fractions or values out of range are RangeErrors, other types and holes TypeErrors', () => {
+  it('errors: wrong length or values out of range are RangeErrors, other types TypeErrors', () => {
     for (const after of [[0, 1], new Array(9).fill(0), [0, 0, 0, 0, 0, 0, 0, 8], [0, 0, 0, 0, 0, 0, 0, -1]]) {
       expect(() => solutions(8, { after })).toThrow(RangeError);
     }
-    for (const after of [
-      [0, 0, 0, 0, 0, 0, 0, 1.5],
-      [0, 0, 0, 0, 0, 0, NaN, 0],
-    ]) {
-      expect(() => solutions(8, { after })).toThrow(expect.objectContaining({ name: 'RangeError', code: ERROR_CODES.OUT_OF_RANGE }));
-    }
-    for (const after of ['01234567', 5, null, { length: 8 }, [0, 0, 0, 0, 0, 0, 0, '1'], new Array(8)]) {
+    for (const after of ['01234567', 5, null, { length: 8 }, [0, 0, 0, 0, 0, 0, 0, '1'], [0, 0, 0, 0, 0, 0, 0, 1.5]]) {
       expect(() => solutions(8, { after: after as number[] })).toThrow(TypeError);
     }
   });

@@ -53,12 +53,6 @@ describe.each(BAD_N)('n = %s', (n, type) => {
   });
 });
 
-it('-0 is echoed as -0, not as 0, by every check that names a number', async () => {
-  expect(() => countSync(-0)).toThrow(/^n must be an integer from 1 to 32; got -0$/);
-  await expect(count(8, { threads: -0 })).rejects.toThrow(/options.threads must be an integer from 1 to 256; got -0$/);
-  expect(() => planUnits(8).shard(-0, -0)).toThrow(/got -0$/);
-});
-
 describe('options', () => {
   it.each([
     [{ engine: 'gpu' }, RangeError, /options.engine must be one of 'auto', 'wasm', 'js', 'reference'; got "gpu"/],

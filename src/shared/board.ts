@@ -1,7 +1,7 @@
 // Boards: LeetCode 51's format (one string per row, 'Q' for the queen), and
 // how two queens attack each other.
 import { typeError } from './errors.js';
-import { checkInteger, describe, entryOf, isRevokedProxy, MAX_N } from './validate.js';
+import { checkInteger, describe, isRevokedProxy, MAX_N } from './validate.js';
 
 /** Draws a placement (placement[row] = column, 0-based) as rows of '.' and 'Q'. */
 export function toBoard(placement: ArrayLike<number>): string[] {
@@ -12,7 +12,7 @@ export function toBoard(placement: ArrayLike<number>): string[] {
   checkInteger(n, 'placement.length', 1, MAX_N);
   const rows: string[] = [];
   for (let row = 0; row < n; row++) {
-    const col = checkInteger(entryOf(placement, row, 'placement'), `placement[${row}]`, 0, n - 1);
+    const col = checkInteger(placement[row], `placement[${row}]`, 0, n - 1);
     rows.push('.'.repeat(col) + 'Q' + '.'.repeat(n - 1 - col));
   }
   return rows;

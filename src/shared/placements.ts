@@ -2,7 +2,7 @@
 // column per row, for solutions() and the completion counts alike.
 import { ERROR_CODES, rangeError, typeError } from './errors.js';
 import { queensConflict } from './board.js';
-import { checkInteger, describe, entryOf, isRevokedProxy } from './validate.js';
+import { describe, isRevokedProxy } from './validate.js';
 
 /** A placed queen: [row, column], 0-based. */
 type Queen = readonly [row: number, col: number];
@@ -10,17 +10,20 @@ type Queen = readonly [row: number, col: number];
 /** placed[] as a column per row, -1 for rows without a queen. */
 export type Rows = Int32Array;
 
-/** A row or column: TypeError where it is not a number, RangeError for a fraction, NaN or one off the board (as n's own check). */
 function coordinate(value: unknown, name: string, n: number): number {
-  return checkInteger(value, name, 0, n - 1);
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    throw typeError(`${name} must be an integer from 0 to ${n - 1}; got ${describe(value)}`);
+  }
+  if (value < 0 || value >= n) throw rangeError(`${name} must be an integer from 0 to ${n - 1}; got ${value}`);
+  return value;
 }
 
 const show = (q: Queen): string => `[${q[0]}, ${q[1]}]`;
 
 /**
  * Checks `placed` (an array of [row, col] pairs, any order) for an n x n
- * board: TypeError for wrong shapes, holes and coordinates that are not
- * numbers, RangeError for fractions and coordinates off the board, and RangeError (ATTACKING_QUEENS) naming both
+ * board: TypeError for wrong shapes and non-integers, RangeError for
+ * coordinates off the board, and RangeError (ATTACKING_QUEENS) naming both
  * queens when two share a square, a row, a column or a diagonal.
  */
 export function checkPlaced(n: number, placed: unknown, name = 'placed'): Rows {
@@ -31,11 +34,10 @@ export function checkPlaced(n: number, placed: unknown, name = 'placed'): Rows {
   // Its length read once (a Proxy could grow it at each read), and n + 1 queens at most: two of them share a row.
   const length = Math.min(placed.length, n + 1);
   for (let i = 0; i < length; i++) {
-    const q: unknown = entryOf(placed, i, name);
+    const q: unknown = placed[i];
     if (isRevokedProxy(q) || !Array.isArray(q) || q.length !== 2)
       throw typeError(`${name}[${i}] must be a [row, col] pair; got ${describe(q)}`);
-    const at = `${name}[${i}]`;
-    queens.push([coordinate(entryOf(q, 0, at), `${at}[0] (a row)`, n), coordinate(entryOf(q, 1, at), `${at}[1] (a column)`, n)]);
+    queens.push([coordinate(q[0], `${name}[${i}][0] (a row)`, n), coordinate(q[1], `${name}[${i}][1] (a column)`, n)]);
   }
   for (let i = 0; i < queens.length; i++) {
     for (let j = i + 1; j < queens.length; j++) {
@@ -49,7 +51,7 @@ export function checkPlaced(n: number, placed: unknown, name = 'placed'): Rows {
   return rows;
 }
 
-/** Checks `after`: an array of n integers in 0..n-1 (RangeError for the wrong length or values, TypeError for other types and holes). */
+/** Checks `after`: an array of n integers in 0..n-1 (RangeError for the wrong length or values, TypeError for other types). */
 export function checkAfter(n: number, after: unknown, name = 'options.after'): number[] {
   if (
     isRevokedProxy(after) ||
@@ -57,10 +59,11 @@ export function checkAfter(n: number, after: unknown, name = 'options.after'): n
   ) {
     throw typeError(`${name} must be an array of ${n} columns (integers from 0 to ${n - 1}); got ${describe(after)}`);
   }
-  // The length read once and checked before the copy: `new Array(2 ** 32 - 1)` is refused at once, not copied
-  // first, and a Proxy whose length changes meanwhile leaves holes, refused as such.
+  // The length checked before the copy: `new Array(2 ** 32 - 1)` is refused at once, not copied first.
   const length = (after as ArrayLike<unknown>).length;
-  if (length !== n) throw rangeError(`${name} must have ${n} entries, one column per row; got ${length}`);
-  const list = Array.from({ length }, (_, r) => entryOf(after as ArrayLike<unknown>, r, name));
+  const list = length === n ? Array.from(after as ArrayLike<unknown>) : []; // the copy checked too: a Proxy's length can change
+  if (length !== n || list.length !== n) {
+    throw rangeError(`${name} must have ${n} entries, one column per row; got ${length !== n ? length : list.length}`);
+  }
   return list.map((c, r) => coordinate(c, `${name}[${r}]`, n));
 }

@@ -17,7 +17,6 @@ export function isRevokedProxy(value: unknown): boolean {
 }
 
 export function describe(value: unknown): string {
-  if (Object.is(value, -0)) return '-0';
   if (typeof value === 'string') return JSON.stringify(value) + ' (a string)';
   if (typeof value === 'bigint') return `${value}n (a bigint)`;
   if (value === null) return 'null';
@@ -40,16 +39,6 @@ export function checkInteger(value: unknown, name: string, min: number, max: num
     throw rangeError(`${name} must be ${allowed}; got ${describe(value)}`);
   }
   return value;
-}
-
-/**
- * array[i] where it is the array's own entry; a hole (`[a, , b]`,
- * `new Array(3)`) is a TypeError naming it, not a read through
- * Array.prototype, where someone may have put a value.
- */
-export function entryOf(array: ArrayLike<unknown>, i: number, name: string): unknown {
-  if (!Object.prototype.hasOwnProperty.call(array, i)) throw typeError(`${name}[${i}] is missing (a hole in the array)`);
-  return array[i];
 }
 
 export function checkN(n: unknown): number {
