@@ -128,6 +128,38 @@ describe('options', () => {
     }
   });
 
+  // Before: with the options left out, each function read them from a plain {}, so these keys did reach the call
+  // (countSync(8) ran on engine 'reference', solutions() yielded nothing).
+  const unpolluted = (value: unknown): unknown =>
+    value !== null && typeof value === 'object' && 'elapsedMs' in value ? { ...value, elapsedMs: 0 } : value;
+  it.each([
+    ['countSync(8)', () => countSync(8)],
+    ['count(8)', () => count(8)],
+    ['solutions(6)', () => [...solutions(6)]],
+    ['countCompletionsSync(6, [])', () => countCompletionsSync(6, [])],
+    ['countCompletions(6, [[0, 1]])', () => countCompletions(6, [[0, 1]])],
+    ['planUnits(12)', () => [planUnits(12).depth, planUnits(12).units]],
+  ])('%s with its options left out reads nothing set on Object.prototype', async (_call, call) => {
+    const expected = unpolluted(await call());
+    const prototype = Object.prototype as Record<string, unknown>;
+    const keys = {
+      engine: 'reference',
+      algorithm: 'join',
+      threads: 0,
+      limit: 0,
+      unique: true,
+      placed: [[0, 0]],
+      after: [5, 5, 5, 5, 5, 5],
+      depth: 0,
+    };
+    Object.assign(prototype, keys);
+    try {
+      expect(unpolluted(await call())).toEqual(expected);
+    } finally {
+      for (const key of Object.keys(keys)) delete prototype[key];
+    }
+  });
+
   it('refuses an unknown own enumerable key, naming it and the allowed ones; symbol keys and non-enumerable ones that are no option are not looked at', async () => {
     const unknown = { engine: 'js', threds: 2 };
     await expect(count(8, unknown as never)).rejects.toMatchObject({

@@ -73,7 +73,8 @@ function builtinKind(value: object): string | undefined {
  * prototype) by other code never reaches a count.
  */
 export function checkOptions<T extends object>(options: unknown, fn: string, allowed: readonly string[]): Partial<T> {
-  if (options === undefined) return {};
+  const copy = Object.create(null) as Record<string, unknown>; // no prototype: a key set on Object.prototype is not read through it
+  if (options === undefined) return copy as Partial<T>;
   if (options === null || typeof options !== 'object' || isRevokedProxy(options) || Array.isArray(options)) {
     throw typeError(`${fn}: options must be an object or undefined; got ${describe(options)}`);
   }
@@ -88,7 +89,6 @@ export function checkOptions<T extends object>(options: unknown, fn: string, all
       );
     }
   }
-  const copy = Object.create(null) as Record<string, unknown>; // no prototype: a key set on Object.prototype is not read through it
   for (const key of allowed) {
     if (!Object.hasOwn(options, key)) continue;
     const value = (options as Record<string, unknown>)[key];
