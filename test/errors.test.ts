@@ -53,6 +53,44 @@ describe.each(BAD_N)('n = %s', (n, type) => {
   });
 });
 
+// Before: "got 0", the one value the message says is allowed in some of them.
+describe('-0, echoed as -0', () => {
+  const plan = planUnits(8);
+  it.each([
+    ['countSync(-0)', () => countSync(-0), 'n must be an integer from 1 to 32; got -0'],
+    ['count(-0)', () => count(-0), 'n must be an integer from 1 to 32; got -0'],
+    ['solutions(-0)', () => solutions(-0), 'n must be an integer from 1 to 32; got -0'],
+    ['planSubproblems(-0)', () => planSubproblems(-0), 'n must be an integer from 1 to 32; got -0'],
+    ['planUnits(-0)', () => planUnits(-0), 'n must be an integer from 1 to 32; got -0'],
+    ['countCompletionsSync(-0, [])', () => countCompletionsSync(-0, []), 'n must be an integer from 1 to 32; got -0'],
+    ['countCompletions(-0, [])', () => countCompletions(-0, []), 'n must be an integer from 1 to 32; got -0'],
+    ['count(8, { threads: -0 })', () => count(8, { threads: -0 }), 'options.threads must be an integer from 1 to 256; got -0'],
+    [
+      'countCompletions(8, [], { threads: -0 })',
+      () => countCompletions(8, [], { threads: -0 }),
+      'options.threads must be an integer from 1 to 256; got -0',
+    ],
+    [
+      'planUnits(8, { parts: -0 })',
+      () => planUnits(8, { parts: -0 }),
+      'options.parts must be an integer from 1 to 9007199254740991; got -0',
+    ],
+    ['shard(0, -0)', () => plan.shard(0, -0), 'count must be an integer from 1 to 9007199254740991; got -0'],
+  ])('%s', async (_call, call, message) => {
+    await expect((async () => call())()).rejects.toMatchObject({ name: 'RangeError', code: ERROR_CODES.OUT_OF_RANGE, message });
+  });
+  it('is taken as 0 where 0 is allowed: a coordinate, a column, a limit, an index', () => {
+    expect(countCompletionsSync(4, [[-0, 1]]).total).toBe(1n);
+    expect([...solutions(4, { after: [-0, 0, 0, 0] })]).toEqual([
+      [1, 3, 0, 2],
+      [2, 0, 3, 1],
+    ]);
+    expect([...solutions(4, { limit: -0 })]).toEqual([]);
+    expect(plan.shard(-0, 1)).toEqual({ from: 0, to: plan.units });
+    expect(toBoard([-0])).toEqual(['Q']);
+  });
+});
+
 describe('options', () => {
   it.each([
     [{ engine: 'gpu' }, RangeError, /options.engine must be one of 'auto', 'wasm', 'js', 'reference'; got "gpu"/],

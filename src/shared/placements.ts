@@ -14,7 +14,7 @@ function coordinate(value: unknown, name: string, n: number): number {
   if (typeof value !== 'number' || !Number.isInteger(value)) {
     throw typeError(`${name} must be an integer from 0 to ${n - 1}; got ${describe(value)}`);
   }
-  if (value < 0 || value >= n) throw rangeError(`${name} must be an integer from 0 to ${n - 1}; got ${value}`);
+  if (value < 0 || value >= n) throw rangeError(`${name} must be an integer from 0 to ${n - 1}; got ${describe(value)}`);
   return value;
 }
 

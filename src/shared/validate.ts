@@ -24,7 +24,7 @@ export function describe(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
   if (typeof value === 'function') return 'a function';
-  return String(value);
+  return Object.is(value, -0) ? '-0' : String(value); // String(-0) is "0", which is allowed where -0 is not
 }
 
 /**
