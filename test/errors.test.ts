@@ -53,6 +53,57 @@ describe.each(BAD_N)('n = %s', (n, type) => {
   });
 });
 
+// One rule for every number the API takes, Node's own (validateInteger): a number that is no integer (a fraction,
+// NaN, an infinity) is a RangeError, a value that is no number at all a TypeError. Before, a fraction, NaN or an
+// infinity as a placed queen's row or column, or as a column of `after`, was a TypeError.
+describe('a number that is no integer, and a value that is no number', () => {
+  const plan = planUnits(8);
+  const search = planUnits(8, { algorithm: 'search' });
+  const takers: [string, (v: unknown) => unknown][] = [
+    ['n of countSync', (v) => countSync(v as number)],
+    ['n of count', (v) => count(v as number)],
+    ['n of solutions', (v) => solutions(v as number)],
+    ['n of countCompletionsSync', (v) => countCompletionsSync(v as number, [])],
+    ['n of countCompletions', (v) => countCompletions(v as number, [])],
+    ['n of planSubproblems', (v) => planSubproblems(v as number)],
+    ['n of planUnits', (v) => planUnits(v as number)],
+    ["count()'s threads", (v) => count(8, { threads: v as number })],
+    ["countCompletions()'s threads", (v) => countCompletions(8, [], { threads: v as number })],
+    ["solutions()'s limit", (v) => solutions(8, { limit: v as number })],
+    ["solutions()'s placed row", (v) => solutions(8, { placed: [[v as number, 0]] })],
+    ["solutions()'s placed column", (v) => solutions(8, { placed: [[0, v as number]] })],
+    ["countCompletionsSync()'s placed row", (v) => countCompletionsSync(8, [[v as number, 0]])],
+    ["countCompletionsSync()'s placed column", (v) => countCompletionsSync(8, [[0, v as number]])],
+    ["countCompletions()'s placed row", (v) => countCompletions(8, [[v as number, 0]])],
+    ["countCompletions()'s placed column", (v) => countCompletions(8, [[0, v as number]])],
+    ["solutions()'s after", (v) => solutions(4, { after: [0, v as number, 0, 0] })],
+    ["toBoard()'s placement", (v) => toBoard([0, v as number])],
+    ["planUnits()'s search depth", (v) => planUnits(8, { algorithm: 'search', depth: v as number })],
+    ["planUnits()'s join depth", (v) => planUnits(8, { algorithm: 'join', depth: v as number })],
+    ["planUnits()'s parts", (v) => planUnits(8, { parts: v as number })],
+    ["unitsIn()'s from", (v) => plan.unitsIn(v as number)],
+    ["unitsIn()'s to", (v) => search.unitsIn(0, v as number)],
+    ["shard()'s index", (v) => plan.shard(v as number, 2)],
+    ["shard()'s count", (v) => plan.shard(0, v as number)],
+  ];
+  const rejection = (call: () => unknown) => expect((async () => call())()).rejects;
+  it.each(takers)('as %s: a fraction, NaN or an infinity is a RangeError', async (what, take) => {
+    for (const v of [1.5, 0.5, NaN, -Infinity, ...(what.includes('limit') ? [] : [Infinity])]) {
+      await rejection(() => take(v)).toMatchObject({ name: 'RangeError', code: ERROR_CODES.OUT_OF_RANGE });
+    }
+  });
+  it.each(takers)('as %s: a string, bigint, boolean, symbol, null or object is a TypeError', async (_what, take) => {
+    for (const v of ['1', 1n, true, Symbol('1'), null, {}, [1], new Number(1)]) {
+      await rejection(() => take(v)).toMatchObject({ name: 'TypeError', code: ERROR_CODES.INVALID_TYPE });
+    }
+  });
+  it('names the argument and the number it got', () => {
+    expect(() => countCompletionsSync(8, [[0, 0.5]])).toThrow('placed[0][1] (a column) must be an integer from 0 to 7; got 0.5');
+    expect(() => solutions(8, { placed: [[NaN, 0]] })).toThrow('options.placed[0][0] (a row) must be an integer from 0 to 7; got NaN');
+    expect(() => solutions(4, { after: [0, 1, Infinity, 0] })).toThrow('options.after[2] must be an integer from 0 to 3; got Infinity');
+  });
+});
+
 // Before: "got 0", the one value the message says is allowed in some of them.
 describe('-0, echoed as -0', () => {
   const plan = planUnits(8);

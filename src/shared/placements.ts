@@ -2,7 +2,7 @@
 // column per row, for solutions() and the completion counts alike.
 import { ERROR_CODES, rangeError, typeError } from './errors.js';
 import { queensConflict } from './board.js';
-import { describe, isRevokedProxy } from './validate.js';
+import { checkInteger, describe, isRevokedProxy } from './validate.js';
 
 /** A placed queen: [row, column], 0-based. */
 type Queen = readonly [row: number, col: number];
@@ -10,20 +10,17 @@ type Queen = readonly [row: number, col: number];
 /** placed[] as a column per row, -1 for rows without a queen. */
 export type Rows = Int32Array;
 
+/** A row or column: as every number the API takes, a fraction, NaN or an infinity is a RangeError, a non-number a TypeError. */
 function coordinate(value: unknown, name: string, n: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value)) {
-    throw typeError(`${name} must be an integer from 0 to ${n - 1}; got ${describe(value)}`);
-  }
-  if (value < 0 || value >= n) throw rangeError(`${name} must be an integer from 0 to ${n - 1}; got ${describe(value)}`);
-  return value;
+  return checkInteger(value, name, 0, n - 1);
 }
 
 const show = (q: Queen): string => `[${q[0]}, ${q[1]}]`;
 
 /**
  * Checks `placed` (an array of [row, col] pairs, any order) for an n x n
- * board: TypeError for wrong shapes and non-integers, RangeError for
- * coordinates off the board, and RangeError (ATTACKING_QUEENS) naming both
+ * board: TypeError for wrong shapes and non-numbers, RangeError for
+ * other non-integers and coordinates off the board, and RangeError (ATTACKING_QUEENS) naming both
  * queens when two share a square, a row, a column or a diagonal.
  */
 export function checkPlaced(n: number, placed: unknown, name = 'placed'): Rows {
@@ -51,7 +48,7 @@ export function checkPlaced(n: number, placed: unknown, name = 'placed'): Rows {
   return rows;
 }
 
-/** Checks `after`: an array of n integers in 0..n-1 (RangeError for the wrong length or values, TypeError for other types). */
+/** Checks `after`: an array of n integers in 0..n-1 (RangeError for the wrong length or other numbers, TypeError for other types). */
 export function checkAfter(n: number, after: unknown, name = 'options.after'): number[] {
   if (
     isRevokedProxy(after) ||
