@@ -25,7 +25,7 @@ import type { JoinUnit } from './join/join-plan.js';
 import type { Progress } from './shared/progress.js';
 import { ERROR_CODES, rangeError, typeError } from './shared/errors.js';
 import { guardProgress } from './shared/progress-guard.js';
-import { checkChoice, checkInteger, checkN, checkOptions, describe } from './shared/validate.js';
+import { checkChoice, checkInteger, checkN, checkOptions, describe, type NumberArray } from './shared/validate.js';
 
 export { toBoard };
 export { ENGINES, type AbortSignalLike, type EngineChoice, type EngineName, type Progress };
@@ -100,8 +100,8 @@ interface SolutionsBaseOptions {
   /** Stop after this many placements (an integer >= 0, or Infinity: no limit). Default: all. */
   limit?: number | undefined;
   engine?: CpuEngineChoice | undefined;
-  /** Only the solutions lexicographically greater than this placement (n columns, 0 to n-1; need not be a solution). */
-  after?: readonly number[] | undefined;
+  /** Only the solutions lexicographically greater than this placement (n columns, 0 to n-1; need not be a solution), an array or a typed array. */
+  after?: readonly number[] | NumberArray | undefined;
 }
 
 /**

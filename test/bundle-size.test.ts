@@ -120,8 +120,12 @@ import { installPacked, ROOT } from './pack.js';
 // to the sizes plus about 60 bytes raw and 40 gzipped. (Vite 8 leaves 416
 // bytes of /* @__PURE__ */ marks in the worker chunk, which the package
 // cannot drop: docs/browser.md.)
+// To 87.2 KB raw (35.0 KB gzipped, +274 and +109 bytes) when lists of integers
+// (a placement, after, a placed pair) came to follow one rule: arrays and
+// typed arrays of numbers, holes refused as holes (listLength, entry), and
+// typed arrays named in messages; the budget raised by 100 raw and 120 gzipped.
 const BUDGET = {
-  main: { raw: 86_680, gzip: 34_910 },
+  main: { raw: 87_330, gzip: 35_080 },
   worker: { raw: 29_740, gzip: 12_110 }, // 30.26 KB when a thread's completion counts came to share its open-rows instance
   loader: { raw: 6_000, gzip: 2_800 },
 };

@@ -10,6 +10,7 @@ import {
   planUnits,
   solutions,
   toBoard,
+  type Queen,
 } from '../dist/index.js';
 
 const BAD_N: [unknown, typeof TypeError | typeof RangeError][] = [
@@ -101,6 +102,144 @@ describe('a number that is no integer, and a value that is no number', () => {
     expect(() => countCompletionsSync(8, [[0, 0.5]])).toThrow('placed[0][1] (a column) must be an integer from 0 to 7; got 0.5');
     expect(() => solutions(8, { placed: [[NaN, 0]] })).toThrow('options.placed[0][0] (a row) must be an integer from 0 to 7; got NaN');
     expect(() => solutions(4, { after: [0, 1, Infinity, 0] })).toThrow('options.after[2] must be an integer from 0 to 3; got Infinity');
+  });
+});
+
+// A list of integers (a placement, `after`, a placed queen's [row, col] pair) is an array or a typed array of
+// numbers, in every function that takes one; array-likes are refused, and a hole is refused as a hole.
+describe('lists of integers', () => {
+  // Each taker, given the list for [1, 3, 0, 2] (or for the pair [0, 1]), and what it gives for the plain array.
+  const takers: [string, number[], (list: unknown) => unknown][] = [
+    ['toBoard(placement)', [1, 3, 0, 2], (list) => toBoard(list as number[])],
+    ['solutions(4, { after })', [1, 3, 0, 2], (list) => [...solutions(4, { after: list as number[] })]],
+    ['solutions(4, { placed: [pair] })', [0, 1], (list) => [...solutions(4, { placed: [list as Queen] })]],
+    ['countCompletionsSync(4, [pair])', [0, 1], (list) => countCompletionsSync(4, [list as Queen]).total],
+    ['countCompletions(4, [pair])', [0, 1], async (list) => (await countCompletions(4, [list as Queen])).total],
+  ];
+  const NUMBER_ARRAYS = [
+    Int8Array,
+    Uint8Array,
+    Uint8ClampedArray,
+    Int16Array,
+    Uint16Array,
+    Int32Array,
+    Uint32Array,
+    Float32Array,
+    Float64Array,
+  ];
+  const refusal = async (call: () => unknown): Promise<unknown> => {
+    try {
+      await call();
+    } catch (error) {
+      return error;
+    }
+    return 'no error';
+  };
+
+  // Before: a typed array was refused as a placed queen ("must be a [row, col] pair; got an object").
+  it.each(takers)(
+    '%s takes an array, a subclass, a frozen one, a Proxy of one, and every typed array of numbers',
+    async (_what, list, take) => {
+      const expected = await take(list);
+      class Columns extends Array<number> {}
+      const lists = [
+        Columns.from(list),
+        Object.freeze([...list]),
+        new Proxy([...list], {}),
+        ...NUMBER_ARRAYS.map((type) => type.from(list)),
+      ];
+      for (const other of lists) expect(await take(other)).toEqual(expected);
+    },
+  );
+
+  // Before: toBoard() drew array-likes, and named a String object's first character in its error.
+  it.each(takers)(
+    '%s refuses array-likes, DataViews and BigInt typed arrays with a TypeError naming the argument',
+    async (_what, list, take) => {
+      const arrayLike = { ...list, length: list.length };
+      const args = (function (..._: number[]) {
+        // eslint-disable-next-line prefer-rest-params -- the arguments object is the array-like under test
+        return arguments;
+      })(...list);
+      for (const other of [
+        arrayLike,
+        args,
+        new String(list.join('')),
+        new DataView(new ArrayBuffer(list.length)),
+        BigInt64Array.from(list, BigInt),
+      ]) {
+        expect(await refusal(() => take(other))).toMatchObject({
+          name: 'TypeError',
+          code: ERROR_CODES.INVALID_TYPE,
+          message: expect.stringMatching(
+            /^(placement|options\.after|(options\.)?placed\[0\]) must be an?.*; got (an object|a BigInt64Array)$/,
+          ),
+        });
+      }
+    },
+  );
+
+  // Before: a hole read as Array.prototype[index] where other code had set it (else as undefined).
+  it.each(takers)('%s refuses a hole as a hole, whatever Array.prototype holds at its index', async (_what, list, take) => {
+    const sparse = [...list];
+    delete sparse[1];
+    const prototype = Array.prototype as unknown as Record<number, unknown>;
+    for (const inherited of [undefined, list[1]]) {
+      if (inherited !== undefined) prototype[1] = inherited;
+      try {
+        expect(await refusal(() => take(sparse))).toMatchObject({
+          name: 'TypeError',
+          code: ERROR_CODES.INVALID_TYPE,
+          message: expect.stringMatching(
+            /\[1\]( \(a column\))? must be an integer from 0 to 3; got a hole \(an empty slot of a sparse array\)$/,
+          ),
+        });
+      } finally {
+        delete prototype[1];
+      }
+    }
+  });
+
+  it.each([
+    ['solutions', (placed: unknown) => solutions(8, { placed: placed as Queen[] }), 'options.placed'],
+    ['countCompletionsSync', (placed: unknown) => countCompletionsSync(8, placed as Queen[]), 'placed'],
+    ['countCompletions', (placed: unknown) => countCompletions(8, placed as Queen[]), 'placed'],
+  ])(
+    '%s refuses a hole among the placed queens as a hole, whatever Array.prototype holds; a huge sparse one at once',
+    async (_what, take, name) => {
+      const prototype = Array.prototype as unknown as Record<number, unknown>;
+      prototype[1] = [1, 3];
+      try {
+        // eslint-disable-next-line no-sparse-arrays -- the hole under test
+        expect(await refusal(() => take([[0, 0], , [2, 4]]))).toMatchObject({
+          name: 'TypeError',
+          message: `${name}[1] must be a [row, col] pair; got a hole (an empty slot of a sparse array)`,
+        });
+      } finally {
+        delete prototype[1];
+      }
+      const huge: Queen[] = [];
+      huge.length = 2 ** 32 - 1;
+      huge[0] = [0, 0];
+      expect(await refusal(() => take(huge))).toMatchObject({ name: 'TypeError', message: expect.stringContaining(`${name}[1] must be`) });
+    },
+  );
+
+  it('a huge sparse placement or after is refused by its length, at once', () => {
+    const huge: number[] = [];
+    huge.length = 2 ** 32 - 1;
+    huge[0] = 0;
+    expect(() => toBoard(huge)).toThrow('placement.length must be an integer from 1 to 32; got 4294967295');
+    expect(() => solutions(4, { after: huge })).toThrow('options.after must have 4 entries, one column per row; got 4294967295');
+  });
+
+  it.each(takers)('%s reads each entry once', async (_what, list, take) => {
+    const expected = await take(list);
+    const reads: number[] = [];
+    const watched = [...list];
+    for (const i of watched.keys()) Object.defineProperty(watched, i, { get: () => (reads.push(i), list[i]) });
+    expect(await take(watched)).toEqual(expected);
+    expect(reads).toEqual([...list.keys()]);
   });
 });
 

@@ -1,18 +1,16 @@
 // Boards: LeetCode 51's format (one string per row, 'Q' for the queen), and
 // how two queens attack each other.
 import { typeError } from './errors.js';
-import { checkInteger, describe, isRevokedProxy, MAX_N } from './validate.js';
+import { checkInteger, describe, entry, listLength, MAX_N, type NumberArray } from './validate.js';
 
 /** Draws a placement (placement[row] = column, 0-based) as rows of '.' and 'Q'. */
-export function toBoard(placement: ArrayLike<number>): string[] {
-  if (placement === null || typeof placement !== 'object' || isRevokedProxy(placement) || typeof placement.length !== 'number') {
-    throw typeError(`placement must be an array of column indices; got ${describe(placement)}`);
-  }
-  const n = placement.length;
+export function toBoard(placement: readonly number[] | NumberArray): string[] {
+  const n = listLength(placement);
+  if (n === undefined) throw typeError(`placement must be an array of column indices; got ${describe(placement)}`);
   checkInteger(n, 'placement.length', 1, MAX_N);
   const rows: string[] = [];
   for (let row = 0; row < n; row++) {
-    const col = checkInteger(placement[row], `placement[${row}]`, 0, n - 1);
+    const col = checkInteger(entry(placement, row), `placement[${row}]`, 0, n - 1);
     rows.push('.'.repeat(col) + 'Q' + '.'.repeat(n - 1 - col));
   }
   return rows;

@@ -2,7 +2,7 @@
 // column per row, for solutions() and the completion counts alike.
 import { ERROR_CODES, rangeError, typeError } from './errors.js';
 import { queensConflict } from './board.js';
-import { checkInteger, describe, isRevokedProxy } from './validate.js';
+import { checkInteger, describe, entry, isRevokedProxy, listLength } from './validate.js';
 
 /** A placed queen: [row, column], 0-based. */
 type Queen = readonly [row: number, col: number];
@@ -26,15 +26,16 @@ const show = (q: Queen): string => `[${q[0]}, ${q[1]}]`;
 export function checkPlaced(n: number, placed: unknown, name = 'placed'): Rows {
   if (isRevokedProxy(placed) || !Array.isArray(placed))
     throw typeError(`${name} must be an array of [row, col] pairs; got ${describe(placed)}`);
-  // Index by index, so a hole (`new Array(1)`, `[q, , q]`) is refused as the undefined it reads as, not skipped.
+  // Index by index, so a hole (`new Array(1)`, `[q, , q]`) is refused as one, not skipped nor read from Array.prototype.
   const queens: Queen[] = [];
   // Its length read once (a Proxy could grow it at each read), and n + 1 queens at most: two of them share a row.
   const length = Math.min(placed.length, n + 1);
   for (let i = 0; i < length; i++) {
-    const q: unknown = placed[i];
-    if (isRevokedProxy(q) || !Array.isArray(q) || q.length !== 2)
-      throw typeError(`${name}[${i}] must be a [row, col] pair; got ${describe(q)}`);
-    queens.push([coordinate(q[0], `${name}[${i}][0] (a row)`, n), coordinate(q[1], `${name}[${i}][1] (a column)`, n)]);
+    const q = entry(placed, i);
+    // A pair is a list of numbers as any other: an array or a typed array of numbers.
+    if (listLength(q) !== 2) throw typeError(`${name}[${i}] must be a [row, col] pair; got ${describe(q)}`);
+    const pair = q as object;
+    queens.push([coordinate(entry(pair, 0), `${name}[${i}][0] (a row)`, n), coordinate(entry(pair, 1), `${name}[${i}][1] (a column)`, n)]);
   }
   for (let i = 0; i < queens.length; i++) {
     for (let j = i + 1; j < queens.length; j++) {
@@ -48,19 +49,18 @@ export function checkPlaced(n: number, placed: unknown, name = 'placed'): Rows {
   return rows;
 }
 
-/** Checks `after`: an array of n integers in 0..n-1 (RangeError for the wrong length or other numbers, TypeError for other types). */
+/**
+ * Checks `after`: n integers in 0..n-1, as an array or a typed array of numbers (RangeError for the wrong length or
+ * other numbers, TypeError for other types, array-likes and holes).
+ */
 export function checkAfter(n: number, after: unknown, name = 'options.after'): number[] {
-  if (
-    isRevokedProxy(after) ||
-    (!Array.isArray(after) && !(ArrayBuffer.isView(after) && typeof (after as { length?: unknown }).length === 'number'))
-  ) {
+  const length = listLength(after);
+  if (length === undefined) {
     throw typeError(`${name} must be an array of ${n} columns (integers from 0 to ${n - 1}); got ${describe(after)}`);
   }
-  // The length checked before the copy: `new Array(2 ** 32 - 1)` is refused at once, not copied first.
-  const length = (after as ArrayLike<unknown>).length;
-  const list = length === n ? Array.from(after as ArrayLike<unknown>) : []; // the copy checked too: a Proxy's length can change
-  if (length !== n || list.length !== n) {
-    throw rangeError(`${name} must have ${n} entries, one column per row; got ${length !== n ? length : list.length}`);
-  }
-  return list.map((c, r) => coordinate(c, `${name}[${r}]`, n));
+  // The length checked before any entry is read: `new Array(2 ** 32 - 1)` is refused at once.
+  if (length !== n) throw rangeError(`${name} must have ${n} entries, one column per row; got ${length}`);
+  const columns: number[] = [];
+  for (let r = 0; r < n; r++) columns.push(coordinate(entry(after as object, r), `${name}[${r}]`, n));
+  return columns;
 }

@@ -16,12 +16,46 @@ export function isRevokedProxy(value: unknown): boolean {
   }
 }
 
+/** %TypedArray%.prototype's name getter: a typed array's own name, undefined for anything else (a Proxy, a look-alike). */
+const typedArrayName = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Int8Array.prototype) as object, Symbol.toStringTag)!.get as (
+  this: unknown,
+) => string | undefined;
+
+/** The typed arrays of numbers: taken wherever an array of integers is (BigInt64Array and BigUint64Array are not). */
+export type NumberArray =
+  Int8Array | Uint8Array | Uint8ClampedArray | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
+
+/** What a hole of a sparse array reads as: refused as a hole, not as undefined or what Array.prototype holds at its index. */
+const HOLE = Symbol('hole');
+
+/**
+ * The length, read once, of a list of numbers as the API takes one (a placement, `after`, a [row, col] pair): an
+ * Array (a subclass, a Proxy of one) or a typed array of numbers (any but BigInt64Array and BigUint64Array). Undefined
+ * for anything else: array-likes (`{ length }`, `arguments`, a String object), a DataView, a revoked Proxy.
+ */
+export function listLength(value: unknown): number | undefined {
+  if (isRevokedProxy(value)) return undefined;
+  if (Array.isArray(value)) return value.length;
+  return typedArrayName.call(value)?.startsWith('Big') === false ? (value as Int8Array).length : undefined;
+}
+
+/** Entry i of a list, read once; a hole as HOLE, whatever Array.prototype[i] holds. */
+export function entry(list: object, i: number): unknown {
+  return Object.hasOwn(list, i) ? (list as Record<number, unknown>)[i] : HOLE;
+}
+
+/** "an Int8Array", but "a Uint8Array": a U said as "you" takes "a". */
+const named = (kind: string): string => `${/^(?!U)[AEIOU]/.test(kind) ? 'an' : 'a'} ${kind}`;
+
 export function describe(value: unknown): string {
+  if (value === HOLE) return 'a hole (an empty slot of a sparse array)';
   if (typeof value === 'string') return JSON.stringify(value) + ' (a string)';
   if (typeof value === 'bigint') return `${value}n (a bigint)`;
   if (value === null) return 'null';
   if (isRevokedProxy(value)) return 'a revoked Proxy';
   if (Array.isArray(value)) return 'an array';
+  const typedArray = typedArrayName.call(value);
+  if (typedArray) return named(typedArray);
   if (typeof value === 'object') return 'an object';
   if (typeof value === 'function') return 'a function';
   return Object.is(value, -0) ? '-0' : String(value); // String(-0) is "0", which is allowed where -0 is not
@@ -79,8 +113,7 @@ export function checkOptions<T extends object>(options: unknown, fn: string, all
     throw typeError(`${fn}: options must be an object or undefined; got ${describe(options)}`);
   }
   const kind = builtinKind(options);
-  // "an Int8Array", but "a Uint8Array": a U said as "you" takes "a".
-  if (kind) throw typeError(`${fn}: options must be a plain object or undefined; got ${/^(?!U)[AEIOU]/.test(kind) ? 'an' : 'a'} ${kind}`);
+  if (kind) throw typeError(`${fn}: options must be a plain object or undefined; got ${named(kind)}`);
   for (const key of Object.keys(options)) {
     if (!allowed.includes(key)) {
       throw typeError(

@@ -62,3 +62,8 @@ solutions(8, { unique: false, placed: [[0, 0]] });
 solutions(8, { placed: [[0, 0]], after: undefined, limit: undefined, engine: undefined });
 planUnits(16, { depth: undefined, parts: undefined, algorithm: undefined });
 planUnits(16, { algorithm: 'join' }).unitsIn(0, 1);
+// Lists of integers: arrays or typed arrays of numbers; array-likes are refused at run time, and by the types.
+toBoard(new Int32Array([1, 3, 0, 2]));
+solutions(4, { after: new Uint8Array([1, 3, 0, 2]) });
+// @ts-expect-error an array-like is no list the API takes
+toBoard({ length: 1, 0: 0 });
