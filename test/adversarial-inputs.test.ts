@@ -1,12 +1,14 @@
 // Files and names a user did not write with this program: a checkpoint with
 // something appended after its last line, and file names or file contents
 // that hold control characters (a terminal's escape codes, a newline), and
-// an output file that stdout or stderr is redirected to.
+// an output file that stdout or stderr is redirected to. And the API at its
+// edges: boards too small for a solution, and boards already full.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, cliInTempDir } from './cli-in-dir.js';
+import { count, countCompletions, countCompletionsSync, countSync, planSubproblems, planUnits, solutions, toBoard } from '../dist/index.js';
 
 const { dir, nqueens } = cliInTempDir('nqueens-adversarial-');
 
@@ -104,4 +106,42 @@ describe('an --out or --subtotals file that stdout or stderr is redirected to', 
       expect(existsSync(`${file}.partial`)).toBe(false);
     },
   );
+});
+
+describe('the API at its edges', () => {
+  const ENGINES = ['wasm', 'js', 'reference'] as const;
+  it.each([
+    [1, 1n, [[0]]],
+    [2, 0n, []],
+    [3, 0n, []],
+  ] as const)('n = %i in every function, on every engine', async (n, total, all) => {
+    for (const engine of ENGINES) {
+      expect([countSync(n, { engine }).total, (await count(n, { engine })).total]).toEqual([total, total]);
+      expect([[...solutions(n, { engine })], [...solutions(n, { engine, unique: true })]]).toEqual([all, all]);
+      expect([...solutions(n, { engine, after: new Array<number>(n).fill(0) })]).toEqual([]);
+      expect(countCompletionsSync(n, [[0, 0]], { engine }).total).toBe(total);
+      expect((await countCompletions(n, [], { engine })).total).toBe(total);
+    }
+    const plan = planUnits(n);
+    expect([plan.units, [...plan.unitsIn()].length, plan.shard(0, 1), planSubproblems(n).length]).toEqual([
+      n === 1 ? 2 : 0,
+      n === 1 ? 2 : 0,
+      { from: 0, to: n === 1 ? 2 : 0 },
+      n === 1 ? 1 : 0,
+    ]);
+    expect(toBoard(new Array<number>(n).fill(0))).toEqual(new Array(n).fill('Q' + '.'.repeat(n - 1)));
+  });
+
+  it('a full board: a solution completes only to itself, an attacking one is refused naming two queens', async () => {
+    const solution = [0, 4, 7, 5, 2, 6, 1, 3];
+    const placed = solution.map((c, r) => [r, c] as const);
+    for (const engine of ENGINES) {
+      expect(countCompletionsSync(8, placed, { engine }).total).toBe(1n);
+      expect((await countCompletions(8, placed, { engine })).total).toBe(1n);
+      expect([...solutions(8, { engine, placed })]).toEqual([solution]);
+      expect([...solutions(8, { engine, placed, after: solution })]).toEqual([]);
+    }
+    const diagonal = solution.map((_c, r) => [r, r] as const);
+    expect(() => countCompletionsSync(8, diagonal)).toThrow('placed: the queens [0, 0] and [1, 1] attack each other (same diagonal)');
+  });
 });
