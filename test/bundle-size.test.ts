@@ -124,8 +124,11 @@ import { installPacked, ROOT } from './pack.js';
 // (a placement, after, a placed pair) came to follow one rule: arrays and
 // typed arrays of numbers, holes refused as holes (listLength, entry), and
 // typed arrays named in messages; the budget raised by 100 raw and 120 gzipped.
+// To 87.4 KB raw (35.1 KB gzipped, +124 and +67 bytes) when a run's settings
+// and addEventListener's options came to be objects without a prototype, so
+// that keys set on Object.prototype reach no count; the budget to 87,450 and 35,150.
 const BUDGET = {
-  main: { raw: 87_330, gzip: 35_080 },
+  main: { raw: 87_450, gzip: 35_150 },
   worker: { raw: 29_740, gzip: 12_110 }, // 30.26 KB when a thread's completion counts came to share its open-rows instance
   loader: { raw: 6_000, gzip: 2_800 },
 };

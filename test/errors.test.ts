@@ -388,6 +388,27 @@ describe('options', () => {
     }
   });
 
+  // Before: a run read its own optional settings from plain objects too: with Object.prototype.to = 0 or from = 'x'
+  // a count came out 0, with `already` it threw, and an inherited `signal` reached Node's addEventListener through
+  // the { once: true } given to it, and every count rejected.
+  it.each([
+    ['count(12)', () => count(12)],
+    ['count(16, { threads: 2 })', () => count(16, { threads: 2 })],
+    ["count(13, { threads: 2, algorithm: 'search' })", () => count(13, { threads: 2, algorithm: 'search' })],
+    ['countCompletions(14, [[0, 3]], { threads: 2 })', () => countCompletions(14, [[0, 3]], { threads: 2 })],
+  ])('%s runs as it does without keys other code set on Object.prototype', async (_call, call) => {
+    const expected = unpolluted(await call());
+    const prototype = Object.prototype as Record<string, unknown>;
+    for (const key of ['from', 'to', 'already', 'skip', 'onUnit', 'signal', 'progressIntervalMs', 'capture', 'passive']) {
+      prototype[key] = 0;
+      try {
+        expect([key, unpolluted(await call())]).toEqual([key, expected]);
+      } finally {
+        delete prototype[key];
+      }
+    }
+  });
+
   it('refuses an unknown own enumerable key, naming it and the allowed ones; symbol keys and non-enumerable ones that are no option are not looked at', async () => {
     const unknown = { engine: 'js', threds: 2 };
     await expect(count(8, unknown as never)).rejects.toMatchObject({

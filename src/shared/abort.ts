@@ -24,6 +24,12 @@ const waiting = new WeakMap<AbortSignalLike, Set<() => void>>();
  * by more than 10 counts at once made Node warn of a leak
  * (MaxListenersExceededWarning).
  */
+/**
+ * addEventListener's options, without a prototype: Node reads `signal`, `capture` and `passive` from them, and
+ * must not find one that other code set on Object.prototype (an inherited `signal` made every count reject).
+ */
+export const ONCE: { readonly once: true } = Object.freeze(Object.assign(Object.create(null) as object, { once: true as const }));
+
 export function onAbort(signal: AbortSignalLike, fn: () => void): () => void {
   let fns = waiting.get(signal);
   if (!fns) {
@@ -37,7 +43,7 @@ export function onAbort(signal: AbortSignalLike, fn: () => void): () => void {
         waiting.delete(signal);
         for (const f of all) f();
       },
-      { once: true },
+      ONCE,
     ]);
   }
   fns.add(fn);

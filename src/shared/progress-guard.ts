@@ -3,7 +3,7 @@
 // uncaught exception and a rejected promise an unhandled rejection. Its
 // first failure aborts the count (through a signal of its own, which also
 // follows the caller's) and becomes what the count rejects with.
-import { abortError, isAborted, onAbort, type AbortSignalLike } from './abort.js';
+import { abortError, isAborted, onAbort, ONCE, type AbortSignalLike } from './abort.js';
 
 /** A count's options with onProgress guarded, and what the count does with the guard after it. */
 interface ProgressGuard<O> {
@@ -58,7 +58,7 @@ export function guardProgress<O extends { onProgress?: ((progress: never) => voi
     options: { ...options, onProgress: (onProgress && guarded) as O['onProgress'], signal: controller.signal },
     async finish() {
       // Settled one by one: a promise that rejects after the last report still fails the count.
-      const stopped = new Promise<void>((resolve) => controller.signal.addEventListener('abort', () => resolve(), { once: true }));
+      const stopped = new Promise<void>((resolve) => controller.signal.addEventListener('abort', () => resolve(), ONCE));
       while (pending.size > 0 && !failure) {
         if (controller.signal.aborted) throw abortError(signal);
         await Promise.race([Promise.allSettled([...pending]), stopped]);
