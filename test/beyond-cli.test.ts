@@ -73,15 +73,15 @@ describe('nqueens CLI beyond counting', () => {
   });
 
   it.each([
-    [['count', '8', '--placed', '0:0,1:1'], /--placed 0:0,1:1: the queens 0:0 and 1:1 attack each other \(same diagonal\)/],
-    [['solve', '8', '--placed', '2:3,2:5'], /--placed 2:3,2:5: the queens 2:3 and 2:5 attack each other \(same row\)/],
-    [['count', '8', '--placed', '0:8'], /--placed 0:8: column 8 is outside 0..7/],
+    [['count', '8', '--placed', '0:0,1:1'], /--placed "0:0,1:1": the queens "0:0" and "1:1" attack each other \(same diagonal\)/],
+    [['solve', '8', '--placed', '2:3,2:5'], /--placed "2:3,2:5": the queens "2:3" and "2:5" attack each other \(same row\)/],
+    [['count', '8', '--placed', '0:8'], /--placed "0:8": column 8 is outside 0..7/],
     [['count', '8', '--placed', '0-1'], /--placed takes row:col pairs.*; got "0-1" \(see/],
     [['count', '8', '--placed', '0:3,'], /--placed takes row:col pairs.*; got "0:3," \(an empty pair\)/],
     [['count', '8', '--placed', '0:3,,1:5'], /--placed takes row:col pairs.*; got "0:3,,1:5" \(an empty pair\)/],
     [['count', '8..9', '--placed', '0:1'], /single n/],
     [['count', '8', '--placed', '0:1', '--shard', '0/2'], /--placed does not go with --checkpoint, --shard/],
-    [['solve', '8', '--after', '0,1'], /--after 0,1: 2 columns for 8 rows/],
+    [['solve', '8', '--after', '0,1'], /--after "0,1": 2 columns for 8 rows/],
     [['solve', '8', '--after', '0,1,2,3,4,5,6,x'], /--after takes one column per row/],
     [['solve', '8', '--unique', '--placed', '0:0'], /--unique does not go with --placed/],
     [['count', '8', '--unique'], /--unique does not apply to count/],

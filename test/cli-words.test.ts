@@ -29,28 +29,28 @@ function usageError(...args: string[]): string {
 
 describe('messages name the flag', () => {
   it.each([
-    [['count', '8', '--placed', '0:9'], 'nqueens: --placed 0:9: column 9 is outside 0..7'],
-    [['solve', '8', '--placed', '9:0'], 'nqueens: --placed 9:0: row 9 is outside 0..7'],
-    [['count', '8', '--placed', '0:0,1:1'], 'nqueens: --placed 0:0,1:1: the queens 0:0 and 1:1 attack each other (same diagonal)'],
-    [['count', '8', '--placed', '3:3,3:3'], 'nqueens: --placed 3:3,3:3: the queens 3:3 and 3:3 are on the same square'],
-    [['solve', '8', '--after', '0,2'], 'nqueens: --after 0,2: 2 columns for 8 rows; give one column per row'],
-    [['solve', '8', '--after', '7'], 'nqueens: --after 7: 1 column for 8 rows; give one column per row'],
-    [['solve', '4', '--after', '0,9,1,1'], 'nqueens: --after 0,9,1,1: column 9 (row 1) is outside 0..3'],
+    [['count', '8', '--placed', '0:9'], 'nqueens: --placed "0:9": column 9 is outside 0..7'],
+    [['solve', '8', '--placed', '9:0'], 'nqueens: --placed "9:0": row 9 is outside 0..7'],
+    [['count', '8', '--placed', '0:0,1:1'], 'nqueens: --placed "0:0,1:1": the queens "0:0" and "1:1" attack each other (same diagonal)'],
+    [['count', '8', '--placed', '3:3,3:3'], 'nqueens: --placed "3:3,3:3": the queens "3:3" and "3:3" are on the same square'],
+    [['solve', '8', '--after', '0,2'], 'nqueens: --after "0,2": 2 columns for 8 rows; give one column per row'],
+    [['solve', '8', '--after', '7'], 'nqueens: --after "7": 1 column for 8 rows; give one column per row'],
+    [['solve', '4', '--after', '0,9,1,1'], 'nqueens: --after "0,9,1,1": column 9 (row 1) is outside 0..3'],
     // The bounds themselves: the first value outside, in the command line's words.
-    [['count', '4', '--placed', '0:4'], 'nqueens: --placed 0:4: column 4 is outside 0..3'],
-    [['solve', '4', '--placed', '4:0'], 'nqueens: --placed 4:0: row 4 is outside 0..3'],
-    [['solve', '4', '--after', '0,4,1,1'], 'nqueens: --after 0,4,1,1: column 4 (row 1) is outside 0..3'],
-    [['count', '5..4'], 'nqueens: the range 5..4 is empty; write it as <from>..<to> with from <= to'],
+    [['count', '4', '--placed', '0:4'], 'nqueens: --placed "0:4": column 4 is outside 0..3'],
+    [['solve', '4', '--placed', '4:0'], 'nqueens: --placed "4:0": row 4 is outside 0..3'],
+    [['solve', '4', '--after', '0,4,1,1'], 'nqueens: --after "0,4,1,1": column 4 (row 1) is outside 0..3'],
+    [['count', '5..4'], 'nqueens: the range "5..4" is empty; write it as <from>..<to> with from <= to'],
     [['solve', '8', '--unique', '--placed', '0:0'], /^nqueens: --unique does not go with --placed: /],
     [['count', '16', '--algorithm', 'join', '--engine', 'reference'], /^nqueens: --algorithm join needs --engine auto, wasm or js; /],
     [['count', '25', '--algorithm', 'join'], /^nqueens: --algorithm join counts n up to 24 .*use --algorithm search/],
     [
       ['count', '8', '--engine', 'webgpu', '--threads', '2'],
-      'nqueens: --threads must be 1 with --engine webgpu (the GPU runs the whole count); got 2',
+      'nqueens: --threads must be 1 with --engine webgpu (the GPU runs the whole count); got "2"',
     ],
     [
       ['count', '8', '--placed', '0:0', '--engine', 'reference', '--threads', '3'],
-      'nqueens: --threads must be 1 with --engine reference (it has no subproblems to share); got 3',
+      'nqueens: --threads must be 1 with --engine reference (it has no subproblems to share); got "3"',
     ],
   ])('%j', (args, message) => {
     const line = usageError(...args).replace(' (see nqueens --help)', '');
@@ -147,6 +147,31 @@ describe('"-" where a file must be named: a usage error, and ./- names a file "-
   });
 });
 
+describe('every value a message echoes is quoted, in every option', () => {
+  // Before, a value that read as a number was shown bare where it was out of range (`--depth 99`: got 99) and
+  // quoted where it was not one (`--depth -1`: got "-1"); --placed, --after and a range echoed theirs bare too.
+  it.each([
+    [['count', '99'], '99'],
+    [['count', '1..99'], '99'],
+    [['count', '9..8'], '9..8'],
+    [['count', '8', '--depth', '99'], '99'],
+    [['count', '8', '--threads', '999'], '999'],
+    [['count', '8', '--engine', 'webgpu', '--threads', '2'], '2'],
+    [['count', '8', '--shard', '9/8', '--out', '-'], '9/8'],
+    [['count', '8', '--placed', '0:99'], '0:99'],
+    [['count', '8', '--placed', '0:0,1:1'], '0:0,1:1'],
+    [['solve', '8', '--after', '0,99'], '0,99'],
+    [['solve', '8', '--limit', '99999999999999999999'], '99999999999999999999'],
+    [['merge', 'x.json', '--verify', '99999999999999999999'], '99999999999999999999'],
+    [['merge', 'x.json', '--verify', '1', '--seed', '99999999999'], '99999999999'],
+  ])('%j', (args, value) => {
+    const line = usageError(...args);
+    expect(line).toContain(quote(value));
+    // Nowhere bare: what is left once its quoted forms are taken out does not hold it.
+    expect(line.split(quote(value)).join('')).not.toContain(value);
+  });
+});
+
 describe('numbers take no spaces, in every option', () => {
   // Before, --placed and --after trimmed spaces around their numbers, while a size, --threads and the rest refused them.
   const placed = 'nqueens: --placed takes row:col pairs separated by commas, 0-based (e.g. 0:3,5:7); got';
@@ -185,16 +210,20 @@ describe('a long value is shown by its start and its length', () => {
       ['count', '8', '--placed', x],
       `--placed takes row:col pairs separated by commas, 0-based (e.g. 0:3,5:7); got "${start('x')}"… (100,000 characters)`,
     ],
-    ['n, a number shown unquoted', ['count', nines], `n must be an integer from 1 to 32; got ${start('9')}… (100,000 characters)`],
     [
-      '--placed, unquoted',
-      ['count', '8', '--placed', `0:${nines}`],
-      `--placed 0:${'9'.repeat(58)}… (100,002 characters): column ${start('9')}… (100,000 characters) is outside 0..7`,
+      'n, a number, quoted as every value is',
+      ['count', nines],
+      `n must be an integer from 1 to 32; got "${start('9')}"… (100,000 characters)`,
     ],
     [
-      '--after, unquoted',
+      '--placed, the pair quoted',
+      ['count', '8', '--placed', `0:${nines}`],
+      `--placed "0:${'9'.repeat(58)}"… (100,002 characters): column ${start('9')}… (100,000 characters) is outside 0..7`,
+    ],
+    [
+      '--after, quoted',
       ['solve', '8', '--after', `0,${nines}`],
-      `--after 0,${'9'.repeat(58)}… (100,002 characters): 2 columns for 8 rows; give one column per row`,
+      `--after "0,${'9'.repeat(58)}"… (100,002 characters): 2 columns for 8 rows; give one column per row`,
     ],
     [
       '--shard',

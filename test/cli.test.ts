@@ -112,7 +112,7 @@ describe('nqueens CLI', () => {
   });
 
   it.each([
-    [['count', '33'], /n must be an integer from 1 to 32; got 33/],
+    [['count', '33'], /n must be an integer from 1 to 32; got "33"/],
     [['count', 'abc'], /n must be an integer from 1 to 32; got "abc"/],
     [['count', '2.5'], /n must be an integer from 1 to 32; got "2.5"/],
     [['count', '-3'], /n must be an integer from 1 to 32; got "-3"/],
@@ -120,7 +120,7 @@ describe('nqueens CLI', () => {
     [['solve', '8', '--limit', '-2'], /--limit must be a whole number from 0 to 9007199254740991 \(2\^53 - 1\), or all; got "-2"/],
     [['count', '8', '--threads'], /--threads needs a value/],
     [['count', '8', '--engine', '--json'], /--engine needs a value/],
-    [['count', '9..4'], /the range 9..4 is empty/],
+    [['count', '9..4'], /the range "9..4" is empty/],
     [['count'], /count needs a board size/],
     [['count', '8', '--engine', 'gpu'], /--engine must be auto, wasm, js, reference or webgpu; got "gpu" \(see/],
     // Where an engine cannot run, an unknown name's message lists only those that can, and a known one says why not.

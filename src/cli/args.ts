@@ -233,8 +233,7 @@ export function inFlags(message: string): string {
 export function parseInteger(text: string, what: string, min: number, max: number): number {
   const allowed = max === Infinity ? `an integer >= ${min}` : `an integer from ${min} to ${max}`;
   const value = /^\d+$/.test(text) ? Number(text) : NaN;
-  if (!(value >= min && value <= max))
-    throw new UsageError(`${what} must be ${allowed}; got ${Number.isNaN(value) ? quote(text) : shown(text)}`);
+  if (!(value >= min && value <= max)) throw new UsageError(`${what} must be ${allowed}; got ${quote(text)}`);
   return value;
 }
 
@@ -256,7 +255,7 @@ export function parseSizes(text: string | undefined): { sizes: number[]; range: 
   if (!range) return { sizes: [parseSize(text, 'n')], range: false };
   const from = parseSize(range[1], 'the start of the range');
   const to = parseSize(range[2], 'the end of the range');
-  if (from > to) throw new UsageError(`the range ${shown(text)} is empty; write it as <from>..<to> with from <= to`);
+  if (from > to) throw new UsageError(`the range ${quote(text)} is empty; write it as <from>..<to> with from <= to`);
   return { sizes: Array.from({ length: to - from + 1 }, (_, i) => from + i), range: true };
 }
 
@@ -324,14 +323,14 @@ export function parsePlaced(text: string | undefined, n: number): [number, numbe
       throw new UsageError(`--placed takes row:col pairs separated by commas, 0-based (e.g. 0:3,5:7); got ${got}`);
     }
     const [row, col] = [Number(m[1]), Number(m[2])];
-    if (row >= n) throw new UsageError(`--placed ${shown(pair)}: row ${digits(m[1])} is outside 0..${n - 1}`);
-    if (col >= n) throw new UsageError(`--placed ${shown(pair)}: column ${digits(m[2])} is outside 0..${n - 1}`);
+    if (row >= n) throw new UsageError(`--placed ${quote(pair)}: row ${digits(m[1])} is outside 0..${n - 1}`);
+    if (col >= n) throw new UsageError(`--placed ${quote(pair)}: column ${digits(m[2])} is outside 0..${n - 1}`);
     return [row, col];
   });
   for (let i = 0; i < queens.length; i++) {
     for (let j = i + 1; j < queens.length; j++) {
       const how = queensConflict(queens[i], queens[j]);
-      if (how) throw new UsageError(`--placed ${shown(text)}: the queens ${shown(pairs[i])} and ${shown(pairs[j])} ${how}`);
+      if (how) throw new UsageError(`--placed ${quote(text)}: the queens ${quote(pairs[i])} and ${quote(pairs[j])} ${how}`);
     }
   }
   return queens;
@@ -347,9 +346,9 @@ export function parseAfter(text: string | undefined, n: number): number[] | unde
   const columns = pieces.map(Number);
   if (columns.length !== n)
     throw new UsageError(
-      `--after ${shown(text)}: ${columns.length} column${columns.length === 1 ? '' : 's'} for ${n} rows; give one column per row`,
+      `--after ${quote(text)}: ${columns.length} column${columns.length === 1 ? '' : 's'} for ${n} rows; give one column per row`,
     );
   const row = columns.findIndex((c) => c >= n);
-  if (row >= 0) throw new UsageError(`--after ${shown(text)}: column ${digits(pieces[row])} (row ${row}) is outside 0..${n - 1}`);
+  if (row >= 0) throw new UsageError(`--after ${quote(text)}: column ${digits(pieces[row])} (row ${row}) is outside 0..${n - 1}`);
   return columns;
 }

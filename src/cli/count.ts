@@ -89,7 +89,7 @@ export async function runCount(positionals: string[], values: OptionValues): Pro
   }
   if ((engine === 'reference' || engine === 'webgpu') && threads !== undefined && threads > 1) {
     const why = engine === 'webgpu' ? 'the GPU runs the whole count' : 'it has no subproblems to share';
-    throw new UsageError(`--threads must be 1 with --engine ${engine} (${why}); got ${threads}`);
+    throw new UsageError(`--threads must be 1 with --engine ${engine} (${why}); got ${quote(values.threads ?? '')}`);
   }
   if (values.placed !== undefined) {
     await runCompletionsCount(sizes, range, values);

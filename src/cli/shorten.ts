@@ -21,7 +21,7 @@ function shorten(text: string, show: (text: string) => string, end = ''): string
 /** What was typed, quoted: on a command line every value is a string. A long one is cut short (see SHOWN). */
 export const quote = (text: string): string => shorten(text, JSON.stringify);
 
-/** What was typed, as typed, where a message shows it unquoted (`--placed 0:9: …`, a file's name); cut short as quote() does. */
+/** A name as it is, where a message shows it unquoted (a file's, an option's); cut short as quote() does. Typed values are quote()d. */
 export const shown = (text: string): string => shorten(text, (t) => t);
 
 /** A name cut short as shown() does, but for its `end` (a suffix, a digest), which is shown whole. */

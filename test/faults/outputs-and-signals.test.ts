@@ -391,7 +391,7 @@ describe('a stop signal after the result is written', () => {
     } finally {
       child.kill('SIGKILL');
     }
-    expect(stderr).toBe('nqueens: n must be an integer from 1 to 32; got 0 (see nqueens --help)\n');
+    expect(stderr).toBe('nqueens: n must be an integer from 1 to 32; got "0" (see nqueens --help)\n');
   });
 });
 
