@@ -420,6 +420,43 @@ export function mergeShards(files: { name: string; text: string }[]): MergedShar
   };
 }
 
+/** How many unit ranges an overlap's message lists before it says how many more there are. */
+const RANGES_SHOWN = 3;
+
+/**
+ * Units that more than one shard holds (shards of different splits mixed),
+ * gathered into one phrase of bounded size, however many files overlap:
+ * how many units, their first ranges, the files. Ranges come in order of
+ * their start, so each one joins the last or follows it.
+ */
+class Overlap {
+  units = 0;
+  private readonly ranges: { from: number; to: number }[] = [];
+  private readonly names = new Map<string, number>();
+
+  add(from: number, to: number, earlier: string, later: string): void {
+    const last = this.ranges.at(-1);
+    if (last !== undefined && from <= last.to) {
+      this.units += Math.max(0, to - last.to);
+      last.to = Math.max(last.to, to);
+    } else {
+      this.units += to - from;
+      this.ranges.push({ from, to });
+    }
+    for (const name of [earlier, later]) this.names.set(name, 1);
+  }
+
+  phrase(): string {
+    const shownRanges = this.ranges.length === RANGES_SHOWN + 1 ? this.ranges.length : RANGES_SHOWN;
+    const listed = this.ranges.slice(0, shownRanges).map(({ from, to }) => `${from}..${to - 1}`);
+    const more = this.ranges.length - listed.length;
+    if (more > 0) listed.push(`${more.toLocaleString('en-US')} other ranges`);
+    const ranges = listed.length === 1 ? listed[0] : `${listed.slice(0, -1).join(', ')} and ${listed[listed.length - 1]}`;
+    const count = this.units === 1 ? '1 unit is' : `${this.units.toLocaleString('en-US')} units are`;
+    return `${count} counted more than once (units ${ranges}): shards of different splits overlap, in ${givenNames(this.names)}`;
+  }
+}
+
 /**
  * Each unit's shard and count, once the shards' ranges are checked to tile
  * 0..units-1 exactly; refuses with every gap and overlap (after `problems`
@@ -429,14 +466,16 @@ function coveredUnits(shards: ParsedShard[], units: number, problems: string[]):
   const ordered = shards.filter((s) => s.r.to > s.r.from).sort((p, q) => p.r.from - q.r.from);
   let next = 0;
   let previous = '(the start)';
+  const overlap = new Overlap();
   for (const { name, r } of ordered) {
     if (r.from > next) problems.push(`units ${next}..${r.from - 1} are missing: no shard between ${previous} and ${name}`);
-    if (r.from < next) problems.push(`units ${r.from}..${Math.min(next, r.to) - 1} are counted twice: in ${previous} and ${name}`);
+    if (r.from < next) overlap.add(r.from, Math.min(next, r.to), previous, name);
     if (r.to >= next) {
       next = r.to;
       previous = name;
     }
   }
+  if (overlap.units > 0) problems.push(overlap.phrase());
   if (next < units) problems.push(`units ${next}..${units - 1} are missing: no shard after ${previous} (the plan has ${units} units)`);
   if (problems.length > 0) refuse(problems.join('; '));
 
