@@ -324,6 +324,11 @@ describe('suggestions', () => {
     [['count', '8', '-JSON'], 'unknown option -J in -JSON; did you mean --json?'],
     [['count', '8', '--engine', 'WASM'], '--engine must be auto, wasm, js, reference or webgpu; got "WASM"; did you mean wasm?'],
     [['help', 'MERGE'], 'help takes a command name, count, solve, merge or version; got "MERGE"; did you mean merge?'],
+    // The short options too (before, with none): -V is -v in another case, as in many programs' --version.
+    [['-V'], 'unknown option -V; did you mean -v?'],
+    [['count', '8', '-H'], 'unknown option -H; did you mean -h?'],
+    [['-Hv'], 'unknown option -H in -Hv; did you mean -h?'],
+    [['-x'], 'unknown option -x'],
   ])('in another case: %j', (args, message) => {
     expect(usageError(...args)).toBe(`nqueens: ${message} (see nqueens --help)`);
   });

@@ -121,7 +121,8 @@ function checkShortBundle(token: string): void {
   const word = bundle.slice(1);
   const unknown = [...word].find((letter) => !SHORT_LETTERS.has(letter));
   if (unknown !== undefined) {
-    const guess = word.length >= 3 ? didYouMean(word, Object.keys(OPTIONS), (o) => `--${o}`) : '';
+    const long = word.length >= 3 ? didYouMean(word, Object.keys(OPTIONS), (o) => `--${o}`) : '';
+    const guess = long || didYouMean(unknown, [...SHORT_LETTERS], (l) => `-${l}`);
     throw new UsageError(`unknown option -${unknown} in ${shown(bundle)}${guess}`);
   }
   if (token.includes('='))
@@ -143,8 +144,10 @@ function checkKnownOptions(argv: readonly string[]): void {
     if (option?.[1].type === 'boolean' && token.includes('=')) throw new UsageError(`${flag} takes no value; got ${quote(value)}`);
     if (option) continue;
     const name = flag.replace(/^--?/, '');
-    // A single dash is a short option (-h, -v): guessing a long one from one letter would mislead.
-    const guess = token.startsWith('--') ? didYouMean(name, Object.keys(OPTIONS), (o) => `--${o}`) : '';
+    // A single dash is a short option (-h, -v): guessing a long one from one letter would mislead; its other case is no typo (-H).
+    const guess = token.startsWith('--')
+      ? didYouMean(name, Object.keys(OPTIONS), (o) => `--${o}`)
+      : didYouMean(name, [...SHORT_LETTERS], (l) => `-${l}`);
     // `--=x` names no option at all: the whole word is what was given.
     throw new UsageError(`unknown option ${shown(name === '' ? token : flag)}${guess}`);
   }
