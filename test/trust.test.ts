@@ -178,10 +178,16 @@ describe('the CLI never claims a success it did not have', () => {
     const cases: [string[], RegExp][] = [
       [
         ['count', '20', '--shard', '0/2', '--out', join(missing, 'a.json')],
-        /cannot write the shard result to .*no-such-dir\/a.json: ENOENT/,
+        /cannot write the shard result to .*no-such-dir\/a.json: its directory .*no-such-dir does not exist; create it first/,
       ],
-      [['count', '20', '--checkpoint', join(missing, 'a.ckpt')], /cannot write the checkpoint .*no-such-dir\/a.ckpt: ENOENT/],
-      [['count', '20', '--subtotals', join(missing, 'a.txt')], /cannot write the subtotals to .*no-such-dir\/a.txt: ENOENT/],
+      [
+        ['count', '20', '--checkpoint', join(missing, 'a.ckpt')],
+        /cannot write the checkpoint .*no-such-dir\/a.ckpt: its directory .*no-such-dir does not exist; create/,
+      ],
+      [
+        ['count', '20', '--subtotals', join(missing, 'a.txt')],
+        /cannot write the subtotals to .*no-such-dir\/a.txt: its directory .*no-such-dir does not exist; create/,
+      ],
       [['count', '20', '--shard', '0/2', '--out', dir], /cannot write the shard result to .*: it is a directory/],
     ];
     for (const [args, message] of cases) {

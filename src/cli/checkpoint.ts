@@ -17,7 +17,7 @@ import { ERROR_CODES, failure } from '../shared/errors.js';
 import { hasDepth, implausibleCount, makesPlan, plannedMethod, recordedPlan, type PlannedMethod } from '../run/methods.js';
 import type { Already } from '../run/runner.js';
 import { VERSION } from '../shared/version.js';
-import { danglingLinkTarget, describeError, redirectedStream, refuseDescriptor, writableByUs } from './files.js';
+import { danglingLinkTarget, describeError, redirectedStream, refuseDescriptor, whyNotCreated, writableByUs } from './files.js';
 import { flushToDisk } from './flush-to-disk.js';
 import { canonical, claim, liveOwner, release, sibling, type Claim } from './owner.js';
 import { letSignalsIn } from './interrupt.js';
@@ -336,7 +336,7 @@ export class Checkpoint {
     } catch (error) {
       checkpoint.close();
       if ((error as { code?: string }).code === ERROR_CODES.WRITE_FAILED) throw error;
-      throw failure(`cannot write the checkpoint ${shown(file)}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
+      throw failure(`cannot write the checkpoint ${shown(file)}: ${whyNotCreated(file, error)}`, ERROR_CODES.WRITE_FAILED);
     }
     try {
       refuseHardLinked(file);

@@ -6,6 +6,7 @@ import {
   accessSync,
   closeSync,
   constants,
+  existsSync,
   fstatSync,
   ftruncateSync,
   lstatSync,
@@ -83,6 +84,22 @@ function describeError(error: unknown): string {
   // A write to stdout or a descriptor names no file: `ENOSPC (no space left on device)`.
   const call = e.syscall === undefined || (e.syscall === 'write' && named === '') ? '' : `, ${e.syscall}${named && ` ${named}`}`;
   return `${e.code} (${words}${call})`;
+}
+
+/**
+ * Why a file could not be created, for an output or a checkpoint: where its
+ * directory is missing or no directory, that, since ENOENT and ENOTDIR name the `.partial` or `.lock`
+ * beside the file (absolute, for a checkpoint), which the user never typed.
+ */
+function whyNotCreated(file: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  if (code !== 'ENOENT' && code !== 'ENOTDIR') return describeError(error);
+  const directory = dirname(file);
+  if (!existsSync(directory)) return `its directory ${shown(directory)} does not exist; create it first`;
+  const stat = statSync(directory);
+  return stat.isDirectory()
+    ? describeError(error)
+    : `${shown(directory)} is not a directory (${stat.isFile() ? 'a regular file' : kindOf(stat)})`;
 }
 
 /** Longest pause, in ms, between tries to write to a full pipe whose reader has stalled (`| less`, paused). */
@@ -252,7 +269,7 @@ export class PendingFile {
       if (existsAsLink(file))
         throw failure(`${this.doing}: it is a symbolic link to nowhere (${describeError(error)})`, ERROR_CODES.WRITE_FAILED);
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
-        throw failure(`${this.doing}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
+        throw failure(`${this.doing}: ${whyNotCreated(file, error)}`, ERROR_CODES.WRITE_FAILED);
     }
     this.target = target;
     this.refuseSpecialFile();
@@ -270,7 +287,7 @@ export class PendingFile {
       }
     } catch (error) {
       if ((error as { code?: unknown }).code === ERROR_CODES.WRITE_FAILED) throw error;
-      throw failure(`${this.doing}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
+      throw failure(`${this.doing}: ${whyNotCreated(file, error)}`, ERROR_CODES.WRITE_FAILED);
     }
     pending.add(this);
   }
@@ -432,4 +449,4 @@ export function danglingLinkTarget(file: string): string | undefined {
   }
 }
 
-export { describeError };
+export { describeError, whyNotCreated };

@@ -4,7 +4,7 @@
 // twice (Node's own error text repeats the path): 200 KB of stderr; a shard
 // whose field was a 1 MB string, 1 MB.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { shortCheck } from '../../dist/shared/digest.js';
 import { cliInTempDir } from '../cli-in-dir.js';
@@ -79,15 +79,17 @@ describe('long paths to files that can exist (under PATH_MAX, each name under NA
     expect(readFileSync(join(dir, file), 'utf8')).toBe("someone's notes\n");
   });
 
-  it('--out and --subtotals under a directory that does not exist: ENOENT naming FILE.partial by its start', () => {
+  it('--out, --subtotals and --checkpoint under a directory that does not exist: the directory, by its start', () => {
+    // Before: ENOENT naming FILE.partial (for a checkpoint, FILE.lock, absolute), which was never typed.
     for (const [option, extra, what] of [
-      ['--out', ['--shard', '0/1'], 'the shard result'],
-      ['--subtotals', [], 'the subtotals'],
+      ['--out', ['--shard', '0/1'], 'the shard result to'],
+      ['--subtotals', [], 'the subtotals to'],
+      ['--checkpoint', [], 'the checkpoint'],
     ] as const) {
       const file = inDeep('gone/x.out');
-      const stderr = refusedShortly(1, /ENOENT/, 'count', '8', ...extra, option, file);
+      const stderr = refusedShortly(1, /does not exist/, 'count', '8', ...extra, option, file);
       expect(stderr).toBe(
-        `nqueens: cannot write ${what} to ${start(file)}: ENOENT (no such file or directory, open '${start(`${file}.partial`)}') [ERR_NQUEENS_WRITE_FAILED]\n`,
+        `nqueens: cannot write ${what} ${start(file)}: its directory ${start(dirname(file))} does not exist; create it first [ERR_NQUEENS_WRITE_FAILED]\n`,
       );
     }
   });

@@ -184,13 +184,17 @@ describe('a shard result on a stdout pipe that is full', () => {
 
 describe('an output under a regular file', () => {
   // Before: "plain/x.json: it is a symbolic link to nowhere (ENOTDIR …)", though no link is involved.
-  it('--out plain/x.json, where plain is a file: ENOTDIR, not a link to nowhere', () => {
+  // Then: "ENOTDIR (not a directory, lstat 'plain/x.json')"; a checkpoint named its lock, absolute
+  // ("open '/tmp/…/plain/x.ckpt.lock'"), a file never typed. Now the path's part that is no directory.
+  it.each([
+    [['--shard', '0/1', '--out', 'plain/x.json'], 'cannot write the shard result to plain/x.json'],
+    [['--checkpoint', 'plain/x.ckpt'], 'cannot write the checkpoint plain/x.ckpt'],
+  ])('%j, where plain is a file: plain is not a directory, not a link to nowhere', (args, doing) => {
     const dir = mkdtempSync(join(tmpdir(), 'nqueens-notdir-'));
     writeFileSync(join(dir, 'plain'), 'mine');
-    const r = spawnSync(process.execPath, [cli, 'count', '8', '--shard', '0/1', '--out', 'plain/x.json'], { cwd: dir, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [cli, 'count', '8', ...args], { cwd: dir, encoding: 'utf8' });
     expect([r.status, r.stdout]).toEqual([1, '']);
-    expect(r.stderr).toMatch(/^nqueens: cannot write the shard result to plain\/x\.json: ENOTDIR \(not a directory/);
-    expect(r.stderr).not.toMatch(/symbolic link/);
+    expect(r.stderr).toBe(`nqueens: ${doing}: plain is not a directory (a regular file) [ERR_NQUEENS_WRITE_FAILED]\n`);
     expect(readFileSync(join(dir, 'plain'), 'utf8')).toBe('mine');
   });
 });
