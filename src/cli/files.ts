@@ -88,18 +88,30 @@ function describeError(error: unknown): string {
 
 /**
  * Why a file could not be created, for an output or a checkpoint: where its
- * directory is missing or no directory, that, since ENOENT and ENOTDIR name the `.partial` or `.lock`
- * beside the file (absolute, for a checkpoint), which the user never typed.
+ * directory is missing, no directory or not writable, that, since the
+ * error names the `.partial` or `.lock` beside the file (absolute, for a
+ * checkpoint), which the user never typed.
  */
 function whyNotCreated(file: string, error: unknown): string {
   const code = (error as NodeJS.ErrnoException)?.code;
-  if (code !== 'ENOENT' && code !== 'ENOTDIR') return describeError(error);
   const directory = dirname(file);
+  if (code === 'EACCES' && !writableDirectory(directory))
+    return `its directory ${shown(directory)} is not writable for this user (EACCES); write the file elsewhere`;
+  if (code !== 'ENOENT' && code !== 'ENOTDIR') return describeError(error);
   if (!existsSync(directory)) return `its directory ${shown(directory)} does not exist; create it first`;
   const stat = statSync(directory);
   return stat.isDirectory()
     ? describeError(error)
     : `${shown(directory)} is not a directory (${stat.isFile() ? 'a regular file' : kindOf(stat)})`;
+}
+
+function writableDirectory(directory: string): boolean {
+  try {
+    accessSync(directory, constants.W_OK | constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Longest pause, in ms, between tries to write to a full pipe whose reader has stalled (`| less`, paused). */

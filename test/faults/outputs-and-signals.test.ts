@@ -2,12 +2,15 @@
 // a symbolic link (written through, the link kept; a dangling one refused).
 import { spawn, spawnSync } from 'node:child_process';
 import {
+  chmodSync,
   closeSync,
   constants,
   existsSync,
   lstatSync,
+  mkdirSync,
   mkdtempSync,
   openSync,
+  readdirSync,
   readFileSync,
   readlinkSync,
   symlinkSync,
@@ -180,6 +183,27 @@ describe('a shard result on a stdout pipe that is full', () => {
     expect([r.code, r.stderr]).toEqual([0, 'stdout full\n']);
     expect(JSON.parse(r.stdout)).toMatchObject({ format: 'nqueens-shard', n: 13, total: '73712', shard: 0, of: 1 });
   }, 30_000);
+});
+
+describe('an output in a directory this user cannot write', () => {
+  // Before: "EACCES (permission denied, open '…/ro/x.ckpt.lock')", naming a file never typed.
+  it.each([
+    [['--shard', '0/1', '--out', 'ro/x.json'], 'cannot write the shard result to ro/x.json'],
+    [['--subtotals', 'ro/x.txt'], 'cannot write the subtotals to ro/x.txt'],
+    [['--checkpoint', 'ro/x.ckpt'], 'cannot write the checkpoint ro/x.ckpt'],
+  ])('%j: the directory is named', (args, doing) => {
+    const dir = mkdtempSync(join(tmpdir(), 'nqueens-readonly-'));
+    chmodSync(dir, 0o755);
+    mkdirSync(join(dir, 'ro'), { mode: 0o555 });
+    // Root writes anywhere: run as nobody there, so that the directory's mode counts.
+    const user = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    const r = spawnSync(process.execPath, [cli, 'count', '8', ...args], { cwd: dir, encoding: 'utf8', ...user });
+    expect([r.status, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toBe(
+      `nqueens: ${doing}: its directory ro is not writable for this user (EACCES); write the file elsewhere [ERR_NQUEENS_WRITE_FAILED]\n`,
+    );
+    expect(readdirSync(join(dir, 'ro'))).toEqual([]);
+  });
 });
 
 describe('an output under a regular file', () => {
