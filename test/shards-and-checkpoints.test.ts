@@ -141,6 +141,23 @@ describe('shards', () => {
     expect(some.stderr.length).toBeLessThan(400);
   });
 
+  it('merge refuses a file of many "[" or "{" before parsing it, in a bounded heap', () => {
+    // Before, JSON.parse made an array of each: 10 MB of "[" took 565 MB, and under a 64 MB heap ended the process
+    // with V8's "heap out of memory" and a stack trace (exit 134).
+    const nested = join(dir, 'nested.json');
+    writeFileSync(nested, `${'['.repeat(5_000_000)}${']'.repeat(5_000_000)}`);
+    const flat = join(dir, 'flat.json');
+    writeFileSync(flat, `{"counts":[${'{},'.repeat(3_000_000)}{}]}`);
+    for (const file of [nested, flat]) {
+      const r = spawnSync(process.execPath, ['--max-old-space-size=64', cli, 'merge', file, files[0]], { encoding: 'utf8' });
+      expect([r.status, r.stdout, r.stderr]).toEqual([
+        1,
+        '',
+        `nqueens: ${file} is not a shard result (it holds over 64 "[" and "{"; a shard file holds 3) [ERR_NQUEENS_BAD_SHARD]\n`,
+      ]);
+    }
+  });
+
   it('merge refuses edited numbers: total, unique8, a unit count, n, of, shard, the digest, a run that is not one, added fields', () => {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tampering edits arbitrary fields of parsed JSON
     const cases: [string, (s: Record<string, any>) => void, RegExp][] = [

@@ -251,7 +251,22 @@ interface ParsedShard {
   counts: bigint[];
 }
 
+/**
+ * Most `[` and `{` a shard file may hold: one this program writes holds 3
+ * (itself, its plan, its counts), and JSON.parse makes an object of each
+ * one, so 10 MB of `[` took 565 MB. Counted before parsing, up to the limit.
+ */
+const MAX_BRACKETS = 64;
+
+function tooManyBrackets(text: string): boolean {
+  let seen = 0;
+  for (const bracket of ['[', '{'])
+    for (let at = text.indexOf(bracket); at >= 0; at = text.indexOf(bracket, at + 1)) if (++seen > MAX_BRACKETS) return true;
+  return false;
+}
+
 function parseShardFile(name: string, text: string): ParsedShard & { algorithm: AlgorithmName } {
+  if (tooManyBrackets(text)) refuse(`${name} is not a shard result (it holds over ${MAX_BRACKETS} "[" and "{"; a shard file holds 3)`);
   let r: ShardResult;
   try {
     r = JSON.parse(text) as ShardResult;
