@@ -254,6 +254,10 @@ it('a library message that reaches the command line anyway is put in its terms',
   expect(inFlags("options.engine must be one of 'auto', 'wasm'; got \"gpu\" (a string)")).toBe(
     "--engine must be one of 'auto', 'wasm'; got \"gpu\"",
   );
+  // An engine that cannot run here (no GPU, no WebAssembly): the message names the option as typed.
+  expect(inFlags("engine 'webgpu' is unavailable here: Node has no navigator.gpu. Use engine 'wasm' or 'js' to count on the CPU.")).toBe(
+    '--engine webgpu is unavailable here: Node has no navigator.gpu. Use --engine wasm or js to count on the CPU.',
+  );
 });
 
 describe('suggestions', () => {

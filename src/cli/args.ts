@@ -222,13 +222,15 @@ export function refuseDash(why: string): never {
 
 /**
  * A library message about an argument in the command line's terms, for the
- * paths the CLI does not check first: `options.threads` is `--threads`, and
- * neither `solutions(): ` nor `(a string)` means anything here.
+ * paths the CLI does not check first: `options.threads` is `--threads`,
+ * `engine 'wasm' or 'js'` is `--engine wasm or js`, and neither
+ * `solutions(): ` nor `(a string)` means anything here.
  */
 export function inFlags(message: string): string {
   return message
     .replace(/^\w+\(\): /, '')
     .replace(/\boptions\.(\w+)/g, (_, name: string) => `--${name}`)
+    .replace(/\bengine '(\w+)'(?: or '(\w+)')?/g, (_, one: string, other?: string) => `--engine ${one}${other ? ` or ${other}` : ''}`)
     .replace(/ \(a string\)/g, '');
 }
 

@@ -189,7 +189,8 @@ async function main(argv: string[]): Promise<number> {
     const own =
       typeof (error as NodeJS.ErrnoException)?.syscall === 'string' ? describeError(error) : ((error as Error)?.message ?? String(error));
     const message = own + refused + openFilesHint(error, advice);
-    printErr(`nqueens: ${usage ? `${inFlags(message)} (see nqueens --help)` : `${message} [${label}]`}`);
+    // In the command line's words either way (`--engine wasm is unavailable here`, not `engine 'wasm'`).
+    printErr(`nqueens: ${inFlags(message)} ${usage ? '(see nqueens --help)' : `[${label}]`}`);
     return usage ? 2 : 1;
   }
 }
