@@ -306,6 +306,17 @@ describe('nqueens count --algorithm', () => {
   });
 
   it.each([
+    [['solve', '2', '--unique'], '# no solutions for n = 2\n'],
+    [['solve', '3', '--after', '0,0,0'], '# no solutions for n = 3\n'],
+    [['solve', '3', '--placed', '1:1'], '# no solutions for n = 3\n'],
+    [['solve', '4', '--after', '2,0,3,1'], '# no solutions for n = 4 with these options\n'],
+    [['solve', '6', '--placed', '0:0'], '# no solutions for n = 6 with these options\n'],
+  ])('%j: "with these options" only where they are why there is none', (args, stdout) => {
+    // Before, n = 2 and 3 said "with these options" too, as if an option had left them without a solution.
+    expect(nqueens(...args)).toEqual({ code: 0, stdout, stderr: '' });
+  });
+
+  it.each([
     '99999999999999999999',
     '9007199254740992',
     '1e30',

@@ -40,8 +40,9 @@ export async function runSolve(positionals: string[], values: OptionValues): Pro
       turn = performance.now();
     }
   }
-  if (index === 0 && format === 'board' && limit > 0)
-    block += `# no solutions for n = ${n}${values.placed || values.after || values.unique ? ' with these options' : ''}\n`;
+  // "with these options" only where they are why: n = 2 and 3 have no solution at all (OEIS A000170), whatever is asked.
+  const narrowed = (values.placed || values.after || values.unique) && n !== 2 && n !== 3;
+  if (index === 0 && format === 'board' && limit > 0) block += `# no solutions for n = ${n}${narrowed ? ' with these options' : ''}\n`;
   await writeOutAsync(block);
 }
 
