@@ -305,6 +305,16 @@ describe('nqueens count --algorithm', () => {
     expect(nqueens('solve', '3', '--limit', 'all').stdout).toBe('# no solutions for n = 3\n');
   });
 
+  it('solve 1..3 says solve takes one size and names count for a range', () => {
+    // Before: "n must be an integer from 1 to 32; got "1..3"", as if the size were mistyped.
+    expect(nqueens('solve', '1..3')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'nqueens: solve takes one size, not a range ("1..3"); list each, or count the range: nqueens count 1..3 (see nqueens --help)\n',
+    });
+  });
+
   it.each([
     [['solve', '2', '--unique'], '# no solutions for n = 2\n'],
     [['solve', '3', '--after', '0,0,0'], '# no solutions for n = 3\n'],

@@ -8,6 +8,11 @@ import { letSignalsIn } from './interrupt.js';
 export async function runSolve(positionals: string[], values: OptionValues): Promise<void> {
   if (positionals[0] === undefined) throw new UsageError('solve needs a board size, e.g. `nqueens solve 8`');
   if (positionals.length > 1) throw new UsageError(`solve takes one size; unexpected ${quote(positionals[1])}`);
+  // `solve 1..3`: a range is count's (a table); said so, not "n must be an integer".
+  if (/^\d{1,3}\.\.\d{1,3}$/.test(positionals[0]))
+    throw new UsageError(
+      `solve takes one size, not a range (${quote(positionals[0])}); list each, or count the range: nqueens count ${positionals[0]}`,
+    );
   const n = parseSize(positionals[0], 'n');
   const engine = parseCpuEngine(values.engine, 'solve');
   const limit = parseLimit(values.limit);
