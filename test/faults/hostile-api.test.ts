@@ -13,10 +13,18 @@ describe('odd placed arrays', () => {
   const sparse = Object.assign(new Array<[number, number]>(3), { 0: [0, 0], 2: [2, 3] });
   const pairWithHole = [Object.assign(new Array<number>(2), { 1: 1 })] as unknown as [number, number][];
   it.each([
-    ['new Array(1)', new Array(1) as [number, number][], 'placed[0] must be a [row, col] pair; got undefined'],
-    ['a hole', sparse, 'placed[1] must be a [row, col] pair; got undefined'],
+    [
+      'new Array(1)',
+      new Array(1) as [number, number][],
+      'placed[0] must be a [row, col] pair; got a hole (an empty slot of a sparse array)',
+    ],
+    ['a hole', sparse, 'placed[1] must be a [row, col] pair; got a hole (an empty slot of a sparse array)'],
     ['null', [null] as unknown as [number, number][], 'placed[0] must be a [row, col] pair; got null'],
-    ['a pair with a hole', pairWithHole, 'placed[0][0] (a row) must be an integer from 0 to 7; got undefined'],
+    [
+      'a pair with a hole',
+      pairWithHole,
+      'placed[0][0] (a row) must be an integer from 0 to 7; got a hole (an empty slot of a sparse array)',
+    ],
   ])('%s: a coded TypeError naming the entry, from every function that takes placed', async (_what, placed, message) => {
     const expected = expect.objectContaining({
       name: 'TypeError',
