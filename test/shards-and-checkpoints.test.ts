@@ -61,7 +61,7 @@ describe('shards', () => {
     expect(r.code).toBe(1);
     const s2 = read(files[2]);
     expect(r.stderr.trim()).toBe(
-      `nqueens: units ${s2.from}..${s2.to - 1} are missing: no shard between ${files[1]} and ${files[3]} [ERR_NQUEENS_BAD_SHARD]`,
+      `nqueens: units ${s2.from}..${s2.to - 1} are missing: no shard between ${files[1]} and ${files[3]} (shard 2/4 would fill them) [ERR_NQUEENS_BAD_SHARD]`,
     );
   });
 
@@ -71,8 +71,8 @@ describe('shards', () => {
     const [s1, s3] = [read(files[1]), read(files[3])];
     expect(r.stderr.trim()).toBe(
       `nqueens: shard 0/4 appears twice: ${files[0]} (given twice); shard 2/4 appears twice: ${files[2]} (given twice); ` +
-        `units ${s1.from}..${s1.to - 1} are missing: no shard between ${files[0]} and ${files[2]}; ` +
-        `units ${s3.from}..${s3.to - 1} are missing: no shard after ${files[2]} (the plan has ${s3.to} units) [ERR_NQUEENS_BAD_SHARD]`,
+        `${s1.to - s1.from + s3.to - s3.from} units are missing, in 2 ranges (units ${s1.from}..${s1.to - 1} and ${s3.from}..${s3.to - 1}): ` +
+        `shards 1/4 and 3/4 would fill them [ERR_NQUEENS_BAD_SHARD]`,
     );
   });
 
@@ -101,6 +101,72 @@ describe('shards', () => {
       `nqueens: shard 1/4 appears 4 times: ${files[1]}, ${copies[0]}, ${copies[1]} and ${copies[2]} [ERR_NQUEENS_BAD_SHARD]\n`,
     );
     expect([mixed.code, four.code]).toEqual([1, 1]);
+  });
+
+  it("merge names the shard that would fill a gap at the end, with the plan's units", () => {
+    const s3 = read(files[3]);
+    expect(nqueens('merge', files[0], files[1], files[2]).stderr).toBe(
+      `nqueens: units ${s3.from}..${s3.to - 1} are missing: no shard after ${files[2]} (the plan has ${s3.to} units; shard 3/4 would fill them) [ERR_NQUEENS_BAD_SHARD]\n`,
+    );
+  });
+
+  /** Writes shard i/m of `plan` with zero counts (merge refuses the gaps before it adds anything up). */
+  const zeroShard = (plan: ReturnType<typeof plannedMethod>, i: number, m: number): string => {
+    const range = plan.shardRange(i, m);
+    const file = join(dir, `zero-${plan.n}-${i}-of-${m}.json`);
+    const counts = new Array<bigint>(range.to - range.from).fill(0n);
+    writeFileSync(
+      file,
+      JSON.stringify(shardResult(plan, { index: i, count: m }, range, counts, { engine: 'wasm', threads: 1, elapsedMs: 1 })),
+    );
+    return file;
+  };
+
+  it('merge names many missing ranges in one message of bounded size, with the shards that would fill them', () => {
+    // Every other shard of 2,000: before, one "units a..b are missing" phrase per gap (831 of them, 83 KB of stderr).
+    const plan = plannedMethod('search', 12, 1);
+    const m = 2000;
+    const given = Array.from({ length: m / 2 }, (_, k) => 2 * k);
+    const r = nqueens('merge', ...given.map((i) => zeroShard(plan, i, m)));
+    expect(r.code).toBe(1);
+    // The gaps, found unit by unit; each one's shards: the odd ones holding its units, from the first to the last.
+    const holder = new Array<number>(plan.units).fill(-1);
+    for (let i = 0; i < m; i++) for (let u = plan.shardRange(i, m).from; u < plan.shardRange(i, m).to; u++) holder[u] = i;
+    const gaps: { from: number; to: number; shards: number[] }[] = [];
+    holder.forEach((i, u) => {
+      if (i % 2 === 0) return;
+      const last = gaps.at(-1);
+      if (last !== undefined && last.to === u) Object.assign(last, { to: u + 1, shards: [...new Set([...last.shards, i])] });
+      else gaps.push({ from: u, to: u + 1, shards: [i] });
+    });
+    const missing = gaps.reduce((sum, g) => sum + g.to - g.from, 0);
+    const spans = gaps.map((g) => [g.shards[0], g.shards.at(-1)!]);
+    const [a, b, c] = gaps.map((g) => `${g.from}..${g.to - 1}`);
+    const [x, y, z] = spans.map(([first, last]) => (first === last ? `${first}/${m}` : `${first}/${m}..${last}/${m}`));
+    const others = spans.slice(3).reduce((sum, [first, last]) => sum + last - first + 1, 0);
+    expect(gaps.length).toBeGreaterThan(500);
+    expect(r.stderr).toBe(
+      `nqueens: ${missing.toLocaleString('en-US')} units are missing, in ${gaps.length} ranges (units ${a}, ${b}, ${c} and ${gaps.length - 3} other ranges): ` +
+        `shards ${x}, ${y}, ${z} and ${others} other shards would fill them [ERR_NQUEENS_BAD_SHARD]\n`,
+    );
+    expect(r.stderr.length).toBeLessThan(300);
+  });
+
+  it('merge of mixed splits names the shards of a gap where a split starts and ends with it, and counts the others', () => {
+    const plan = plannedMethod('search', 10, 0);
+    const [a, b, c] = [plan.shardRange(0, 3), plan.shardRange(3, 6), plan.shardRange(3, 4)];
+    const fill = plan.shardRange(2, 6);
+    // 2/6 is the gap between 0/3 and 3/6 exactly; 4/6 ends past 3/4's start, and no shard of 4 starts at 3/6's end.
+    expect([fill.from, fill.to, plan.shardRange(4, 6).to > c.from]).toEqual([a.to, b.from, true]);
+    const r = nqueens('merge', zeroShard(plan, 0, 3), zeroShard(plan, 3, 6), zeroShard(plan, 3, 4));
+    expect(r.stderr).toBe(
+      `nqueens: ${b.from - a.to + c.from - b.to} units are missing, in 2 ranges (units ${a.to}..${b.from - 1} and ${b.to}..${c.from - 1}): ` +
+        `shard 2/6 would fill 1 of those ranges [ERR_NQUEENS_BAD_SHARD]\n`,
+    );
+    const unnamed = nqueens('merge', zeroShard(plan, 0, 3), zeroShard(plan, 3, 4));
+    expect(unnamed.stderr).toMatch(
+      /^nqueens: units \d+\.\.\d+ are missing: no shard between \S+zero-10-0-of-3\.json and \S+zero-10-3-of-4\.json \[/,
+    );
   });
 
   it('merge refuses units counted twice by shards of different splits', () => {

@@ -338,6 +338,10 @@ function firstOfEachSlice(shards: readonly ParsedShard[], problems: string[]): P
   return distinct;
 }
 
+/** `a`, `a and b`, `a, b and c`. */
+const andList = (items: readonly string[]): string =>
+  items.length === 1 ? items[0] : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+
 /** How many file names a repeated slice's message lists before it says how many more there are. */
 const NAMES_SHOWN = 3;
 
@@ -348,7 +352,7 @@ function givenNames(names: Map<string, number>): string {
   const listed = [...names].slice(0, listedCount).map(([name, k]) => (k === 1 ? name : `${name} (given ${times(k)})`));
   const more = names.size - listed.length;
   if (more > 0) listed.push(`${more.toLocaleString('en-US')} other file${more === 1 ? '' : 's'}`);
-  return listed.length === 1 ? listed[0] : `${listed.slice(0, -1).join(', ')} and ${listed[listed.length - 1]}`;
+  return andList(listed);
 }
 
 /**
@@ -412,7 +416,7 @@ export function mergeShards(files: { name: string; text: string }[]): MergedShar
       );
     }
   }
-  const countOf = coveredUnits(distinct, plan.units, coverage);
+  const countOf = coveredUnits(distinct, plan, coverage);
   let total = 0n;
   let unique8 = 0n;
   for (const s of distinct) {
@@ -435,8 +439,24 @@ export function mergeShards(files: { name: string; text: string }[]): MergedShar
   };
 }
 
-/** How many unit ranges an overlap's message lists before it says how many more there are. */
+/** How many unit ranges (or runs of shards) a gap's or an overlap's message lists before it says how many more there are. */
 const RANGES_SHOWN = 3;
+
+/** `0..52, 60..80 and 9 other ranges`: the first ranges of `count` (never `and 1 other range`: it is as short). */
+function someRanges(ranges: readonly UnitRange[], count: number): string {
+  const shown = count === RANGES_SHOWN + 1 ? count : RANGES_SHOWN;
+  const listed = ranges.slice(0, shown).map(({ from, to }) => `${from}..${to - 1}`);
+  if (count > listed.length) listed.push(`${(count - listed.length).toLocaleString('en-US')} other ranges`);
+  return andList(listed);
+}
+
+/** `1 unit is`, `5,000 units are`. */
+const unitsAre = (units: number): string => (units === 1 ? '1 unit is' : `${units.toLocaleString('en-US')} units are`);
+
+interface UnitRange {
+  from: number;
+  to: number;
+}
 
 /**
  * Units that more than one shard holds (shards of different splits mixed),
@@ -446,7 +466,7 @@ const RANGES_SHOWN = 3;
  */
 class Overlap {
   units = 0;
-  private readonly ranges: { from: number; to: number }[] = [];
+  private readonly ranges: UnitRange[] = [];
   private readonly names = new Map<string, number>();
 
   add(from: number, to: number, earlier: string, later: string): void {
@@ -462,13 +482,115 @@ class Overlap {
   }
 
   phrase(): string {
-    const shownRanges = this.ranges.length === RANGES_SHOWN + 1 ? this.ranges.length : RANGES_SHOWN;
-    const listed = this.ranges.slice(0, shownRanges).map(({ from, to }) => `${from}..${to - 1}`);
-    const more = this.ranges.length - listed.length;
-    if (more > 0) listed.push(`${more.toLocaleString('en-US')} other ranges`);
-    const ranges = listed.length === 1 ? listed[0] : `${listed.slice(0, -1).join(', ')} and ${listed[listed.length - 1]}`;
-    const count = this.units === 1 ? '1 unit is' : `${this.units.toLocaleString('en-US')} units are`;
-    return `${count} counted more than once (units ${ranges}): shards of different splits overlap, in ${givenNames(this.names)}`;
+    const ranges = someRanges(this.ranges, this.ranges.length);
+    return `${unitsAre(this.units)} counted more than once (units ${ranges}): shards of different splits overlap, in ${givenNames(this.names)}`;
+  }
+}
+
+/** Shards first/of..last/of: a run of one split's shards that holds a gap's units and no others. */
+interface ShardRun {
+  first: number;
+  last: number;
+  of: number;
+}
+
+/** Index i of split `of` where shard i starts at `unit` (`of` where unit is the plan's end); undefined if none does. */
+function boundaryOf(plan: ShardedPlan, of: number, unit: number): number | undefined {
+  const start = (i: number): number => (i === of ? plan.units : plan.shardRange(i, of).from);
+  let lo = 0;
+  let hi = of;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (start(mid) >= unit) hi = mid;
+    else lo = mid + 1;
+  }
+  return start(lo) === unit ? lo : undefined;
+}
+
+/**
+ * The shards that would fill units from..to-1 exactly, of the split of the
+ * shard before them or of the one after (the shard before ends where they
+ * start, so the next of its split starts there); undefined if neither split
+ * has shards that start and end where the gap does.
+ */
+function fillingShards(plan: ShardedPlan, gap: UnitRange, before?: ShardResult, after?: ShardResult): ShardRun | undefined {
+  for (const of of new Set([before?.of, after?.of])) {
+    if (of === undefined) continue;
+    let first = before?.of === of ? before.shard + 1 : boundaryOf(plan, of, gap.from);
+    let end = after?.of === of ? after.shard : boundaryOf(plan, of, gap.to);
+    if (first === undefined || end === undefined) continue;
+    // Empty shards at either end hold none of the gap: named, they would read as missing too.
+    while (first < end && isEmpty(plan, first, of)) first++;
+    while (end > first && isEmpty(plan, end - 1, of)) end--;
+    if (first < end) return { first, last: end - 1, of };
+  }
+  return undefined;
+}
+
+function isEmpty(plan: ShardedPlan, index: number, of: number): boolean {
+  const { from, to } = plan.shardRange(index, of);
+  return to === from;
+}
+
+const shardRunName = ({ first, last, of }: ShardRun): string => (first === last ? `${first}/${of}` : `${first}/${of}..${last}/${of}`);
+
+/**
+ * Units no shard given holds, in one phrase of bounded size however many
+ * gaps (every other shard of 2,000 missing: one phrase, not 831): how
+ * many units in how many ranges, the first ranges, and the shards that
+ * would fill them, where the splits of the shards around a gap name them.
+ * A single gap is named with the files around it.
+ */
+class Gaps {
+  private units = 0;
+  private count = 0;
+  private readonly ranges: UnitRange[] = [];
+  private readonly runs: ShardRun[] = [];
+  private filled = 0;
+  private fillingCount = 0;
+  private firstAround = '';
+
+  constructor(private readonly plan: ShardedPlan) {}
+
+  add(gap: UnitRange, before?: ParsedShard, after?: ParsedShard): void {
+    this.units += gap.to - gap.from;
+    if (this.count++ < RANGES_SHOWN + 1) this.ranges.push(gap);
+    if (this.count === 1) {
+      const beforeName = before?.name ?? '(the start)';
+      this.firstAround = after ? `no shard between ${beforeName} and ${after.name}` : `no shard after ${beforeName}`;
+    }
+    const run = fillingShards(this.plan, gap, before?.r, after?.r);
+    if (run === undefined) return;
+    this.filled++;
+    this.fillingCount += run.last - run.first + 1;
+    if (this.runs.length < RANGES_SHOWN + 1) this.runs.push(run);
+  }
+
+  phrase(): string | undefined {
+    if (this.count === 0) return undefined;
+    const fill = this.fillingPhrase();
+    if (this.count === 1) {
+      const [{ from, to }] = this.ranges;
+      const atEnd = to === this.plan.units ? `the plan has ${this.plan.units} units` : undefined;
+      const notes = [atEnd, fill].filter((note) => note !== undefined);
+      return `units ${from}..${to - 1} are missing: ${this.firstAround}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`;
+    }
+    const ranges = someRanges(this.ranges, this.count);
+    const where = `${unitsAre(this.units)} missing, in ${this.count.toLocaleString('en-US')} ranges (units ${ranges})`;
+    return `${where}: ${fill ?? 'no shard given holds them'}`;
+  }
+
+  /** `shard 2/4 would fill them`, `shards 1/2000, 3/2000, 5/2000 and 997 other shards would fill them`. */
+  private fillingPhrase(): string | undefined {
+    if (this.filled === 0) return undefined;
+    const shown = this.runs.length === RANGES_SHOWN + 1 && this.filled === this.runs.length ? this.runs.length : RANGES_SHOWN;
+    const listed = this.runs.slice(0, shown);
+    const more = this.fillingCount - listed.reduce((sum, run) => sum + run.last - run.first + 1, 0);
+    const names = listed.map(shardRunName);
+    if (more > 0) names.push(`${more.toLocaleString('en-US')} other shard${more === 1 ? '' : 's'}`);
+    const shards = `shard${this.fillingCount === 1 ? '' : 's'} ${andList(names)}`;
+    const which = this.filled === this.count ? 'them' : `${this.filled.toLocaleString('en-US')} of those ranges`;
+    return `${shards} would fill ${which}`;
   }
 }
 
@@ -477,21 +599,25 @@ class Overlap {
  * 0..units-1 exactly; refuses with every gap and overlap (after `problems`
  * found before), not only the first.
  */
-function coveredUnits(shards: ParsedShard[], units: number, problems: string[]): (id: number) => { name: string; count: bigint } {
+function coveredUnits(shards: ParsedShard[], plan: ShardedPlan, problems: string[]): (id: number) => { name: string; count: bigint } {
   const ordered = shards.filter((s) => s.r.to > s.r.from).sort((p, q) => p.r.from - q.r.from);
   let next = 0;
-  let previous = '(the start)';
+  let previous: ParsedShard | undefined;
   const overlap = new Overlap();
-  for (const { name, r } of ordered) {
-    if (r.from > next) problems.push(`units ${next}..${r.from - 1} are missing: no shard between ${previous} and ${name}`);
-    if (r.from < next) overlap.add(r.from, Math.min(next, r.to), previous, name);
+  const gaps = new Gaps(plan);
+  for (const shard of ordered) {
+    const { name, r } = shard;
+    if (r.from > next) gaps.add({ from: next, to: r.from }, previous, shard);
+    if (r.from < next) overlap.add(r.from, Math.min(next, r.to), previous?.name ?? '(the start)', name);
     if (r.to >= next) {
       next = r.to;
-      previous = name;
+      previous = shard;
     }
   }
+  if (next < plan.units) gaps.add({ from: next, to: plan.units }, previous);
   if (overlap.units > 0) problems.push(overlap.phrase());
-  if (next < units) problems.push(`units ${next}..${units - 1} are missing: no shard after ${previous} (the plan has ${units} units)`);
+  const missing = gaps.phrase();
+  if (missing !== undefined) problems.push(missing);
   if (problems.length > 0) refuse(problems.join('; '));
 
   const countOf = (id: number): { name: string; count: bigint } => {
