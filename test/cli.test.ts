@@ -204,6 +204,17 @@ describe('nqueens count --algorithm', () => {
     expect(r.stderr).toMatch(/^nqueens: count takes one size or range; unexpected "--json"/);
   });
 
+  it('--help says that help <command> and <command> --help exist, and they print the same page', () => {
+    const page = nqueens('--help').stdout;
+    expect(page).toMatch(/^ {2}nqueens help \[<command>\] +this page \(also --help, <command> --help\)$/m);
+    for (const args of [
+      ['help', 'merge'],
+      ['merge', '--help'],
+      ['solve', '--help'],
+    ])
+      expect(nqueens(...args).stdout, args.join(' ')).toBe(page);
+  });
+
   it.each([[[]], [['help']], [['help', 'count']], [['help', 'merge']], [['help', 'version']], [['help', 'help']]])(
     '%j: the usage on stdout, exit 0',
     (args) => {

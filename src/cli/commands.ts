@@ -23,6 +23,7 @@ Usage:
   nqueens solve <n> [options]        print solutions in lexicographic order
   nqueens merge <files...>           add up shard results into the whole count
   nqueens version                    print the version (also --version)
+  nqueens help [<command>]           this page (also --help, <command> --help)
 
 Options:
   --engine <name>      auto (default), wasm, js, reference (plain backtracking,
