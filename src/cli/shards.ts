@@ -243,7 +243,6 @@ function unknownField(record: object, known: ReadonlySet<string>): string | unde
   return Object.keys(record).find((key) => !known.has(key));
 }
 
-/** Parses one shard file and checks everything it can check alone (except its plan's identity). */
 /** A shard file as read: its name, its result, and its counts as bigints. */
 interface ParsedShard {
   name: string;
@@ -258,6 +257,7 @@ interface ParsedShard {
  */
 const MAX_BRACKETS = 64;
 
+/** Whether `text` holds more than MAX_BRACKETS of `[` and `{`. */
 function tooManyBrackets(text: string): boolean {
   let seen = 0;
   for (const bracket of ['[', '{'])
@@ -265,6 +265,7 @@ function tooManyBrackets(text: string): boolean {
   return false;
 }
 
+/** Parses one shard file and checks everything it can check alone (except its plan's identity). */
 function parseShardFile(name: string, text: string): ParsedShard & { algorithm: AlgorithmName } {
   if (tooManyBrackets(text)) refuse(`${name} is not a shard result (it holds over ${MAX_BRACKETS} "[" and "{"; a shard file holds 3)`);
   let r: ShardResult;
