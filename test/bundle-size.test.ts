@@ -128,10 +128,13 @@ import { installPacked, ROOT } from './pack.js';
 // and addEventListener's options came to be objects without a prototype, so
 // that keys set on Object.prototype reach no count; the budget to 87,450 and 35,150.
 // With the trims above under them: 87,007 raw, 35,055 gzipped; the budget to
-// 87,070 and 35,100.
+// 87,070 and 35,100. To 87,126 and 35,101 (worker 29,683 -> 29,779) when a
+// count's internals (methods, pool jobs and messages, wasm imports, Node's
+// Worker options) came to read no key through Object.prototype; the budget to
+// 87,190 and 35,160, the worker's to 29,840.
 const BUDGET = {
-  main: { raw: 87_070, gzip: 35_100 },
-  worker: { raw: 29_740, gzip: 12_110 }, // 30.26 KB when a thread's completion counts came to share its open-rows instance
+  main: { raw: 87_190, gzip: 35_160 },
+  worker: { raw: 29_840, gzip: 12_110 }, // 30.26 KB when a thread's completion counts came to share its open-rows instance
   loader: { raw: 6_000, gzip: 2_800 },
 };
 

@@ -409,6 +409,49 @@ describe('options', () => {
     }
   });
 
+  // Before: internal objects read keys they leave out through Object.prototype too: a method without `codec` or
+  // `share`, a 'run' message without `packed` (Node threw on it as a buffer to move, ending the process), the pool's
+  // default probe (`onMessage`), a worker's results, Node's Worker options (`name`, `eval`, `argv`), the wasm imports
+  // (`env`) and the open-rows enumeration (`by`). Each such key is set alone, as a number and as an object.
+  it.each([
+    ...['codec', 'packed', 'share', 'partial', 'onMessage', 'reportEveryMs', 'workerHooks', 'joinTableBytes', 'warm'],
+    ...['by', 'env', 'abort', 'trace', 'seed', 'memory', 'name', 'eval', 'argv', 'workerData', 'resourceLimits'],
+    ...['maxOldGenerationSizeMb', 'stackSizeMb', 'bun', 'deno', 'helper', 'helps', 'helperStays', 'onPartial', 'slot'],
+  ])('counts exactly with Object.prototype.%s set by other code', async (key) => {
+    const prototype = Object.prototype as Record<string, unknown>;
+    for (const value of [1, {}]) {
+      prototype[key] = value;
+      try {
+        const counts = [
+          await count(12, { threads: 2 }),
+          await count(16, { threads: 2 }),
+          countSync(10),
+          await countCompletions(12, [[0, 1]], { threads: 2 }),
+        ].map(({ total, threads }) => [total, threads]);
+        const units = [...planUnits(12).unitsIn(0, 3)].map(({ id }) => id);
+        expect([key, value, counts, [...solutions(6)], units]).toEqual([
+          key,
+          value,
+          [
+            [14_200n, 2],
+            [14_772_512n, 2],
+            [724n, 1],
+            [806n, 2],
+          ],
+          [
+            [1, 3, 5, 0, 2, 4],
+            [2, 5, 1, 4, 0, 3],
+            [3, 0, 4, 1, 5, 2],
+            [4, 2, 0, 5, 3, 1],
+          ],
+          [0, 1, 2],
+        ]);
+      } finally {
+        delete prototype[key];
+      }
+    }
+  });
+
   it('refuses an unknown own enumerable key, naming it and the allowed ones; symbol keys and non-enumerable ones that are no option are not looked at', async () => {
     const unknown = { engine: 'js', threds: 2 };
     await expect(count(8, unknown as never)).rejects.toMatchObject({

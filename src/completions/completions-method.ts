@@ -36,5 +36,7 @@ export function completionsMethod(n: number, units: readonly CompletionUnit[]): 
     bytesPerThread: 0,
     helps: false,
     warm: () => undefined,
+    codec: undefined,
+    share: undefined,
   });
 }

@@ -30,7 +30,7 @@ interface Enumeration {
  */
 function* wasmSolutions(
   s: WasmOpenRows,
-  held: { by?: Enumeration | undefined },
+  held: { by: Enumeration | undefined },
   n: number,
   forbid: ArrayLike<number>,
   after?: ArrayLike<number>,
@@ -65,7 +65,7 @@ function* wasmSolutions(
 /** Wraps the open-rows module: one instance for enumerations and completions alike. */
 function wasmOpenRowsFrom(module: WebAssembly.Module): OpenRowsKernel {
   const s = instantiate<WasmOpenRows>(module);
-  const held: { by?: Enumeration } = {};
+  const held: { by: Enumeration | undefined } = { by: undefined }; // own: not read from Object.prototype
   return {
     name: 'wasm',
     solutions: (n, forbid, after) => wasmSolutions(s, held, n, forbid, after),

@@ -67,7 +67,9 @@ export interface UnitCodec<U> {
 /** How a method's units are counted: its kernel, on this thread or on workers. */
 interface MethodExecution<U> {
   /** Its units' compact form for workers (its UnitCounting's), or undefined to send them as objects. */
-  readonly codec?: UnitCodec<U> | undefined;
+  // Members a method may not need are present all the same (undefined), here and below: one left out would be read
+  // from Object.prototype, where other code may have set that name.
+  readonly codec: UnitCodec<U> | undefined;
   /** The name workers know it by (its UnitCounting's). */
   readonly name: MethodName;
   /** The compiled wasm module for an engine choice, or null for TypeScript; throws if 'wasm' is unavailable. */
@@ -89,7 +91,7 @@ interface MethodExecution<U> {
    * one memory for all of them (the join's shared tables), or undefined to
    * give each worker `module` and a memory of its own.
    */
-  share?(module: WebAssembly.Module | null, workers: number): Promise<WorkerShare | undefined>;
+  readonly share: ((module: WebAssembly.Module | null, workers: number) => Promise<WorkerShare | undefined>) | undefined;
 }
 
 /** A counting method, as the runner takes it: its plan, its tally and its execution. */

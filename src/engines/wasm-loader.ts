@@ -7,6 +7,7 @@
 // scripts/vendor-loader.mjs), so the package names no bare specifier.
 import { instantiateSync } from '@assemblyscript/loader';
 import { codedError, ERROR_CODES, hasCode, rangeError } from '../shared/errors.js';
+import { ownKeysOnly } from '../shared/own-keys.js';
 import { JOIN_WASM_BASE64, JOIN_WASM_SIMD_BASE64, WASM_BASE64, WASM_OPEN_ROWS_BASE64, WASM_SIMD_BASE64 } from './wasm-bytes.generated.js';
 
 /** The shipped kernel's exports (assembly/search/search-entry.ts). i64 results arrive as (signed) bigint. */
@@ -181,7 +182,9 @@ export function resolveWasm(kind: ModuleKind, engine: 'auto' | 'wasm' | 'js'): W
  */
 export function instantiate<E extends object>(module: WebAssembly.Module, memory?: WebAssembly.Memory): E {
   try {
-    return instantiateSync<Record<string, unknown>>(module, memory ? { env: { memory } } : {}).exports as unknown as E;
+    // Imports without a prototype: the loader fills `env` (abort, trace, seed) where it finds none of its own.
+    const imports = ownKeysOnly({ env: ownKeysOnly(memory ? { memory } : {}) });
+    return instantiateSync<Record<string, unknown>>(module, imports).exports as unknown as E;
   } catch (error) {
     if (!(error instanceof RangeError) || !/out of memory|cannot allocate/i.test(error.message)) throw error;
     throw rangeError(`cannot reserve a WebAssembly memory (ulimit -v?): ${error.message}`, ERROR_CODES.OUT_OF_MEMORY, error);

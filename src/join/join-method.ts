@@ -203,6 +203,7 @@ const methodOf = oncePer((plan: JoinPlan): PlannedMethod<JoinUnit> => {
     countParts: () => unitParts(plan),
     module: (engine: CpuEngine) => resolveWasm('join', engine),
     counter: (module: WebAssembly.Module | null) => joinUnitCounter(n, module),
+    codec: undefined,
     bytesPerThread: joinMemoryBytes(n),
     helps: n <= JOIN_HELP_MAX_N,
     // The last unit is among the smallest (the plan is largest first).

@@ -63,6 +63,7 @@ export interface WorkerHooks {
  * for a full collection to be freed: 64 MB of them on a worker at depth 4).
  */
 export function transferOf(message: ToWorker | FromWorker): ArrayBuffer[] {
-  const packed = (message as { packed?: Float64Array }).packed;
+  // Own keys only: a message without `packed` must not find one on Object.prototype (Node would try to move it).
+  const packed = Object.hasOwn(message, 'packed') ? (message as { packed?: Float64Array }).packed : undefined;
   return packed ? [packed.buffer as ArrayBuffer] : [];
 }

@@ -13,6 +13,7 @@
 // workers, including any still starting, before its promise settles.
 import { abortError, onAbort, type AbortSignalLike } from '../shared/abort.js';
 import { unrefTimeout } from '../shared/slices.js';
+import { ownKeysOnly } from '../shared/own-keys.js';
 import { codedError, ERROR_CODES } from '../shared/errors.js';
 import { isNode } from '../contract/environment.js';
 import { isRefusal, spawnWorker, spawnWorkerNow, type WorkerHandle } from './spawn.js';
@@ -234,7 +235,9 @@ export function prestartWorkers(threads: number): void {
 export function runOnWorkers<U extends AnyUnit = AnyUnit>(job: PoolJob<U>, probe: PoolProbe = {}): Promise<number> {
   if (job.signal?.aborted) return Promise.reject(abortError(job.signal));
   if (job.count === 0) return Promise.resolve(0);
-  return new Promise<number>((resolve, reject) => new JobRun(job, probe, resolve, reject).start());
+  // Their own keys alone: a field left out (codec, share, onMessage) must not be found on Object.prototype.
+  const [ownJob, ownProbe] = [ownKeysOnly(job), ownKeysOnly(probe)];
+  return new Promise<number>((resolve, reject) => new JobRun(ownJob, ownProbe, resolve, reject).start());
 }
 
 /** One job on the pool: its workers, the units handed out, and how it settles. */
@@ -429,7 +432,8 @@ class JobRun<U extends AnyUnit> {
     worker.handle.ref();
     this.#workers.push(worker);
     worker.handle.listen(
-      (message) => this.#message(worker, message),
+      // A copy without a prototype: a field a message leaves out (packed, partial) is not read from Object.prototype.
+      (message) => this.#message(worker, ownKeysOnly(message)),
       (error) => (isRefusal(error) ? this.#refuse(error, worker) : this.#settle(error)),
     );
     if (worker.online) this.#init(worker);

@@ -5,6 +5,7 @@ import { abortError, untilAborted, type AbortSignalLike } from '../shared/abort.
 import { now, SLICE_MS, yieldToEventLoop } from '../shared/slices.js';
 import { availableCores } from '../contract/environment.js';
 import { UnitBitmap } from '../shared/unit-bitmap.js';
+import { ownKeysOnly } from '../shared/own-keys.js';
 
 import { countUnits, taker, type CpuEngine, type Method, type MethodName } from '../contract/method.js';
 import { idleWorkers, runOnWorkers } from './pool.js';
@@ -64,7 +65,8 @@ const HELP_SLICE_MS = 2;
  * come here.
  */
 export async function runMethod<U extends { readonly id: number }>(plan: Method<U>, given: RunOptions): Promise<PlanResult> {
-  const run = own(given);
+  // Its own keys alone: with `Object.prototype.to = 0` set by other code, count(12) counted 0 solutions.
+  const run = ownKeysOnly(given);
   if (run.signal?.aborted) throw abortError(run.signal);
   const module = plan.module(run.engine); // throws now if 'wasm' is unavailable
   if (!module || run.engine !== 'auto') return runUnits(plan, run, module);
@@ -93,19 +95,14 @@ export async function runMethod<U extends { readonly id: number }>(plan: Method<
   return { ...r, counted: r.counted + counted, countedTotal: r.countedTotal + already.total - before };
 }
 
-/**
- * A run's options as its own keys alone, without a prototype: one that other code set on Object.prototype (`to`,
- * `skip`, `already`) must not reach a run (with `Object.prototype.to = 0`, count(12) counted 0 solutions).
- */
-const own = (run: RunOptions): RunOptions => Object.assign(Object.create(null) as RunOptions, run);
-
 /** runMethod's count on `module` (null: TypeScript). */
 async function runUnits<U extends { readonly id: number }>(
   plan: Method<U>,
   given: RunOptions,
   module: WebAssembly.Module | null,
 ): Promise<PlanResult> {
-  const run = own(given);
+  // Its own keys alone: with `Object.prototype.to = 0` set by other code, count(12) counted 0 solutions.
+  const run = ownKeysOnly(given);
   const already = run.already ?? NOTHING_DONE;
   const from = run.from ?? 0;
   const to = run.to ?? plan.units;

@@ -4,6 +4,7 @@
 import { codedError, ERROR_CODES } from '../shared/errors.js';
 import { importNodeBuiltin, isNode, nodeBuiltinNow } from '../contract/environment.js';
 import { transferOf, type FromWorker, type ToWorker } from './messages.js';
+import { ownKeysOnly } from '../shared/own-keys.js';
 
 export interface WorkerHandle {
   post(message: ToWorker): void;
@@ -152,10 +153,13 @@ const WORKER_CODE_RANGE_MB = 32;
 function nodeWorker({ Worker: NodeWorker }: NodeWorkerThreads): WorkerHandle {
   // Kept apart from the browser form below so bundlers only bundle that one.
   const file = './worker.js';
-  const worker = new NodeWorker(new URL(/* webpackIgnore: true */ file, import.meta.url), {
-    execArgv: workerExecArgv(process.execArgv),
-    resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB, codeRangeSizeMb: WORKER_CODE_RANGE_MB },
-  });
+  // Options without a prototype: Node reads `name`, `env`, `argv` or `resourceLimits.maxOldGenerationSizeMb` left
+  // out here through Object.prototype, where other code may have set them (a heap limit of 1 MB, a name of 1).
+  const limits = ownKeysOnly({ maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB, codeRangeSizeMb: WORKER_CODE_RANGE_MB });
+  const worker = new NodeWorker(
+    new URL(/* webpackIgnore: true */ file, import.meta.url),
+    ownKeysOnly({ execArgv: workerExecArgv(process.execArgv), resourceLimits: limits }),
+  );
   // Registered first, so it has run by the time terminate() resolves.
   worker.once('exit', () => alive--);
   let terminating = false;

@@ -120,5 +120,6 @@ const methodOf = oncePer((plan: ConstellationPlan): PlannedMethod<Unit> => {
     bytesPerThread: 0,
     helps: true,
     warm: () => undefined,
+    share: undefined,
   });
 });
