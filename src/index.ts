@@ -112,7 +112,7 @@ interface SolutionsBaseOptions {
  */
 export type SolutionsOptions = SolutionsBaseOptions &
   (
-    | { unique?: false | undefined; placed?: readonly Queen[] | undefined }
+    | { unique?: false | undefined; placed?: readonly (Queen | NumberArray)[] | undefined }
     | { unique: true; placed?: undefined }
     | { unique?: boolean | undefined; placed?: undefined }
   );
@@ -222,7 +222,11 @@ function planInfo<U extends { readonly id: number }>(m: PlannedMethod<U>, algori
     algorithm,
     largestUnitShare: m.largestUnitShare,
     uniqueWithLastUnit: m.uniqueWithLastUnit,
-    unitsIn: (from = 0, to = m.units) => iterate(m.unitsIn(checkInteger(from, 'from', 0, m.units), checkInteger(to, 'to', 0, m.units))),
+    // `to` from `from` on: swapped arguments are an error, not an empty run (Array.slice's answer).
+    unitsIn: (from = 0, to = m.units) => {
+      const start = checkInteger(from, 'from', 0, m.units);
+      return iterate(m.unitsIn(start, checkInteger(to, 'to', start, m.units)));
+    },
     shard: (index: number, count: number) => {
       checkInteger(count, 'count', 1, Number.MAX_SAFE_INTEGER);
       return Object.freeze(m.shardRange(checkInteger(index, 'index', 0, count - 1), count));
@@ -359,7 +363,11 @@ function checkCountOptions<P>(options: unknown, fn: string, allowed: readonly st
  * TypeError/RangeError for bad arguments; RangeError naming both queens
  * when two placed queens attack each other.
  */
-export function countCompletionsSync(n: number, placed: readonly Queen[], options?: Pick<CompletionsOptions, 'engine'>): CompletionsResult {
+export function countCompletionsSync(
+  n: number,
+  placed: readonly (Queen | NumberArray)[],
+  options?: Pick<CompletionsOptions, 'engine'>,
+): CompletionsResult {
   checkN(n);
   const rows = checkPlaced(n, placed);
   const opts = checkOptions<CountSyncOptions>(options, 'countCompletionsSync()', COMPLETIONS_SYNC_OPTIONS);
@@ -377,7 +385,11 @@ export function countCompletionsSync(n: number, placed: readonly Queen[], option
  * options; rejects with TypeError/RangeError for bad arguments, and with a
  * RangeError naming both queens when two placed queens attack each other.
  */
-export async function countCompletions(n: number, placed: readonly Queen[], options?: CompletionsOptions): Promise<CompletionsResult> {
+export async function countCompletions(
+  n: number,
+  placed: readonly (Queen | NumberArray)[],
+  options?: CompletionsOptions,
+): Promise<CompletionsResult> {
   checkN(n);
   const rows = checkPlaced(n, placed);
   const guard = guardProgress(checkCountOptions<CompletionsProgress>(options, 'countCompletions()', COMPLETIONS_OPTIONS, true));

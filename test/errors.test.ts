@@ -93,6 +93,14 @@ describe('a number that is no integer, and a value that is no number', () => {
       await rejection(() => take(v)).toMatchObject({ name: 'RangeError', code: ERROR_CODES.OUT_OF_RANGE });
     }
   });
+  // Before, unitsIn(5, 2) gave no unit, as Array.slice does: swapped ends counted nothing, silently.
+  it('unitsIn() takes `to` from `from` on: below it a RangeError naming both ends; equal ends no unit', () => {
+    const ids = (from?: number, to?: number) => [...plan.unitsIn(from, to)].map(({ id }) => id);
+    expect(() => plan.unitsIn(5, 2)).toThrow(
+      expect.objectContaining({ name: 'RangeError', message: `to must be an integer from 5 to ${plan.units}; got 2` }),
+    );
+    expect([ids(5, 5), ids(5, 7), ids(plan.units - 1).length, ids(0, 0)]).toEqual([[], [5, 6], 1, []]);
+  });
   it.each(takers)('as %s: a string, bigint, boolean, symbol, null or object is a TypeError', async (_what, take) => {
     for (const v of ['1', 1n, true, Symbol('1'), null, {}, [1], new Number(1)]) {
       await rejection(() => take(v)).toMatchObject({ name: 'TypeError', code: ERROR_CODES.INVALID_TYPE });
@@ -151,6 +159,16 @@ describe('lists of integers', () => {
       for (const other of lists) expect(await take(other)).toEqual(expected);
     },
   );
+
+  // Before: a typed array was read at an own `length` someone defined on it (entries past its end refused as holes).
+  it.each(takers)('%s reads a typed array at its real length, not at an own length property', async (_what, list, take) => {
+    const expected = await take(list);
+    for (const length of [1, list.length + 5]) {
+      const typed = Int32Array.from(list);
+      Object.defineProperty(typed, 'length', { value: length });
+      expect(await take(typed)).toEqual(expected);
+    }
+  });
 
   // Before: toBoard() drew array-likes, and named a String object's first character in its error.
   it.each(takers)(

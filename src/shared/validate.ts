@@ -17,9 +17,10 @@ export function isRevokedProxy(value: unknown): boolean {
 }
 
 /** %TypedArray%.prototype's name getter: a typed array's own name, undefined for anything else (a Proxy, a look-alike). */
-const typedArrayName = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Int8Array.prototype) as object, Symbol.toStringTag)!.get as (
-  this: unknown,
-) => string | undefined;
+const typedArrayProto = Object.getPrototypeOf(Int8Array.prototype) as object;
+const typedArrayName = Object.getOwnPropertyDescriptor(typedArrayProto, Symbol.toStringTag)!.get as (this: unknown) => string | undefined;
+/** A typed array's real length: an own `length` property someone defined on it is not its length. */
+const typedArrayLength = Object.getOwnPropertyDescriptor(typedArrayProto, 'length')!.get as (this: unknown) => number;
 
 /** The typed arrays of numbers: taken wherever an array of integers is (BigInt64Array and BigUint64Array are not). */
 export type NumberArray =
@@ -36,7 +37,7 @@ const HOLE = Symbol('hole');
 export function listLength(value: unknown): number | undefined {
   if (isRevokedProxy(value)) return undefined;
   if (Array.isArray(value)) return value.length;
-  return typedArrayName.call(value)?.startsWith('Big') === false ? (value as Int8Array).length : undefined;
+  return typedArrayName.call(value)?.startsWith('Big') === false ? typedArrayLength.call(value) : undefined;
 }
 
 /** Entry i of a list, read once; a hole as HOLE, whatever Array.prototype[i] holds. */

@@ -2,6 +2,7 @@
 // no @types, strict, exactOptionalPropertyTypes and skipLibCheck: false.
 import {
   count,
+  countCompletionsSync,
   countSync,
   ENGINES,
   ERROR_CODES,
@@ -65,5 +66,7 @@ planUnits(16, { algorithm: 'join' }).unitsIn(0, 1);
 // Lists of integers: arrays or typed arrays of numbers; array-likes are refused at run time, and by the types.
 toBoard(new Int32Array([1, 3, 0, 2]));
 solutions(4, { after: new Uint8Array([1, 3, 0, 2]) });
+solutions(4, { placed: [Int32Array.of(0, 1)] });
+countCompletionsSync(4, [[0, 1], Uint8Array.of(1, 3)]);
 // @ts-expect-error an array-like is no list the API takes
 toBoard({ length: 1, 0: 0 });
