@@ -41,6 +41,11 @@ describe('messages name the flag', () => {
     [['solve', '4', '--placed', '4:0'], 'nqueens: --placed "4:0": row 4 is outside 0..3'],
     [['solve', '4', '--after', '0,4,1,1'], 'nqueens: --after "0,4,1,1": column 4 (row 1) is outside 0..3'],
     [['count', '5..4'], 'nqueens: the range "5..4" is empty; write it as <from>..<to> with from <= to'],
+    // Each end's message names the whole range (before, `1...3` said only `got "1."`).
+    [['count', '1...3'], 'nqueens: the start of the range "1...3" must be an integer from 1 to 32; got "1."'],
+    [['count', '1..2..3'], 'nqueens: the start of the range "1..2..3" must be an integer from 1 to 32; got "1..2"'],
+    [['count', '1..'], 'nqueens: the end of the range "1.." must be an integer from 1 to 32; got ""'],
+    [['count', '1..99'], 'nqueens: the end of the range "1..99" must be an integer from 1 to 32; got "99"'],
     [['solve', '8', '--unique', '--placed', '0:0'], /^nqueens: --unique does not go with --placed: /],
     [['count', '16', '--algorithm', 'join', '--engine', 'reference'], /^nqueens: --algorithm join needs --engine auto, wasm or js; /],
     [['count', '25', '--algorithm', 'join'], /^nqueens: --algorithm join counts n up to 24 .*use --algorithm search/],
@@ -152,7 +157,6 @@ describe('every value a message echoes is quoted, in every option', () => {
   // quoted where it was not one (`--depth -1`: got "-1"); --placed, --after and a range echoed theirs bare too.
   it.each([
     [['count', '99'], '99'],
-    [['count', '1..99'], '99'],
     [['count', '9..8'], '9..8'],
     [['count', '8', '--depth', '99'], '99'],
     [['count', '8', '--threads', '999'], '999'],

@@ -252,14 +252,14 @@ export function parseSize(text: string, what: string): number {
   return parseInteger(text, what, MIN_N, MAX_N);
 }
 
-/** `12` or a range `1..12`. */
 /** One size, or a range of them (`3..3` is a range too: a table of one row). */
 export function parseSizes(text: string | undefined): { sizes: number[]; range: boolean } {
   if (text === undefined) throw new UsageError('count needs a board size, e.g. `nqueens count 12` or `nqueens count 1..12`');
   const range = /^(.*)\.\.(.*)$/.exec(text);
   if (!range) return { sizes: [parseSize(text, 'n')], range: false };
-  const from = parseSize(range[1], 'the start of the range');
-  const to = parseSize(range[2], 'the end of the range');
+  // Each end's message names the whole range: in `1...3` the start is `1.`, which alone says little.
+  const from = parseSize(range[1], `the start of the range ${quote(text)}`);
+  const to = parseSize(range[2], `the end of the range ${quote(text)}`);
   if (from > to) throw new UsageError(`the range ${quote(text)} is empty; write it as <from>..<to> with from <= to`);
   return { sizes: Array.from({ length: to - from + 1 }, (_, i) => from + i), range: true };
 }
