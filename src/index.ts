@@ -104,6 +104,9 @@ interface SolutionsBaseOptions {
   after?: readonly number[] | NumberArray | undefined;
 }
 
+/** Placed queens: each a [row, column] pair, as a tuple or a typed array of numbers. */
+type PlacedQueens = readonly (Queen | NumberArray)[];
+
 /**
  * solutions()'s options: `unique` (only the fundamental solutions, the
  * lexicographically smallest of each class under the 8 symmetries, OEIS
@@ -112,7 +115,7 @@ interface SolutionsBaseOptions {
  */
 export type SolutionsOptions = SolutionsBaseOptions &
   (
-    | { unique?: false | undefined; placed?: readonly (Queen | NumberArray)[] | undefined }
+    | { unique?: false | undefined; placed?: PlacedQueens | undefined }
     | { unique: true; placed?: undefined }
     | { unique?: boolean | undefined; placed?: undefined }
   );
@@ -363,11 +366,7 @@ function checkCountOptions<P>(options: unknown, fn: string, allowed: readonly st
  * TypeError/RangeError for bad arguments; RangeError naming both queens
  * when two placed queens attack each other.
  */
-export function countCompletionsSync(
-  n: number,
-  placed: readonly (Queen | NumberArray)[],
-  options?: Pick<CompletionsOptions, 'engine'>,
-): CompletionsResult {
+export function countCompletionsSync(n: number, placed: PlacedQueens, options?: Pick<CompletionsOptions, 'engine'>): CompletionsResult {
   checkN(n);
   const rows = checkPlaced(n, placed);
   const opts = checkOptions<CountSyncOptions>(options, 'countCompletionsSync()', COMPLETIONS_SYNC_OPTIONS);
@@ -385,11 +384,7 @@ export function countCompletionsSync(
  * options; rejects with TypeError/RangeError for bad arguments, and with a
  * RangeError naming both queens when two placed queens attack each other.
  */
-export async function countCompletions(
-  n: number,
-  placed: readonly (Queen | NumberArray)[],
-  options?: CompletionsOptions,
-): Promise<CompletionsResult> {
+export async function countCompletions(n: number, placed: PlacedQueens, options?: CompletionsOptions): Promise<CompletionsResult> {
   checkN(n);
   const rows = checkPlaced(n, placed);
   const guard = guardProgress(checkCountOptions<CompletionsProgress>(options, 'countCompletions()', COMPLETIONS_OPTIONS, true));

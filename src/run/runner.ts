@@ -101,7 +101,7 @@ async function runUnits<U extends { readonly id: number }>(
   given: RunOptions,
   module: WebAssembly.Module | null,
 ): Promise<PlanResult> {
-  // Its own keys alone: with `Object.prototype.to = 0` set by other code, count(12) counted 0 solutions.
+  // Again its own keys alone: runMethod's spreads ({ ...run, onUnit }) give objects with a prototype.
   const run = ownKeysOnly(given);
   const already = run.already ?? NOTHING_DONE;
   const from = run.from ?? 0;

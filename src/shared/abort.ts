@@ -2,6 +2,8 @@
 // signal's reason, as fetch does (a DOMException named 'AbortError' when
 // abort() was called without one).
 
+import { ownKeysOnly } from './own-keys.js';
+
 /**
  * An AbortSignal's type, written out so that the package's types need no
  * DOM lib: any real `AbortSignal` (browsers, Node, Deno, Bun) fits. Where
@@ -28,7 +30,7 @@ const waiting = new WeakMap<AbortSignalLike, Set<() => void>>();
  * addEventListener's options, without a prototype: Node reads `signal`, `capture` and `passive` from them, and
  * must not find one that other code set on Object.prototype (an inherited `signal` made every count reject).
  */
-export const ONCE: { readonly once: true } = Object.freeze(Object.assign(Object.create(null) as object, { once: true as const }));
+export const ONCE: { readonly once: true } = Object.freeze(ownKeysOnly({ once: true as const }));
 
 export function onAbort(signal: AbortSignalLike, fn: () => void): () => void {
   let fns = waiting.get(signal);
