@@ -179,8 +179,8 @@ export interface PlanInfo<U = Unit | JoinUnit> extends PlanIdentity {
   readonly uniqueWithLastUnit: boolean;
   /** The units from..to-1 (default: all), in order, built as they are iterated. */
   unitsIn(from?: number, to?: number): IterableIterator<U>;
-  /** The units of shard `index` of `count` (contiguous; the search's balanced by estimated work, the join's by unit count). */
-  shard(index: number, count: number): { readonly from: number; readonly to: number };
+  /** The units of shard `index` of `shards` (contiguous; the search's balanced by estimated work, the join's by unit count). */
+  shard(index: number, shards: number): { readonly from: number; readonly to: number };
 }
 
 export interface PlanOptions {
@@ -230,9 +230,10 @@ function planInfo<U extends { readonly id: number }>(m: PlannedMethod<U>, algori
       const start = checkInteger(from, 'from', 0, m.units);
       return iterate(m.unitsIn(start, checkInteger(to, 'to', start, m.units)));
     },
-    shard: (index: number, count: number) => {
-      checkInteger(count, 'count', 1, Number.MAX_SAFE_INTEGER);
-      return Object.freeze(m.shardRange(checkInteger(index, 'index', 0, count - 1), count));
+    // Named `shards`, not `count`: a message about `count` would read as the function.
+    shard: (index: number, shards: number) => {
+      checkInteger(shards, 'shards', 1, Number.MAX_SAFE_INTEGER);
+      return Object.freeze(m.shardRange(checkInteger(index, 'index', 0, shards - 1), shards));
     },
   });
 }

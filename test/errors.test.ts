@@ -283,7 +283,7 @@ describe('-0, echoed as -0', () => {
       () => planUnits(8, { parts: -0 }),
       'options.parts must be an integer from 1 to 9007199254740991; got -0',
     ],
-    ['shard(0, -0)', () => plan.shard(0, -0), 'count must be an integer from 1 to 9007199254740991; got -0'],
+    ['shard(0, -0)', () => plan.shard(0, -0), 'shards must be an integer from 1 to 9007199254740991; got -0'],
   ])('%s', async (_call, call, message) => {
     await expect((async () => call())()).rejects.toMatchObject({ name: 'RangeError', code: ERROR_CODES.OUT_OF_RANGE, message });
   });

@@ -59,15 +59,29 @@ describe('planUnits', () => {
     expect(planUnits(16, { algorithm: 'join', depth: 0 })).toMatchObject({ algorithm: 'join', digest: planUnits(16).digest });
   });
 
-  it.each([1, 2, 4, 7])('shard(i, %i): i from 0 to m - 1, each a range, together the plan; m itself a RangeError', (m) => {
+  it.each([1, 2, 4, 7])(
+    'shard(index, %i): index from 0 to shards - 1, each a range, together the plan; shards itself a RangeError',
+    (m) => {
+      const plan = planUnits(12);
+      const ranges = range(0, m - 1).map((i) => plan.shard(i, m));
+      expect(ranges[0].from).toBe(0);
+      expect(ranges[m - 1].to).toBe(plan.units);
+      for (let i = 1; i < m; i++) expect(ranges[i].from).toBe(ranges[i - 1].to);
+      for (const i of [m, -1, 0.5]) {
+        const message = `index must be an integer from 0 to ${m - 1}; got ${i}`;
+        expect(() => plan.shard(i, m)).toThrow(expect.objectContaining({ name: 'RangeError', message }));
+      }
+    },
+  );
+
+  it('shard(index, shards) names its arguments as the docs do, not `count` (the function)', () => {
     const plan = planUnits(12);
-    const ranges = range(0, m - 1).map((i) => plan.shard(i, m));
-    expect(ranges[0].from).toBe(0);
-    expect(ranges[m - 1].to).toBe(plan.units);
-    for (let i = 1; i < m; i++) expect(ranges[i].from).toBe(ranges[i - 1].to);
-    for (const i of [m, -1, 0.5]) {
-      expect(() => plan.shard(i, m)).toThrow(expect.objectContaining({ name: 'RangeError', message: expect.stringMatching(/^index /) }));
-    }
+    expect(() => plan.shard(0, 0)).toThrow(
+      expect.objectContaining({ name: 'RangeError', message: 'shards must be an integer from 1 to 9007199254740991; got 0' }),
+    );
+    expect(() => plan.shard(0, '2' as never)).toThrow(
+      expect.objectContaining({ name: 'TypeError', message: expect.stringMatching(/^shards /) }),
+    );
   });
 
   // Before, the join's plan answered a depth of the wrong type with a RangeError ("must be 0 or undefined").
