@@ -3,7 +3,7 @@
 // count waits: for its turn behind other counts, or while it plans. Turns
 // are numbered by a probe that sets itself up again with setImmediate: it
 // runs once in each turn, so no assert here reads a clock.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { count, planUnits, type Progress } from '../dist/index.js';
 import { yieldToEventLoop } from '../dist/shared/slices.js';
 import { planSubproblems } from '../dist/search/constellations.js';
@@ -128,8 +128,17 @@ async function abortWhilePlanning(n: number, options: { threads?: number } = {})
     abortedAt = probe.turn;
     controller.abort(reason);
   }, 0);
-  const running = count(n, { ...options, signal: controller.signal, onProgress: (p) => reports.push(p) });
-  const rejectedAt = await rejectionTurn(running);
+  // On a clock a second further on at each look, each step of the plan ends a slice (a slice is ~20 ms): the timer
+  // fires while the count plans however fast this machine plans (on the real clock, one 50x faster planned in a slice).
+  let t = performance.now();
+  const clock = vi.spyOn(performance, 'now').mockImplementation(() => (t += 1000));
+  let rejectedAt: number | 'resolved';
+  try {
+    const running = count(n, { ...options, signal: controller.signal, onProgress: (p) => reports.push(p) });
+    rejectedAt = await rejectionTurn(running);
+  } finally {
+    clock.mockRestore();
+  }
   expect(reportsWhenFired).toBe(0); // still planning: a count reports as soon as its plan is made
   expect(reports).toEqual([]);
   expect(rejectedAt).toBeLessThanOrEqual(abortedAt + 1);
