@@ -21,7 +21,7 @@ import { dirname, resolve } from 'node:path';
 import { getSystemErrorMap } from 'node:util';
 import { codedError, ERROR_CODES, failure } from '../shared/errors.js';
 import { flushToDisk } from './flush-to-disk.js';
-import { canonical, claim, forget, liveOwner, release, sibling, type Claim } from './owner.js';
+import { canonical, claim, forget, liveOwner, release, sibling, stillHeld, type Claim } from './owner.js';
 import { kindOf } from './regular-file.js';
 import { shown } from './shorten.js';
 import { terminalOf } from './terminal.js';
@@ -322,6 +322,13 @@ export class PendingFile {
         `${this.doing}: it is ${kindOf(stat)}, not a regular file (outputs are written to regular files only)`,
         ERROR_CODES.WRITE_FAILED,
       );
+    // A running count's FILE.partial or CHECKPOINT.lock: replaced, that count would rename this result as its own, or remove it.
+    const owner = liveOwner(this.target);
+    if (owner !== undefined)
+      throw failure(
+        `${this.doing}: it is the claim of a count still running (${owner}), which it would replace; name another file`,
+        ERROR_CODES.WRITE_FAILED,
+      );
     // `--out FILE > FILE`: the rename would leave stdout's lines (the result, the summary) in the file it replaces, unlinked.
     const stream = redirectedStream(this.target);
     if (stream !== undefined)
@@ -340,6 +347,9 @@ export class PendingFile {
     const claimed = this.claim;
     if (claimed === undefined) throw codedError(`${shown(this.file)} was already written`, ERROR_CODES.INTERNAL);
     try {
+      // Another command's file renamed onto FILE.partial while this one counted: renaming it would pass it off as this result.
+      if (!stillHeld(claimed))
+        throw failure(`${this.doing}: ${shown(this.temporary)} was replaced by another file while counting`, ERROR_CODES.WRITE_FAILED);
       // The owner record gives way to the result.
       ftruncateSync(claimed.fd, 0);
       writeAll(claimed.fd, text, 0);

@@ -17,6 +17,7 @@ import {
   fstatSync,
   futimesSync,
   linkSync,
+  lstatSync,
   openSync,
   readFileSync,
   readlinkSync,
@@ -237,17 +238,34 @@ export function release(claim: Claim, remove: boolean): void {
     clearInterval(heartbeat);
     heartbeat = undefined;
   }
+  // Only the claim's own file is removed: another command may have put a file of its own at its name since.
+  const own = remove && stillHeld(claim);
   try {
     closeSync(claim.fd);
   } catch {
     // Closed already (committed).
   }
-  if (remove) {
+  if (own) {
     try {
       unlinkSync(claim.path);
     } catch {
       // Gone already.
     }
+  }
+}
+
+/**
+ * Whether `claim.path` is still the file this process created for the claim
+ * (the same device and inode as its open descriptor): another command's
+ * output renamed onto that name (`--out FILE.partial`, `--out CKPT.lock`)
+ * replaces it, and is then neither ours to rename nor to remove.
+ */
+export function stillHeld(claim: Claim): boolean {
+  try {
+    const [mine, named] = [fstatSync(claim.fd), lstatSync(claim.path)];
+    return mine.dev === named.dev && mine.ino === named.ino;
+  } catch {
+    return false;
   }
 }
 

@@ -13,6 +13,7 @@ import {
   readdirSync,
   readFileSync,
   readlinkSync,
+  renameSync,
   statSync,
   symlinkSync,
   unlinkSync,
@@ -310,6 +311,47 @@ describe('claims left behind', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/foreign.json.partial already exists and is not a count's owner record; remove it if no count is writing it/);
     expect(readFileSync(`${out}.partial`, 'utf8')).toBe('someone else\n');
+  });
+
+  it("an output named as a running count's claim (its FILE.partial, its CHECKPOINT.lock) is refused, and the claim left as it is", () => {
+    // This test process stands for the running count: its pid, started when it was.
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    for (const name of ['running.json.partial', 'running.ckpt.lock']) {
+      const file = join(dir, name);
+      claim(file, { pid: process.pid, start });
+      const before = readFileSync(file, 'utf8');
+      for (const args of [
+        ['count', '10', '--shard', '0/1', '--out', name],
+        ['count', '10', '--subtotals', name],
+      ]) {
+        const r = nqueens(...args);
+        expect([name, r.code, r.stdout]).toEqual([name, 1, '']);
+        expect(r.stderr).toContain(`${name}: it is the claim of a count still running (pid ${process.pid} on this host`);
+        expect(readFileSync(file, 'utf8')).toBe(before);
+      }
+    }
+  });
+
+  it("a file put at a running count's FILE.partial or CHECKPOINT.lock is neither renamed as its result nor removed", async () => {
+    const out = join(dir, 'swapped.json');
+    const ckpt = join(dir, 'swapped.ckpt');
+    const run = await startUntil(
+      ['count', '14', '--depth', '3', '--threads', '1', '--shard', '0/1', '--out', out, '--checkpoint', ckpt],
+      ckpt,
+      1,
+    );
+    expect(run.running()).toBe(true);
+    run.child.kill('SIGSTOP');
+    for (const file of [`${out}.partial`, `${ckpt}.lock`]) {
+      writeFileSync(`${file}.other`, 'someone else\n');
+      renameSync(`${file}.other`, file);
+    }
+    run.child.kill('SIGCONT');
+    expect(await run.exited).toBe(1);
+    expect(run.stderr()).toContain('swapped.json.partial was replaced by another file while counting [ERR_NQUEENS_WRITE_FAILED]');
+    expect(existsSync(out)).toBe(false);
+    for (const file of [`${out}.partial`, `${ckpt}.lock`]) expect(readFileSync(file, 'utf8')).toBe('someone else\n');
   });
 });
 
