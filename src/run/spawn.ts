@@ -165,7 +165,18 @@ function nodeWorker({ Worker: NodeWorker }: NodeWorkerThreads): WorkerHandle {
   let terminating = false;
   let onMessage: (message: FromWorker) => void = () => undefined;
   let onFailure: (error: Error) => void = () => undefined;
-  worker.on('message', (message: FromWorker) => onMessage(message));
+  // Handled one a turn of the event loop, not as they arrive: Node delivers a worker's messages in one go while more
+  // keep coming (up to 1,000), so a worker that finishes a batch while this thread records the last (a checkpoint's
+  // lines) held this thread for seconds, and with it the stop signals' handlers, timers and the claims' renewal.
+  const inbox: FromWorker[] = [];
+  const deliver = (): void => {
+    const message = inbox.shift();
+    if (inbox.length > 0) setImmediate(deliver);
+    if (message !== undefined) onMessage(message);
+  };
+  worker.on('message', (message: FromWorker) => {
+    if (inbox.push(message) === 1) setImmediate(deliver);
+  });
   worker.on('messageerror', () => onFailure(codedError(UNREADABLE, ERROR_CODES.WORKER_FAILED)));
   worker.on('error', (error) => onFailure(codedError(`counting worker failed: ${error.message}`, ERROR_CODES.WORKER_FAILED, error)));
   worker.on('exit', (code) => {
