@@ -48,7 +48,8 @@ export async function runSolve(positionals: string[], values: OptionValues): Pro
   // "with these options" only where they are why: n = 2 and 3 have no solution at all (OEIS A000170), whatever is asked.
   const narrowed = (values.placed || values.after || values.unique) && n !== 2 && n !== 3;
   if (index === 0 && format === 'board' && limit > 0) block += `# no solutions for n = ${n}${narrowed ? ' with these options' : ''}\n`;
-  await writeOutAsync(block);
+  // Nothing left to write writes nothing: a write of no bytes fails on some devices (/dev/full: ENOSPC) with nothing lost.
+  if (block.length > 0) await writeOutAsync(block);
 }
 
 /** --placed, --unique and --after, as solutions() options (--unique with --placed is refused above). */

@@ -80,6 +80,15 @@ describe('outputs', () => {
     expect(r.stderr).toMatch(/cannot write to stdout/);
   });
 
+  it('a full disk (/dev/full) that is given nothing: solve with nothing to list writes nothing, exit 0', () => {
+    for (const args of ['solve 8 --limit 0', 'solve 3 --format json', 'solve 8 --after 7,7,7,7,7,7,7,7 --format json']) {
+      const r = sh(`"${process.execPath}" "${cli}" ${args} > /dev/full`);
+      expect([args, r.status, r.stderr]).toEqual([args, 0, '']);
+    }
+    // With a line to write, the write error as ever.
+    expect(sh(`"${process.execPath}" "${cli}" solve 3 > /dev/full`).status).toBe(1);
+  });
+
   it('--out through a symbolic link writes the file it points to and keeps the link', () => {
     const dir = mkdtempSync(join(tmpdir(), 'nqueens-link-'));
     writeFileSync(join(dir, 'real.json'), 'old');
