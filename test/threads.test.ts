@@ -346,6 +346,43 @@ describe('the pool', () => {
     expect(back).toEqual(sent);
   });
 
+  // A worker's messages come one a turn of the event loop: Node delivers
+  // those that keep arriving in one go (up to 1,000), and a slow handler (a
+  // checkpoint's lines, written and flushed) held the thread for seconds, so
+  // stop signals, timers and the claims' renewal waited. Each message here
+  // asks for a turn (setImmediate); by the message after next it has had it.
+  it("a worker's messages are handled one a turn, however slowly: the event loop turns between them", async () => {
+    const plan = searchPlan(12, 0);
+    let asked = 0;
+    let turns = 0;
+    let behind = 0;
+    await runOnWorkers(
+      {
+        method: 'search',
+        n: 12,
+        units: unitsOf(plan),
+        count: plan.units,
+        threads: 1,
+        module: null,
+        onResult: () => undefined,
+      },
+      {
+        reportEveryMs: 0,
+        onMessage: (m) => {
+          if (m.type !== 'results') return;
+          behind = Math.max(behind, asked - turns);
+          asked++;
+          setImmediate(() => turns++);
+          // A handler slower than the worker (a checkpoint's writes): messages wait in the port meanwhile.
+          const until = performance.now() + 2;
+          while (performance.now() < until);
+        },
+      },
+    );
+    expect(asked).toBeGreaterThan(100);
+    expect(behind).toBeLessThanOrEqual(2);
+  });
+
   // Which messages carry which results, seen through the pool's test hooks
   // rather than guessed from arrival times (which CPU load scrambles).
   it.each([
