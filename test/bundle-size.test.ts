@@ -131,9 +131,12 @@ import { installPacked, ROOT } from './pack.js';
 // 87,070 and 35,100. To 87,126 and 35,101 (worker 29,683 -> 29,779) when a
 // count's internals (methods, pool jobs and messages, wasm imports, Node's
 // Worker options) came to read no key through Object.prototype; the budget to
-// 87,190 and 35,160, the worker's to 29,840.
+// 87,190 and 35,160, the worker's to 29,840. To 87,227 raw (+97) when a
+// Node worker's messages came to be handled one a turn of the event loop (a
+// slow handler, a checkpoint's, held off signals for seconds; 35,174 gzipped); the
+// budget to 87,250 and 35,200.
 const BUDGET = {
-  main: { raw: 87_190, gzip: 35_160 },
+  main: { raw: 87_250, gzip: 35_200 },
   worker: { raw: 29_840, gzip: 12_110 }, // 30.26 KB when a thread's completion counts came to share its open-rows instance
   loader: { raw: 6_000, gzip: 2_800 },
 };

@@ -170,13 +170,10 @@ function nodeWorker({ Worker: NodeWorker }: NodeWorkerThreads): WorkerHandle {
   // lines) held this thread for seconds, and with it the stop signals' handlers, timers and the claims' renewal.
   const inbox: FromWorker[] = [];
   const deliver = (): void => {
-    const message = inbox.shift();
-    if (inbox.length > 0) setImmediate(deliver);
-    if (message !== undefined) onMessage(message);
+    if (inbox.length > 1) setImmediate(deliver);
+    onMessage(inbox.shift()!);
   };
-  worker.on('message', (message: FromWorker) => {
-    if (inbox.push(message) === 1) setImmediate(deliver);
-  });
+  worker.on('message', (message: FromWorker) => inbox.push(message) > 1 || setImmediate(deliver));
   worker.on('messageerror', () => onFailure(codedError(UNREADABLE, ERROR_CODES.WORKER_FAILED)));
   worker.on('error', (error) => onFailure(codedError(`counting worker failed: ${error.message}`, ERROR_CODES.WORKER_FAILED, error)));
   worker.on('exit', (code) => {
