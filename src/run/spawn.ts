@@ -189,6 +189,7 @@ function nodeWorker({ Worker: NodeWorker }: NodeWorkerThreads): WorkerHandle {
     unref: () => worker.unref?.(),
     async terminate() {
       terminating = true;
+      inbox.length = 0; // what it sent and this thread has not handled yet belongs to a count that has ended
       await worker.terminate();
     },
   };
