@@ -262,6 +262,22 @@ describe('shards', () => {
     }
   });
 
+  it("merge names a number past a double's range as such, not as the null JSON.stringify makes of it", () => {
+    for (const [what, value, shown] of [
+      ['huge', '1e400', "a number past a double's range (1e309 or beyond)"],
+      ['huge-negative', '-1e400', "a number past a double's range (-1e309 or beyond)"],
+    ]) {
+      const file = join(dir, `edited-elapsed-${what}.json`);
+      writeFileSync(file, JSON.stringify(read(files[1])).replace(/"elapsedMs":[^,]+/, `"elapsedMs":${value}`));
+      const r = nqueens('merge', files[0], file, files[2], files[3]);
+      expect([what, r.code, r.stderr.trim()]).toEqual([
+        what,
+        1,
+        `nqueens: ${file}: "elapsedMs": ${shown} is not a time in ms (0 or more) [ERR_NQUEENS_BAD_SHARD]`,
+      ]);
+    }
+  });
+
   it('merge refuses a shard whose digest was recomputed but whose totals or symmetry do not add up', () => {
     const s1 = read(files[1]);
     const plan = constellationPlan(13, s1.plan.depth);

@@ -30,5 +30,8 @@ export const shownWithEnd = (text: string, end: string): string => shorten(text,
 /** A field of a refused file as JSON writes it (`"x"`, `1e9`, `{…}`), cut short as quote() does; `missing` where it has none. */
 export function field(value: unknown): string {
   if (typeof value === 'string') return quote(value);
+  // A number past a double's range (`1e400`) parses as ±Infinity, which JSON.stringify would show as null.
+  if (typeof value === 'number' && !Number.isFinite(value))
+    return `a number past a double's range (${value > 0 ? '' : '-'}1e309 or beyond)`;
   return shown(JSON.stringify(value) ?? 'missing');
 }
