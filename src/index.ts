@@ -348,7 +348,8 @@ function checkCountOptions<P>(options: unknown, fn: string, allowed: readonly st
   if (opts.signal !== undefined && !isAbortSignal(opts.signal)) {
     throw typeError(`options.signal must be an AbortSignal; got ${describe(opts.signal)}`);
   }
-  const why = singleThreadReason(engine);
+  // Where the CPU's engines alone count ('webgpu' passed for the caller's TypeError), that TypeError says why, not a word on threads.
+  const why = cpuOnly && engine === 'webgpu' ? undefined : singleThreadReason(engine);
   if (why !== undefined && threads !== undefined && threads > 1) {
     throw rangeError(`options.threads must be 1 with engine '${engine}' (${why}); got ${threads}`);
   }

@@ -251,6 +251,30 @@ describe('lists of integers', () => {
     expect(() => solutions(4, { after: huge })).toThrow('options.after must have 4 entries, one column per row; got 4294967295');
   });
 
+  // Before: a Proxy of an array whose `length` was NaN, -1, undefined or an object read as no queens (92 for n = 8),
+  // and an `after` whose length was the string "8" was refused as "must have 8 entries; got 8".
+  it('refuses a placed or after whose Proxy answers a length that is no array length, naming it', async () => {
+    const lying = <T extends object>(list: T, length: unknown): T =>
+      new Proxy(list, { get: (target, key, receiver) => (key === 'length' ? length : Reflect.get(target, key, receiver)) });
+    for (const length of [NaN, -1, 1.5, 2 ** 32]) {
+      expect(() => countCompletionsSync(8, lying<Queen[]>([[0, 0]], length))).toThrow(
+        expect.objectContaining({
+          name: 'RangeError',
+          code: ERROR_CODES.OUT_OF_RANGE,
+          message: `placed.length must be an integer from 0 to 4294967295; got ${length}`,
+        }),
+      );
+      await expect(countCompletions(8, lying<Queen[]>([[0, 0]], length))).rejects.toThrow(RangeError);
+      expect(() => solutions(8, { placed: lying<Queen[]>([[0, 0]], length) })).toThrow(/^options\.placed\.length must be an integer/);
+    }
+    for (const length of [undefined, {}, '1']) {
+      expect(() => countCompletionsSync(8, lying<Queen[]>([[0, 0]], length))).toThrow(TypeError);
+    }
+    expect(() => solutions(8, { after: lying([0, 0, 0, 0, 0, 0, 0, 0], '8') })).toThrow(
+      'options.after must have 8 entries, one column per row; got "8" (a string)',
+    );
+  });
+
   it.each(takers)('%s reads each entry once', async (_what, list, take) => {
     const expected = await take(list);
     const reads: number[] = [];
@@ -527,6 +551,14 @@ describe('options', () => {
     [
       'countCompletions webgpu',
       () => countCompletions(8, [], { engine: 'webgpu' as never }),
+      TypeError,
+      ERROR_CODES.INVALID_TYPE,
+      /whole boards only/,
+    ],
+    [
+      // Before: a RangeError that threads must be 1 with 'webgpu', as if it could count completions with one.
+      'countCompletions webgpu threads 2',
+      () => countCompletions(8, [[0, 0]], { engine: 'webgpu' as never, threads: 2 }),
       TypeError,
       ERROR_CODES.INVALID_TYPE,
       /whole boards only/,

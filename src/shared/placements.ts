@@ -29,7 +29,8 @@ export function checkPlaced(n: number, placed: unknown, name = 'placed'): Rows {
   // Index by index, so a hole (`new Array(1)`, `[q, , q]`) is refused as one, not skipped nor read from Array.prototype.
   const queens: Queen[] = [];
   // Its length read once (a Proxy could grow it at each read), and n + 1 queens at most: two of them share a row.
-  const length = Math.min(placed.length, n + 1);
+  // A Proxy of an array can answer any `length`: one that is no array length is refused, not read as no queens.
+  const length = Math.min(checkInteger(placed.length as unknown, `${name}.length`, 0, 2 ** 32 - 1), n + 1);
   for (let i = 0; i < length; i++) {
     const q = entry(placed, i);
     // A pair is a list of numbers as any other: an array or a typed array of numbers.
@@ -59,7 +60,7 @@ export function checkAfter(n: number, after: unknown, name = 'options.after'): n
     throw typeError(`${name} must be an array of ${n} columns (integers from 0 to ${n - 1}); got ${describe(after)}`);
   }
   // The length checked before any entry is read: `new Array(2 ** 32 - 1)` is refused at once.
-  if (length !== n) throw rangeError(`${name} must have ${n} entries, one column per row; got ${length}`);
+  if (length !== n) throw rangeError(`${name} must have ${n} entries, one column per row; got ${describe(length)}`);
   const columns: number[] = [];
   for (let r = 0; r < n; r++) columns.push(coordinate(entry(after as object, r), `${name}[${r}]`, n));
   return columns;
