@@ -349,7 +349,7 @@ function checkCountOptions<P>(options: unknown, fn: string, allowed: readonly st
     throw typeError(`options.signal must be an AbortSignal; got ${describe(opts.signal)}`);
   }
   // Where the CPU's engines alone count ('webgpu' passed for the caller's TypeError), that TypeError says why, not a word on threads.
-  const why = cpuOnly && engine === 'webgpu' ? undefined : singleThreadReason(engine);
+  const why = cpuOnly && !isCpuEngine(engine) ? undefined : singleThreadReason(engine);
   if (why !== undefined && threads !== undefined && threads > 1) {
     throw rangeError(`options.threads must be 1 with engine '${engine}' (${why}); got ${threads}`);
   }

@@ -134,9 +134,11 @@ import { installPacked, ROOT } from './pack.js';
 // 87,190 and 35,160, the worker's to 29,840. To 87,227 raw (+97) when a
 // Node worker's messages came to be handled one a turn of the event loop (a
 // slow handler, a checkpoint's, held off signals for seconds; 35,174 gzipped); the
-// budget to 87,250 and 35,200.
+// budget to 87,250 and 35,200. To 87,255 raw (35,189 gzipped) when a
+// `placed` Proxy's length came to be checked and completions' 'webgpu' to
+// skip the threads check; the raw budget to 87,300.
 const BUDGET = {
-  main: { raw: 87_250, gzip: 35_200 },
+  main: { raw: 87_300, gzip: 35_200 },
   worker: { raw: 29_840, gzip: 12_110 }, // 30.26 KB when a thread's completion counts came to share its open-rows instance
   loader: { raw: 6_000, gzip: 2_800 },
 };
