@@ -159,10 +159,13 @@ describe('nqueens CLI', () => {
     [['count', '8', '--engine=js', '--engine', 'js'], /--engine is given twice \("js" and "js"\); give it once/],
     [['solve', '8', '--unique', '--limit', '1', '--unique'], /--unique is given twice; give it once/],
     [['merge', 'a.json', '--seed', '1', '--seed', '1'], /--seed is given twice \("1" and "1"\); give it once/],
-  ])('%j fails with one line and a non-zero exit', (args, message) => {
+  ])('%j is a usage error: one line, exit 2', (args, message) => {
     const r = nqueens(...args);
-    expect(r.code).not.toBe(0);
+    // Each is a usage error (docs/cli.md: status 2, the message ending with the pointer to --help); "not 0" took a
+    // refusal coded as a failure (status 1, its code in brackets) as well.
+    expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
+    expect(r.stderr).toMatch(/ \(see nqueens --help\)\n$/);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stdout).toBe('');
   });
