@@ -182,7 +182,7 @@ describe('counts that overlap on one thread', () => {
             const steps = counter(unit);
             for (let step = steps.next(); ; step = steps.next()) {
               if (step.done) return step.value;
-              const n = 8 + (inside++ % 5);
+              const n = 8 + (inside++ % 3);
               expect(counts(countSync(n, { engine, algorithm }))).toEqual(expected(n));
               yield step.value;
             }
