@@ -14,6 +14,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, peakRssKb, REPORT_PEAK_RSS } from './cli-in-dir.js';
 
+/** What a deep plan may take beyond the default plan: 53-62 MB on one or two cores (2026-11-29), ~125 MB before. */
+const DEEP_ALLOWANCE_KB = 96 * 1024;
+
 function countWithPeak(...args: string[]) {
   const r = spawnSync(process.execPath, [...REPORT_PEAK_RSS, cli, 'count', ...args], { encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, peakKb: peakRssKb(r.stderr) };
@@ -32,7 +35,7 @@ function keepShare(file: string, share: number): void {
 }
 
 describe('deep plans', () => {
-  it('count 16 --depth 4 (3.4 M units) with a checkpoint, and its resume, are exact and peak within 2x the default plan', () => {
+  it('count 16 --depth 4 (3.4 M units) with a checkpoint, and its resume, are exact and peak within 96 MB of the default plan', () => {
     const dir = mkdtempSync(join(tmpdir(), 'nqueens-deep-'));
     const file = join(dir, 'n16-depth4.ckpt');
     const base = countWithPeak('16');
@@ -48,7 +51,9 @@ describe('deep plans', () => {
     }
     expect(deep.stdout).toMatch(/^algorithm\s+search$/m);
     expect(base.stdout).toMatch(/^algorithm\s+join$/m);
-    expect(deep.peakKb).toBeLessThan(2 * base.peakKb);
-    expect(resumed.peakKb).toBeLessThan(2 * base.peakKb);
+    // An allowance over the default plan, not a ratio: on one core the default plan runs with no worker (62 MB) and
+    // the deep one peaked at 2.0x it; on two cores 76 against 126-129 MB. Every unit in flight an object took ~200 MB.
+    expect(deep.peakKb - base.peakKb).toBeLessThan(DEEP_ALLOWANCE_KB);
+    expect(resumed.peakKb - base.peakKb).toBeLessThan(DEEP_ALLOWANCE_KB);
   }, 300_000);
 });
