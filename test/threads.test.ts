@@ -262,6 +262,13 @@ describe('this thread beside one worker, on two cores', () => {
   });
 });
 
+type PoolJob = Parameters<typeof runOnWorkers>[0];
+
+/** The search's units of `plan` (n = 12) on one worker with the TypeScript kernel, each result to `onResult`. */
+function oneWorkerJob12(plan: ReturnType<typeof searchPlan>, onResult: PoolJob['onResult']): PoolJob {
+  return { method: 'search', n: 12, units: unitsOf(plan), count: plan.units, threads: 1, module: null, onResult };
+}
+
 describe('the pool', () => {
   it.each([
     [1, 'as objects'],
@@ -352,20 +359,11 @@ describe('the pool', () => {
   // stop signals, timers and the claims' renewal waited. Each message here
   // asks for a turn (setImmediate); by the message after next it has had it.
   it("a worker's messages are handled one a turn, however slowly: the event loop turns between them", async () => {
-    const plan = searchPlan(12, 0);
     let asked = 0;
     let turns = 0;
     let behind = 0;
     await runOnWorkers(
-      {
-        method: 'search',
-        n: 12,
-        units: unitsOf(plan),
-        count: plan.units,
-        threads: 1,
-        module: null,
-        onResult: () => undefined,
-      },
+      oneWorkerJob12(searchPlan(12, 0), () => undefined),
       {
         reportEveryMs: 0,
         onMessage: (m) => {
@@ -394,15 +392,7 @@ describe('the pool', () => {
     let batches = 0;
     let received = 0;
     await runOnWorkers(
-      {
-        method: 'search',
-        n: 12,
-        units: unitsOf(plan),
-        count: plan.units,
-        threads: 1,
-        module: null,
-        onResult: () => received++,
-      },
+      oneWorkerJob12(plan, () => received++),
       {
         reportEveryMs,
         onMessage: (m) => {
