@@ -132,6 +132,18 @@ describe('join memory limit', () => {
       }
       expect(total).toBe(TOTAL[n]);
       expect(exports.memory.buffer.byteLength).toBeLessThanOrEqual(joinMemoryBytes(n));
+      // A range past the pass's probes (a stale pass: another unit's, fewer) counts nothing and returns;
+      // it spun forever before. Split at any point, the pass's probes add up to the whole.
+      const unit = planJoin(n).find((u) => u.mirrorWeight === 2)!;
+      exports.beginUnit(n, unit.eastRows, unit.centreRow, unit.mirrorWeight);
+      const probes = exports.beginPass(0);
+      expect(probes).toBeGreaterThan(2);
+      const whole = exports.countProbes(0, probes);
+      expect(whole).toBeGreaterThan(0n);
+      expect(exports.countProbes(probes, probes + 1000)).toBe(0n);
+      expect(exports.countProbes(probes + 5, 2 ** 31 - 1)).toBe(0n);
+      const cut = probes >> 1;
+      expect(exports.countProbes(0, cut) + exports.countProbes(cut, probes + 1000)).toBe(whole);
     }
   });
 

@@ -29,6 +29,7 @@ export function countProbes(from: i32, to: i32): u64 {
     // The probes i .. j - 1 share the key, so its list: each takes a tile of
     // blocks in turn, while the tile stays in the L1 cache (1.4x as fast at n = 22).
     const j = min(to, load<i32>(at(runEnd, key)));
+    if (j <= i) break; // a range past the pass's probes: end, never spin
     for (let tile = list; tile < end; tile += TILE_BYTES) {
       const tileEnd = min(end, tile + TILE_BYTES);
       for (let k = i; k < j; k++) {
