@@ -136,9 +136,13 @@ import { installPacked, ROOT } from './pack.js';
 // slow handler, a checkpoint's, held off signals for seconds; 35,174 gzipped); the
 // budget to 87,250 and 35,200. To 87,255 raw (35,189 gzipped) when a
 // `placed` Proxy's length came to be checked and completions' 'webgpu' to
-// skip the threads check; the raw budget to 87,300.
+// skip the threads check; the raw budget to 87,300. To 87,589 raw (35,335
+// gzipped) when options given as another realm's built-ins (a vm context's or an
+// iframe's Map, Date, AbortSignal) came to be refused too, by brand, and the
+// join's probe loop to end on a stale range (8 bytes of wasm); the budget
+// to 87,650 and 35,350.
 const BUDGET = {
-  main: { raw: 87_300, gzip: 35_200 },
+  main: { raw: 87_650, gzip: 35_350 },
   worker: { raw: 29_840, gzip: 12_110 }, // 30.26 KB when a thread's completion counts came to share its open-rows instance
   loader: { raw: 6_000, gzip: 2_800 },
 };

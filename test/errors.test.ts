@@ -349,6 +349,33 @@ describe('options', () => {
     expect(() => countSync(8, options as never)).toThrow(message);
   });
 
+  it("refuses another realm's built-ins as options too (a vm context's or an iframe's Map): instanceof misses them", async () => {
+    const { runInNewContext } = await import('node:vm');
+    // Before: taken as empty options, their contents dropped unseen: countSync(8, <a vm context's Map>) counted 92 on wasm.
+    for (const [source, name] of [
+      ["new Map([['engine', 'bogus']])", 'a Map'],
+      ['new Set()', 'a Set'],
+      ['new WeakMap()', 'a WeakMap'],
+      ['new WeakSet()', 'a WeakSet'],
+      ['new Date(0)', 'a Date'],
+      ['/engine/', 'a RegExp'],
+      ['new ArrayBuffer(8)', 'an ArrayBuffer'],
+    ] as const) {
+      const options = runInNewContext(source) as object;
+      expect(() => countSync(8, options as never)).toThrow(`countSync(): options must be a plain object or undefined; got ${name}`);
+      // With its prototype swapped or removed, as well (`instanceof` cannot see it either).
+      for (const prototype of [{}, null]) {
+        expect(() => countSync(8, Object.setPrototypeOf(options, prototype) as never)).toThrow(`; got ${name}`);
+      }
+    }
+    // An AbortSignal alike (an iframe's in a page; Node's vm contexts have none): one whose prototype is not AbortSignal's.
+    const signal = Object.setPrototypeOf(AbortSignal.abort(), {}) as object;
+    await expect(count(8, signal as never)).rejects.toThrow('count(): options must be a plain object or undefined; got an AbortSignal');
+    // Another realm's plain object is options as ever, read by its own keys.
+    expect(countSync(8, runInNewContext("({ engine: 'js', algorithm: 'search' })") as never)).toMatchObject({ total: 92n, engine: 'js' });
+    expect(() => countSync(8, runInNewContext("({ engine: 'bogus' })") as never)).toThrow('options.engine must be one of');
+  });
+
   it("lists 'webgpu' among the engines allowed only where it can run: count()", async () => {
     const cpu = "options.engine must be one of 'auto', 'wasm', 'js', 'reference'; got \"gpu\"";
     // Before: every function listed 'webgpu', then refused it with a TypeError where the CPU counts.

@@ -90,14 +90,40 @@ const WEB_BUILTINS = ['URL', 'URLSearchParams', 'Blob', 'EventTarget', 'WeakRef'
   .map((name) => (globalThis as Record<string, unknown>)[name])
   .filter((type): type is Builtin => typeof type === 'function');
 
-/** Built-ins whose contents are not own keys: as options, what they hold would be dropped unseen. */
-const BUILTINS_WITHOUT_KEYS: readonly Builtin[] = [Map, Set, WeakMap, WeakSet, Date, RegExp, Promise, Error, ArrayBuffer, ...WEB_BUILTINS];
+/** Built-ins whose contents are not own keys (as options, what they hold would be dropped unseen), with no brand check (below). */
+const BUILTINS_WITHOUT_KEYS: readonly Builtin[] = [Promise, Error, ...WEB_BUILTINS];
+
+/**
+ * The others, of any realm (`instanceof` misses a vm context's or an iframe's), by a getter or method that
+ * takes only its own kind and throws for anything else (a Proxy too), running none of the value's code.
+ */
+const BRANDS: readonly (readonly [Builtin, PropertyKey])[] = [
+  [Map, 'size'],
+  [Set, 'size'],
+  [WeakMap, 'has'],
+  [WeakSet, 'has'],
+  [Date, 'getTime'],
+  [RegExp, 'source'],
+  [ArrayBuffer, 'byteLength'],
+  ...(typeof AbortSignal === 'function' ? [[AbortSignal, 'aborted'] as const] : []),
+];
+
+function hasBrand(value: object, [type, key]: readonly [Builtin, PropertyKey]): boolean {
+  const own = Reflect.getOwnPropertyDescriptor(type.prototype, key)!;
+  try {
+    Reflect.apply((own.get ?? own.value) as () => unknown, value, []);
+    return value !== type.prototype; // RegExp.prototype's getters take RegExp.prototype itself
+  } catch {
+    return false;
+  }
+}
 
 /** The name of the built-in `value` is (a Map, a typed array's own name...), if it is one of those. */
 function builtinKind(value: object): string | undefined {
   if (ArrayBuffer.isView(value)) return value.constructor.name;
-  if (typeof AbortSignal === 'function' && value instanceof AbortSignal) return 'AbortSignal';
-  return BUILTINS_WITHOUT_KEYS.find((type) => value instanceof type)?.name;
+  // A plain object of this realm is none: only others pay for the brand checks' throws.
+  if (Reflect.getPrototypeOf(value) === Object.prototype) return undefined;
+  return (BRANDS.find((brand) => hasBrand(value, brand))?.[0] ?? BUILTINS_WITHOUT_KEYS.find((type) => value instanceof type))?.name;
 }
 
 /**
