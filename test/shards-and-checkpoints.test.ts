@@ -422,6 +422,21 @@ describe('checkpoints', () => {
     expect(lines(file)).toHaveLength(1 + header.to);
   });
 
+  it.each([
+    ['lines ended by \\r alone', (good: string[]) => good.slice(0, 20).join('\r') + '\r'],
+    ['one whole JSON object', () => '{"format":"nqueens-checkpoint","x":1}'],
+  ])('refuses, and leaves, a file of one line that is no torn header: %s', (_what, make) => {
+    const whole = join(dir, 'whole-n11.ckpt');
+    expect(nqueens('count', '11', '--checkpoint', whole).code).toBe(0);
+    const file = join(dir, 'one-line.ckpt');
+    const text = make(lines(whole));
+    writeFileSync(file, text);
+    // Before: taken for a torn header and written again (exit 0), its 19 recorded units lost.
+    const r = nqueens('count', '11', '--checkpoint', file);
+    expect([r.code, r.stderr]).toEqual([1, expect.stringContaining('one-line.ckpt is not a checkpoint cut short by a crash')]);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
   it('refuses any other damage with its line number: a damaged middle line, an edited count, a unit outside the slice, a contradicting duplicate, an added field', () => {
     const file = join(dir, 'n10.ckpt');
     nqueens('count', '10', '--checkpoint', file);

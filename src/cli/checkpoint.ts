@@ -113,6 +113,27 @@ function tornLineProblem(tail: string, planDigest: string): string | undefined {
   return at === text.length ? undefined : 'not the beginning of a unit line';
 }
 
+/**
+ * Whether `tail`, a file's whole text without a newline, is a header cut
+ * short by a crash (perhaps followed by the zeros a power cut leaves): the
+ * beginning of one line, so no control character (a `\r`: lines ended
+ * otherwise, units and all), and no whole JSON value but a header whose
+ * check holds (one written whole, its newline lost).
+ */
+function tornHeader(tail: string): boolean {
+  const text = tail.replace(/\0+$/, '');
+  for (let k = 0; k < text.length; k++) if (text.charCodeAt(k) < 0x20) return false;
+  let whole: unknown;
+  try {
+    whole = JSON.parse(text);
+  } catch {
+    return true;
+  }
+  if (typeof whole !== 'object' || whole === null) return false;
+  const { check, ...body } = whole as Record<string, unknown>;
+  return check === shortCheck(JSON.stringify(body));
+}
+
 interface Header {
   format: typeof CHECKPOINT_FORMAT;
   formatVersion: number;
@@ -400,6 +421,10 @@ export class Checkpoint {
       const tail = step.value;
       if (tail.length > 0 && !tail.startsWith(HEADER_START))
         refuse(`${shown(file)} is not a checkpoint (it does not begin with a checkpoint's header); refusing to overwrite it`);
+      if (tail.length > 0 && !tornHeader(tail))
+        refuse(
+          `${shown(file)} is not a checkpoint cut short by a crash (its one line, without a newline, is no beginning of a header); refusing to overwrite it`,
+        );
       this.tornLine = tail.length > 0 ? 1 : 0;
       return 0;
     }

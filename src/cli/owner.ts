@@ -118,6 +118,13 @@ function startTimeOf(pid: number): string {
   return fields[19] ?? '';
 }
 
+/** Whether PID has exited and waits only to be reaped (state Z, zombie, or X, dead): its pid answers kill(pid, 0), but it runs no more. */
+function exited(pid: number): boolean {
+  const stat = readProc(`/proc/${pid}/stat`);
+  const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  return state === 'Z' || state === 'X';
+}
+
 function pidNamespace(): string {
   try {
     return readlinkSync('/proc/self/ns/pid');
@@ -165,6 +172,8 @@ function ownerState(record: OwnerRecord, renewedMs: number, nowMs = Date.now()):
     if ((error as NodeJS.ErrnoException).code === 'ESRCH') return { gone: true };
     return who; // EPERM: alive, another user's
   }
+  // Killed, and not yet reaped by its parent (one that does not wait, or an init that reaps late): gone.
+  if (exited(record.pid)) return { gone: true };
   const start = startTimeOf(record.pid);
   // The pid is alive, but a process started at another time: the owner's pid, reused (a container's restart, say).
   if (start !== '' && record.start !== '' && start !== record.start) return { gone: true };

@@ -52,6 +52,14 @@ export function reserveOutput(
           `${shownSibling(partial)} (where ${option} ${shown(file)} is written first) is ${input.role}; name another output file`,
         );
     }
+    // The checkpoint's own lock (CHECKPOINT.lock) is claimed after this reservation: renamed onto, it would block every resume.
+    if (checkpoint !== undefined) {
+      const lock = sibling(canonical(checkpoint), '.lock');
+      if (canonical(file) === lock || sameFile(file, lock))
+        throw new UsageError(
+          `${shown(file)} is ${shownSibling(lock)}, where the checkpoint ${shown(checkpoint)} keeps its lock; name another output file`,
+        );
+    }
     return new PendingFile(file, what, checkpoint === undefined ? null : canonical(checkpoint));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).syscall !== 'uv_cwd') throw error;

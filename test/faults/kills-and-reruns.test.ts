@@ -192,6 +192,37 @@ describe('claims left behind', () => {
     }
   });
 
+  it.runIf(process.platform === 'linux')(
+    'a killed count not yet reaped (a zombie: its parent does not wait, or an init that reaps late) is taken over',
+    async () => {
+      // `sh` starts a child, then becomes `sleep`, which never waits for it: killed, the child stays a zombie.
+      const parent = spawn('sh', ['-c', 'sleep 600 & echo $!; exec sleep 600']);
+      onTestFinished(() => void parent.kill('SIGKILL'));
+      let said = '';
+      parent.stdout.on('data', (chunk: Buffer) => (said += chunk.toString()));
+      while (!said.endsWith('\n')) await pause();
+      const pid = Number(said);
+      process.kill(pid, 'SIGKILL');
+      const stat = () =>
+        readFileSync(`/proc/${pid}/stat`, 'utf8')
+          .replace(/^.*\) /s, '')
+          .split(' ');
+      while (stat()[0] !== 'Z') await pause();
+      const zombie = { pid, start: stat()[19] };
+      const out = join(dir, 'zombie.json');
+      const ckpt = join(dir, 'zombie.ckpt');
+      expect(nqueens('count', '12', '--checkpoint', ckpt).code).toBe(0); // every unit recorded
+      claim(`${out}.partial`, { ...zombie, checkpoint: ckpt });
+      claim(`${ckpt}.lock`, { ...zombie, checkpoint: ckpt });
+      // Before: "... is held by a count still running (pid N ...)", exit 1, until the zombie was reaped.
+      const r = nqueens('count', '12', '--shard', '0/1', '--out', out, '--checkpoint', ckpt);
+      expect([r.code, r.stderr]).toEqual([0, `resumed from ${ckpt}: 755 of 755 units were already done\n`]);
+      expect(readJson(out)).toMatchObject({ n: 12, total: '14200' });
+      expect(existsSync(`${ckpt}.lock`)).toBe(false);
+      expect(stat()[0]).toBe('Z'); // taken over while still a zombie, not once reaped
+    },
+  );
+
   it('a gone count that used another checkpoint, or none, is not taken over', () => {
     const out = join(dir, 'other-checkpoint.json');
     claim(`${out}.partial`, { pid: goneProcess(), checkpoint: join(dir, 'theirs.ckpt') });

@@ -132,6 +132,20 @@ describe('an output that is also an input: refused before counting, the input un
     expect(() => statSync(at('s.txt'))).toThrow();
   });
 
+  it.each([
+    ['--subtotals', ['count', '12', '--checkpoint', 'own.ckpt', '--subtotals', 'own.ckpt.lock']],
+    ['--out', ['count', '12', '--shard', '0/2', '--checkpoint', 'own.ckpt', '--out', './own.ckpt.lock']],
+  ])("%s naming the command's own CHECKPOINT.lock: refused before counting", (_option, args) => {
+    // Before: exit 0, the result renamed onto the lock, and every rerun refused ("not a count's owner record").
+    const r = nqueens(...args);
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toMatch(
+      /own\.ckpt\.lock, where the checkpoint own\.ckpt keeps its lock; name another output file \(see nqueens --help\)\n$/,
+    );
+    expect(existsSync(at('own.ckpt.lock'))).toBe(false);
+    expect(existsSync(at('own.ckpt'))).toBe(false);
+  });
+
   it('--checkpoint X --subtotals X with X not yet there: refused by its path', () => {
     const r = nqueens('count', '10', '--checkpoint', 'new.ckpt', '--subtotals', './new.ckpt');
     expect([r.code, r.stdout]).toEqual([2, '']);
