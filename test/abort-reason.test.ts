@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { count, countCompletions, countCompletionsSync, type Queen } from '../dist/index.js';
 import { TOTAL } from './oeis.js';
+import { waitingOn } from '../dist/shared/abort.js';
 
 const reason = new Error('the user left');
 
@@ -73,6 +74,8 @@ describe('one signal shared by many counts at once', () => {
         ),
       );
       expect(finished.map((r) => r.total)).toEqual(finished.map((_, i) => [724n, 2680n, 14200n][i % 3]));
+      // Each finished count took back what it waited for on the signal: one kept for thousands of counts holds none of them.
+      expect(waitingOn(signal)).toBe(0);
       // The first count's first progress inside its work aborts them all (each has 1,000 units of n = 17 to go).
       const abortOnProgress = (p: { fraction: number }): void => void (p.fraction > 0 && controller.abort(reason));
       const running = Array.from({ length: 20 }, (_, i) =>

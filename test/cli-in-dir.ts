@@ -8,11 +8,14 @@ import { fileURLToPath } from 'node:url';
 
 export const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 
+/** A run that outlasts this is killed (status null): a hang fails its test instead of blocking the whole suite. */
+const HANG_MS = 100_000;
+
 /** A new temporary directory, and `nqueens(...args)` running the CLI there to completion. */
 export function cliInTempDir(prefix: string) {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const nqueens = (...args: string[]) => {
-    const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', cwd: dir });
+    const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', cwd: dir, timeout: HANG_MS, killSignal: 'SIGKILL' });
     return { code: r.status, stdout: r.stdout, stderr: r.stderr };
   };
   return { dir, nqueens };

@@ -50,6 +50,24 @@ describe('join shards', () => {
     });
   });
 
+  // n = 12's join plan has 252 units: 3 shards (the other tests) cut it evenly, 5 do not.
+  it('a split that does not divide the units still tiles them: 5 join shards of n = 12 merge to 14200 and 1787', () => {
+    const files = [0, 1, 2, 3, 4].map((i) => join(dir, `join5-${i}.json`));
+    files.forEach((file, i) => expect(nqueens('count', '12', '--algorithm', 'join', '--shard', `${i}/5`, '--out', file).code).toBe(0));
+    const ranges = files.map((file) => readJson(file)).map((s) => [s.from, s.to, s.plan.units]);
+    expect(ranges[0][0]).toBe(0);
+    for (let i = 1; i < 5; i++) expect(ranges[i][0]).toBe(ranges[i - 1][1]);
+    expect(ranges[4][1]).toBe(ranges[4][2]);
+    const merged = nqueens('merge', ...files, '--json');
+    expect([merged.code, merged.stderr]).toEqual([0, '']);
+    expect(JSON.parse(merged.stdout)).toMatchObject({
+      n: 12,
+      total: '14200',
+      unique: '1787',
+      shards: 5,
+    });
+  });
+
   it('the join plan differs from the search plan, and its digest covers the unit list', () => {
     const plan = joinPlan(12);
     expect(plan.identity.digest).not.toBe(constellationPlan(12, 0).digest);

@@ -4,9 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, planUnits } from '../dist/index.js';
+import { ERROR_CODES, MAX_DEPTH, planUnits } from '../dist/index.js';
 import { Digest, digest } from '../dist/shared/digest.js';
-import { makesPlan, methodForCount, planLabel, recordedPlan, resolveAlgorithm } from '../dist/run/methods.js';
+import { makesPlan, methodForCount, planLabel, plannedMethod, recordedPlan, resolveAlgorithm } from '../dist/run/methods.js';
 import { cliInTempDir } from './cli-in-dir.js';
 import { range } from './oeis.js';
 
@@ -140,5 +140,21 @@ describe('plans as files record them', () => {
       expect(recordedPlan(bad)).toBeUndefined();
     expect([makesPlan('join', 24), makesPlan('join', 25), makesPlan('search', 30)]).toEqual([true, false, true]);
     expect([planLabel(planUnits(16)), planLabel(planUnits(12))]).toEqual(['join', `depth ${planUnits(12).depth}`]);
+  });
+});
+
+describe('plans made for slices and read from headers', () => {
+  it("a slice's work is its own units' (the progress of shard 0 of a join count), not the whole plan's", () => {
+    const plan = plannedMethod('join', 12, 0);
+    let work = 0;
+    for (let id = 0; id < 10; id++) work += plan.workOf(id);
+    expect(plan.workIn(0, 10)).toBeCloseTo(work, 9);
+    expect(plan.workIn(0, 10)).toBeLessThan(plan.workIn(0, plan.units));
+  });
+
+  it('a recorded plan deeper than MAX_DEPTH is none this version makes (an edited header is not planned at depth 9)', () => {
+    expect(recordedPlan({ method: 'search', depth: MAX_DEPTH })).toEqual({ algorithm: 'search', depth: MAX_DEPTH });
+    expect(recordedPlan({ method: 'search', depth: MAX_DEPTH + 1 })).toBeUndefined();
+    expect(recordedPlan({ method: 'join', depth: 1 })).toBeUndefined();
   });
 });

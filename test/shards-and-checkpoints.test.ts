@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { shortCheck } from '../dist/shared/digest.js';
 import { planUnits } from '../dist/index.js';
 import { constellationPlan } from './plans.js';
-import { shardResult } from '../dist/cli/shards.js';
+import { digestOf, shardResult } from '../dist/cli/shards.js';
 import { VERSION } from '../dist/shared/version.js';
 import { cli, cliInTempDir, readJson } from './cli-in-dir.js';
 import { plannedMethod } from '../dist/run/methods.js';
@@ -605,5 +605,101 @@ describe('checkpoints', () => {
     const kept = lines(file);
     expect(kept.length).toBeGreaterThanOrEqual(3);
     for (const line of kept.slice(1)) expect(JSON.parse(line)).toHaveProperty('count');
+  });
+});
+
+describe('merge refuses a forger who recomputes each digest', () => {
+  it('refuses shards whose plan digest is not this version’s, even when every shard agrees and each digest was recomputed', () => {
+    const files = [0, 1].map((i) => {
+      const file = join(dir, `join-${i}.json`);
+      expect(nqueens('count', '12', '--algorithm', 'join', '--shard', `${i}/2`, '--out', file).code).toBe(0);
+      const shard = readJson(file);
+      shard.plan.digest = '0123456789abcdef';
+      shard.digest = digestOf(shard);
+      const forged = join(dir, `forged-${i}.json`);
+      writeFileSync(forged, JSON.stringify(shard));
+      return forged;
+    });
+    const r = nqueens('merge', ...files);
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toMatch(
+      /forged-0\.json: its plan digest 0123456789abcdef \(\d+ units\) is not this version's plan for n = 12, the join .*\[ERR_NQUEENS_BAD_SHARD\]\n$/,
+    );
+  });
+
+  it.each([
+    ['a total that is no number', 'total', 'abc'],
+    ['a unique8 that is no number', 'unique8', '1e3'],
+    ['a total written as a JSON number', 'total', 724],
+  ])('refuses a shard with %s, its digest recomputed, naming the file', (_what, key, value) => {
+    const file = join(dir, 'whole-10.json');
+    expect(nqueens('count', '10', '--shard', '0/1', '--out', file).code).toBe(0);
+    const shard = readJson(file);
+    shard[key] = value;
+    shard.digest = digestOf(shard);
+    const forged = join(dir, `forged-${key}.json`);
+    writeFileSync(forged, JSON.stringify(shard));
+    const r = nqueens('merge', forged);
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toBe(`nqueens: ${forged} has no valid total/unique8 counts [ERR_NQUEENS_BAD_SHARD]\n`);
+  });
+});
+
+describe('checkpoints as no count leaves them, and a later slice resumed', () => {
+  it('refuses a last line no crash leaves: a unit id longer than any this program writes', () => {
+    const file = join(dir, 'long-id.ckpt');
+    expect(nqueens('count', '10', '--checkpoint', file).code).toBe(0);
+    const text = readFileSync(file, 'utf8') + '{"unit":12345678901234567';
+    writeFileSync(file, text);
+    const lines = text.split('\n').length;
+    const r = nqueens('count', '10', '--checkpoint', file);
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toMatch(
+      new RegExp(`long-id\\.ckpt, line ${lines}: damaged \\(not the beginning of a unit line, without a newline\\)`),
+    );
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
+  it('a shard that does not start at unit 0, resumed from its finished checkpoint, counts nothing again', () => {
+    const file = join(dir, 'shard-1-2.ckpt');
+    const out = join(dir, 'shard-1-2.json');
+    const first = nqueens('count', '12', '--shard', '1/2', '--out', out, '--checkpoint', file);
+    expect(first.code).toBe(0);
+    const total = readJson(out).total as string;
+    const lines = readFileSync(file, 'utf8');
+    const again = nqueens('count', '12', '--shard', '1/2', '--out', out, '--checkpoint', file);
+    expect(again.code).toBe(0);
+    // The total said on stdout is the file's (each finished unit once), and no unit was recorded again.
+    expect(again.stdout).toMatch(
+      new RegExp(`^shard 1/2 of n = 12: units \\d+\\.\\.\\d+ of \\d+ \\(depth \\d\\), total ${total}, written to `),
+    );
+    expect(again.stderr).toMatch(/resumed from .*: (\d+) of \1 units were already done/);
+    expect(readFileSync(file, 'utf8')).toBe(lines);
+    expect(readJson(out).total).toBe(total);
+  });
+
+  it('refuses a checkpoint of another slice, even one that holds only its header', () => {
+    const file = join(dir, 'slice.ckpt');
+    expect(nqueens('count', '12', '--shard', '0/2', '--out', join(dir, 'a.json'), '--checkpoint', file).code).toBe(0);
+    const header = readFileSync(file, 'utf8').split('\n', 1)[0];
+    writeFileSync(file, header + '\n');
+    const r = nqueens('count', '12', '--shard', '1/2', '--out', join(dir, 'b.json'), '--checkpoint', file);
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toMatch(
+      /slice\.ckpt is a checkpoint for shard 0\/2 \(units 0\.\.\d+\), not 1\/2 \(units \d+\.\.\d+\) \[ERR_NQUEENS_BAD_CHECKPOINT\]\n$/,
+    );
+    expect(readFileSync(file, 'utf8')).toBe(header + '\n'); // left as it was
+  });
+
+  it('refuses a line longer than 4 KB, even a unit line that is valid JSON with its check', () => {
+    const file = join(dir, 'long-line.ckpt');
+    expect(nqueens('count', '10', '--checkpoint', file).code).toBe(0);
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    // JSON.parse takes the spaces; only the length says it is no line this program wrote.
+    lines[2] = lines[2].replace('{', '{' + ' '.repeat(5000));
+    writeFileSync(file, lines.join('\n') + '\n');
+    const r = nqueens('count', '10', '--checkpoint', file);
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toMatch(/long-line\.ckpt, line 3: damaged \(longer than any checkpoint line\) \[ERR_NQUEENS_BAD_CHECKPOINT\]\n$/);
   });
 });

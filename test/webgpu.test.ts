@@ -583,6 +583,43 @@ describe("the host's sums: subproblems into the total, the unique count by Burns
   });
 });
 
+describe("the host's sums past 2^32, and the buffers it frees", () => {
+  // Every other test counts n <= 13, whose sums never reach 2^32: dropping the high word passed them all.
+  it("adds the high word of a subproblem's sum (a dispatch of 2^32 or more solutions in one subproblem, large n)", () => {
+    const n = 10;
+    const prepared = prepareSubproblems(n, planSubproblems(n));
+    const counter = new SubproblemCounter(prepared);
+    const sums = new Uint32Array(prepared.subproblems.length * 2);
+    sums[0] = 5; // low word of subproblem 0
+    sums[1] = 3; // its high word: 3 x 2^32
+    counter.add(sums, 0, prepared.subproblems.length);
+    counter.add(sums, 0, 1); // a second dispatch of the same subproblem adds again
+    counter.finishUpTo(1);
+    const expected = (BigInt(prepared.cpuSolutions[0]) + 2n * (5n + 3n * 2n ** 32n)) * BigInt(prepared.subproblems[0].weight);
+    expect(counter.result().total).toBe(expected);
+  });
+
+  it('destroys every buffer it made once the count ends, the slots that dispatches outgrew included', async () => {
+    const device = createFakeDevice();
+    const made: { destroyed: boolean }[] = [];
+    const stand = device as unknown as {
+      createBuffer: (descriptor: unknown) => { destroyed: boolean };
+    };
+    const createBuffer = stand.createBuffer;
+    stand.createBuffer = (descriptor) => {
+      const buffer = createBuffer(descriptor);
+      made.push(buffer);
+      return buffer;
+    };
+    let t = 0;
+    const plan = smallPlan({ maxUnitsPerDispatch: 1024, growth: 2 });
+    const r = await countOnDevice(13, device as unknown as GpuDeviceLike, DEFAULT_LIMITS, { plan, clock: () => (t += 1) });
+    expect(r).toEqual({ total: 73712n, unique: 9233n });
+    expect(made.length).toBeGreaterThan(1 + 3 * 7); // slots grew, so some were outgrown
+    expect(made.filter((buffer) => !buffer.destroyed)).toHaveLength(0);
+  });
+});
+
 describe('the dispatch loop on a stand-in device (dispatches run with the CPU twin)', () => {
   it.each(range(1, 12))('n = %i in dispatches of at most 64 units, 3 in flight: exact, in order, as the stream cut them', async (n) => {
     const device = createFakeDevice();

@@ -130,7 +130,8 @@ function addCounts(plan: PlannedMethod, from: number, counts: ArrayLike<bigint>,
   }
 }
 
-function digestOf(r: Omit<ShardResult, 'digest' | 'engine' | 'threads' | 'elapsedMs'>): string {
+/** A shard file's digest over its fields (exported for tests that forge one, as a tamperer would). */
+export function digestOf(r: Omit<ShardResult, 'digest' | 'engine' | 'threads' | 'elapsedMs'>): string {
   const p = r.plan;
   return digest(
     [

@@ -52,6 +52,11 @@ export function onAbort(signal: AbortSignalLike, fn: () => void): () => void {
   return () => fns.delete(fn);
 }
 
+/** How many of the package's callbacks wait on `signal` (tests: a finished count leaves none behind on a signal kept for more). */
+export function waitingOn(signal: AbortSignalLike): number {
+  return waiting.get(signal)?.size ?? 0;
+}
+
 /** `step`'s outcome, unless the signal fires first: then its abort error, at once (`step` goes on; what it does after is ignored). */
 export function untilAborted<T>(step: Promise<T>, signal: AbortSignalLike | undefined): Promise<T> {
   if (!signal) return step;
