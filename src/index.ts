@@ -105,7 +105,12 @@ interface SolutionsBaseOptions {
 }
 
 /** Placed queens: each a [row, column] pair, as a tuple or a typed array of numbers. */
-type PlacedQueens = readonly (Queen | NumberArray)[];
+/**
+ * Queens already on the board, each a `[row, col]` pair: a tuple, an array
+ * of numbers (as TypeScript infers `[[0, 3], [5, 7]]` held in a variable)
+ * or a typed array; a pair of another length is refused at run time.
+ */
+export type PlacedQueens = readonly (Queen | readonly number[] | NumberArray)[];
 
 /**
  * solutions()'s options: `unique` (only the fundamental solutions, the

@@ -241,3 +241,36 @@ describe('statements that went stale once', () => {
     expect(claims).toEqual([]);
   });
 });
+
+describe("the package's exports", () => {
+  it('every export of the package, value or type, is named in docs/api-details.md, constants with their values', async () => {
+    const api = await import('../dist/index.js');
+    const named = new Set(inlineCode(readDocument('docs/api-details.md').prose).flatMap(({ code }) => code.split(/[^\w$]+/)));
+    // Type names from the published declarations: `export { A, type B }`, `export type { C }`, `export interface D`, ...
+    const declarations = readFileSync(join(ROOT, 'dist/index.d.ts'), 'utf8');
+    const types = [...declarations.matchAll(/^export (?:type )?\{([^}]*)\}|^export (?:declare )?(?:interface|type|function|const) (\w+)/gm)]
+      .flatMap((m) => (m[2] ? [m[2]] : m[1].split(',')))
+      .map((name) => name.replace(/^\s*type\s+/, '').trim());
+    const missing = [...new Set([...Object.keys(api), ...types])].filter((name) => !named.has(name));
+    expect(missing).toEqual([]);
+    expect(types.length).toBeGreaterThan(40);
+    // The constants' table states each value as it is.
+    const text = readFileSync(join(ROOT, 'docs/api-details.md'), 'utf8');
+    for (const [name, value] of Object.entries(api)) {
+      if (typeof value !== 'number') continue;
+      const row = text.split('\n').find((line) => line.startsWith('| `') && line.split('|')[1].includes(`\`${name}\``));
+      expect(row, name).toBeDefined();
+      const names = row!
+        .split('|')[1]
+        .match(/`(\w+)`/g)!
+        .map((n) => n.slice(1, -1));
+      const values = row!
+        .split('|')[2]
+        .split(',')
+        .map((v) => Number(v.trim()));
+      expect([name, values[names.indexOf(name)]]).toEqual([name, value]);
+    }
+    for (const list of ['ENGINES', 'ALGORITHMS'] as const)
+      expect(text).toContain(`| \`${list}\` | \`${JSON.stringify(api[list]).replaceAll('"', "'").replaceAll(',', ', ')}\` |`);
+  });
+});

@@ -17,6 +17,7 @@ import {
   type CountResult,
   type EngineChoice,
   type ErrorCode,
+  type PlacedQueens,
   type Progress,
   type SolutionsOptions,
 } from 'nqueens-wasm';
@@ -68,5 +69,16 @@ toBoard(new Int32Array([1, 3, 0, 2]));
 solutions(4, { after: new Uint8Array([1, 3, 0, 2]) });
 solutions(4, { placed: [Int32Array.of(0, 1)] });
 countCompletionsSync(4, [[0, 1], Uint8Array.of(1, 3)]);
+// A list held in a variable is inferred number[][]: taken too, as it is at run time.
+const placedPairs = [
+  [0, 3],
+  [5, 7],
+];
+countCompletionsSync(20, placedPairs);
+solutions(20, { placed: placedPairs, limit: 1 });
+const namedPlaced: PlacedQueens = placedPairs;
+void namedPlaced;
+// @ts-expect-error a pair's entries are numbers
+countCompletionsSync(4, [['0', 1]]);
 // @ts-expect-error an array-like is no list the API takes
 toBoard({ length: 1, 0: 0 });
