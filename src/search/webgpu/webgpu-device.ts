@@ -74,6 +74,13 @@ const LOST_WAIT_MS = 1000;
  */
 const IDLE_MS = 250;
 
+let idleMs = IDLE_MS;
+
+/** Test hook: how long a device waits for the next count (undefined: IDLE_MS), so that a test of reuse holds on a slow machine. */
+export function setDeviceIdleMs(ms: number | undefined): void {
+  idleMs = ms ?? IDLE_MS;
+}
+
 export interface GpuSession {
   readonly adapter: GpuAdapterLike;
   readonly device: GpuDeviceLike;
@@ -132,7 +139,7 @@ function sessionOf(open: OpenDevice, reused: boolean): GpuSession {
           if (idle?.open !== open) return;
           idle = undefined;
           closeDevice(open);
-        }, IDLE_MS) as unknown as { unref?: () => void };
+        }, idleMs) as unknown as { unref?: () => void };
         timer.unref?.();
         idle = { open, timer };
         return;
