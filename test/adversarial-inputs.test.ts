@@ -143,5 +143,30 @@ describe('the API at its edges', () => {
     }
     const diagonal = solution.map((_c, r) => [r, r] as const);
     expect(() => countCompletionsSync(8, diagonal)).toThrow('placed: the queens [0, 0] and [1, 1] attack each other (same diagonal)');
+    // A queen after n others is read, not dropped: it shares a row with one of them.
+    const beyond = [...placed, [0, 7]] as const;
+    expect(() => [...solutions(8, { placed: beyond })]).toThrow(
+      'options.placed: the queens [0, 0] and [0, 7] attack each other (same row)',
+    );
+    expect(() => countCompletionsSync(8, beyond)).toThrow('the queens [0, 0] and [0, 7] attack each other (same row)');
+  });
+
+  it('queens on an anti-diagonal (row + col equal) are refused, near and far, in every entry point and --placed', async () => {
+    const why = 'the queens [0, 1] and [1, 0] attack each other (same diagonal)';
+    const placed = [
+      [0, 1],
+      [1, 0],
+    ] as const;
+    expect(() => countCompletionsSync(6, placed)).toThrow(why);
+    await expect(countCompletions(6, placed)).rejects.toThrow(why);
+    expect(() => [...solutions(6, { placed })]).toThrow(why);
+    const far = [
+      [2, 5],
+      [5, 2],
+    ] as const;
+    expect(() => countCompletionsSync(8, far)).toThrow('the queens [2, 5] and [5, 2] attack each other (same diagonal)');
+    const r = spawnSync(process.execPath, [cli, 'count', '6', '--placed', '0:1,1:0'], { encoding: 'utf8' });
+    expect([r.status, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toContain('the queens "0:1" and "1:0" attack each other (same diagonal)');
   });
 });
