@@ -330,6 +330,11 @@ describe('shards', () => {
     );
     expect(nqueens('merge', files[0], forged, files[2], files[3]).code).toBe(0); // adds up: only a recount can tell
     const all = String(plan.units);
+    // --verify with every unit (or more) recounts every unit, and says how many it recounted.
+    for (const k of [all, String(plan.units + 5)]) {
+      const every = nqueens('merge', ...files, '--verify', k, '--seed', '3', '--json');
+      expect([every.code, JSON.parse(every.stdout).verified]).toEqual([0, plan.units]);
+    }
     const r = nqueens('merge', files[0], forged, files[2], files[3], '--verify', all, '--seed', '1');
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
