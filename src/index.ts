@@ -104,7 +104,6 @@ interface SolutionsBaseOptions {
   after?: readonly number[] | NumberArray | undefined;
 }
 
-/** Placed queens: each a [row, column] pair, as a tuple or a typed array of numbers. */
 /**
  * Queens already on the board, each a `[row, col]` pair: a tuple, an array
  * of numbers (as TypeScript infers `[[0, 3], [5, 7]]` held in a variable)

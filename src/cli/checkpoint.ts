@@ -113,6 +113,9 @@ function tornLineProblem(tail: string, planDigest: string): string | undefined {
   return at === text.length ? undefined : 'not the beginning of a unit line';
 }
 
+/** A header's check: over its other fields, in their order. */
+const headerCheck = (body: object): string => shortCheck(JSON.stringify(body));
+
 /**
  * Whether `tail`, a file's whole text without a newline, is a header cut
  * short by a crash (perhaps followed by the zeros a power cut leaves): the
@@ -131,7 +134,7 @@ function tornHeader(tail: string): boolean {
   }
   if (typeof whole !== 'object' || whole === null) return false;
   const { check, ...body } = whole as Record<string, unknown>;
-  return check === shortCheck(JSON.stringify(body));
+  return check === headerCheck(body);
 }
 
 interface Header {
@@ -159,7 +162,7 @@ function headerOf(plan: PlannedMethod, shard: string, from: number, to: number):
     from,
     to,
   };
-  return { ...body, check: shortCheck(JSON.stringify(body)) };
+  return { ...body, check: headerCheck(body) };
 }
 
 /** A unit id's decimal digits, last first (digitsOf). */
@@ -514,7 +517,7 @@ export class Checkpoint {
       );
     }
     const { check, ...body } = found;
-    if (check !== shortCheck(JSON.stringify(body))) refuse(`${shown(file)}: line 1 (the header) fails its check: edited or damaged`);
+    if (check !== headerCheck(body)) refuse(`${shown(file)}: line 1 (the header) fails its check: edited or damaged`);
     if (found.n !== expected.n) refuse(`${shown(file)} is a checkpoint for n = ${shown(String(found.n))}, not n = ${expected.n}`);
     // The header's words for its plan (method, depth, units) must make the plan its digest names: its check is no signature.
     const own = recordedPlan(found.plan);

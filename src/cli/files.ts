@@ -21,7 +21,7 @@ import { dirname, resolve } from 'node:path';
 import { getSystemErrorMap } from 'node:util';
 import { codedError, ERROR_CODES, failure } from '../shared/errors.js';
 import { flushToDisk } from './flush-to-disk.js';
-import { canonical, claim, forget, liveOwner, release, sibling, stillHeld, type Claim } from './owner.js';
+import { claim, forget, liveOwner, lockOf, release, sibling, stillHeld, type Claim } from './owner.js';
 import { kindOf } from './regular-file.js';
 import { shown } from './shorten.js';
 import { terminalOf } from './terminal.js';
@@ -289,7 +289,7 @@ export class PendingFile {
     try {
       this.claim = claim(this.temporary, checkpoint, (why) => `${this.doing}: ${why}`);
       // Claimed first, then looked for: of two counts that start at once, the second sees the first.
-      const counting = liveOwner(sibling(canonical(target), '.lock'));
+      const counting = liveOwner(lockOf(target));
       if (counting !== undefined) {
         release(this.claim, true);
         throw failure(

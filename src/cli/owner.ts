@@ -90,6 +90,11 @@ export function shownSibling(path: string): string {
   return shownWithEnd(path, /(~[0-9a-f]{16})?\.[a-z]+$/.exec(path)?.[0] ?? '');
 }
 
+/** The lock a count with `checkpoint` holds on it (its canonical path's sibling). */
+export function lockOf(checkpoint: string): string {
+  return sibling(canonical(checkpoint), '.lock');
+}
+
 /** The absolute path a name stands for: links in it resolved as far as they exist. */
 export function canonical(file: string): string {
   try {
@@ -111,18 +116,11 @@ function readProc(file: string): string {
   }
 }
 
-/** Field 22 of /proc/PID/stat (after the command name, which may hold spaces and parentheses). */
-function startTimeOf(pid: number): string {
+/** The fields of /proc/PID/stat from field 3 (the state) on: after the command name, which may hold spaces and parentheses. */
+function statOf(pid: number): { state: string; start: string } {
   const stat = readProc(`/proc/${pid}/stat`);
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return fields[19] ?? '';
-}
-
-/** Whether PID has exited and waits only to be reaped (state Z, zombie, or X, dead): its pid answers kill(pid, 0), but it runs no more. */
-function exited(pid: number): boolean {
-  const stat = readProc(`/proc/${pid}/stat`);
-  const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-  return state === 'Z' || state === 'X';
+  return { state: fields[0] ?? '', start: fields[19] ?? '' }; // fields 3 and 22
 }
 
 function pidNamespace(): string {
@@ -140,7 +138,7 @@ function ownerRecord(checkpoint: string | null): OwnerRecord {
     boot: readProc('/proc/sys/kernel/random/boot_id'),
     pidns: pidNamespace(),
     pid: process.pid,
-    start: startTimeOf(process.pid),
+    start: statOf(process.pid).start,
     checkpoint,
     since: new Date().toISOString(),
   };
@@ -172,9 +170,9 @@ function ownerState(record: OwnerRecord, renewedMs: number, nowMs = Date.now()):
     if ((error as NodeJS.ErrnoException).code === 'ESRCH') return { gone: true };
     return who; // EPERM: alive, another user's
   }
+  const { state, start } = statOf(record.pid);
   // Killed, and not yet reaped by its parent (one that does not wait, or an init that reaps late): gone.
-  if (exited(record.pid)) return { gone: true };
-  const start = startTimeOf(record.pid);
+  if (state === 'Z' || state === 'X') return { gone: true };
   // The pid is alive, but a process started at another time: the owner's pid, reused (a container's restart, say).
   if (start !== '' && record.start !== '' && start !== record.start) return { gone: true };
   if (record.pid === process.pid && record.start === '') return { gone: true };

@@ -8,7 +8,7 @@ import { isAbsolute } from 'node:path';
 import { UsageError } from './args.js';
 import { ERROR_CODES, failure } from '../shared/errors.js';
 import { describeError, PendingFile } from './files.js';
-import { canonical, shownSibling, sibling } from './owner.js';
+import { canonical, lockOf, shownSibling, sibling } from './owner.js';
 import { shown } from './shorten.js';
 
 /** A file the command reads, and what it is to the command ("a shard to merge", "the checkpoint"). */
@@ -54,7 +54,7 @@ export function reserveOutput(
     }
     // The checkpoint's own lock (CHECKPOINT.lock) is claimed after this reservation: renamed onto, it would block every resume.
     if (checkpoint !== undefined) {
-      const lock = sibling(canonical(checkpoint), '.lock');
+      const lock = lockOf(checkpoint);
       if (canonical(file) === lock || sameFile(file, lock))
         throw new UsageError(
           `${shown(file)} is ${shownSibling(lock)}, where the checkpoint ${shown(checkpoint)} keeps its lock; name another output file`,

@@ -113,7 +113,7 @@ export function isAbortSignal(value: unknown): value is AbortSignalLike {
 }
 
 /** Whether `aborted`'s getter takes it: the getter checks that its receiver is an AbortSignal of any realm, and throws for anything else. */
-function isBrandedAbortSignal(value: unknown): boolean {
+export function isBrandedAbortSignal(value: unknown): boolean {
   try {
     return typeof Reflect.get(AbortSignal.prototype, 'aborted', value) === 'boolean';
   } catch {

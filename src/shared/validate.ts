@@ -1,5 +1,6 @@
 // Argument checks for the public API. Every message names the argument and
 // what is allowed, so a bad call fails loudly before any kernel runs.
+import { isBrandedAbortSignal } from './abort.js';
 import { ERROR_CODES, rangeError, typeError } from './errors.js';
 
 export const MIN_N = 1;
@@ -105,7 +106,6 @@ const BRANDS: readonly (readonly [Builtin, PropertyKey])[] = [
   [Date, 'getTime'],
   [RegExp, 'source'],
   [ArrayBuffer, 'byteLength'],
-  ...(typeof AbortSignal === 'function' ? [[AbortSignal, 'aborted'] as const] : []),
 ];
 
 function hasBrand(value: object, [type, key]: readonly [Builtin, PropertyKey]): boolean {
@@ -123,6 +123,7 @@ function builtinKind(value: object): string | undefined {
   if (ArrayBuffer.isView(value)) return value.constructor.name;
   // A plain object of this realm is none: only others pay for the brand checks' throws.
   if (Reflect.getPrototypeOf(value) === Object.prototype) return undefined;
+  if (typeof AbortSignal === 'function' && isBrandedAbortSignal(value)) return 'AbortSignal';
   return (BRANDS.find((brand) => hasBrand(value, brand))?.[0] ?? BUILTINS_WITHOUT_KEYS.find((type) => value instanceof type))?.name;
 }
 
