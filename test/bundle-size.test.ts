@@ -140,9 +140,11 @@ import { installPacked, ROOT } from './pack.js';
 // gzipped) when options given as another realm's built-ins (a vm context's or an
 // iframe's Map, Date, AbortSignal) came to be refused too, by brand, and the
 // join's probe loop to end on a stale range (8 bytes of wasm); the budget
-// to 87,650 and 35,350.
+// to 87,650 and 35,350. To 87,689 raw (35,373 gzipped) when the symmetric
+// counts of n = 22 to 24 joined their table (the join's unique count there
+// searched them again, seconds each); the budget to 87,750 and 35,400.
 const BUDGET = {
-  main: { raw: 87_650, gzip: 35_350 },
+  main: { raw: 87_750, gzip: 35_400 },
   worker: { raw: 29_840, gzip: 12_110 }, // 30.26 KB when a thread's completion counts came to share its open-rows instance
   loader: { raw: 6_000, gzip: 2_800 },
 };

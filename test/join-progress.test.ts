@@ -220,6 +220,20 @@ describe("the CLI's progress bar", () => {
     expect([out.startsWith('\r'), out.endsWith('\x1b[K')]).toEqual([true, true]);
   });
 
+  it('stays off for a count that ends within half a second, its last report (100%) too', async () => {
+    const { progressBar } = await import('../dist/cli/progress-bar.js');
+    let out = '';
+    const bar = progressBar({ isTTY: true, columns: 200, write: (s: string) => ((out += s), true) } as unknown as NodeJS.WriteStream);
+    const report = { n: 8, phase: 'counting', units: 10, subproblems: 10, resumedFraction: 0, total: 92n, unique: 12n } as const;
+    bar.update({ ...report, fraction: 0.5, finished: 5, elapsedMs: 200 });
+    // Before: the last report was drawn whatever the time, then cleared at once.
+    bar.update({ ...report, fraction: 1, finished: 10, elapsedMs: 499 });
+    bar.clear();
+    expect(out).toBe('');
+    bar.update({ ...report, fraction: 1, finished: 10, elapsedMs: 500 });
+    expect(out).toContain('[########################] 100.0%  10/10 units  92 solutions');
+  });
+
   it('rounds the ETA before splitting it, so it never shows 60 in a place (1m00s, not 60s, 1m60s or 1h60m)', async () => {
     const { progressBar } = await import('../dist/cli/progress-bar.js');
     const lines: string[] = [];

@@ -111,6 +111,15 @@ describe('join units', () => {
     expect(countSymmetricSolutions(4)).toEqual({ s180: 2n, s90: 2n });
     expect(countSymmetricSolutions(16)).toEqual({ s180: 3000n, s90: 64n });
   });
+
+  it("the table past n = 21 (the join's 22 to 24; the long tests search them): Burnside turns OEIS totals into OEIS unique", () => {
+    expect([22, 23, 24].map((n) => countSymmetricSolutions(n))).toEqual([
+      { s180: 1250692n, s90: 0n },
+      { s180: 3581240n, s90: 0n },
+      { s180: 11675080n, s90: 3328n },
+    ]);
+    for (const n of [22, 23, 24]) expect([n, uniqueFromTotal(n, TOTAL[n], countSymmetricSolutions(n))]).toEqual([n, UNIQUE[n]]);
+  });
 });
 
 describe('join memory limit', () => {

@@ -11,7 +11,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { count, type Progress } from '../dist/index.js';
 import { wasmModuleOf } from '../dist/engines/wasm-loader.js';
 import { closeIdleWorkers, idleWorkers } from '../dist/run/pool.js';
-import { workersAlive, workersStarted } from '../dist/run/spawn.js';
+import { spawnWorkerNow, workersAlive, workersStarted } from '../dist/run/spawn.js';
 import { workersToPrestart, workerStartsLate } from '../dist/run/thread-plan.js';
 import { range, TOTAL, UNIQUE } from './oeis.js';
 import { methodForCount } from '../dist/run/methods.js';
@@ -108,6 +108,30 @@ describe('aborting count(16, { threads: 1 })', () => {
     expect(idleWorkers()).toBe(1);
     expect(await abortedAtFirstUnits()).toBeGreaterThan(0);
     expect(workersAlive()).toBe(0);
+  });
+});
+
+describe("a worker's messages after terminate()", () => {
+  it('are never handed on: not those waiting for their turn, and never as undefined', async () => {
+    const worker = spawnWorkerNow()!;
+    const got: string[] = [];
+    let terminated: Promise<void> | undefined;
+    worker.listen(
+      (message) => {
+        got.push(message === undefined ? 'undefined' : message.type);
+        terminated ??= worker.terminate();
+      },
+      (error) => got.push(`failure: ${error.message}`),
+    );
+    worker.post({ type: 'init', n: 8, method: 'search', module: null });
+    // Held, so its first messages wait together, each for its own turn (a slow machine may have sent only one by
+    // then: that run proves less, never fails a right build).
+    const until = performance.now() + 1000;
+    while (performance.now() < until);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await terminated;
+    // Before: the turn already asked for after terminate() handed the listener `undefined`.
+    expect(got).toEqual(['online']);
   });
 });
 

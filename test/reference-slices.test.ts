@@ -104,6 +104,31 @@ describe("count with engine 'reference'", () => {
       expect(reports.at(-1)).toMatchObject({ fraction: 1, finished: n, units: n, total: OEIS_TOTAL[n], unique: OEIS_UNIQUE[n] });
     }
   });
+
+  it('reports no sooner than 100 ms after its last report returned: a slow onProgress slows the reports, not the count', async () => {
+    // A clock that moves 10 ms a look, and 150 ms in each report (a slow callback): before, the interval ran from the
+    // report's start, so every look after a report found 100 ms gone and reported again, back to back.
+    let t = 0;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => (t += 10));
+    const calls: { start: number; end: number; fraction: number }[] = [];
+    try {
+      const r = await count(11, {
+        engine: 'reference',
+        onProgress: (p) => {
+          const start = t;
+          t += 150;
+          calls.push({ start, end: t, fraction: p.fraction });
+        },
+      });
+      expect(r.total).toBe(OEIS_TOTAL[11]);
+    } finally {
+      clock.mockRestore();
+    }
+    expect(calls.length).toBeGreaterThan(2);
+    // Every report but the last (which always comes) starts at least 100 ms after the one before it returned.
+    for (let i = 1; i < calls.length - 1; i++) expect(calls[i].start - calls[i - 1].end).toBeGreaterThanOrEqual(100);
+    expect(calls.at(-1)!.fraction).toBe(1);
+  });
 });
 
 describe("engine 'reference' takes turns with every count on the calling thread", () => {

@@ -129,11 +129,11 @@ async function countSlice(
 ): Promise<void> {
   const { engine, algorithm, threads, json, depth } = options;
   const { checkpoint: checkpointFile, shard: shardText, out, subtotals } = values;
-  // The method of a slice depends on n and the options only, never on the
+  // The algorithm of a slice depends on n and the options only, never on the
   // machine, so every shard of a count runs the same plan.
   // --depth refines the search's plan, so 'auto' with --depth means the search.
-  const method = planAlgorithm(n, engine, algorithm, depth);
-  if (!hasDepth(method) && depth !== undefined)
+  const plannedAlgorithm = planAlgorithm(n, engine, algorithm, depth);
+  if (!hasDepth(plannedAlgorithm) && depth !== undefined)
     throw new UsageError(
       "--depth refines the search's plan; the join's units are row splits, with no depth: drop --depth or --algorithm join",
     );
@@ -151,7 +151,7 @@ async function countSlice(
   try {
     await runSlice({
       n,
-      algorithm: method,
+      algorithm: plannedAlgorithm,
       engine: engine as SliceRun['engine'],
       threads,
       json,

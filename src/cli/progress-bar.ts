@@ -50,7 +50,8 @@ export function progressBar(stream: Screen, term = process.env.TERM): ProgressBa
   };
   return {
     update(p) {
-      if (p.elapsedMs < SHOW_AFTER_MS && p.fraction < 1) return;
+      // Not for a count that ends within it, at 100% either: it would be drawn only to be cleared.
+      if (p.elapsedMs < SHOW_AFTER_MS) return;
       const filled = Math.round(p.fraction * WIDTH);
       const bar = '#'.repeat(filled) + '-'.repeat(WIDTH - filled);
       // Largest units run first, so this estimate errs on the long side. Only

@@ -194,7 +194,6 @@ function* referenceSteps(n: number, onProgress: ((p: Progress) => void) | undefi
   const report = (finished: number, within: number, force: boolean): void => {
     const t = now();
     if (!onProgress || (!force && t - lastReport < REFERENCE_PROGRESS_MS)) return;
-    lastReport = t;
     const fraction = finished === n ? 1 : Math.min(1, (finished + within) / n);
     onProgress({
       n,
@@ -208,6 +207,8 @@ function* referenceSteps(n: number, onProgress: ((p: Progress) => void) | undefi
       unique: BigInt(unique),
       elapsedMs: t - start,
     });
+    // From the callback's end, as the other engines (src/run/run-progress.ts): a slow one slows the reports, not the count.
+    lastReport = now();
   };
   const image = new Int32Array(n);
   report(0, 0, true);

@@ -170,10 +170,13 @@ function nodeWorker({ Worker: NodeWorker }: NodeWorkerThreads): WorkerHandle {
   // lines) held this thread for seconds, and with it the stop signals' handlers, timers and the claims' renewal.
   const inbox: FromWorker[] = [];
   const deliver = (): void => {
+    // Emptied by terminate() while this turn was already asked for: nothing is left to hand over, nor is what comes
+    // after (before, the turn handed the listener `undefined`).
+    if (terminating || inbox.length === 0) return;
     if (inbox.length > 1) setImmediate(deliver);
     onMessage(inbox.shift()!);
   };
-  worker.on('message', (message: FromWorker) => inbox.push(message) > 1 || setImmediate(deliver));
+  worker.on('message', (message: FromWorker) => terminating || inbox.push(message) > 1 || setImmediate(deliver));
   worker.on('messageerror', () => onFailure(codedError(UNREADABLE, ERROR_CODES.WORKER_FAILED)));
   worker.on('error', (error) => onFailure(codedError(`counting worker failed: ${error.message}`, ERROR_CODES.WORKER_FAILED, error)));
   worker.on('exit', (code) => {

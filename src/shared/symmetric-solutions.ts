@@ -19,19 +19,25 @@ export interface SymmetricCounts {
 const MAX_N = 32;
 
 /**
- * S180 and S90 for n = 1 to 21 (the join's range), as searchSymmetricSolutions
- * counts them (the tests check the table against it for every n here, and
- * the long tests the unique counts they give against OEIS A002562 up to 19):
+ * S180 and S90 for n = 1 to 24 (the join's range), as searchSymmetricSolutions
+ * counts them (the tests check the table against it for n up to 21, the long
+ * tests for 22 to 24, and the unique counts they give against OEIS A002562):
  * a count of the join then waits for no search on the calling thread (the
- * search takes about 15 ms at n = 16 before V8 has compiled it, 0.18 s at 21).
+ * search takes about 15 ms at n = 16 before V8 has compiled it, 0.18 s at 21,
+ * 4 s at 22 and half a minute at 24).
  */
-const S180 = [1, 0, 0, 2, 2, 4, 8, 4, 16, 12, 48, 80, 136, 420, 1240, 3000, 8152, 18104, 44184, 144620, 375664];
-const S90 = [1, 0, 0, 2, 2, 0, 0, 0, 0, 0, 0, 8, 8, 0, 0, 64, 128, 0, 0, 480, 704];
+const S180 = [1, 0, 0, 2, 2, 4, 8, 4, 16, 12, 48, 80, 136, 420, 1240, 3000, 8152, 18104, 44184, 144620, 375664, 1250692, 3581240, 11675080];
+const S90 = [1, 0, 0, 2, 2, 0, 0, 0, 0, 0, 0, 8, 8, 0, 0, 64, 128, 0, 0, 480, 704, 0, 0, 3328];
 
-/** S180 and S90 for board size n >= 1: from the table where it has them, else by the search. */
+/** Past the table (the WebGPU engine's n >= 25): each n searched once per thread, minutes each. */
+const searched = new Map<number, SymmetricCounts>();
+
+/** S180 and S90 for board size n >= 1: from the table where it has them, else by the search (once per n). */
 export function countSymmetricSolutions(n: number): SymmetricCounts {
   if (Number.isInteger(n) && n >= 1 && n <= S180.length) return { s180: BigInt(S180[n - 1]), s90: BigInt(S90[n - 1]) };
-  return searchSymmetricSolutions(n);
+  let counts = searched.get(n);
+  if (!counts) searched.set(n, (counts = searchSymmetricSolutions(n)));
+  return counts;
 }
 
 /** S180 and S90 for board size 1 <= n <= 32, by the search. */
