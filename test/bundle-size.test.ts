@@ -142,9 +142,12 @@ import { installPacked, ROOT } from './pack.js';
 // join's probe loop to end on a stale range (8 bytes of wasm); the budget
 // to 87,650 and 35,350. To 87,689 raw (35,373 gzipped) when the symmetric
 // counts of n = 22 to 24 joined their table (the join's unique count there
-// searched them again, seconds each); the budget to 87,750 and 35,400.
+// searched them again, seconds each); the budget to 87,750 and 35,400. To
+// 87,817 raw (35,427 gzipped) when a Proxy of a signal came to be refused in
+// Node, and an abort from a count's last report to reject it on every engine;
+// the budget to 87,850 and 35,450.
 const BUDGET = {
-  main: { raw: 87_750, gzip: 35_400 },
+  main: { raw: 87_850, gzip: 35_450 },
   worker: { raw: 29_840, gzip: 12_110 }, // 30.26 KB when a thread's completion counts came to share its open-rows instance
   loader: { raw: 6_000, gzip: 2_800 },
 };

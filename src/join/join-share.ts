@@ -4,7 +4,7 @@
 // (assembly/join/quarter-tables.ts). Where memory cannot be shared with workers
 // (browsers without cross-origin isolation, Deno, Bun, no SIMD), each
 // worker keeps its own tables, as on one thread.
-import { isNode } from '../contract/environment.js';
+import { isNode } from '../shared/node-builtins.js';
 import type { WorkerShare } from '../contract/method.js';
 import { sharedJoinModule, wasmModuleOf } from '../engines/wasm-loader.js';
 import { joinMemoryBytes } from './join-plan.js';

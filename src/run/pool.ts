@@ -15,7 +15,7 @@ import { abortError, onAbort, type AbortSignalLike } from '../shared/abort.js';
 import { unrefTimeout } from '../shared/slices.js';
 import { ownKeysOnly } from '../shared/own-keys.js';
 import { codedError, ERROR_CODES } from '../shared/errors.js';
-import { isNode } from '../contract/environment.js';
+import { isNode } from '../shared/node-builtins.js';
 import { isRefusal, spawnWorker, spawnWorkerNow, type WorkerHandle } from './spawn.js';
 import type { AnyUnit, FromWorker, WorkerHooks } from './messages.js';
 import { eachResult } from './unit-results.js';

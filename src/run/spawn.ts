@@ -2,7 +2,7 @@
 // browsers. Both are created from `new URL('./worker.js', import.meta.url)`,
 // the form bundlers recognise, so no Blob or eval is ever needed.
 import { codedError, ERROR_CODES } from '../shared/errors.js';
-import { importNodeBuiltin, isNode, nodeBuiltinNow } from '../contract/environment.js';
+import { importNodeBuiltin, isNode, nodeBuiltinNow } from '../shared/node-builtins.js';
 import { transferOf, type FromWorker, type ToWorker } from './messages.js';
 import { ownKeysOnly } from '../shared/own-keys.js';
 

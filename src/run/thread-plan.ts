@@ -6,7 +6,8 @@
 // - `countingThreads`: the threads that count, as CountResult.threads says:
 //   1 on the calling thread alone, else the workers, plus the calling
 //   thread where it counts beside them.
-import { AUTO_THREADS_MIN_N, isNode, tableMemoryBudget } from '../contract/environment.js';
+import { AUTO_THREADS_MIN_N, tableMemoryBudget } from '../contract/environment.js';
+import { isNode } from '../shared/node-builtins.js';
 import { COMPLETIONS_THREADS_MIN_OPEN } from '../completions/completion-types.js';
 import { workersRefused } from './spawn.js';
 

@@ -3,7 +3,7 @@
 // message. Runs as a Node worker thread or a module Web Worker.
 import { codedError, ERROR_CODES } from '../shared/errors.js';
 import { codecFor, counterFor, setWorkerHooks } from './counters.js';
-import { importNodeBuiltin, isNode } from '../contract/environment.js';
+import { importNodeBuiltin, isNode } from '../shared/node-builtins.js';
 import { transferOf, type AnyUnit, type FromWorker, type ToWorker } from './messages.js';
 import { addResult, noResults } from './unit-results.js';
 import { countUnits, countWhole, taker, type UnitCodec, type UnitCounter } from '../contract/method.js';

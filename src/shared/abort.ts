@@ -2,6 +2,7 @@
 // signal's reason, as fetch does (a DOMException named 'AbortError' when
 // abort() was called without one).
 
+import { nodeBuiltinNow } from './node-builtins.js';
 import { ownKeysOnly } from './own-keys.js';
 
 /**
@@ -103,13 +104,21 @@ export function abortError(signal?: AbortSignalLike): unknown {
  * callback. Else the shape.
  */
 export function isAbortSignal(value: unknown): value is AbortSignalLike {
-  if (typeof AbortSignal === 'function') return isBrandedAbortSignal(value);
+  if (typeof AbortSignal === 'function') return !isProxy(value) && isBrandedAbortSignal(value);
   return (
     typeof value === 'object' &&
     value !== null &&
     typeof (value as AbortSignalLike).aborted === 'boolean' &&
     typeof (value as AbortSignalLike).addEventListener === 'function'
   );
+}
+
+/**
+ * Whether it is a Proxy, where the runtime tells (Node's util.types.isProxy, Node 20.16+): Node's AbortSignal getters
+ * take a Proxy of a signal, whose traps could then hide its abort or throw from its listener; a browser's refuse one.
+ */
+function isProxy(value: unknown): boolean {
+  return nodeBuiltinNow<typeof import('node:util')>('util')?.types.isProxy(value) === true;
 }
 
 /** Whether `aborted`'s getter takes it: the getter checks that its receiver is an AbortSignal of any realm, and throws for anything else. */

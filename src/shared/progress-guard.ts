@@ -34,7 +34,17 @@ export function guardProgress<O extends { onProgress?: ((progress: never) => voi
   // The count follows a signal of its own even without onProgress: the caller's is read here alone, as the platform
   // holds its state (isAborted, abortError), so nothing set on that object can reach the count's own listeners.
   const controller = new AbortController();
-  const follow = (): void => controller.abort(abortError(signal));
+  // Called from the signal's abort listener, where a throw would be an uncaught exception (a Proxy of a signal,
+  // revoked before it aborted, throws at the read of its reason): the count rejects with that error instead.
+  const follow = (): void => {
+    let reason: unknown;
+    try {
+      reason = abortError(signal);
+    } catch (error) {
+      reason = error;
+    }
+    controller.abort(reason);
+  };
   if (isAborted(signal)) follow();
   const stopFollowing = signal && !isAborted(signal) ? onAbort(signal, follow) : undefined;
   let failure: { error: unknown } | undefined;
@@ -63,6 +73,9 @@ export function guardProgress<O extends { onProgress?: ((progress: never) => voi
         if (controller.signal.aborted) throw abortError(signal);
         await Promise.race([Promise.allSettled([...pending]), stopped]);
       }
+      // An abort during the last report (or while its promises settled) rejects the count, as on every engine:
+      // the count has not resolved yet (the reference engine's last slice had already ended there, and resolved).
+      if (!failure && controller.signal.aborted) throw abortError(signal);
       if (!failure) return;
       // What onProgress threw or rejected with, as it was (the user's error, not one of ours to code).
       const { error } = failure;

@@ -9,7 +9,7 @@
 // counts running at a time, held in this module while any of them holds a
 // lease, and dropped when the last lease ends, after its device is gone.
 import { codedError, ERROR_CODES } from '../../shared/errors.js';
-import { isNode } from '../../contract/environment.js';
+import { isNode } from '../../shared/node-builtins.js';
 import type { GpuAdapterLike, GpuDeviceLike, GpuLike } from './webgpu-types.js';
 
 /** The `webgpu` package's entry point, as far as it is used here. */
