@@ -3,6 +3,7 @@
 import { abortError, isAbortSignal, type AbortSignalLike } from './shared/abort.js';
 import { toBoard } from './shared/board.js';
 import { now } from './shared/slices.js';
+import { MAX_THREADS } from './contract/environment.js';
 import { checkAfter, checkPlaced } from './shared/placements.js';
 import type { Subproblem } from './search/constellations.js';
 import { ALGORITHMS, checkAlgorithm, type AlgorithmChoice, type AlgorithmName } from './run/algorithm.js';
@@ -39,12 +40,9 @@ export type { PlanIdentity, PlanMethod } from './contract/plan-identity.js';
 export type { Unit } from './search/search-plan.js';
 export type { JoinUnit } from './join/join-plan.js';
 export { MAX_DEPTH } from './search/search-plan.js';
-export { AUTO_THREADS_MIN_N } from './contract/environment.js';
+export { AUTO_THREADS_MIN_N, MAX_THREADS } from './contract/environment.js';
 export { COMPLETIONS_THREADS_MIN_OPEN } from './completions/completion-types.js';
 export type { CompletionsProgress, Queen };
-
-/** Most worker threads one count may start. */
-export const MAX_THREADS = 256;
 
 export interface CountResult {
   readonly n: number;

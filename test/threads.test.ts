@@ -43,6 +43,20 @@ describe('default threads', () => {
     expect(r.threads).toBe(availableParallelism());
   });
 
+  it.each([
+    [300, 256],
+    [3.5, 3],
+    [0, 1],
+    [Number.NaN, 1],
+  ])('takes the cores the runtime says, %s, as %i threads (a whole number from 1 to MAX_THREADS)', (said, cores) => {
+    // A child: the cores are read once a process. Before, a page saying 300 started 300 workers, 3.5 gave threads: 3.5.
+    const environment = fileURLToPath(new URL('../dist/contract/environment.js', import.meta.url));
+    const code = `import os from 'node:os'; os.availableParallelism = () => ${said};
+      const { availableCoresNow } = await import(${JSON.stringify(environment)}); console.log(availableCoresNow());`;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
+    expect([child.stderr, child.stdout.trim()]).toEqual(['', String(cores)]);
+  });
+
   it('counts small boards on the calling thread', async () => {
     const r = await count(AUTO_THREADS_MIN_N - 1);
     expect(r).toMatchObject({ total: TOTAL[AUTO_THREADS_MIN_N - 1], threads: 1 });

@@ -717,6 +717,35 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     expect(seen.length).toBeGreaterThanOrEqual(2);
   });
 
+  it('reads no key through Object.prototype: not its own settings, not in the descriptors it gives WebGPU', async () => {
+    const device = createFakeDevice();
+    // Every descriptor, and each object in it, without a prototype: a browser's WebGPU reads a member left out
+    // (a binding's offset and size, a pipeline's constants) through Object.prototype.
+    const prototypes: unknown[] = [];
+    // The descriptors' own dictionaries (a pipeline's compute stage, a bind group's entries and their resources),
+    // not the GPU objects they name (buffers, modules, layouts).
+    const noted = (descriptor: object): void => {
+      prototypes.push(Object.getPrototypeOf(descriptor));
+      const { compute, entries, resource } = descriptor as { compute?: object; entries?: object[]; resource?: object };
+      for (const inner of [compute, resource, ...(entries ?? [])]) if (inner) noted(inner);
+    };
+    const spied = device as unknown as Record<string, (descriptor: object) => unknown>;
+    for (const name of ['createBuffer', 'createShaderModule', 'createComputePipelineAsync', 'createBindGroup']) {
+      const original = spied[name];
+      spied[name] = (descriptor: object) => (noted(descriptor), original(descriptor));
+    }
+    // Before: `plan` was taken for the count's plan (a RangeError naming plan.rowsLeft), `offset` reached the bindings.
+    const keys = { plan: 1, layout: { workgroupSize: 7 }, offset: 1, size: 1, constants: { x: 1 }, lookahead: 9 };
+    for (const [key, value] of Object.entries(keys)) Object.defineProperty(Object.prototype, key, { value, configurable: true });
+    try {
+      expect(await countOnDevice(11, onDevice(device), DEFAULT_LIMITS)).toEqual({ total: TOTAL[11], unique: UNIQUE[11] });
+    } finally {
+      for (const key of Object.keys(keys)) delete (Object.prototype as Record<string, unknown>)[key];
+    }
+    expect(prototypes.length).toBeGreaterThan(10);
+    expect(prototypes.filter((p) => p !== null)).toEqual([]);
+  });
+
   it('has the driver compile the shader while the host makes the buffers and the first units', async () => {
     const device = createFakeDevice();
     expect(await countOnDevice(13, onDevice(device), DEFAULT_LIMITS)).toEqual({ total: TOTAL[13], unique: UNIQUE[13] });

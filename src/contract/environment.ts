@@ -15,6 +15,9 @@ export function tableMemoryBudget(): number {
   return typeof gigabytes === 'number' && gigabytes > 0 ? (gigabytes * 2 ** 30) / 2 : Infinity;
 }
 
+/** Most worker threads one count may start. */
+export const MAX_THREADS = 256;
+
 let cores: number | undefined;
 
 /** availableCores(), synchronously where the runtime allows it (see nodeBuiltinNow), else undefined. */
@@ -25,15 +28,21 @@ export function availableCoresNow(): number | undefined {
     if (!os) return undefined;
     cores = coresOf(os);
   } else {
-    cores = Math.max(1, globalThis.navigator?.hardwareConcurrency || 1);
+    cores = coresFrom(globalThis.navigator?.hardwareConcurrency);
   }
   return cores;
+}
+
+/** What the runtime says, as a count of threads: a whole number from 1 to MAX_THREADS (a page may say 300, 3.5 or 'x'). */
+function coresFrom(said: unknown): number {
+  const whole = Math.floor(Number(said));
+  return whole >= 1 ? Math.min(whole, MAX_THREADS) : 1;
 }
 
 type NodeOs = typeof import('node:os');
 
 function coresOf(os: NodeOs): number {
-  return Math.max(1, (typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length) || 1);
+  return coresFrom(typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length);
 }
 
 /** Logical cores available to this process (at least 1). */

@@ -229,8 +229,8 @@ export function prestartWorkers(threads: number): void {
 
 /**
  * Runs a job's units on a pool of workers; resolves once every unit is
- * counted, with the number of workers that ran (those the environment
- * refused left out).
+ * counted, with the number of workers it set to work (those the environment
+ * refused left out), whether or not each was handed a unit.
  */
 export function runOnWorkers<U extends AnyUnit = AnyUnit>(job: PoolJob<U>, probe: PoolProbe = {}): Promise<number> {
   if (job.signal?.aborted) return Promise.reject(abortError(job.signal));

@@ -148,7 +148,7 @@ async function runReporting<U extends { readonly id: number }>(
   const needs = (units: number) => ({ units, helps: plan.helps, bytesPerThread: plan.bytesPerThread });
   let threads = threadPlan(n, run.threads, cores, needs(left));
   let forWorkers = left;
-  /** Workers that ran: none where the count ended on this thread, or the environment refused them (the pool's count). */
+  /** Workers set to work (the pool's count): none where the count ended on this thread, or the environment refused them. */
   let ran = 0;
   try {
     const units = pending(plan, run);
@@ -187,7 +187,7 @@ async function runReporting<U extends { readonly id: number }>(
     unique: progress.unique(),
     unique8,
     engine,
-    // Less the workers that never ran: one that started late (workerStartsLate) or not at all, or that the environment refused.
+    // Less the workers never set to work: one that starts late (workerStartsLate) and was not needed, or that the environment refused.
     threads: Math.max(1, threads.countingThreads - threads.workers + ran),
     method: plan.name,
     counted: finished - already.finished,

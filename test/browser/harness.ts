@@ -72,7 +72,9 @@ export async function buildAndPreview(config: InlineConfig): Promise<Served> {
       url: server.resolvedUrls!.local[0],
       async close() {
         await server.close();
-        rmSync(outDir, { recursive: true, force: true });
+        // Removed as the process ends: a request the server took before closing may still open a file, and its
+        // ENOENT was an uncaught exception that failed the run (seen once, under load).
+        process.once('exit', () => rmSync(outDir, { recursive: true, force: true }));
       },
     };
   } catch (error) {

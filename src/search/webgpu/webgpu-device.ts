@@ -10,6 +10,7 @@
 // lease, and dropped when the last lease ends, after its device is gone.
 import { codedError, ERROR_CODES } from '../../shared/errors.js';
 import { isNode } from '../../shared/node-builtins.js';
+import { ownKeysOnly } from '../../shared/own-keys.js';
 import type { GpuAdapterLike, GpuDeviceLike, GpuLike } from './webgpu-types.js';
 
 /** The `webgpu` package's entry point, as far as it is used here. */
@@ -169,7 +170,7 @@ export async function requestGpuDevice(): Promise<GpuSession> {
           : 'navigator.gpu is missing (WebGPU needs a browser that supports it, and a secure context: https or localhost)',
       );
     }
-    const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+    const adapter = await gpu.requestAdapter(ownKeysOnly({ powerPreference: 'high-performance' as const }));
     if (!adapter) throw unavailable('WebGPU is present but gives no adapter (no usable GPU or driver, or WebGPU is blocked)');
     const device = await adapter.requestDevice();
     return sessionOf(opened(adapter, device, lease?.end), false);

@@ -12,6 +12,7 @@
 import { abortError, type AbortSignalLike } from '../../shared/abort.js';
 import { ERROR_CODES, failure } from '../../shared/errors.js';
 import type { Progress } from '../../shared/progress.js';
+import { ownKeysOnly } from '../../shared/own-keys.js';
 import { SubproblemCounter } from './webgpu-counter.js';
 import { inErrorScopes, untilSettled, whenLost } from './webgpu-errors.js';
 import {
@@ -122,15 +123,17 @@ export async function countOnDevice(
   n: number,
   device: GpuDeviceLike,
   limits: GpuPlanLimits,
-  options: DeviceCountOptions = {},
+  given: DeviceCountOptions = {},
 ): Promise<{ total: bigint; unique: bigint }> {
+  // Own keys alone: a key other code set on Object.prototype (`plan`, `layout`) is no setting of this count.
+  const options = ownKeysOnly(given);
   const { signal, onDispatch, clock = () => performance.now() } = options;
   const start = clock();
   const plan = options.plan ?? planGpuWork(n, limits);
   checkGpuWorkPlan(plan, limits);
   // The driver compiles the shader on its own threads while this one plans the subproblems and makes the first
   // dispatch's units (the compile first: 14-18 ms on an H100's host, planSubproblems 11-14 ms cold at n = 18).
-  const layout = options.layout ?? {};
+  const layout = ownKeysOnly(options.layout ?? {});
   const workgroupSize = layout.workgroupSize ?? WORKGROUP_SIZE;
   const lost = whenLost(device);
   const compiled = inErrorScopes(device, 'the shader did not compile', () => compileSearch(n, device, plan, layout));
@@ -257,15 +260,15 @@ function submit(
 /** Starts compiling the search for units of at most plan.rowsLeft rows (fewer where no subproblem has as many). */
 function compileSearch(n: number, device: GpuDeviceLike, plan: GpuWorkPlan, layout: ShaderLayout): Promise<GpuPipelineLike> {
   const deepest = deepestInnerRows(n);
-  const compiling = device.createComputePipelineAsync({
-    layout: 'auto',
-    compute: {
-      module: device.createShaderModule({
-        code: unitSearchShader(Math.min(plan.rowsLeft, Math.max(1, deepest)), { boardSize: n, ...layout }),
-      }),
-      entryPoint: 'main',
-    },
-  });
+  // Descriptors without a prototype, here and below: WebGPU reads a member left out (a buffer binding's `offset`
+  // and `size`, a pipeline's `constants`) through Object.prototype.
+  const code = unitSearchShader(Math.min(plan.rowsLeft, Math.max(1, deepest)), ownKeysOnly({ ...layout, boardSize: n }));
+  const compiling = device.createComputePipelineAsync(
+    ownKeysOnly({
+      layout: 'auto' as const,
+      compute: ownKeysOnly({ module: device.createShaderModule(ownKeysOnly({ code })), entryPoint: 'main' }),
+    }),
+  );
   compiling.catch(() => undefined); // awaited later; a failure before then must not go unhandled
   return compiling;
 }
@@ -274,7 +277,7 @@ function compileSearch(n: number, device: GpuDeviceLike, plan: GpuWorkPlan, layo
 type SlotBuffers = Omit<Slot, 'bindGroup' | 'pipeline' | 'rowTable'>;
 
 function makeBuffer(device: GpuDeviceLike, size: number, usage: number): GpuBufferLike {
-  return device.createBuffer({ size: Math.max(16, size), usage });
+  return device.createBuffer(ownKeysOnly({ size: Math.max(16, size), usage }));
 }
 
 /** A slot's buffers for dispatches of up to `units` units (and branchRoom(units) branches). */
@@ -296,8 +299,9 @@ function makeBuffers(device: GpuDeviceLike, units: number, sumBytes: number): Sl
 
 function bindSlot(device: GpuDeviceLike, buffers: SlotBuffers, rowTable: GpuBufferLike, pipeline: GpuPipelineLike): Slot {
   const named = { ...buffers, rowTable };
-  const entries = BINDING_NAMES.map((name, binding) => ({ binding, resource: { buffer: named[name] } }));
-  return { ...named, pipeline, bindGroup: device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries }) };
+  const entries = BINDING_NAMES.map((name, binding) => ownKeysOnly({ binding, resource: ownKeysOnly({ buffer: named[name] }) }));
+  const bindGroup = device.createBindGroup(ownKeysOnly({ layout: pipeline.getBindGroupLayout(0), entries }));
+  return { ...named, pipeline, bindGroup };
 }
 
 /** Frees a slot outgrown by the dispatches (the row table stays: every slot reads it). */

@@ -32,6 +32,7 @@
 //   row-table reads hit the same addresses.
 
 import { rangeError } from '../../shared/errors.js';
+import { ownKeysOnly } from '../../shared/own-keys.js';
 import { TABLE_ROWS, UNITS_PER_BLOCK } from './webgpu-units.js';
 
 /** Invocations per workgroup: a multiple of every common wave size (32, 64). */
@@ -131,7 +132,7 @@ export function unitSearchShader(maxRowsLeft: number, layout: ShaderLayout = {})
     carryPair = false,
     backOver = DEFAULT_BACK_OVER,
     carryIndexes = DEFAULT_CARRY_INDEXES,
-  } = layout;
+  } = ownKeysOnly(layout); // its own keys: none set on Object.prototype changes the shader
   if (!Number.isInteger(lookahead) || lookahead < 0 || lookahead > MAX_LOOKAHEAD) {
     throw rangeError(`lookahead must be an integer from 0 to ${MAX_LOOKAHEAD}, got ${String(lookahead)}`);
   }
