@@ -8,8 +8,8 @@ import {
   constants,
   existsSync,
   fstatSync,
-  ftruncateSync,
   lstatSync,
+  openSync,
   readlinkSync,
   realpathSync,
   renameSync,
@@ -21,7 +21,7 @@ import { dirname, resolve } from 'node:path';
 import { getSystemErrorMap } from 'node:util';
 import { codedError, ERROR_CODES, failure } from '../shared/errors.js';
 import { flushToDisk } from './flush-to-disk.js';
-import { claim, forget, liveOwner, lockOf, release, sibling, stillHeld, type Claim } from './owner.js';
+import { claim, liveOwner, lockOf, release, sibling, stillHeld, type Claim } from './owner.js';
 import { kindOf } from './regular-file.js';
 import { shown } from './shorten.js';
 import { terminalOf } from './terminal.js';
@@ -248,8 +248,9 @@ export function printErr(line: string): void {
 /**
  * An output file reserved before the count: its temporary sibling is
  * created at once (so a missing directory, no permission or a full disk
- * fails before any work), and commit() writes, flushes and renames it into
- * place, so FILE is either the whole result or untouched. Only a regular
+ * fails before any work), and commit() writes the result to a file of its
+ * own, flushes it and renames it into place, then removes the claim, so FILE
+ * is either the whole result or untouched. Only a regular
  * file is ever replaced: a device, FIFO or directory is refused, and the
  * temporary is created exclusively with an owner record (./owner.ts), so a
  * FILE.partial that is a symbolic link, someone's file or a running
@@ -346,21 +347,32 @@ export class PendingFile {
   commit(text: string): void {
     const claimed = this.claim;
     if (claimed === undefined) throw codedError(`${shown(this.file)} was already written`, ERROR_CODES.INTERNAL);
+    let result: string | undefined;
     try {
       // Another command's file renamed onto FILE.partial while this one counted: renaming it would pass it off as this result.
       if (!stillHeld(claimed))
         throw failure(`${this.doing}: ${shown(this.temporary)} was replaced by another file while counting`, ERROR_CODES.WRITE_FAILED);
-      // The owner record gives way to the result.
-      ftruncateSync(claimed.fd, 0);
-      writeAll(claimed.fd, text, 0);
-      flushToDisk(claimed.fd);
-      forget(claimed);
-      this.claim = undefined;
-      closeSync(claimed.fd);
+      // The result is written and flushed under a name of its own, then renamed onto FILE; FILE.partial keeps
+      // the owner record until then, so a count killed at any point (SIGKILL in the flush, say) leaves a claim
+      // that the rerun takes over, never a FILE.partial that is no owner record and that every rerun refuses.
+      result = resultName(this.temporary);
+      const fd = openSync(result, RESULT_FLAGS, 0o666);
+      try {
+        writeAll(fd, text, 0);
+        flushToDisk(fd);
+      } finally {
+        closeSync(fd);
+      }
       this.refuseSpecialFile(); // made one while the count ran
-      renameSync(this.temporary, this.target);
+      if (!stillHeld(claimed))
+        throw failure(`${this.doing}: ${shown(this.temporary)} was replaced by another file while counting`, ERROR_CODES.WRITE_FAILED);
+      renameSync(result, this.target);
+      result = undefined;
+      this.claim = undefined;
+      release(claimed, true); // FILE.partial, the owner record, goes with the claim
       pending.delete(this);
     } catch (error) {
+      if (result !== undefined) unlinkQuietly(result);
       this.discard();
       if ((error as { code?: unknown }).code === ERROR_CODES.WRITE_FAILED) throw error;
       throw failure(`${this.doing}: ${describeError(error)}`, ERROR_CODES.WRITE_FAILED);
@@ -407,6 +419,14 @@ export function writableByUs(file: string, stat: { mode: number; uid: number; gi
   } catch {
     return false;
   }
+}
+
+/** Created exclusively, never through a link: the result's own file beside FILE.partial. */
+const RESULT_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
+/** A hidden name for the result beside `temporary` (as short whatever FILE's own name, which may be near NAME_MAX). */
+function resultName(temporary: string): string {
+  return resolve(dirname(temporary), `.nqueens-result-${process.pid}-${Math.floor(Math.random() * 1e9)}`);
 }
 
 function unlinkQuietly(file: string): void {

@@ -318,6 +318,33 @@ describe('claims left behind', () => {
     expect(readdirSync(here).sort()).toEqual(['record.ckpt', 'record.json']);
   });
 
+  it('a count killed as it writes its result leaves its claim whole: the rerun takes it over', () => {
+    // test/fixtures/kill-at-result.mjs: SIGKILL at the first write of the result. Before, the result was written
+    // into FILE.partial over its owner record, so such a kill (in the fsync, say) left a FILE.partial that was
+    // empty or a part of the result, which every rerun refused as no owner record.
+    const killAtResult = fileURLToPath(new URL('../fixtures/kill-at-result.mjs', import.meta.url));
+    const here = join(dir, 'killed-at-result');
+    mkdirSync(here);
+    for (const [args, file] of [
+      [['count', '11', '--shard', '0/1', '--out', 'result.json'], 'result.json'],
+      [['count', '11', '--subtotals', 'result.txt', '--json'], 'result.txt'],
+      [['count', '11', '--shard', '0/1', '--out', 'ck.json', '--checkpoint', 'result.ckpt'], 'ck.json'],
+    ] as const) {
+      const killed = spawnSync(process.execPath, ['--import', killAtResult, cli, ...args], { cwd: here, encoding: 'utf8' });
+      expect([args, killed.signal]).toEqual([args, 'SIGKILL']);
+      expect(existsSync(join(here, file))).toBe(false);
+      expect(readJson(join(here, `${file}.partial`))).toMatchObject({ format: 'nqueens-owner', pid: killed.pid });
+      const rerun = spawnSync(process.execPath, [cli, ...args], { cwd: here, encoding: 'utf8' });
+      expect([args, rerun.status]).toEqual([args, 0]);
+      expect(existsSync(join(here, `${file}.partial`))).toBe(false);
+      for (const name of readdirSync(here)) if (name.startsWith('.nqueens-result-')) unlinkSync(join(here, name));
+    }
+    expect(readJson(join(here, 'result.json'))).toMatchObject({ n: 11, total: '2680' });
+    expect(readJson(join(here, 'ck.json'))).toMatchObject({ n: 11, total: '2680' });
+    expect(readFileSync(join(here, 'result.txt'), 'utf8')).toMatch(/^# nqueens-subtotals: /);
+    expect(readdirSync(here).sort()).toEqual(['ck.json', 'result.ckpt', 'result.json', 'result.txt']);
+  });
+
   it('a claim judged gone is removed only while it is still that one, not a live claim given the same inode since', () => {
     const lock = join(dir, 'reused-inode.ckpt.lock');
     claim(lock, { pid: goneProcess() });
