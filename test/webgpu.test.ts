@@ -1023,6 +1023,29 @@ describe('WebGPU in Node', () => {
   });
 });
 
+describe('a platform that refuses an adapter or a device', () => {
+  it.each(['adapter', 'device'] as const)('its %s refused: unavailable, with its code and the platform error as cause', async (refused) => {
+    const { count } = await import('../dist/index.js');
+    const cause = new DOMException('refused by the stand-in', 'OperationError');
+    const device = () => Promise.reject(cause);
+    const gpu = { requestAdapter: () => (refused === 'adapter' ? Promise.reject(cause) : Promise.resolve({ requestDevice: device })) };
+    const scope = globalThis as { navigator?: unknown };
+    const had = Object.getOwnPropertyDescriptor(scope, 'navigator');
+    Object.defineProperty(scope, 'navigator', { value: { gpu }, configurable: true, writable: true });
+    try {
+      const outcome = await count(8, { engine: 'webgpu' }).catch((error: unknown) => error);
+      // Before: the platform's own error, with no code.
+      expect(outcome).toMatchObject({ code: 'ERR_NQUEENS_WEBGPU_UNAVAILABLE', cause });
+      expect((outcome as Error).message).toBe(
+        `engine 'webgpu' is unavailable here: ${refused === 'adapter' ? 'an adapter' : 'a device'} was refused (refused by the stand-in). Use engine 'wasm' or 'js' to count on the CPU.`,
+      );
+    } finally {
+      if (had) Object.defineProperty(scope, 'navigator', had);
+      else delete scope.navigator;
+    }
+  });
+});
+
 describe("engine 'webgpu' in the API", () => {
   it('is listed in ENGINES; countSync and solutions refuse it with a TypeError; count refuses threads > 1', async () => {
     const { ENGINES, count, countSync, solutions } = await import('../dist/index.js');

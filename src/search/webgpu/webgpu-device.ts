@@ -56,11 +56,21 @@ export function holdsNodeGpu(): boolean {
   return shared !== undefined;
 }
 
-function unavailable(why: string): Error {
+function unavailable(why: string, cause?: unknown): Error {
   return codedError(
     `engine 'webgpu' is unavailable here: ${why}. Use engine 'wasm' or 'js' to count on the CPU.`,
     ERROR_CODES.WEBGPU_UNAVAILABLE,
+    cause,
   );
+}
+
+/** What requestAdapter() or requestDevice() gives, or their rejection as unavailable (the platform's error as its cause). */
+async function granted<T>(request: () => Promise<T>, what: string): Promise<T> {
+  try {
+    return await request();
+  } catch (error) {
+    throw unavailable(`${what} was refused (${error instanceof Error ? error.message : String(error)})`, error);
+  }
 }
 
 /** How long a device may take to report itself lost after destroy() before its instance is let go anyway. */
@@ -170,9 +180,9 @@ export async function requestGpuDevice(): Promise<GpuSession> {
           : 'navigator.gpu is missing (WebGPU needs a browser that supports it, and a secure context: https or localhost)',
       );
     }
-    const adapter = await gpu.requestAdapter(ownKeysOnly({ powerPreference: 'high-performance' as const }));
+    const adapter = await granted(() => gpu.requestAdapter(ownKeysOnly({ powerPreference: 'high-performance' as const })), 'an adapter');
     if (!adapter) throw unavailable('WebGPU is present but gives no adapter (no usable GPU or driver, or WebGPU is blocked)');
-    const device = await adapter.requestDevice();
+    const device = await granted(() => adapter.requestDevice(), 'a device');
     return sessionOf(opened(adapter, device, lease?.end), false);
   } catch (error) {
     lease?.end();
