@@ -147,9 +147,11 @@ import { installPacked, ROOT } from './pack.js';
 // Node, and an abort from a count's last report to reject it on every engine;
 // the budget to 87,850 and 35,450. To 87,873 raw (35,460 gzipped) when the
 // cores a runtime says came to be clamped to 1..MAX_THREADS; the budget to
-// 87,930 and 35,480.
+// 87,930 and 35,480. To 87,954 raw (35,474 gzipped) when an object made
+// from a Proxy of a signal came to be refused too; the budget to 88,010 and
+// 35,490.
 const BUDGET = {
-  main: { raw: 87_930, gzip: 35_480 },
+  main: { raw: 88_010, gzip: 35_490 },
   worker: { raw: 29_840, gzip: 12_110 }, // 30.26 KB when a thread's completion counts came to share its open-rows instance
   loader: { raw: 6_000, gzip: 2_800 },
 };

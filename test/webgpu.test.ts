@@ -1046,6 +1046,30 @@ describe('a platform that refuses an adapter or a device', () => {
   });
 });
 
+describe("engine 'webgpu' in the API, on a stand-in GPU", () => {
+  it('reads no callback through Object.prototype (onDispatch set there is never called, nor a number there)', async () => {
+    const { count } = await import('../dist/index.js');
+    const device = createFakeDevice();
+    const gpu = { requestAdapter: () => Promise.resolve({ limits: DEFAULT_LIMITS, requestDevice: () => Promise.resolve(device) }) };
+    const scope = globalThis as { navigator?: unknown };
+    const had = Object.getOwnPropertyDescriptor(scope, 'navigator');
+    Object.defineProperty(scope, 'navigator', { value: { gpu }, configurable: true, writable: true });
+    let calls = 0;
+    try {
+      for (const value of [() => calls++, 5]) {
+        Object.defineProperty(Object.prototype, 'onDispatch', { value, configurable: true, writable: true });
+        // Before: the first was called for each dispatch, the second failed the count with an uncoded TypeError.
+        expect(await count(11, { engine: 'webgpu' })).toMatchObject({ total: TOTAL[11], unique: UNIQUE[11], engine: 'webgpu' });
+      }
+    } finally {
+      delete (Object.prototype as { onDispatch?: unknown }).onDispatch;
+      if (had) Object.defineProperty(scope, 'navigator', had);
+      else delete scope.navigator;
+    }
+    expect(calls).toBe(0);
+  });
+});
+
 describe("engine 'webgpu' in the API", () => {
   it('is listed in ENGINES; countSync and solutions refuse it with a TypeError; count refuses threads > 1', async () => {
     const { ENGINES, count, countSync, solutions } = await import('../dist/index.js');

@@ -104,7 +104,7 @@ export function abortError(signal?: AbortSignalLike): unknown {
  * callback. Else the shape.
  */
 export function isAbortSignal(value: unknown): value is AbortSignalLike {
-  if (typeof AbortSignal === 'function') return !isProxy(value) && isBrandedAbortSignal(value);
+  if (typeof AbortSignal === 'function') return !isOrInheritsProxy(value) && isBrandedAbortSignal(value);
   return (
     typeof value === 'object' &&
     value !== null &&
@@ -114,11 +114,15 @@ export function isAbortSignal(value: unknown): value is AbortSignalLike {
 }
 
 /**
- * Whether it is a Proxy, where the runtime tells (Node's util.types.isProxy, Node 20.16+): Node's AbortSignal getters
- * take a Proxy of a signal, whose traps could then hide its abort or throw from its listener; a browser's refuse one.
+ * Whether it is a Proxy or inherits from one, where the runtime tells (Node's util.types.isProxy, Node 20.16+):
+ * Node's AbortSignal getters read symbol keys, which a Proxy (or an object made from one) hands to its traps, which
+ * could then hide its abort or throw from its listener; a browser's getters refuse both. No trap runs here.
  */
-function isProxy(value: unknown): boolean {
-  return nodeBuiltinNow<typeof import('node:util')>('util')?.types.isProxy(value) === true;
+function isOrInheritsProxy(value: unknown): boolean {
+  const isProxy = nodeBuiltinNow<typeof import('node:util')>('util')?.types.isProxy;
+  for (let link = value; isProxy && typeof link === 'object' && link !== null; link = Object.getPrototypeOf(link))
+    if (isProxy(link)) return true;
+  return false;
 }
 
 /** Whether `aborted`'s getter takes it: the getter checks that its receiver is an AbortSignal of any realm, and throws for anything else. */

@@ -9,12 +9,15 @@
 // countable this century); the CPU sums the words as bigints, so no total
 // can overflow.
 import { abortError, untilAborted, type AbortSignalLike } from '../../shared/abort.js';
+import { ownKeysOnly } from '../../shared/own-keys.js';
 import { requestGpuDevice, type GpuSession } from './webgpu-device.js';
 import { deviceLimits } from './webgpu-plan.js';
 import { countOnDevice, type WebGpuCountOptions } from './webgpu-run.js';
 
 /** Total and unique count for n on the GPU, with the subproblems of the symmetry search. */
-export async function countWebGpu(n: number, options: WebGpuCountOptions = {}): Promise<{ total: bigint; unique: bigint }> {
+export async function countWebGpu(n: number, given: WebGpuCountOptions = {}): Promise<{ total: bigint; unique: bigint }> {
+  // Own keys alone: `onDispatch` set on Object.prototype is no callback of this count.
+  const options = ownKeysOnly(given);
   const { signal } = options;
   if (signal?.aborted) throw abortError(signal);
   const session = await openDevice(signal);
