@@ -40,6 +40,9 @@ describe('--json prints the keys docs/cli.md lists, in its order', () => {
     expect(nqueens('count', '9', '--shard', '0/1', '--out', 's.json').code).toBe(0);
     expect(keysOf('merge', 's.json', '--json')).toEqual([MERGE]);
     expect(keysOf('merge', 's.json', '--json', '--verify', '2', '--seed', '1')).toEqual([[...MERGE, 'verified', 'seed']]);
+    // --verify 0 too, with its seed: before, 0 dropped both keys, and the --seed given with it.
+    const zero = nqueens('merge', 's.json', '--json', '--verify', '0', '--seed', '7');
+    expect(JSON.parse(zero.stdout)).toMatchObject({ verified: 0, seed: 7 });
     const merge = `${documented(MERGE)}\`, then \`"verified","seed"\` with \`--verify\``;
     expect(docs.includes(merge), merge).toBe(true);
   });

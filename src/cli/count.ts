@@ -114,9 +114,12 @@ export async function runCount(positionals: string[], values: OptionValues): Pro
     printResult(await countOne(sizes[0]));
     return;
   }
-  if (!json) println(tableHeader());
+  // The table's header with its first row: an engine found unavailable by the first count leaves stdout empty.
+  let headed = json;
   for (const n of sizes) {
     const r = await countOne(n);
+    if (!headed) println(tableHeader());
+    headed = true;
     println(json ? asJson(r) : tableRow(r));
   }
 }

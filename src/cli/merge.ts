@@ -102,7 +102,8 @@ export async function runMerge(files: string[], values: OptionValues): Promise<v
         plan: m.plan.identity.digest,
         elapsedMs: roundMs(m.elapsedMs),
       };
-      if (verifyCount > 0) Object.assign(out, { verified, seed });
+      // With --verify given, 0 too: the keys docs/cli.md promises with it (before, 0 dropped them, and --seed with them).
+      if (values.verify !== undefined) Object.assign(out, { verified, seed });
       println(JSON.stringify(out));
       return;
     }
@@ -112,7 +113,7 @@ export async function runMerge(files: string[], values: OptionValues): Promise<v
       ['unique', m.unique.toString()],
       ['shards', `${m.files} (${m.plan.units} units, plan ${planLabel(m.plan.identity)}, ${m.plan.identity.digest})`],
       ['time', `${formatMs(m.elapsedMs)} (sum over shards)`],
-      ...(verifyCount > 0 ? [['verify', `${verified} random units recounted, all match (seed ${seed})`] as const] : []),
+      ...(values.verify !== undefined ? [['verify', `${verified} random units recounted, all match (seed ${seed})`] as const] : []),
     ]);
   } catch (error) {
     subtotals?.discard();

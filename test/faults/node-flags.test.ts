@@ -74,6 +74,9 @@ describe('Node flags', () => {
     expect(wasm.stderr).toMatch(
       /^nqueens: --engine wasm is unavailable here \(WebAssembly is not available\); use --engine auto to fall back to 'js' \[ERR_NQUEENS_WASM_UNAVAILABLE\]$/m,
     );
+    // A range's table too: before, its header was printed, then the error, a table with no rows.
+    const range = spawnSync(process.execPath, ['--jitless', cli, 'count', '4..8', '--engine', 'wasm'], { encoding: 'utf8' });
+    expect([range.status, range.stdout, range.stderr]).toEqual([1, '', wasm.stderr]);
   });
 
   it('the CLI under the permission model, its file outside what may be read: exit 1 naming the file', () => {
