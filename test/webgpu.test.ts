@@ -1023,26 +1023,33 @@ describe('WebGPU in Node', () => {
   });
 });
 
+/** Runs `body` with `globalThis.navigator` a stand-in holding `gpu`, then puts back what was there. */
+async function withNavigatorGpu(gpu: unknown, body: () => Promise<void>): Promise<void> {
+  const scope = globalThis as { navigator?: unknown };
+  const had = Object.getOwnPropertyDescriptor(scope, 'navigator');
+  Object.defineProperty(scope, 'navigator', { value: { gpu }, configurable: true, writable: true });
+  try {
+    await body();
+  } finally {
+    if (had) Object.defineProperty(scope, 'navigator', had);
+    else delete scope.navigator;
+  }
+}
+
 describe('a platform that refuses an adapter or a device', () => {
   it.each(['adapter', 'device'] as const)('its %s refused: unavailable, with its code and the platform error as cause', async (refused) => {
     const { count } = await import('../dist/index.js');
     const cause = new DOMException('refused by the stand-in', 'OperationError');
     const device = () => Promise.reject(cause);
     const gpu = { requestAdapter: () => (refused === 'adapter' ? Promise.reject(cause) : Promise.resolve({ requestDevice: device })) };
-    const scope = globalThis as { navigator?: unknown };
-    const had = Object.getOwnPropertyDescriptor(scope, 'navigator');
-    Object.defineProperty(scope, 'navigator', { value: { gpu }, configurable: true, writable: true });
-    try {
+    await withNavigatorGpu(gpu, async () => {
       const outcome = await count(8, { engine: 'webgpu' }).catch((error: unknown) => error);
       // Before: the platform's own error, with no code.
       expect(outcome).toMatchObject({ code: 'ERR_NQUEENS_WEBGPU_UNAVAILABLE', cause });
       expect((outcome as Error).message).toBe(
         `engine 'webgpu' is unavailable here: ${refused === 'adapter' ? 'an adapter' : 'a device'} was refused (refused by the stand-in). Use engine 'wasm' or 'js' to count on the CPU.`,
       );
-    } finally {
-      if (had) Object.defineProperty(scope, 'navigator', had);
-      else delete scope.navigator;
-    }
+    });
   });
 });
 
@@ -1051,21 +1058,14 @@ describe("engine 'webgpu' in the API, on a stand-in GPU", () => {
     const { count } = await import('../dist/index.js');
     const device = createFakeDevice();
     const gpu = { requestAdapter: () => Promise.resolve({ limits: DEFAULT_LIMITS, requestDevice: () => Promise.resolve(device) }) };
-    const scope = globalThis as { navigator?: unknown };
-    const had = Object.getOwnPropertyDescriptor(scope, 'navigator');
-    Object.defineProperty(scope, 'navigator', { value: { gpu }, configurable: true, writable: true });
     let calls = 0;
-    try {
+    await withNavigatorGpu(gpu, async () => {
       for (const value of [() => calls++, 5]) {
         Object.defineProperty(Object.prototype, 'onDispatch', { value, configurable: true, writable: true });
         // Before: the first was called for each dispatch, the second failed the count with an uncoded TypeError.
         expect(await count(11, { engine: 'webgpu' })).toMatchObject({ total: TOTAL[11], unique: UNIQUE[11], engine: 'webgpu' });
       }
-    } finally {
-      delete (Object.prototype as { onDispatch?: unknown }).onDispatch;
-      if (had) Object.defineProperty(scope, 'navigator', had);
-      else delete scope.navigator;
-    }
+    }).finally(() => delete (Object.prototype as { onDispatch?: unknown }).onDispatch);
     expect(calls).toBe(0);
   });
 });

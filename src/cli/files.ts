@@ -349,9 +349,6 @@ export class PendingFile {
     if (claimed === undefined) throw codedError(`${shown(this.file)} was already written`, ERROR_CODES.INTERNAL);
     let result: string | undefined;
     try {
-      // Another command's file renamed onto FILE.partial while this one counted: renaming it would pass it off as this result.
-      if (!stillHeld(claimed))
-        throw failure(`${this.doing}: ${shown(this.temporary)} was replaced by another file while counting`, ERROR_CODES.WRITE_FAILED);
       // The result is written and flushed under a name of its own, then renamed onto FILE; FILE.partial keeps
       // the owner record until then, so a count killed at any point (SIGKILL in the flush, say) leaves a claim
       // that the rerun takes over, never a FILE.partial that is no owner record and that every rerun refuses.
@@ -364,6 +361,7 @@ export class PendingFile {
         closeSync(fd);
       }
       this.refuseSpecialFile(); // made one while the count ran
+      // Another command's file renamed onto FILE.partial while this one counted: the claim is not this count's.
       if (!stillHeld(claimed))
         throw failure(`${this.doing}: ${shown(this.temporary)} was replaced by another file while counting`, ERROR_CODES.WRITE_FAILED);
       renameSync(result, this.target);

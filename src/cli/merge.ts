@@ -64,10 +64,10 @@ export async function runMerge(files: string[], values: OptionValues): Promise<v
   if (files.includes('')) throw new UsageError('merge: a shard file name is empty (""): an unset shell variable?');
   // Shards are read whole, each checked against its file name: `-` names no stdin here (before, a file named "-").
   if (files.includes('-')) refuseDash('merge reads shard files, not stdin ("-"); name them, e.g. `nqueens merge shard-*.json`');
+  const verifying = values.verify !== undefined; // --verify 0 too: its report has the keys --verify promises
   const verifyCount = values.verify === undefined ? 0 : parseInteger(values.verify, '--verify', 0, Number.MAX_SAFE_INTEGER);
-  if (values.seed !== undefined && values.verify === undefined) throw new UsageError('--seed goes with --verify K');
-  if (values.engine !== undefined && values.verify === undefined)
-    throw new UsageError('--engine goes with --verify K: the engine that recounts');
+  if (values.seed !== undefined && !verifying) throw new UsageError('--seed goes with --verify K');
+  if (values.engine !== undefined && !verifying) throw new UsageError('--engine goes with --verify K: the engine that recounts');
   const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 32) : parseInteger(values.seed, '--seed', 0, 2 ** 32 - 1);
   const engine = parseCpuEngine(values.engine, 'merge --verify', ['auto', 'wasm', 'js']);
   const shards = files.map((file) => ({ file, role: 'a shard to merge' }));
@@ -102,8 +102,7 @@ export async function runMerge(files: string[], values: OptionValues): Promise<v
         plan: m.plan.identity.digest,
         elapsedMs: roundMs(m.elapsedMs),
       };
-      // With --verify given, 0 too: the keys docs/cli.md promises with it (before, 0 dropped them, and --seed with them).
-      if (values.verify !== undefined) Object.assign(out, { verified, seed });
+      if (verifying) Object.assign(out, { verified, seed });
       println(JSON.stringify(out));
       return;
     }
@@ -113,7 +112,7 @@ export async function runMerge(files: string[], values: OptionValues): Promise<v
       ['unique', m.unique.toString()],
       ['shards', `${m.files} (${m.plan.units} units, plan ${planLabel(m.plan.identity)}, ${m.plan.identity.digest})`],
       ['time', `${formatMs(m.elapsedMs)} (sum over shards)`],
-      ...(values.verify !== undefined ? [['verify', `${verified} random units recounted, all match (seed ${seed})`] as const] : []),
+      ...(verifying ? [['verify', `${verified} random units recounted, all match (seed ${seed})`] as const] : []),
     ]);
   } catch (error) {
     subtotals?.discard();

@@ -262,7 +262,7 @@ function compileSearch(n: number, device: GpuDeviceLike, plan: GpuWorkPlan, layo
   const deepest = deepestInnerRows(n);
   // Descriptors without a prototype, here and below: WebGPU reads a member left out (a buffer binding's `offset`
   // and `size`, a pipeline's `constants`) through Object.prototype.
-  const code = unitSearchShader(Math.min(plan.rowsLeft, Math.max(1, deepest)), ownKeysOnly({ boardSize: n, ...layout }));
+  const code = unitSearchShader(Math.min(plan.rowsLeft, Math.max(1, deepest)), { boardSize: n, ...layout });
   const compiling = device.createComputePipelineAsync(
     ownKeysOnly({
       layout: 'auto' as const,
