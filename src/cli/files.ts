@@ -17,11 +17,11 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { getSystemErrorMap } from 'node:util';
 import { codedError, ERROR_CODES, failure } from '../shared/errors.js';
 import { flushToDisk } from './flush-to-disk.js';
-import { claim, liveOwner, lockOf, release, sibling, stillHeld, type Claim } from './owner.js';
+import { besideName, claim, liveOwner, lockOf, release, sibling, stillHeld, type Claim } from './owner.js';
 import { kindOf } from './regular-file.js';
 import { shown } from './shorten.js';
 import { terminalOf } from './terminal.js';
@@ -262,6 +262,8 @@ export class PendingFile {
   /** Where the result lands: FILE, or the file a symbolic link FILE points to (written through, the link kept). */
   private readonly target: string;
   private readonly temporary: string;
+  /** The result's own file beside the temporary, named in the claim's record so a rerun removes it if this count is killed. */
+  private readonly resultFile: string;
   private claim: Claim | undefined;
   /** How each of its failures begins: `cannot write WHAT to FILE` (FILE cut short, as a long value is). */
   private readonly doing: string;
@@ -287,8 +289,9 @@ export class PendingFile {
     this.target = target;
     this.refuseSpecialFile();
     this.temporary = sibling(target, '.partial');
+    this.resultFile = besideName(this.temporary, 'result');
     try {
-      this.claim = claim(this.temporary, checkpoint, (why) => `${this.doing}: ${why}`);
+      this.claim = claim(this.temporary, checkpoint, (why) => `${this.doing}: ${why}`, basename(this.resultFile));
       // Claimed first, then looked for: of two counts that start at once, the second sees the first.
       const counting = liveOwner(lockOf(target));
       if (counting !== undefined) {
@@ -352,8 +355,8 @@ export class PendingFile {
       // The result is written and flushed under a name of its own, then renamed onto FILE; FILE.partial keeps
       // the owner record until then, so a count killed at any point (SIGKILL in the flush, say) leaves a claim
       // that the rerun takes over, never a FILE.partial that is no owner record and that every rerun refuses.
-      result = resultName(this.temporary);
-      const fd = openSync(result, RESULT_FLAGS, 0o666);
+      const fd = openSync(this.resultFile, RESULT_FLAGS, 0o666);
+      result = this.resultFile; // ours to remove from here on
       try {
         writeAll(fd, text, 0);
         flushToDisk(fd);
@@ -421,11 +424,6 @@ export function writableByUs(file: string, stat: { mode: number; uid: number; gi
 
 /** Created exclusively, never through a link: the result's own file beside FILE.partial. */
 const RESULT_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
-
-/** A hidden name for the result beside `temporary` (as short whatever FILE's own name, which may be near NAME_MAX). */
-function resultName(temporary: string): string {
-  return resolve(dirname(temporary), `.nqueens-result-${process.pid}-${Math.floor(Math.random() * 1e9)}`);
-}
 
 function unlinkQuietly(file: string): void {
   try {

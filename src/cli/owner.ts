@@ -57,7 +57,12 @@ interface OwnerRecord {
   /** The checkpoint the owner counts with (absolute), or null: a claim is taken over only by a count with the same one. */
   checkpoint: string | null;
   since: string;
+  /** The hidden file beside the claim the owner writes its result to (an output's claim), removed with a gone owner's claim. */
+  leaves?: string;
 }
+
+/** The one kind of file a record may name in `leaves`: a result's hidden name (files.ts), its owner's pid in it. */
+const LEFT_FILE = /^\.nqueens-result-(\d+)-\d+$/;
 
 /** The longest name of a file, in bytes, on Linux's file systems (NAME_MAX: ext4, XFS, Btrfs, tmpfs, overlayfs). */
 const NAME_MAX = 255;
@@ -131,7 +136,7 @@ function pidNamespace(): string {
   }
 }
 
-function ownerRecord(checkpoint: string | null): OwnerRecord {
+function ownerRecord(checkpoint: string | null, leaves: string | undefined): OwnerRecord {
   return {
     format: OWNER_FORMAT,
     host: hostname(),
@@ -141,6 +146,7 @@ function ownerRecord(checkpoint: string | null): OwnerRecord {
     start: statOf(process.pid).start,
     checkpoint,
     since: new Date().toISOString(),
+    ...(leaves === undefined ? {} : { leaves }),
   };
 }
 
@@ -310,7 +316,7 @@ function readClaim(path: string): { record: OwnerRecord; renewedMs: number; ino:
 }
 
 /** A name for a file of this process's beside `path`, as short whatever `path`'s own name (which may be near NAME_MAX). */
-function besideName(path: string, what: string): string {
+export function besideName(path: string, what: string): string {
   return join(dirname(path), `.nqueens-${what}-${process.pid}-${Math.floor(Math.random() * 1e9)}`);
 }
 
@@ -343,6 +349,21 @@ export function removeStale(path: string, judged: { ino: number; text: string })
     // Gone already.
   }
   return same;
+}
+
+/**
+ * Removes the hidden result file a gone owner named in its record (killed
+ * while writing its result), if the record names one of its own: a name
+ * of that form with the owner's pid, which no other process writes.
+ */
+function removeLeftFile(path: string, record: OwnerRecord): void {
+  const match = typeof record.leaves === 'string' ? LEFT_FILE.exec(record.leaves) : null;
+  if (match === null || Number(match[1]) !== record.pid) return;
+  try {
+    unlinkSync(join(dirname(path), match[0]));
+  } catch {
+    // Never written (killed before its result), or gone already.
+  }
 }
 
 const CREATE_EXCLUSIVELY = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
@@ -402,14 +423,15 @@ function createThenWrite(path: string, record: string): number {
  * link) with an owner record, or takes over a claim whose owner is gone and
  * which names the same checkpoint. Refuses, as ERR_NQUEENS_WRITE_FAILED
  * with `what` and `why`, a live owner's claim or a file that is no claim.
- * The record stays in the file; the caller may overwrite it (an output's
- * temporary) from position 0.
+ * The record stays in the file. `leaves` names the hidden file beside
+ * `path` the claimant may leave if killed (an output's result, written
+ * before the rename), which a count taking the claim over removes.
  */
-export function claim(path: string, checkpoint: string | null, refusal: (why: string) => string): Claim {
+export function claim(path: string, checkpoint: string | null, refusal: (why: string) => string, leaves?: string): Claim {
   for (let attempt = 0; attempt < 3; attempt++) {
     let fd: number;
     try {
-      fd = createWithRecord(path, JSON.stringify(ownerRecord(checkpoint)) + '\n');
+      fd = createWithRecord(path, JSON.stringify(ownerRecord(checkpoint, leaves)) + '\n');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const found = readClaim(path);
@@ -435,7 +457,7 @@ export function claim(path: string, checkpoint: string | null, refusal: (why: st
           ERROR_CODES.WRITE_FAILED,
         );
       }
-      removeStale(path, found);
+      if (removeStale(path, found)) removeLeftFile(path, found.record);
       continue;
     }
     const claimed: Claim = { path, fd };

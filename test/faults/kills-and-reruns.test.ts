@@ -192,6 +192,29 @@ describe('claims left behind', () => {
     }
   });
 
+  it("a gone owner's hidden result file is removed with its claim, and only a file of that form with its pid", () => {
+    const here = join(dir, 'left-files');
+    mkdirSync(here);
+    const pid = goneProcess();
+    const other = goneProcess();
+    for (const [leaves, removed] of [
+      [`.nqueens-result-${pid}-17`, true],
+      [`.nqueens-result-${other}-17`, false], // another process's name: an edited record
+      ['keep.txt', false],
+      [`../.nqueens-result-${pid}-17`, false],
+      [`.nqueens-result-${pid}-17/x`, false],
+    ] as const) {
+      writeFileSync(join(here, leaves.startsWith('../') ? 'keep.txt' : leaves.replace('/x', '')), 'left\n');
+      claim(join(here, 'out.json.partial'), { pid, leaves });
+      const r = nqueens('count', '9', '--shard', '0/1', '--out', join(here, 'out.json'));
+      expect([leaves, r.code, r.stderr]).toEqual([leaves, 0, '']);
+      const left = readdirSync(here).filter((name) => name !== 'out.json');
+      expect([leaves, left]).toEqual([leaves, removed ? [] : [expect.any(String)]]);
+      for (const name of left) unlinkSync(join(here, name));
+    }
+    expect(readJson(join(here, 'out.json'))).toMatchObject({ n: 9, total: '352' });
+  });
+
   it.runIf(process.platform === 'linux')(
     'a killed count not yet reaped (a zombie: its parent does not wait, or an init that reaps late) is taken over',
     async () => {
@@ -333,11 +356,16 @@ describe('claims left behind', () => {
       const killed = spawnSync(process.execPath, ['--import', killAtResult, cli, ...args], { cwd: here, encoding: 'utf8' });
       expect([args, killed.signal]).toEqual([args, 'SIGKILL']);
       expect(existsSync(join(here, file))).toBe(false);
-      expect(readJson(join(here, `${file}.partial`))).toMatchObject({ format: 'nqueens-owner', pid: killed.pid });
+      const record = readJson(join(here, `${file}.partial`));
+      expect(record).toMatchObject({ format: 'nqueens-owner', pid: killed.pid, leaves: expect.stringMatching(/^\.nqueens-result-/) });
+      // The kill left the result's hidden file (empty: killed at its first write), named in the record.
+      expect([args, readdirSync(here).filter((name) => name.startsWith('.nqueens-'))]).toEqual([args, [record.leaves]]);
+      expect(readFileSync(join(here, record.leaves), 'utf8')).toBe('');
       const rerun = spawnSync(process.execPath, [cli, ...args], { cwd: here, encoding: 'utf8' });
       expect([args, rerun.status]).toEqual([args, 0]);
       expect(existsSync(join(here, `${file}.partial`))).toBe(false);
-      for (const name of readdirSync(here)) if (name.startsWith('.nqueens-result-')) unlinkSync(join(here, name));
+      // Taken over with the claim: removed.
+      expect([args, readdirSync(here).filter((name) => name.startsWith('.nqueens-'))]).toEqual([args, []]);
     }
     expect(readJson(join(here, 'result.json'))).toMatchObject({ n: 11, total: '2680' });
     expect(readJson(join(here, 'ck.json'))).toMatchObject({ n: 11, total: '2680' });
