@@ -389,15 +389,29 @@ describe('nqueens count --algorithm', () => {
 });
 
 describe('messages that say what to do next', () => {
-  it('a checkpoint of another algorithm names the option that resumes it', () => {
+  it('a checkpoint resumed without --algorithm keeps the algorithm it was made with, and says so', () => {
     const dir = mkdtempSync(join(tmpdir(), 'nqueens-hint-'));
-    const file = join(dir, 'c.ckpt');
-    expect(nqueens('count', '16', '--algorithm', 'search', '--checkpoint', file).code).toBe(0);
-    const r = nqueens('count', '16', '--checkpoint', file);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(
-      /made with another plan .*; to resume it, run with --algorithm search --depth \d \[ERR_NQUEENS_BAD_CHECKPOINT\]/,
-    );
+    // The search at n = 16 (the default there is the join), its depth kept too; the join below 16 (the search's range).
+    for (const [n, made, total] of [
+      ['16', ['--algorithm', 'search', '--depth', '2'], '14772512'],
+      ['8', ['--algorithm', 'join'], '92'],
+      ['11', ['--algorithm', 'join'], '2680'],
+      ['15', ['--algorithm', 'join'], '2279184'],
+    ] as const) {
+      const file = join(dir, `c${n}.ckpt`);
+      expect(nqueens('count', n, ...made, '--checkpoint', file).code).toBe(0);
+      const r = nqueens('count', n, '--checkpoint', file, '--json');
+      const algorithm = made[1];
+      const note = `nqueens: note: ${file} was made with the ${algorithm}, so it resumes with the ${algorithm}\n`;
+      expect([n, r.code, r.stderr.slice(0, note.length)]).toEqual([n, 0, note]);
+      // Every unit was recorded by the first run: none is counted again (a plan made anew would refuse the file).
+      expect(r.stderr.slice(note.length)).toMatch(new RegExp(`^resumed from ${file}: (\\d+) of \\1 units were already done\\n$`));
+      expect([n, JSON.parse(r.stdout)]).toEqual([n, expect.objectContaining({ total, algorithm })]);
+      // Asked for the other algorithm: refused, naming the options that resume it.
+      const other = nqueens('count', n, '--algorithm', algorithm === 'join' ? 'search' : 'join', '--checkpoint', file);
+      const hint = algorithm === 'join' ? 'join and without --depth' : 'search --depth 2';
+      expect([n, other.code, other.stderr]).toEqual([n, 1, expect.stringContaining(`; to resume it, run with --algorithm ${hint} [`)]);
+    }
   });
 
   it('a checkpoint of another depth names the depth that resumes it, whatever --depth was given', () => {

@@ -14,7 +14,15 @@
 import { closeSync, constants, existsSync, fstatSync, ftruncateSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { fnv1a, hex8, shortCheck } from '../shared/digest.js';
 import { ERROR_CODES, failure } from '../shared/errors.js';
-import { hasDepth, implausibleCount, makesPlan, plannedMethod, recordedPlan, type PlannedMethod } from '../run/methods.js';
+import {
+  hasDepth,
+  implausibleCount,
+  makesPlan,
+  plannedMethod,
+  recordedPlan,
+  type AlgorithmName,
+  type PlannedMethod,
+} from '../run/methods.js';
 import type { Already } from '../run/runner.js';
 import { VERSION } from '../shared/version.js';
 import { danglingLinkTarget, describeError, redirectedStream, refuseDescriptor, whyNotCreated, writableByUs } from './files.js';
@@ -313,17 +321,17 @@ export class Checkpoint {
   }
 
   /**
-   * The depth a checkpoint of the search was made with, to resume it with the
-   * same plan; undefined if FILE is new, unreadable or of another method.
+   * The algorithm and depth a checkpoint of n was made with, to resume it
+   * with the same plan; undefined if FILE is new, unreadable, of another n or
+   * names no plan this version knows (opening it then says why).
    */
-  static depthOf(file: string): number | undefined {
+  static planOf(file: string, n: number): { algorithm: AlgorithmName; depth: number } | undefined {
     if (!existsSync(file)) return undefined;
     try {
       const first = linesOf(file).next();
       if (first.done) return undefined;
-      const plan = (JSON.parse(first.value.line) as Header)?.plan;
-      const recorded = recordedPlan(plan);
-      return recorded && hasDepth(recorded.algorithm) ? recorded.depth : undefined;
+      const header = JSON.parse(first.value.line) as Header | null;
+      return header?.n === n ? recordedPlan(header.plan) : undefined;
     } catch {
       return undefined;
     }

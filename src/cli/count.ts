@@ -3,6 +3,7 @@
 import {
   algorithmLimits,
   hasDepth,
+  makesPlan,
   methodForCount,
   planAlgorithm,
   planLabel,
@@ -132,10 +133,10 @@ async function countSlice(
 ): Promise<void> {
   const { engine, algorithm, threads, json, depth } = options;
   const { checkpoint: checkpointFile, shard: shardText, out, subtotals } = values;
-  // The algorithm of a slice depends on n and the options only, never on the
-  // machine, so every shard of a count runs the same plan.
-  // --depth refines the search's plan, so 'auto' with --depth means the search.
-  const plannedAlgorithm = planAlgorithm(n, engine, algorithm, depth);
+  // The algorithm of a slice depends on n and the options (and a checkpoint
+  // resumed), never on the machine, so every shard of a count runs the same
+  // plan. --depth refines the search's plan, so 'auto' with --depth means the search.
+  const plannedAlgorithm = sliceAlgorithm(n, engine, algorithm, depth, checkpointFile);
   if (!hasDepth(plannedAlgorithm) && depth !== undefined)
     throw new UsageError(
       "--depth refines the search's plan; the join's units are row splits, with no depth: drop --depth or --algorithm join",
@@ -211,7 +212,7 @@ async function runSlice(run: SliceRun): Promise<void> {
     n,
     run.algorithm,
     parts * PARTS_PER_SHARD,
-    run.depth ?? (checkpointFile ? Checkpoint.depthOf(checkpointFile) : undefined),
+    run.depth ?? (checkpointFile ? resumedDepth(Checkpoint.planOf(checkpointFile, n), run.algorithm) : undefined),
   );
   const { from, to } = spec ? plan.shardRange(spec.index, spec.count) : { from: 0, to: plan.units };
   if (spec) checkShardUnits(plan, spec);
@@ -331,6 +332,34 @@ async function writeShard(run: SliceRun, shard: ReturnType<typeof shardResult>, 
       );
     }
   }
+}
+
+/**
+ * The algorithm of a slice: the options' own, except that a checkpoint
+ * resumed with the defaults (no --algorithm, no --depth) keeps the one it
+ * was made with (a search checkpoint of n = 16 to 24, where the default is
+ * the join), as far as this version makes that plan; a note on stderr says
+ * so. A slice's engine runs either (auto, wasm or js: args checks it).
+ */
+function sliceAlgorithm(
+  n: number,
+  engine: EngineChoice,
+  algorithm: AlgorithmChoice,
+  depth: number | undefined,
+  checkpointFile: string | undefined,
+): AlgorithmName {
+  const planned = planAlgorithm(n, engine, algorithm, depth);
+  if (checkpointFile === undefined) return planned;
+  const made = Checkpoint.planOf(checkpointFile, n);
+  if (made === undefined || made.algorithm === planned || algorithm !== 'auto' || depth !== undefined || !makesPlan(made.algorithm, n))
+    return planned;
+  printErr(`nqueens: note: ${shown(checkpointFile)} was made with the ${made.algorithm}, so it resumes with the ${made.algorithm}`);
+  return made.algorithm;
+}
+
+/** The depth a checkpoint made with `algorithm` was refined to (the search's), to resume its plan. */
+function resumedDepth(made: { algorithm: AlgorithmName; depth: number } | undefined, algorithm: AlgorithmName): number | undefined {
+  return made?.algorithm === algorithm && hasDepth(algorithm) ? made.depth : undefined;
 }
 
 /** An algorithm's limits (the join's) in the command line's words, before the API would refuse them in its own. */
