@@ -241,6 +241,14 @@ const machine = {
 const date = new Date().toISOString();
 /** @type {import('./report.mjs').Result & Record<string, unknown>} */
 const result = {
+  // The command the tables name: a bench:17 run must not be published as `npm run bench`.
+  command: anchor
+    ? 'npm run bench:17'
+    : quick
+      ? 'npm run bench -- --quick'
+      : values.sizes
+        ? `npm run bench -- --sizes ${values.sizes}`
+        : 'npm run bench',
   date,
   machine,
   sizes,

@@ -11,6 +11,7 @@ import { joinMemoryBytes, QUARTER_CACHE_BYTES } from '../dist/join/join-plan.js'
 import { IDLE_MS } from '../dist/run/pool.js';
 import { SLICE_MS } from '../dist/shared/slices.js';
 import { latestChart } from '../bench/chart-latest.mjs';
+import { historyMarkdown } from '../bench/history.mjs';
 import { readmeBlocks, summaryMarkdown } from '../bench/tables.mjs';
 
 const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8');
@@ -55,6 +56,14 @@ describe("README's figures", () => {
     expect(times.filter((t) => !constants[t])).toEqual([]);
   });
 
+  it('no speed ratio or rate is stated outside the generated blocks', () => {
+    const prose = README.replace(/<!-- (readme-[\w-]+):start -->[\s\S]*?<!-- \1:end -->/g, '');
+    const ratios = [...prose.matchAll(/\b\d[\d,.]*\s?(?:x|×|times)(?![\w-])|\b\d[\d,.]*\s?[kMG]? ?(?:solutions|counts)\/s\b/g)].map(
+      (m) => m[0],
+    );
+    expect(ratios).toEqual([]);
+  });
+
   it("the join's memory: its table cache, the most a thread needs up to n = 23, and at JOIN_MAX_N", () => {
     const text = README.replace(/\s+/g, ' ');
     const cache = /within (\d+) MiB/.exec(text);
@@ -77,6 +86,11 @@ describe('the benchmark files agree with the run', () => {
 
   it("bench/README.md's table is bench/results/latest.md", () => {
     expect(block(read('../bench/README.md'), 'bench')).toBe(read('../bench/results/latest.md'));
+  });
+
+  it("bench/README.md's n = 17 table and run history are bench/results/latest-n17.md and history-n17.jsonl", () => {
+    expect(block(read('../bench/README.md'), 'bench17')).toBe(read('../bench/results/latest-n17.md'));
+    expect(block(read('../bench/README.md'), 'bench17-history')).toBe(historyMarkdown());
   });
 
   it('the chart is drawn from the same result, shows the join and names the CPU', () => {
