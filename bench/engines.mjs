@@ -9,8 +9,9 @@ import { compileKernel } from '../dist/engines/wasm-loader.js';
 import { methodForCount } from '../dist/run/methods.js';
 
 /**
- * @typedef {{ id: string, label: string, minN?: number, maxN?: number, native?: boolean,
+ * @typedef {{ id: string, label: string, minN?: number, maxN?: number, native?: boolean, everyCore?: boolean,
  *   run?: (n: number) => bigint | Promise<bigint> }} Engine
+ * everyCore: it starts workers on every core, so it runs unpinned (bench/pin.mjs).
  */
 
 /** The engine every other row is compared with, at every n. */
@@ -41,7 +42,7 @@ export function benchEngines({ cores, referenceMaxN }) {
       run: (n) => countSync(n, { engine: 'reference' }).total,
     },
     { id: 'threads-1', label: `count(), 1 worker (${auto})`, run: workers(1) },
-    { id: `threads-${cores}`, label: `count(), ${cores} workers (${auto})`, run: workers(cores) },
+    { id: `threads-${cores}`, label: `count(), ${cores} workers (${auto})`, everyCore: true, run: workers(cores) },
     { id: 'native', label: 'native C, plain bitmask (the anchor)', native: true },
   ];
 }

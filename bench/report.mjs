@@ -5,7 +5,7 @@
 /**
  * @typedef {{ n: number, engine: string, label: string, medianMs: number, rme: number, samples: number, total: string,
  *   vsBaseline?: number, vsSymmetryWasm?: number, vsNativePerRound?: { median: number, min: number, max: number, rounds?: number[] } }} Row
- * @typedef {{ cpu: string, cores: number, node: string, nativeCompiler?: string }} Machine
+ * @typedef {{ cpu: string, cores: number, node: string, nativeCompiler?: string, pinned?: string }} Machine
  * @typedef {{ date: string, machine: Machine, sizes: number[], rows: Row[], baseline?: string, skipped?: { engine: string, reason: string }[],
  *   command?: string, busy?: string, cliSample?: string, cold?: { engine: string, n: number, medianMs: number }[], abortLatencyMs?: number[] }} Result
  */
@@ -27,7 +27,8 @@ function ratio(/** @type {Row} */ r) {
 export function runLine(/** @type {Result} */ result) {
   const m = result.machine;
   const busy = result.busy ? ` ${result.busy}` : '';
-  return `${result.date.slice(0, 10)}, ${m.cpu}, ${m.cores} cores, Node ${m.node}.${busy}`;
+  const pinned = m.pinned ? `, single-thread rows and native C on ${m.pinned}` : '';
+  return `${result.date.slice(0, 10)}, ${m.cpu}, ${m.cores} cores, Node ${m.node}${pinned}.${busy}`;
 }
 
 /**

@@ -9,6 +9,8 @@
 //   npm run bench:17             n = 17 only: the targets against native C
 //   npm run bench -- --quick     n = 8, 10, 12, two short rounds; prints only
 //   npm run bench -- --sizes 9   chosen sizes (with --anchor: the n = 17 setup); prints only
+//   --cpu K                      the core the single-thread rows and the native anchor run on
+//                                (default 0; Linux, taskset: bench/pin.mjs); --cpu any: not pinned
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, arch, cpus, loadavg, platform, release } from 'node:os';
@@ -22,11 +24,12 @@ import { latestChart } from './chart-latest.mjs';
 import { BASELINE, benchEngines, webgpuEngine } from './engines.mjs';
 import { measuredCommit, recordAnchorRun } from './history.mjs';
 import { buildNative, runNative } from './native.mjs';
+import { pinning, runOn } from './pin.mjs';
 import { duration, resultMarkdown } from './report.mjs';
 import { writeTables } from './tables.mjs';
 
 const { values } = parseArgs({
-  options: { quick: { type: 'boolean' }, anchor: { type: 'boolean' }, sizes: { type: 'string' } },
+  options: { quick: { type: 'boolean' }, anchor: { type: 'boolean' }, sizes: { type: 'string' }, cpu: { type: 'string' } },
 });
 const anchor = values.anchor === true;
 const quick = values.quick === true;
@@ -43,6 +46,20 @@ const busy =
     ? `Measured on a busy shared machine (load average ${load.toFixed(2)} at the start): compare ratios, not absolute times.`
     : undefined;
 say(`npm run bench${quick ? ' --quick' : ''}: ${cpuName()}, ${cores} cores, Node ${process.version}, load average ${load.toFixed(2)}`);
+const pin = pinning(values.cpu ?? '0');
+if ('cpu' in pin) runOn(pin.cpu);
+const pinned = 'cpu' in pin ? `CPU ${pin.cpu} (taskset)` : undefined;
+say('cpu' in pin ? `single-thread rows and the native anchor on ${pinned}; rows on every core on ${pin.all}` : `not pinned: ${pin.reason}`);
+
+/** Runs `work` with every thread on this process's own cores (workers on every core), then pins again. */
+async function onEveryCore(/** @type {() => Promise<unknown> | unknown} */ work) {
+  if ('all' in pin) runOn(pin.all);
+  try {
+    return await work();
+  } finally {
+    if ('cpu' in pin) runOn(pin.cpu);
+  }
+}
 const compiler = buildNative();
 say(compiler ? `native C anchor built with ${compiler}` : 'native C anchor: no C compiler found, its row is skipped');
 // Before this run writes anything: the code being measured.
@@ -138,9 +155,14 @@ for (const n of sizes) {
         });
       } else {
         const run = /** @type {NonNullable<typeof e.run>} */ (e.run);
-        bench.add(e.id, async () => {
-          totals.set(e.id, await run(n));
-        });
+        const hooks = e.everyCore && 'cpu' in pin ? { beforeAll: () => runOn(pin.all), afterAll: () => runOn(pin.cpu) } : {};
+        bench.add(
+          e.id,
+          async () => {
+            totals.set(e.id, await run(n));
+          },
+          hooks,
+        );
       }
     }
     await bench.run();
@@ -197,6 +219,7 @@ if (publish && !anchor) {
 const abortLatency = [];
 if (!quick) {
   say(`abort: count(18) on ${cores} workers, aborted 5 times`);
+  if ('all' in pin) runOn(pin.all);
   for (let i = 0; i < 5; i++) {
     const controller = new AbortController();
     const running = count(18, { threads: cores, signal: controller.signal });
@@ -210,6 +233,7 @@ if (!quick) {
     if (name !== 'AbortError') throw new Error(`abort: the count ended with ${name}`);
     abortLatency.push(performance.now() - abortedAt);
   }
+  if ('cpu' in pin) runOn(pin.cpu);
   abortLatency.sort((a, b) => a - b);
 }
 
@@ -220,13 +244,22 @@ if (publish && !anchor) {
   asyncVsSync = { warm: await warmRounds(9), cold: coldRounds(5) };
 }
 
-/** README's sample of the CLI's output: `nqueens count 16`, run here, once. */
+/** README's sample of the CLI's output: `nqueens count 16` (on every core), run 5 times; the output of the median run. */
 let cliSample;
 if (publish && !anchor) {
-  say('the CLI: nqueens count 16, for README');
-  cliSample = execFileSync(process.execPath, [fileURLToPath(new URL('../dist/cli/main.js', import.meta.url)), 'count', '16'], {
-    encoding: 'utf8',
-  });
+  say('the CLI: nqueens count 16, 5 times, for README');
+  const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+  const outputs = /** @type {string[]} */ (
+    await onEveryCore(() => Array.from({ length: 5 }, () => execFileSync(process.execPath, [cli, 'count', '16'], { encoding: 'utf8' })))
+  );
+  cliSample = outputs.sort((a, b) => printedMs(a) - printedMs(b))[2];
+}
+
+/** The time a CLI count printed (`time  216.9 ms`, `time  1.52 s`), in milliseconds. */
+function printedMs(/** @type {string} */ output) {
+  const [, value, unit] = /^time\s+([\d.]+) (µs|ms|s)$/m.exec(output) ?? [];
+  if (value === undefined) throw new Error(`the CLI printed no time:\n${output}`);
+  return Number(value) * { µs: 1e-3, ms: 1, s: 1000 }[/** @type {'µs' | 'ms' | 's'} */ (unit)];
 }
 
 const machine = {
@@ -237,6 +270,7 @@ const machine = {
   v8: process.versions.v8,
   loadAverage: load,
   nativeCompiler: compiler ?? 'none found (native row skipped)',
+  pinned,
 };
 const date = new Date().toISOString();
 /** @type {import('./report.mjs').Result & Record<string, unknown>} */
