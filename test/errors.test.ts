@@ -52,6 +52,16 @@ describe.each(BAD_N)('n = %s', (n, type) => {
     expect(() => solutions(n as number)).toThrow(type);
     expect(() => solutions(n as number)).toThrow(N_MESSAGE);
   });
+
+  // The other functions that take n: before, only fractions and NaN were tried on them, never 0, -1 or 33.
+  it('countCompletionsSync and planUnits throw, countCompletions rejects', async () => {
+    expect(() => countCompletionsSync(n as number, [])).toThrow(type);
+    expect(() => countCompletionsSync(n as number, [])).toThrow(N_MESSAGE);
+    expect(() => planUnits(n as number)).toThrow(type);
+    expect(() => planUnits(n as number)).toThrow(N_MESSAGE);
+    await expect(countCompletions(n as number, [])).rejects.toThrow(type);
+    await expect(countCompletions(n as number, [])).rejects.toThrow(N_MESSAGE);
+  });
 });
 
 // One rule for every number the API takes, Node's own (validateInteger): a number that is no integer (a fraction,
