@@ -19,24 +19,34 @@ interface DawnNode {
 }
 
 /** The shared Dawn instance and the leases on it; undefined when no count holds one. */
-let shared: { gpu: Promise<GpuLike | undefined>; leases: number } | undefined;
+let shared: { gpu: Promise<NodeGpu>; leases: number } | undefined;
 
-async function createNodeGpu(): Promise<GpuLike | undefined> {
+/** The `webgpu` package's instance, or why there is none: not installed, or installed but failing to load here. */
+type NodeGpu = { gpu: GpuLike } | { missing: true } | { broken: unknown };
+
+async function createNodeGpu(): Promise<NodeGpu> {
   const name = 'webgpu';
+  let dawn: DawnNode;
   try {
     // Hidden from bundlers, like the node:* imports: browser builds never run it.
-    const dawn = (await import(/* @vite-ignore */ /* webpackIgnore: true */ name)) as DawnNode;
+    dawn = (await import(/* @vite-ignore */ /* webpackIgnore: true */ name)) as DawnNode;
+  } catch (error) {
+    // Not installed; anything else (a native binary that does not load here, a wrong platform) is said as it is.
+    const code = (error as { code?: unknown } | undefined)?.code;
+    return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND' ? { missing: true } : { broken: error };
+  }
+  try {
     // No bounds clamps on the shader's array indexes: on an H100 the search then takes 0.78x the time
     // (bench/gpu-probe.mjs, 2026-11-27). The shader's indexes stay within its buffers by construction, and the
     // CPU twin and the Dawn tests check them; browsers keep their clamps (their instance is not ours).
-    return dawn.create(['enable-dawn-features=disable_robustness']);
-  } catch {
-    return undefined; // not installed, or no build for this platform
+    return { gpu: dawn.create(['enable-dawn-features=disable_robustness']) };
+  } catch (error) {
+    return { broken: error };
   }
 }
 
 /** A hold on the shared Node instance: `end` once, after the device made from it is destroyed. */
-function leaseNodeGpu(): { gpu: Promise<GpuLike | undefined>; end(): void } {
+function leaseNodeGpu(): { gpu: Promise<NodeGpu>; end(): void } {
   shared ??= { gpu: createNodeGpu(), leases: 0 };
   const held = shared;
   held.leases++;
@@ -172,7 +182,12 @@ export async function requestGpuDevice(): Promise<GpuSession> {
   const navigatorGpu = (globalThis as { navigator?: { gpu?: GpuLike } }).navigator?.gpu;
   const lease = navigatorGpu || !isNode ? undefined : leaseNodeGpu();
   try {
-    const gpu = navigatorGpu ?? (await lease?.gpu);
+    const node = lease ? await lease.gpu : undefined;
+    if (node && 'broken' in node) {
+      const why = node.broken instanceof Error ? node.broken.message : String(node.broken);
+      throw unavailable(`the optional 'webgpu' package (Dawn) is installed but does not load here (${why})`, node.broken);
+    }
+    const gpu = navigatorGpu ?? (node && 'gpu' in node ? node.gpu : undefined);
     if (!gpu) {
       throw unavailable(
         isNode

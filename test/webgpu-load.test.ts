@@ -1,0 +1,43 @@
+// The `webgpu` package in Node, as the engine loads it: not installed, or installed but failing to load (a native
+// binary built for another platform or glibc). Each is ERR_NQUEENS_WEBGPU_UNAVAILABLE saying which; the second with
+// the load's own error as the cause, not as if the package were missing.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SCRIPT = `
+const { count } = await import(${JSON.stringify(new URL('../dist/index.js', import.meta.url).href)});
+const error = await count(8, { engine: 'webgpu' }).then(() => undefined, (e) => e);
+console.log(JSON.stringify({ code: error?.code, message: error?.message, cause: error?.cause?.message ?? null }));
+`;
+
+function countWith(fake: string) {
+  const child = spawnSync(
+    process.execPath,
+    ['--import', './test/fixtures/webgpu/use-fake-webgpu.mjs', '--input-type=module', '-e', SCRIPT],
+    { cwd: ROOT, encoding: 'utf8', timeout: 60_000, env: { ...process.env, FAKE_WEBGPU: fake } },
+  );
+  expect(child.status).toBe(0);
+  return JSON.parse(child.stdout.trim()) as { code: string; message: string; cause: string | null };
+}
+
+describe("the 'webgpu' package in Node", () => {
+  it('not installed: unavailable, saying it is not installed', () => {
+    expect(countWith('missing')).toEqual({
+      code: 'ERR_NQUEENS_WEBGPU_UNAVAILABLE',
+      message:
+        "engine 'webgpu' is unavailable here: Node has no navigator.gpu, and the optional 'webgpu' package (Dawn) is not installed. Use engine 'wasm' or 'js' to count on the CPU.",
+      cause: null,
+    });
+  });
+
+  it('installed but failing to load: unavailable, saying so, with the load error as the cause', () => {
+    const why = "stand-in: dawn.node: version `GLIBC_9.99' not found";
+    expect(countWith('broken')).toEqual({
+      code: 'ERR_NQUEENS_WEBGPU_UNAVAILABLE',
+      message: `engine 'webgpu' is unavailable here: the optional 'webgpu' package (Dawn) is installed but does not load here (${why}). Use engine 'wasm' or 'js' to count on the CPU.`,
+      cause: why,
+    });
+  });
+});
