@@ -210,7 +210,8 @@ const draining = new Set<OpenDevice>();
 
 /**
  * Destroys the device; in Node (Dawn, whose destroy() would block this
- * thread on it) once its queued work has ended, however long that takes.
+ * thread on it, whether the instance is this module's or the program's own
+ * navigator.gpu) once its queued work has ended, however long that takes.
  * Dawn's destroy() waits on the calling thread for the work still queued:
  * after an abort that froze the event loop for up to three dispatches
  * (an estimated 0.6 s on an H100 at n = 20; 21 s at n = 18 on lavapipe). A cap on
@@ -219,7 +220,9 @@ const draining = new Set<OpenDevice>();
  * reset by its watchdog, and a device lost ends the wait.
  */
 function closeDevice(open: OpenDevice): void {
-  if (!open.endLease || open.isLost()) return destroyDevice(open);
+  // In Node whoever made the instance: a program that set navigator.gpu to the package's own (as its README shows)
+  // gets the same Dawn, whose destroy() blocks just the same.
+  if ((!open.endLease && !isNode) || open.isLost()) return destroyDevice(open);
   draining.add(open); // held here until destroyed: nothing else need reference a device whose count has ended
   const drained = Promise.resolve()
     .then(() => open.device.queue.onSubmittedWorkDone())
