@@ -74,13 +74,14 @@ export async function runMerge(files: string[], values: OptionValues): Promise<v
   const subtotals = values.subtotals ? reserveOutput('--subtotals', values.subtotals, 'the subtotals', shards) : undefined;
   try {
     // A file given again (a glob repeated) is read once: the same name is the same shard, refused as given twice.
-    const read = new Map<string, { name: string; text: string }>();
+    // Each is read when mergeShards parses it, and its text dropped after: a deep plan's shards together are gigabytes.
     const m = mergeShards(
-      files.map((file) => {
-        const shard = read.get(file) ?? readShard(file);
-        read.set(file, shard);
-        return shard;
-      }),
+      files.map((file) => ({
+        name: file,
+        get text() {
+          return readShard(file).text;
+        },
+      })),
     );
     let verified = 0;
     if (verifyCount > 0) {

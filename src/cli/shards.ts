@@ -248,7 +248,8 @@ function unknownField(record: object, known: ReadonlySet<string>): string | unde
 interface ParsedShard {
   name: string;
   r: ShardResult;
-  counts: bigint[];
+  /** 8 bytes a unit (every count is below 2^64): merge holds every unit of the plan at once. */
+  counts: BigUint64Array;
 }
 
 /**
@@ -310,7 +311,12 @@ function parseShardFile(name: string, text: string): ParsedShard & { algorithm: 
   if (typeof r.elapsedMs !== 'number' || !(r.elapsedMs >= 0 && r.elapsedMs <= Number.MAX_SAFE_INTEGER)) {
     refuse(`${name}: "elapsedMs": ${field(r.elapsedMs)} is not a time in ms (0 or more)`);
   }
-  const counts = r.counts.map((c, k) => parseCount(c) ?? refuse(`${name}: the count of unit ${r.from + k} (${field(c)}) is not a count`));
+  const counts = new BigUint64Array(r.counts.length);
+  r.counts.forEach((c, k) => {
+    counts[k] = parseCount(c) ?? refuse(`${name}: the count of unit ${r.from + k} (${field(c)}) is not a count`);
+  });
+  // The counts' strings are read: keep only their 8 bytes each (a plan of 10^8 units is merged whole).
+  r.counts = [];
   return { name, r, counts, algorithm: recorded!.algorithm };
 }
 
@@ -363,13 +369,15 @@ function givenNames(names: Map<string, number>): string {
  * that do not match their totals or contradict a constellation's symmetry,
  * edited files. Every refusal names the file.
  */
-export function mergeShards(files: { name: string; text: string }[]): MergedShards {
+export function mergeShards(files: readonly { readonly name: string; readonly text: string }[]): MergedShards {
   if (files.length === 0) refuse('merge needs the shard files to add up');
   // Named in messages only, so by its start where long (a name of 100 KB would be quoted in every one).
-  // A name given again is parsed once (its file was read once: see merge.ts).
+  // A name given again is parsed once (its file was read once: see merge.ts). Each file's text is
+  // asked for only here (merge.ts reads it then), so that no more than one file's text is held at once.
   const parsed = new Map<string, ReturnType<typeof parseShardFile>>();
-  const shards = files.map(({ name, text }) => {
-    const shard = parsed.get(name) ?? parseShardFile(shown(name), text);
+  const shards = files.map((file) => {
+    const name = file.name;
+    const shard = parsed.get(name) ?? parseShardFile(shown(name), file.text);
     parsed.set(name, shard);
     return shard;
   });
