@@ -13,6 +13,7 @@
 //   --no-ts: without the TypeScript join (at n = 19 it takes 4 minutes a round)
 //   --no-count: without count(n, { threads: 1 }) (one worker, warm in this process, and cold in a fresh one)
 //   --cpu K: the core every contestant runs on (default 0, Linux with taskset); --cpu any: not pinned
+//   --no-record: leave bench/results/peers.jsonl alone (every other interleaved run is appended there, record.mjs)
 //
 // Peers (each skipped when its variable is unset; build steps in README.md here):
 //   NQUEENS_PEER_KLUEV_DIR    folder of Kluev's N-Queens-Count-Sol binaries, one per N, named by N ("16", "17", ...)
@@ -22,8 +23,10 @@
 //   NQUEENS_PEER_TAKAKEN_BIN  Takaken's C program (takaken.mjs)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { machine, machineLine } from './machine.mjs';
+import { interleavedRecord, median, medianRatio, PEERS_FILE, recordInterleavedRun } from './record.mjs';
 import { count, countSync } from '../../dist/index.js';
 import { contestant as faf } from './faf.mjs';
 import { contestant as q27 } from './q27.mjs';
@@ -127,6 +130,7 @@ for (const [variable, name, make] of /** @type {const} */ ([
 // Warm V8 on a small board so the first timed round is not the JIT's.
 for (const c of contestants) if (c.ours) await c.run(13);
 
+const loadAtStart = loadavg()[0];
 const seconds = new Map(); // `${name}/${n}` -> seconds per round
 const agreed = new Map(); // n -> the total every contestant must count (ours are tested against OEIS)
 let turn = 0;
@@ -150,7 +154,6 @@ for (let round = 0; round < rounds; round++) {
   console.log(`round ${round + 1} of ${rounds} done`);
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const peers = contestants.filter((c) => !c.ours);
 console.log(
   `\n${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${rounds} rounds, one thread each; median seconds, and median of per-round ratios`,
@@ -163,22 +166,40 @@ for (const n of sizes) {
     if (c.ours) {
       for (const p of peers) {
         const theirs = seconds.get(`${p.name}/${n}`);
-        if (theirs) line += `   ${median(mine.map((s, i) => s / theirs[i])).toFixed(2)}x ${p.name}`;
+        if (theirs) line += `   ${medianRatio(mine, theirs).toFixed(2)}x ${p.name}`;
       }
     }
     console.log(line);
   }
 }
 
+const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout?.trim() ?? '';
+const cpuPinned = process.env.NQUEENS_BENCH_CPU ?? 'any';
+if (!whole && !args.includes('--no-record')) {
+  // Every interleaved run, with the machine, the pinning and the per-round times its ratios came from.
+  const record = interleavedRecord({
+    machine: measuredOn,
+    cpuPinned,
+    commit,
+    rounds,
+    sizes,
+    contestants,
+    seconds,
+    totals: agreed,
+    loadAverage: [loadAtStart, loadavg()[0]],
+  });
+  recordInterleavedRun(record);
+  console.log(`recorded in ${PEERS_FILE.pathname}`);
+}
+
 if (whole) {
   // Every whole count, with the machine: the file is only appended to.
   const file = new URL('../results/peers-whole.jsonl', import.meta.url);
-  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
   for (const n of sizes) {
     const record = {
       n,
       machine: measuredOn,
-      cpuPinned: process.env.NQUEENS_BENCH_CPU ?? 'any',
+      cpuPinned,
       commit,
       total: String(agreed.get(n)),
       seconds: {},
