@@ -276,6 +276,43 @@ describe("WebGPU work units, searched with the shader's loop on the CPU", () => 
     );
   });
 
+  it('filled in slices (begin, proceed, end), a batch is the one a whole fill makes, for every slice size', () => {
+    const sameBatch = (x: UnitBatch, y: UnitBatch): boolean =>
+      x.unitCount === y.unitCount &&
+      x.wholeUnits === y.wholeUnits &&
+      x.branches.subarray(0, x.branchCount * 4).every((word, i) => word === y.branches[i]) &&
+      x.blockBranch.subarray(0, x.blockCount).every((word, i) => word === y.blockBranch[i]);
+    for (const [n, rowsLeft, units, tail, steps] of [
+      [8, 3, 64, 0, 1],
+      [12, 5, 256, 32, 7],
+      [13, 4, 1000, 100, 64],
+      [14, 6, 4096, 0, 1000],
+    ]) {
+      const prepared = prepareSubproblems(n, planSubproblems(n), 'lazy');
+      const [whole, sliced] = [
+        new UnitStream(prepared, rowsLeft),
+        new UnitStream(prepareSubproblems(n, planSubproblems(n), 'lazy'), rowsLeft),
+      ];
+      const [a, b] = [new UnitBatch(units + units), new UnitBatch(units + units)];
+      const wrong: string[] = [];
+      let slices = 0;
+      for (let batch = 0; ; batch++) {
+        const count = whole.fill(a, units, tail);
+        sliced.begin(b, units, tail);
+        while (!sliced.proceed(steps)) slices++;
+        expect(sliced.proceed(steps)).toBe(true); // filled stays filled: no step past it
+        if (sliced.end() !== count || !sameBatch(a, b)) wrong.push(`n = ${n}, batch ${batch}`);
+        if (count === 0) break;
+      }
+      expect(wrong).toEqual([]);
+      expect([n, slices > 0]).toEqual([n, true]);
+    }
+    const stream = new UnitStream(prepareSubproblems(8, planSubproblems(8)), 3);
+    expect(() => stream.proceed(1)).toThrow('UnitStream.proceed: no fill begun');
+    stream.begin(new UnitBatch(64));
+    expect(() => stream.end()).toThrow('UnitStream.end: the fill is not done');
+  });
+
   it("indexes each block of 32 units by the branch of its first unit, so a unit's branch is among the few its block spans", () => {
     for (const [n, rowsLeft, units] of [
       [10, 3, 64],
@@ -905,6 +942,37 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     expect(device.log.dispatches.length).toBeGreaterThan(0);
     expect(device.log.submits).toBe(submitted);
     device.destroy();
+  });
+
+  it('lets the event loop run while it makes a big dispatch: an abort then stops the fill, before its end', async () => {
+    // n = 20's first dispatch made 4 million units at once (about 1.5 million steps of the walk, 30-180 ms on the
+    // host): an abort waited for all of it. Made in slices now, it is seen at the first turn of the event loop.
+    const device = createFakeDevice({ hold: true });
+    const controller = new AbortController();
+    const fills = { begun: 0, ended: 0, atAbort: -1 };
+    const { begin, end } = UnitStream.prototype;
+    UnitStream.prototype.begin = function (...args: Parameters<typeof begin>) {
+      fills.begun++;
+      return begin.apply(this, args);
+    };
+    UnitStream.prototype.end = function () {
+      fills.ended++;
+      return end.apply(this);
+    };
+    try {
+      const plan = smallPlan({ rowsLeft: 12, unitsPerDispatch: 1 << 22, maxUnitsPerDispatch: 1 << 22, invocations: 1 << 16 });
+      const counting = countOnDevice(20, onDevice(device), DEFAULT_LIMITS, { signal: controller.signal, plan });
+      setImmediate(() => {
+        fills.atAbort = fills.ended;
+        controller.abort();
+      });
+      await expect(counting).rejects.toMatchObject({ name: 'AbortError' });
+      expect(fills).toEqual({ begun: 1, ended: 0, atAbort: 0 });
+      expect(device.log.submits).toBe(0);
+    } finally {
+      Object.assign(UnitStream.prototype, { begin, end });
+      device.destroy();
+    }
   });
 
   it("rejects with the signal's reason when aborted between dispatches, and stops submitting", async () => {

@@ -189,6 +189,8 @@ export class UnitStream {
   private readonly rd = new Int32Array(TABLE_ROWS);
   /** Per depth, whether no queen of that row has been tried yet: only then may its squares all go as one branch. */
   private readonly untried = new Uint8Array(TABLE_ROWS);
+  /** The fill under way (begin to end): its batch, its limit in whole units, where its finer tail starts, and whether it is full. */
+  private filling: { batch: UnitBatch; units: number; fineFrom: number; filled: boolean } | undefined;
 
   constructor(
     readonly prepared: PreparedSubproblems,
@@ -216,6 +218,17 @@ export class UnitStream {
    * `units`, within the batch's room.
    */
   fill(batch: UnitBatch, units = batch.maxUnits, tail = 0): number {
+    this.begin(batch, units, tail);
+    this.proceed(Infinity);
+    return this.end();
+  }
+
+  /**
+   * fill() in parts, so that its caller can let other work run between
+   * them (an abort: a big dispatch's fill takes 50-180 ms): begin, then
+   * proceed until it says the batch is filled, then end for its units.
+   */
+  begin(batch: UnitBatch, units = batch.maxUnits, tail = 0): void {
     if (!Number.isInteger(units) || units < MAX_UNITS_PER_BRANCH || units > batch.maxUnits) {
       throw rangeError(`a fill takes ${MAX_UNITS_PER_BRANCH} to ${batch.maxUnits} units (the batch's room), got ${String(units)}`);
     }
@@ -224,9 +237,27 @@ export class UnitStream {
     batch.unitCount = 0;
     batch.wholeUnits = 0;
     const fineFrom = this.rowsLeft > 1 ? units - tail : Infinity; // a unit of one row is not cut finer
-    while (this.depth >= 0 || this.startNext()) {
-      if (!this.step(batch, units, fineFrom)) break;
+    this.filling = { batch, units, fineFrom, filled: false };
+  }
+
+  /** Walks on for at most `steps` steps of the fill begun; true once its batch is filled (or the units are all out). */
+  proceed(steps: number): boolean {
+    const fill = this.filling;
+    if (fill === undefined) throw failure('UnitStream.proceed: no fill begun', ERROR_CODES.INTERNAL);
+    if (fill.filled) return true;
+    const { batch, units, fineFrom } = fill;
+    for (let left = steps; left > 0; left--) {
+      if ((this.depth < 0 && !this.startNext()) || !this.step(batch, units, fineFrom)) return (fill.filled = true);
     }
+    return false;
+  }
+
+  /** Ends the fill begun (filled: proceed said so), and returns its batch's units, 0 meaning done. */
+  end(): number {
+    const fill = this.filling;
+    if (fill?.filled !== true) throw failure('UnitStream.end: the fill is not done', ERROR_CODES.INTERNAL);
+    this.filling = undefined;
+    const { batch } = fill;
     batch.blockBranch[batch.blockCount - 1] = Math.max(0, batch.branchCount - 1);
     return batch.unitCount;
   }
