@@ -80,6 +80,8 @@ describe('the Dawn instance of the webgpu package', () => {
     ['its device waits for them however long they run, never destroyed under them', { LONG_WAITS_AT_ONCE: '1' }],
     // Before, a navigator.gpu the program made from the package was taken for a browser's: destroyed at once, under them.
     ["on the program's own navigator.gpu from the package: the same", { NAVIGATOR_GPU: '1' }],
+    // The program lets its navigator.gpu go once the count has rejected: its device, still draining, holds it.
+    ["on the program's own navigator.gpu, let go as the count rejects: the same, no crash", { NAVIGATOR_GPU: '1', DROP_NAVIGATOR: '1' }],
   ])('a count aborted with dispatches queued: %s', (_, env) => {
     const { status, lines, stderr } = runChild('abort-drains', { FAKE_WEBGPU_HOLD: '1', ...env });
     expect(stderr).toBe('');

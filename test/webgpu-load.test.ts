@@ -32,6 +32,15 @@ describe("the 'webgpu' package in Node", () => {
     });
   });
 
+  it('installed without a binary for this platform (its require() of it is MODULE_NOT_FOUND): installed, not missing', () => {
+    const r = countWith('no-binary');
+    expect(r.code).toBe('ERR_NQUEENS_WEBGPU_UNAVAILABLE');
+    expect(r.message).toMatch(
+      /^engine 'webgpu' is unavailable here: the optional 'webgpu' package \(Dawn\) is installed but does not load here \(Cannot find module '[^'\n]*no-such-platform\/dawn\.node'\)\. Use engine 'wasm' or 'js' to count on the CPU\.$/,
+    );
+    expect(r.cause).toMatch(/^Cannot find module '[^']*no-such-platform\/dawn\.node'/);
+  });
+
   it('installed but failing to load: unavailable, saying so, with the load error as the cause', () => {
     const why = "stand-in: dawn.node: version `GLIBC_9.99' not found";
     expect(countWith('broken')).toEqual({

@@ -32,8 +32,9 @@ async function createNodeGpu(): Promise<NodeGpu> {
     dawn = (await import(/* @vite-ignore */ /* webpackIgnore: true */ name)) as DawnNode;
   } catch (error) {
     // Not installed; anything else (a native binary that does not load here, a wrong platform) is said as it is.
-    const code = (error as { code?: unknown } | undefined)?.code;
-    return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND' ? { missing: true } : { broken: error };
+    // The package's own require() of a binary it has none of for this platform is MODULE_NOT_FOUND too, naming that
+    // file: only a failure to find the package itself means it is not installed.
+    return notFound(error, name) ? { missing: true } : { broken: error };
   }
   try {
     // No bounds clamps on the shader's array indexes: on an H100 the search then takes 0.78x the time
@@ -43,6 +44,13 @@ async function createNodeGpu(): Promise<NodeGpu> {
   } catch (error) {
     return { broken: error };
   }
+}
+
+/** Whether `error` says that the package `name` itself cannot be found (not a file it loads in turn). */
+function notFound(error: unknown, name: string): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') return false;
+  return typeof message === 'string' && (message.includes(`package '${name}'`) || message.includes(`module '${name}'`));
 }
 
 /** A hold on the shared Node instance: `end` once, after the device made from it is destroyed. */
@@ -124,17 +132,19 @@ export interface GpuSession {
 
 /** An open device: its adapter, the lease on its instance, and whether it reported itself lost (watched once). */
 interface OpenDevice {
+  /** The instance the device came from, held while the device lives (a Dawn instance collected under its device crashes Node). */
+  readonly gpu: GpuLike;
   readonly adapter: GpuAdapterLike;
   readonly device: GpuDeviceLike;
   readonly endLease: (() => void) | undefined;
   readonly isLost: () => boolean;
 }
 
-function opened(adapter: GpuAdapterLike, device: GpuDeviceLike, endLease: (() => void) | undefined): OpenDevice {
+function opened(gpu: GpuLike, adapter: GpuAdapterLike, device: GpuDeviceLike, endLease: (() => void) | undefined): OpenDevice {
   let lost = false;
   const mark = () => (lost = true);
   device.lost.then(mark, mark);
-  return { adapter, device, endLease, isLost: () => lost };
+  return { gpu, adapter, device, endLease, isLost: () => lost };
 }
 
 /** A device between counts; at most one. */
@@ -184,7 +194,7 @@ export async function requestGpuDevice(): Promise<GpuSession> {
   try {
     const node = lease ? await lease.gpu : undefined;
     if (node && 'broken' in node) {
-      const why = node.broken instanceof Error ? node.broken.message : String(node.broken);
+      const why = (node.broken instanceof Error ? node.broken.message : String(node.broken)).split('\n')[0]; // CommonJS adds its require stack
       throw unavailable(`the optional 'webgpu' package (Dawn) is installed but does not load here (${why})`, node.broken);
     }
     const gpu = navigatorGpu ?? (node && 'gpu' in node ? node.gpu : undefined);
@@ -198,7 +208,7 @@ export async function requestGpuDevice(): Promise<GpuSession> {
     const adapter = await granted(() => gpu.requestAdapter(ownKeysOnly({ powerPreference: 'high-performance' as const })), 'an adapter');
     if (!adapter) throw unavailable('WebGPU is present but gives no adapter (no usable GPU or driver, or WebGPU is blocked)');
     const device = await granted(() => adapter.requestDevice(), 'a device');
-    return sessionOf(opened(adapter, device, lease?.end), false);
+    return sessionOf(opened(gpu, adapter, device, lease?.end), false);
   } catch (error) {
     lease?.end();
     throw error;
