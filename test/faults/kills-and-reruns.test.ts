@@ -14,6 +14,7 @@ import {
   readFileSync,
   readlinkSync,
   renameSync,
+  rmSync,
   statSync,
   symlinkSync,
   unlinkSync,
@@ -193,24 +194,43 @@ describe('claims left behind', () => {
   });
 
   it("a gone owner's hidden result file is removed with its claim, and only a file of that form with its pid", () => {
-    const here = join(dir, 'left-files');
-    mkdirSync(here);
+    // The claim's folder in a folder of this test's own, so that a name reaching out of it has a file there to remove.
+    const outside = join(dir, 'left-files');
+    const here = join(outside, 'out');
+    mkdirSync(here, { recursive: true });
     const pid = goneProcess();
     const other = goneProcess();
+    const ownName = `.nqueens-result-${pid}-17`;
     for (const [leaves, removed] of [
-      [`.nqueens-result-${pid}-17`, true],
+      [ownName, true],
       [`.nqueens-result-${other}-17`, false], // another process's name: an edited record
       ['keep.txt', false],
-      [`../.nqueens-result-${pid}-17`, false],
-      [`.nqueens-result-${pid}-17/x`, false],
+      [`../${ownName}`, false], // out of the claim's folder: the file there stays
+      [`${ownName}/x`, false], // below a folder of that name: the folder and its file stay
     ] as const) {
-      writeFileSync(join(here, leaves.startsWith('../') ? 'keep.txt' : leaves.replace('/x', '')), 'left\n');
+      // What each name would reach, if it were followed: a file of that name in each place it could point.
+      const planted =
+        leaves === `../${ownName}`
+          ? [join(outside, ownName)]
+          : leaves === `${ownName}/x`
+            ? [join(here, ownName, 'x')]
+            : [join(here, leaves)];
+      for (const file of planted) {
+        mkdirSync(join(file, '..'), { recursive: true });
+        writeFileSync(file, 'left\n');
+      }
       claim(join(here, 'out.json.partial'), { pid, leaves });
       const r = nqueens('count', '9', '--shard', '0/1', '--out', join(here, 'out.json'));
       expect([leaves, r.code, r.stderr]).toEqual([leaves, 0, '']);
-      const left = readdirSync(here).filter((name) => name !== 'out.json');
-      expect([leaves, left]).toEqual([leaves, removed ? [] : [expect.any(String)]]);
-      for (const name of left) unlinkSync(join(here, name));
+      expect([leaves, planted.map((file) => existsSync(file))]).toEqual([leaves, planted.map(() => !removed)]);
+      // Nothing else is left beside FILE: the rerun's own result file was renamed onto it.
+      const mine = new Set([
+        'out.json',
+        ...planted.filter((file) => file.startsWith(here)).map((file) => file.slice(here.length + 1).split('/')[0]),
+      ]);
+      expect([leaves, readdirSync(here).filter((name) => !mine.has(name))]).toEqual([leaves, []]);
+      for (const file of planted)
+        rmSync(file.startsWith(here) ? join(here, file.slice(here.length + 1).split('/')[0]) : file, { recursive: true, force: true });
     }
     expect(readJson(join(here, 'out.json'))).toMatchObject({ n: 9, total: '352' });
   });
