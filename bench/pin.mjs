@@ -10,19 +10,24 @@ import { existsSync } from 'node:fs';
 const TASKSET = '/usr/bin/taskset';
 
 /**
- * The pinning `choice` asks for ('any': none; else a core's number), as far
- * as this system allows: `{ cpu, all }` (the core, and the cores this
- * process may use to begin with), or `{ reason }` why nothing is pinned.
- * @param {string} choice
+ * The pinning `choice` asks for ('any': none; else a core's number;
+ * undefined: the first core this process may use, which is not core 0
+ * under `taskset -c 2-3` or in a container given cores 2 and 3), as far as
+ * this system allows: `{ cpu, all }` (the core, and the cores this process
+ * may use to begin with), or `{ reason }` why nothing is pinned.
+ * @param {string | undefined} choice
  * @returns {{ cpu: string, all: string } | { reason: string }}
  */
 export function pinning(choice) {
   if (choice === 'any') return { reason: '--cpu any' };
-  if (!/^\d+$/.test(choice)) throw new RangeError(`--cpu takes a core's number or 'any', not ${JSON.stringify(choice)}`);
+  if (choice !== undefined && !/^\d+$/.test(choice))
+    throw new RangeError(`--cpu takes a core's number or 'any', not ${JSON.stringify(choice)}`);
   if (process.platform !== 'linux' || !existsSync(TASKSET)) return { reason: 'no taskset (Linux only)' };
   const all = /: (\S+)\s*$/.exec(taskset(['-c', '-p', String(process.pid)]))?.[1];
   if (all === undefined) return { reason: 'taskset did not report the cores' };
-  if (!expand(all).includes(Number(choice))) throw new RangeError(`--cpu ${choice}: this process may use cores ${all} only`);
+  const cores = expand(all);
+  if (choice === undefined) return { cpu: String(cores[0]), all };
+  if (!cores.includes(Number(choice))) throw new RangeError(`--cpu ${choice}: this process may use cores ${all} only`);
   return { cpu: choice, all };
 }
 

@@ -10,7 +10,7 @@
 //   npm run bench -- --quick     n = 8, 10, 12, two short rounds; prints only
 //   npm run bench -- --sizes 9   chosen sizes (with --anchor: the n = 17 setup); prints only
 //   --cpu K                      the core the single-thread rows and the native anchor run on
-//                                (default 0; Linux, taskset: bench/pin.mjs); --cpu any: not pinned
+//                                (default: the first core this process may use; Linux, taskset: bench/pin.mjs); --cpu any: not pinned
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, arch, cpus, loadavg, platform, release } from 'node:os';
@@ -46,7 +46,7 @@ const busy =
     ? `Measured on a busy shared machine (load average ${load.toFixed(2)} at the start): compare ratios, not absolute times.`
     : undefined;
 say(`npm run bench${quick ? ' --quick' : ''}: ${cpuName()}, ${cores} cores, Node ${process.version}, load average ${load.toFixed(2)}`);
-const pin = pinning(values.cpu ?? '0');
+const pin = pinning(values.cpu);
 if ('cpu' in pin) runOn(pin.cpu);
 const pinned = 'cpu' in pin ? `CPU ${pin.cpu} (taskset)` : undefined;
 say('cpu' in pin ? `single-thread rows and the native anchor on ${pinned}; rows on every core on ${pin.all}` : `not pinned: ${pin.reason}`);

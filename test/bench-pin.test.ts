@@ -19,6 +19,19 @@ describe('bench/pin.mjs', () => {
     if (canPin) expect(() => pinning('4096')).toThrow(/--cpu 4096: this process may use cores /);
   });
 
+  it.runIf(canPin)('by default, the first core this process may use, core 0 or not (taskset -c, a container given some cores)', () => {
+    const script = `import { pinning } from ${JSON.stringify(new URL('../bench/pin.mjs', import.meta.url).href)}; console.log(JSON.stringify(pinning(undefined)));`;
+    const here = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(here.stderr).toBe('');
+    const all = expand((JSON.parse(here.stdout) as { all: string }).all);
+    expect(JSON.parse(here.stdout)).toEqual({ cpu: String(all[0]), all: expect.any(String) });
+    // On the last of them only: the default is that core (core 0 may not be this process's to use).
+    const last = String(all.at(-1));
+    const there = spawnSync('/usr/bin/taskset', ['-c', last, process.execPath, '--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(there.stderr).toBe('');
+    expect(JSON.parse(there.stdout)).toEqual({ cpu: last, all: last });
+  });
+
   it.runIf(canPin)('puts every thread on the one core, workers started later too, and gives the cores back', () => {
     // In a child, so this test's own process keeps its cores: the cores of each thread, as the kernel says.
     const script = `
@@ -30,7 +43,7 @@ describe('bench/pin.mjs', () => {
         const w = new Worker("Promise.all([import('node:fs'), import('node:worker_threads')]).then(([fs, wt]) => wt.parentPort.postMessage(fs.readFileSync('/proc/thread-self/status', 'utf8').match(/^Cpus_allowed_list:\\\\s*(\\\\S+)$/m)[1]));", { eval: true });
         w.once('message', (m) => { void w.terminate(); resolve(m); });
       });
-      const pin = pinning('0');
+      const pin = pinning(undefined);
       const before = cores();
       runOn(pin.cpu);
       const pinned = [cores(), await inWorker()];
@@ -42,7 +55,7 @@ describe('bench/pin.mjs', () => {
     const seen = JSON.parse(r.stdout) as { all: string; before: string; pinned: string[]; freed: string[] };
     const all = expand(seen.all); // taskset writes "0,1" where the kernel writes "0-1"
     expect(expand(seen.before)).toEqual(all);
-    expect(seen.pinned.map(expand)).toEqual([[0], [0]]);
+    expect(seen.pinned.map(expand)).toEqual([[all[0]], [all[0]]]);
     expect(seen.freed.map(expand)).toEqual([all, all]);
   });
 });
