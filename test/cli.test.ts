@@ -1,6 +1,6 @@
 // Smoke tests of the nqueens command, run as a user would.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -415,6 +415,11 @@ describe('messages that say what to do next', () => {
       const other = nqueens('count', n, '--algorithm', algorithm === 'join' ? 'search' : 'join', '--checkpoint', file);
       const hint = algorithm === 'join' ? 'join and without --depth' : 'search --depth 2';
       expect([n, other.code, other.stderr]).toEqual([n, 1, expect.stringContaining(`; to resume it, run with --algorithm ${hint} [`)]);
+      // One written by another version is refused, and no note promised a resume first.
+      const older = join(dir, `old${n}.ckpt`);
+      writeFileSync(older, readFileSync(file, 'utf8').replace(/"version":"[^"]*"/, '"version":"0.0.9"'));
+      const refused = nqueens('count', n, '--checkpoint', older);
+      expect([n, refused.code, refused.stderr]).toEqual([n, 1, expect.stringMatching(/^nqueens: [^\n]*0\.0\.9[^\n]*\n$/)]);
     }
   });
 

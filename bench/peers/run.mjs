@@ -25,6 +25,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { measuredCommit } from '../history.mjs';
 import { machine, machineLine } from './machine.mjs';
 import { interleavedRecord, median, medianRatio, PEERS_FILE, recordInterleavedRun } from './record.mjs';
 import { count, countSync } from '../../dist/index.js';
@@ -131,6 +132,8 @@ for (const [variable, name, make] of /** @type {const} */ ([
 for (const c of contestants) if (c.ours) await c.run(13);
 
 const loadAtStart = loadavg()[0];
+// The code measured, before this run writes anything ('+': with uncommitted changes).
+const commit = measuredCommit();
 const seconds = new Map(); // `${name}/${n}` -> seconds per round
 const agreed = new Map(); // n -> the total every contestant must count (ours are tested against OEIS)
 let turn = 0;
@@ -173,7 +176,6 @@ for (const n of sizes) {
   }
 }
 
-const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout?.trim() ?? '';
 const cpuPinned = process.env.NQUEENS_BENCH_CPU ?? 'any';
 if (!whole && !args.includes('--no-record')) {
   // Every interleaved run, with the machine, the pinning and the per-round times its ratios came from.

@@ -59,6 +59,8 @@ interface SliceRun {
   n: number;
   /** The method whose plan the slice runs. */
   algorithm: AlgorithmName;
+  /** Whether that is the checkpoint's own, kept over the default (a note says so once the checkpoint is accepted). */
+  keptFromCheckpoint: boolean;
   engine: 'auto' | 'wasm' | 'js';
   threads: number | undefined;
   json: boolean;
@@ -136,7 +138,7 @@ async function countSlice(
   // The algorithm of a slice depends on n and the options (and a checkpoint
   // resumed), never on the machine, so every shard of a count runs the same
   // plan. --depth refines the search's plan, so 'auto' with --depth means the search.
-  const plannedAlgorithm = sliceAlgorithm(n, engine, algorithm, depth, checkpointFile);
+  const { algorithm: plannedAlgorithm, kept } = sliceAlgorithm(n, engine, algorithm, depth, checkpointFile);
   if (!hasDepth(plannedAlgorithm) && depth !== undefined)
     throw new UsageError(
       "--depth refines the search's plan; the join's units are row splits, with no depth: drop --depth or --algorithm join",
@@ -156,6 +158,7 @@ async function countSlice(
     await runSlice({
       n,
       algorithm: plannedAlgorithm,
+      keptFromCheckpoint: kept,
       engine: engine as SliceRun['engine'],
       threads,
       json,
@@ -220,9 +223,7 @@ async function runSlice(run: SliceRun): Promise<void> {
   const { unitCounts, countParts, save } = keptOfUnits(plan, spec, from, to);
   const checkpoint = checkpointFile ? await Checkpoint.open(checkpointFile, plan, shardName, from, to, save) : undefined;
   const checkpointName = checkpointFile === undefined ? undefined : shown(checkpointFile); // in messages: by its start
-  if (checkpoint?.tornLine === 1) printErr(`${checkpointName}: its header was torn (cut short by a crash); it is written again`);
-  else if (checkpoint?.tornLine)
-    printErr(`${checkpointName}: line ${checkpoint.tornLine} was torn (cut short by a crash); its unit runs again`);
+  if (checkpoint && checkpointName) noteAccepted(checkpoint, checkpointName, run);
   const already = checkpoint?.resume();
   const start = performance.now();
   let r;
@@ -285,6 +286,14 @@ async function runSlice(run: SliceRun): Promise<void> {
   if (resumed) printErr(resumed);
 }
 
+/** What stderr says of a checkpoint once accepted: the algorithm kept from it, a line a crash cut short. */
+function noteAccepted(checkpoint: Checkpoint, name: string, run: SliceRun): void {
+  if (run.keptFromCheckpoint)
+    printErr(`nqueens: note: ${name} was made with the ${run.algorithm}, so it resumes with the ${run.algorithm}`);
+  if (checkpoint.tornLine === 1) printErr(`${name}: its header was torn (cut short by a crash); it is written again`);
+  else if (checkpoint.tornLine) printErr(`${name}: line ${checkpoint.tornLine} was torn (cut short by a crash); its unit runs again`);
+}
+
 /**
  * What a slice keeps of its finished units (counted, or read back from its
  * checkpoint) through `save`: a shard, a count a unit for its file; a whole
@@ -338,8 +347,9 @@ async function writeShard(run: SliceRun, shard: ReturnType<typeof shardResult>, 
  * The algorithm of a slice: the options' own, except that a checkpoint
  * resumed with the defaults (no --algorithm, no --depth) keeps the one it
  * was made with (a search checkpoint of n = 16 to 24, where the default is
- * the join), as far as this version makes that plan; a note on stderr says
- * so. A slice's engine runs either (auto, wasm or js: args checks it).
+ * the join), as far as this version makes that plan (`kept`: runSlice says
+ * so once the checkpoint is accepted). A slice's engine runs either (auto,
+ * wasm or js: args checks it).
  */
 function sliceAlgorithm(
   n: number,
@@ -347,14 +357,12 @@ function sliceAlgorithm(
   algorithm: AlgorithmChoice,
   depth: number | undefined,
   checkpointFile: string | undefined,
-): AlgorithmName {
+): { algorithm: AlgorithmName; kept: boolean } {
   const planned = planAlgorithm(n, engine, algorithm, depth);
-  if (checkpointFile === undefined) return planned;
-  const made = Checkpoint.planOf(checkpointFile, n);
+  const made = checkpointFile === undefined ? undefined : Checkpoint.planOf(checkpointFile, n);
   if (made === undefined || made.algorithm === planned || algorithm !== 'auto' || depth !== undefined || !makesPlan(made.algorithm, n))
-    return planned;
-  printErr(`nqueens: note: ${shown(checkpointFile)} was made with the ${made.algorithm}, so it resumes with the ${made.algorithm}`);
-  return made.algorithm;
+    return { algorithm: planned, kept: false };
+  return { algorithm: made.algorithm, kept: true };
 }
 
 /** The depth a checkpoint made with `algorithm` was refined to (the search's), to resume its plan. */
