@@ -462,9 +462,11 @@ describe('counts at once share the workers', () => {
   });
 
   it('a count that found every worker held counts on its calling thread, and takes workers once they are free', async () => {
-    // The first count holds the cap; the second starts with none and counts here until the first is aborted.
+    // The first count holds the cap; the second starts with none and counts here until the first is aborted. The
+    // first is n = 19 (seconds on every core), so it cannot end before the second has counted anything, however slow
+    // the machine: with n = 17 a fast finish would have resolved it before the abort.
     const first = new AbortController();
-    const holding = count(17, { algorithm: 'join', threads: cap, signal: first.signal });
+    const holding = count(19, { algorithm: 'join', threads: cap, signal: first.signal });
     const waiting = count(17, { algorithm: 'join', threads: 2, onProgress: (p) => p.fraction > 0 && first.abort() });
     await expect(holding).rejects.toMatchObject({ name: 'AbortError' });
     const r = await waiting;
