@@ -144,7 +144,12 @@ describe('join shards', () => {
         shardResult(plannedMethod('join', 12, 0), { index: 0, count: 3 }, s0, counts, { engine: 'wasm', threads: 1, elapsedMs: 1 }),
       ),
     );
-    expect(nqueens('merge', forged, files[1], files[2]).code).toBe(0);
+    // Alone, merge sees only that the sum is not n = 12's published one; --verify finds the unit.
+    const alone = nqueens('merge', forged, files[1], files[2]);
+    expect([alone.code, alone.stderr]).toEqual([
+      1,
+      expect.stringContaining('add up to 14216 solutions, 1789 unique, but n = 12 has 14200, 1787 unique'),
+    ]);
     const caught = nqueens('merge', forged, files[1], files[2], '--verify', String(plan.units), '--engine', 'js');
     expect(caught.code).toBe(1);
     expect(caught.stderr).toMatch(

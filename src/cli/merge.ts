@@ -5,6 +5,7 @@ import { ERROR_CODES, failure } from '../shared/errors.js';
 import { parseCpuEngine, parseInteger, refuseDash, UsageError, type OptionValues } from './args.js';
 import { describeError, printErr, println } from './files.js';
 import { reserveOutput } from './reserve-output.js';
+import { knownCounts } from './known-counts.js';
 import { shown } from './shorten.js';
 import { formatMs, printPairs, roundMs } from './output.js';
 import { readRegularFile } from './regular-file.js';
@@ -90,6 +91,7 @@ export async function runMerge(files: string[], values: OptionValues): Promise<v
       );
       verified = await verify(m, verifyCount, seed, engine);
     }
+    refuseUnpublished(m, verifying);
     subtotals?.commit(m.plan.subtotals((id) => m.countOf(id).count));
     if (values.json === true) {
       const out: Record<string, unknown> = {
@@ -119,4 +121,14 @@ export async function runMerge(files: string[], values: OptionValues): Promise<v
     subtotals?.discard();
     throw error;
   }
+}
+
+/** Refuses a sum that is not the published count of its n (OEIS; as far as it is known): some shard is wrong. */
+function refuseUnpublished(m: MergedShards, verified: boolean): void {
+  const known = knownCounts(m.n);
+  if (known === undefined || (known.total === m.total && known.unique === m.unique)) return;
+  throw failure(
+    `the shards add up to ${m.total} solutions, ${m.unique} unique, but n = ${m.n} has ${known.total}, ${known.unique} unique (OEIS A000170, A002562): a shard was miscounted or edited${verified ? '' : '; --verify K recounts K random units to find it'}`,
+    ERROR_CODES.BAD_SHARD,
+  );
 }
