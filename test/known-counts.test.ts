@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KNOWN_MAX_N, knownCounts } from '../dist/cli/known-counts.js';
+import { KNOWN_MAX_N, knownCounts } from '../dist/shared/known-counts.js';
 import { shardResult } from '../dist/cli/shards.js';
 import { plannedMethod } from '../dist/run/methods.js';
 import { cli } from './cli-in-dir.js';

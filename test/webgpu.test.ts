@@ -3,7 +3,7 @@
 // on a stand-in device that runs dispatches with that loop
 // (test/fixtures/webgpu/fake-device.mjs), and its refusal to run without
 // WebGPU. The real shader runs in Chromium (test/browser/webgpu.test.ts).
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { contribution, planSubproblems } from '../dist/search/constellations.js';
 import { countFixesOnly, countSubproblem, diagonalAttacks } from '../dist/search/symmetry.js';
 import {
@@ -19,6 +19,7 @@ import { BINDING_NAMES, unitSearchShader } from '../dist/search/webgpu/webgpu-sh
 import { countWebGpu } from '../dist/search/webgpu/webgpu.js';
 import { SubproblemCounter } from '../dist/search/webgpu/webgpu-counter.js';
 import { countOnDevice } from '../dist/search/webgpu/webgpu-run.js';
+import { holdsIdleDevice, setDeviceIdleMs } from '../dist/search/webgpu/webgpu-device.js';
 import { DEFAULT_LIMITS, planGpuWork, unitRoom } from '../dist/search/webgpu/webgpu-plan.js';
 import type { GpuDeviceLike } from '../dist/search/webgpu/webgpu-types.js';
 import type { Progress } from '../dist/index.js';
@@ -1135,6 +1136,33 @@ describe("engine 'webgpu' in the API, on a stand-in GPU", () => {
       }
     }).finally(() => delete (Object.prototype as { onDispatch?: unknown }).onDispatch);
     expect(calls).toBe(0);
+  });
+});
+
+describe("engine 'webgpu' checks its count against the published one", () => {
+  it.each(range(6, 11))('n = %i: a GPU that miscounts and says nothing fails the count (never a wrong total), coded', async (n) => {
+    const { count } = await import('../dist/index.js');
+    const gpu = (miscount: boolean) => ({
+      requestAdapter: () =>
+        Promise.resolve({ limits: DEFAULT_LIMITS, requestDevice: () => Promise.resolve(createFakeDevice({ miscount })) }),
+    });
+    // No device waits from a count before (it would be taken instead of the stand-in's).
+    setDeviceIdleMs(0);
+    onTestFinished(() => setDeviceIdleMs(undefined));
+    await vi.waitFor(() => expect(holdsIdleDevice()).toBe(false));
+    await withNavigatorGpu(gpu(true), async () => {
+      const outcome = await count(n, { engine: 'webgpu' }).catch((error: unknown) => error);
+      expect(outcome).toMatchObject({ code: 'ERR_NQUEENS_WEBGPU_FAILED' });
+      expect((outcome as Error).message).toMatch(
+        new RegExp(
+          `^engine webgpu: the GPU counted \\d+ solutions, \\d+ unique, for n = ${n}, but n = ${n} has ${TOTAL[n]}, ${UNIQUE[n]} unique \\(OEIS A000170, A002562\\)`,
+        ),
+      );
+    });
+    // The device that miscounted is not kept for the next count: a sound one counts it exactly.
+    await withNavigatorGpu(gpu(false), async () => {
+      expect(await count(n, { engine: 'webgpu' })).toMatchObject({ total: TOTAL[n], unique: UNIQUE[n] });
+    });
   });
 });
 

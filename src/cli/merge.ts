@@ -5,7 +5,7 @@ import { ERROR_CODES, failure } from '../shared/errors.js';
 import { parseCpuEngine, parseInteger, refuseDash, UsageError, type OptionValues } from './args.js';
 import { describeError, printErr, println } from './files.js';
 import { reserveOutput } from './reserve-output.js';
-import { knownCounts } from './known-counts.js';
+import { knownCounts } from '../shared/known-counts.js';
 import { shown } from './shorten.js';
 import { formatMs, printPairs, roundMs } from './output.js';
 import { readRegularFile } from './regular-file.js';

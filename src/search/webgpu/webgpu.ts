@@ -9,6 +9,8 @@
 // countable this century); the CPU sums the words as bigints, so no total
 // can overflow.
 import { abortError, untilAborted, type AbortSignalLike } from '../../shared/abort.js';
+import { codedError, ERROR_CODES } from '../../shared/errors.js';
+import { knownCounts } from '../../shared/known-counts.js';
 import { ownKeysOnly } from '../../shared/own-keys.js';
 import { requestGpuDevice, type GpuSession } from './webgpu-device.js';
 import { deviceLimits } from './webgpu-plan.js';
@@ -63,6 +65,7 @@ async function countOnSession(
     const holdDevice = (work: Promise<unknown>): number => held.push(work);
     const limits = deviceLimits(session.adapter.limits);
     const counted = await countOnDevice(n, session.device, limits, { ...options, onDispatch, holdDevice });
+    refuseUnpublished(n, counted);
     succeeded = true;
     return counted;
   } finally {
@@ -72,4 +75,14 @@ async function countOnSession(
     if (succeeded) session.close(true);
     else void Promise.allSettled(held).then(() => session.close(false));
   }
+}
+
+/** A count that is not the published one of n (to n = 27) is the GPU's failure, never a result; its device goes. */
+function refuseUnpublished(n: number, counted: { total: bigint; unique: bigint }): void {
+  const known = knownCounts(n);
+  if (known === undefined || (known.total === counted.total && known.unique === counted.unique)) return;
+  throw codedError(
+    `engine webgpu: the GPU counted ${counted.total} solutions, ${counted.unique} unique, for n = ${n}, but n = ${n} has ${known.total}, ${known.unique} unique (OEIS A000170, A002562): a fault of the GPU, its driver or this engine; count on the CPU (engine 'wasm')`,
+    ERROR_CODES.WEBGPU_FAILED,
+  );
 }

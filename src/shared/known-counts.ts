@@ -1,7 +1,9 @@
 // The published counts (OEIS A000170, all solutions; A002562, one per class
 // under rotations and reflections), as far as they are known (n = 27, 2016):
 // merge checks the shards' sum against them, so a shard miscounted on a bad
-// node, or edited with its digest made again, is not reported as a result.
+// node, or edited with its digest made again, is not reported as a result,
+// and the WebGPU engine its count (a GPU runs its shader without bounds
+// checks, on drivers this package was never tried on).
 const TOTALS = [
   '1', '0', '0', '2', '10', '4', '40', '92', '352', '724', '2680', '14200', '73712', '365596', '2279184', '14772512',
   '95815104', '666090624', '4968057848', '39029188884', '314666222712', '2691008701644', '24233937684440',
