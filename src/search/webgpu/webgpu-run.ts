@@ -173,7 +173,8 @@ export async function countOnDevice(
       const next = inErrorScopes(device, what, () =>
         submit(device, slot, prepared, plan.invocations, workgroupSize, stream.subproblemsDone, clock()),
       );
-      const read = Promise.all([next.value.read, grown?.checked, next.checked]).then(() => undefined);
+      // The slot's scope first: out of memory there explains the submit's validation errors that follow from it.
+      const read = Promise.all([next.value.read, grown ? grown.checked.then(() => next.checked) : next.checked]).then(() => undefined);
       read.catch(() => undefined); // awaited in turn; one that fails before its turn must not go unhandled
       queued.push({ ...next.value, read });
       submitted++;
