@@ -4,6 +4,7 @@
 // A002562. (A wrong total at n = 1 through count() with the join, while
 // countSync was right, hid behind tests of one path.)
 import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { count, countSync, planUnits, type AlgorithmName } from '../dist/index.js';
 import { methodForCount } from '../dist/run/methods.js';
@@ -79,6 +80,29 @@ describe('the CLI', () => {
     expect(rows.map((row) => [row.n, row.engine, row.algorithm, row.total, row.unique])).toEqual(
       range(1, 12).map((n) => [n, engine, algorithm, String(TOTAL[n]), String(UNIQUE[n])]),
     );
+  });
+});
+
+describe('the CLI past n = 12', () => {
+  const { nqueens, dir } = cliInTempDir('nqueens-every-path-big-');
+  it('count 13..16 --json: the default algorithm at each n (the join from 16), every size exact', () => {
+    const r = nqueens('count', '13..16', '--json');
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { n: number; total: string; unique: string; algorithm: string });
+    expect(rows.map((row) => [row.n, row.algorithm, row.total, row.unique])).toEqual(
+      range(13, 16).map((n) => [n, n >= 16 ? 'join' : 'search', String(TOTAL[n]), String(UNIQUE[n])]),
+    );
+  });
+
+  it.each(range(1, 16))('n = %i in 2 shards, then merge: exact', (n) => {
+    const files = [0, 1].map((i) => join(dir, `every-${n}-${i}.json`));
+    for (const [i, file] of files.entries()) expect(nqueens('count', String(n), '--shard', `${i}/2`, '--out', file).code).toBe(0);
+    const r = nqueens('merge', ...files, '--json');
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(JSON.parse(r.stdout)).toMatchObject({ n, total: String(TOTAL[n]), unique: String(UNIQUE[n]), shards: 2 });
   });
 });
 
