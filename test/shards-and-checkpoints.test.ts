@@ -13,6 +13,7 @@ import { digestOf, shardResult } from '../dist/cli/shards.js';
 import { VERSION } from '../dist/shared/version.js';
 import { cli, cliInTempDir, readJson } from './cli-in-dir.js';
 import { plannedMethod } from '../dist/run/methods.js';
+import { TOTAL, UNIQUE } from './oeis.js';
 
 const { dir, nqueens } = cliInTempDir('nqueens-test-');
 const read = readJson;
@@ -328,7 +329,9 @@ describe('shards', () => {
         }),
       ),
     );
-    expect(nqueens('merge', files[0], forged, files[2], files[3]).code).toBe(0); // adds up: only a recount can tell
+    // Each file adds up: alone, merge sees only that the sum is not n = 13's published one; a recount names the unit.
+    const alone = nqueens('merge', files[0], forged, files[2], files[3]);
+    expect([alone.code, alone.stderr]).toEqual([1, expect.stringContaining(`but n = 13 has ${TOTAL[13]}, ${UNIQUE[13]} unique (OEIS`)]);
     const all = String(plan.units);
     // --verify with every unit (or more) recounts every unit, and says how many it recounted.
     for (const k of [all, String(plan.units + 5)]) {
