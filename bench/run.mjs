@@ -219,21 +219,21 @@ if (publish && !anchor) {
 const abortLatency = [];
 if (!quick) {
   say(`abort: count(18) on ${cores} workers, aborted 5 times`);
-  if ('all' in pin) runOn(pin.all);
-  for (let i = 0; i < 5; i++) {
-    const controller = new AbortController();
-    const running = count(18, { threads: cores, signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 500 + 100 * i));
-    const abortedAt = performance.now();
-    controller.abort();
-    const name = await running.then(
-      () => 'finished',
-      (e) => e.name,
-    );
-    if (name !== 'AbortError') throw new Error(`abort: the count ended with ${name}`);
-    abortLatency.push(performance.now() - abortedAt);
-  }
-  if ('cpu' in pin) runOn(pin.cpu);
+  await onEveryCore(async () => {
+    for (let i = 0; i < 5; i++) {
+      const controller = new AbortController();
+      const running = count(18, { threads: cores, signal: controller.signal });
+      await new Promise((resolve) => setTimeout(resolve, 500 + 100 * i));
+      const abortedAt = performance.now();
+      controller.abort();
+      const name = await running.then(
+        () => 'finished',
+        (e) => e.name,
+      );
+      if (name !== 'AbortError') throw new Error(`abort: the count ended with ${name}`);
+      abortLatency.push(performance.now() - abortedAt);
+    }
+  });
   abortLatency.sort((a, b) => a - b);
 }
 

@@ -61,6 +61,8 @@ interface SliceRun {
   algorithm: AlgorithmName;
   /** Whether that is the checkpoint's own, kept over the default (a note says so once the checkpoint is accepted). */
   keptFromCheckpoint: boolean;
+  /** The plan the checkpoint's header names (Checkpoint.planOf), read once: its depth resumes the search's. */
+  checkpointPlan: CheckpointPlan | undefined;
   engine: 'auto' | 'wasm' | 'js';
   threads: number | undefined;
   json: boolean;
@@ -138,7 +140,8 @@ async function countSlice(
   // The algorithm of a slice depends on n and the options (and a checkpoint
   // resumed), never on the machine, so every shard of a count runs the same
   // plan. --depth refines the search's plan, so 'auto' with --depth means the search.
-  const { algorithm: plannedAlgorithm, kept } = sliceAlgorithm(n, engine, algorithm, depth, checkpointFile);
+  const checkpointPlan = checkpointFile === undefined ? undefined : Checkpoint.planOf(checkpointFile, n);
+  const { algorithm: plannedAlgorithm, kept } = sliceAlgorithm(n, engine, algorithm, depth, checkpointPlan);
   if (!hasDepth(plannedAlgorithm) && depth !== undefined)
     throw new UsageError(
       "--depth refines the search's plan; the join's units are row splits, with no depth: drop --depth or --algorithm join",
@@ -159,6 +162,7 @@ async function countSlice(
       n,
       algorithm: plannedAlgorithm,
       keptFromCheckpoint: kept,
+      checkpointPlan,
       engine: engine as SliceRun['engine'],
       threads,
       json,
@@ -211,12 +215,7 @@ async function runSlice(run: SliceRun): Promise<void> {
   const { n, engine, threads, json, checkpointFile, spec } = run;
   const parts = spec?.count ?? 1;
   // Resuming the search without --depth: the checkpoint's own depth, so its plan matches.
-  const plan = methodForCount(
-    n,
-    run.algorithm,
-    parts * PARTS_PER_SHARD,
-    run.depth ?? (checkpointFile ? resumedDepth(Checkpoint.planOf(checkpointFile, n), run.algorithm) : undefined),
-  );
+  const plan = methodForCount(n, run.algorithm, parts * PARTS_PER_SHARD, run.depth ?? resumedDepth(run.checkpointPlan, run.algorithm));
   const { from, to } = spec ? plan.shardRange(spec.index, spec.count) : { from: 0, to: plan.units };
   if (spec) checkShardUnits(plan, spec);
   const shardName = spec ? `${spec.index}/${spec.count}` : '0/1';
@@ -343,6 +342,9 @@ async function writeShard(run: SliceRun, shard: ReturnType<typeof shardResult>, 
   }
 }
 
+/** The plan a checkpoint's header names: its algorithm and depth. */
+type CheckpointPlan = NonNullable<ReturnType<typeof Checkpoint.planOf>>;
+
 /**
  * The algorithm of a slice: the options' own, except that a checkpoint
  * resumed with the defaults (no --algorithm, no --depth) keeps the one it
@@ -356,17 +358,16 @@ function sliceAlgorithm(
   engine: EngineChoice,
   algorithm: AlgorithmChoice,
   depth: number | undefined,
-  checkpointFile: string | undefined,
+  made: CheckpointPlan | undefined,
 ): { algorithm: AlgorithmName; kept: boolean } {
   const planned = planAlgorithm(n, engine, algorithm, depth);
-  const made = checkpointFile === undefined ? undefined : Checkpoint.planOf(checkpointFile, n);
   if (made === undefined || made.algorithm === planned || algorithm !== 'auto' || depth !== undefined || !makesPlan(made.algorithm, n))
     return { algorithm: planned, kept: false };
   return { algorithm: made.algorithm, kept: true };
 }
 
 /** The depth a checkpoint made with `algorithm` was refined to (the search's), to resume its plan. */
-function resumedDepth(made: { algorithm: AlgorithmName; depth: number } | undefined, algorithm: AlgorithmName): number | undefined {
+function resumedDepth(made: CheckpointPlan | undefined, algorithm: AlgorithmName): number | undefined {
   return made?.algorithm === algorithm && hasDepth(algorithm) ? made.depth : undefined;
 }
 

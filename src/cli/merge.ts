@@ -5,7 +5,7 @@ import { ERROR_CODES, failure } from '../shared/errors.js';
 import { parseCpuEngine, parseInteger, refuseDash, UsageError, type OptionValues } from './args.js';
 import { describeError, printErr, println } from './files.js';
 import { reserveOutput } from './reserve-output.js';
-import { knownCounts } from '../shared/known-counts.js';
+import { unpublished } from '../shared/known-counts.js';
 import { shown } from './shorten.js';
 import { formatMs, printPairs, roundMs } from './output.js';
 import { readRegularFile } from './regular-file.js';
@@ -125,8 +125,8 @@ export async function runMerge(files: string[], values: OptionValues): Promise<v
 
 /** Refuses a sum that is not the published count of its n (OEIS; as far as it is known): some shard is wrong. */
 function refuseUnpublished(m: MergedShards, verified: boolean): void {
-  const known = knownCounts(m.n);
-  if (known === undefined || (known.total === m.total && known.unique === m.unique)) return;
+  const known = unpublished(m.n, m);
+  if (known === undefined) return;
   throw failure(
     `the shards add up to ${m.total} solutions, ${m.unique} unique, but n = ${m.n} has ${known.total}, ${known.unique} unique (OEIS A000170, A002562): a shard was miscounted or edited${verified ? '' : '; --verify K recounts K random units to find it'}`,
     ERROR_CODES.BAD_SHARD,

@@ -22,3 +22,9 @@ export const KNOWN_MAX_N = TOTALS.length;
 export function knownCounts(n: number): { total: bigint; unique: bigint } | undefined {
   return Number.isInteger(n) && n >= 1 && n <= KNOWN_MAX_N ? { total: BigInt(TOTALS[n - 1]), unique: BigInt(UNIQUE[n - 1]) } : undefined;
 }
+
+/** The published counts of n where `counted` differs from them (else undefined: they agree, or none are known). */
+export function unpublished(n: number, counted: { total: bigint; unique: bigint }): { total: bigint; unique: bigint } | undefined {
+  const known = knownCounts(n);
+  return known === undefined || (known.total === counted.total && known.unique === counted.unique) ? undefined : known;
+}

@@ -10,7 +10,7 @@
 // can overflow.
 import { abortError, untilAborted, type AbortSignalLike } from '../../shared/abort.js';
 import { codedError, ERROR_CODES } from '../../shared/errors.js';
-import { knownCounts } from '../../shared/known-counts.js';
+import { unpublished } from '../../shared/known-counts.js';
 import { ownKeysOnly } from '../../shared/own-keys.js';
 import { requestGpuDevice, type GpuSession } from './webgpu-device.js';
 import { deviceLimits } from './webgpu-plan.js';
@@ -79,8 +79,8 @@ async function countOnSession(
 
 /** A count that is not the published one of n (to n = 27) is the GPU's failure, never a result; its device goes. */
 function refuseUnpublished(n: number, counted: { total: bigint; unique: bigint }): void {
-  const known = knownCounts(n);
-  if (known === undefined || (known.total === counted.total && known.unique === counted.unique)) return;
+  const known = unpublished(n, counted);
+  if (known === undefined) return;
   throw codedError(
     `engine webgpu: the GPU counted ${counted.total} solutions, ${counted.unique} unique, for n = ${n}, but n = ${n} has ${known.total}, ${known.unique} unique (OEIS A000170, A002562): a fault of the GPU, its driver or this engine; count on the CPU (engine 'wasm')`,
     ERROR_CODES.WEBGPU_FAILED,
