@@ -961,6 +961,7 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
       return end.apply(this);
     };
     try {
+      planSubproblems(20); // made now: the count's plan, made in slices too, is not what this test aborts
       const plan = smallPlan({ rowsLeft: 12, unitsPerDispatch: 1 << 22, maxUnitsPerDispatch: 1 << 22, invocations: 1 << 16 });
       const counting = countOnDevice(20, onDevice(device), DEFAULT_LIMITS, { signal: controller.signal, plan });
       setImmediate(() => {
@@ -972,6 +973,30 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
       expect(device.log.submits).toBe(0);
     } finally {
       Object.assign(UnitStream.prototype, { begin, end });
+      device.destroy();
+    }
+  });
+
+  it('makes its plan of subproblems in slices: an abort right after the call stops it before any unit or buffer', async () => {
+    // planSubproblems(20) took 35-105 ms cold on the host, all on the calling thread before the first turn of the
+    // event loop, and an abort waited for it. n = 25: a plan no other test in this file makes, so not one made already.
+    const device = createFakeDevice({ hold: true });
+    const controller = new AbortController();
+    const { begin } = UnitStream.prototype;
+    let fills = 0;
+    UnitStream.prototype.begin = function (...args: Parameters<typeof begin>) {
+      fills++;
+      return begin.apply(this, args);
+    };
+    try {
+      const counting = countOnDevice(25, onDevice(device), DEFAULT_LIMITS, { signal: controller.signal });
+      controller.abort();
+      await expect(counting).rejects.toMatchObject({ name: 'AbortError' });
+      expect(fills).toBe(0);
+      expect(device.log.calls.filter((call) => call === 'createBuffer')).toEqual([]);
+      expect(device.log.submits).toBe(0);
+    } finally {
+      UnitStream.prototype.begin = begin;
       device.destroy();
     }
   });

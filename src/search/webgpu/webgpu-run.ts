@@ -13,7 +13,7 @@ import { abortError, type AbortSignalLike } from '../../shared/abort.js';
 import { ERROR_CODES, failure } from '../../shared/errors.js';
 import type { Progress } from '../../shared/progress.js';
 import { ownKeysOnly } from '../../shared/own-keys.js';
-import { yieldToEventLoop } from '../../shared/slices.js';
+import { inSlices, yieldToEventLoop } from '../../shared/slices.js';
 import { SubproblemCounter } from './webgpu-counter.js';
 import { inErrorScopes, untilSettled, whenLost } from './webgpu-errors.js';
 import {
@@ -37,7 +37,7 @@ import {
   UnitStream,
   type PreparedSubproblems,
 } from './webgpu-units.js';
-import { planSubproblems } from '../constellations.js';
+import { subproblemSteps } from '../constellations.js';
 
 export interface WebGpuCountOptions {
   signal?: AbortSignalLike | undefined;
@@ -139,7 +139,7 @@ export async function countOnDevice(
   const lost = whenLost(device);
   const compiled = inErrorScopes(device, 'the shader did not compile', () => compileSearch(n, device, plan, layout));
   options.holdDevice?.(compiled.value);
-  const subproblems = planSubproblems(n);
+  const subproblems = await inSlices(subproblemSteps(n), signal); // n = 20's held an abort 35-105 ms made at once
   const prepared = prepareSubproblems(n, subproblems, 'lazy'); // each subproblem's rows are made as the stream reaches it
   const stream = new UnitStream(prepared, plan.rowsLeft);
   const counter = new SubproblemCounter(prepared);
