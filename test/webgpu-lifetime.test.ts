@@ -1,8 +1,9 @@
 // The Dawn instance's lifetime (issue 43), without a GPU: a child Node
 // process counts with engine 'webgpu' against a stand-in `webgpu` package
-// (test/fixtures/webgpu/fake-webgpu.mjs) that, like Dawn, keeps Node running
-// while its instance is referenced and crashes when a device outlives it,
-// and that collects garbage before every GPU operation. The package must
+// (test/fixtures/webgpu/fake-webgpu.mjs) that crashes when a device
+// outlives its instance, as Dawn does, keeps Node running while the instance
+// is referenced (stricter than Dawn over lavapipe, which exits: so one left
+// held shows), and collects garbage before every GPU operation. The package must
 // hold the instance through each count and let it go after, so the child
 // exits by itself.
 import { spawnSync } from 'node:child_process';

@@ -4,10 +4,11 @@
 //
 // Dawn's instance (what the package's `create` returns) must outlive every
 // device made from it: once it is collected, the instance dies under a live
-// device and Node crashes (SIGSEGV, or glibc's futex abort; issue 43). And
-// while it is referenced Node cannot exit. So one instance is shared by the
-// counts running at a time, held in this module while any of them holds a
-// lease, and dropped when the last lease ends, after its device is gone.
+// device and Node crashes (SIGSEGV, or glibc's futex abort; issue 43). Nor
+// should it outlive them: it holds the GPU's memory and Dawn's threads. So
+// one instance is shared by the counts running at a time, held in this
+// module while any of them holds a lease, and dropped when the last lease
+// ends, after its device is gone.
 import { codedError, ERROR_CODES } from '../../shared/errors.js';
 import { isNode } from '../../shared/node-builtins.js';
 import { ownKeysOnly } from '../../shared/own-keys.js';
@@ -98,8 +99,9 @@ const LOST_WAIT_MS = 1000;
  * How long a device whose count succeeded waits for the next count before
  * it is destroyed. Opening one takes Dawn about 0.17 s on an H100 (the
  * instance, the adapter, the device: 2026-11-27), more than a count of
- * n = 18 then takes; a program that counts again at once reuses it. Short,
- * since Dawn keeps Node running while the instance is held.
+ * n = 18 then takes; a program that counts again at once reuses it. Short:
+ * a waiting device holds the GPU's memory (over lavapipe a script holding
+ * Dawn's instance and device still exits by itself; not tried on a GPU).
  */
 const IDLE_MS = 250;
 
