@@ -9,7 +9,15 @@ import { ownKeysOnly } from '../shared/own-keys.js';
 
 import { countUnits, taker, type CpuEngine, type Method, type MethodName } from '../contract/method.js';
 import { idleWorkers, runOnWorkers } from './pool.js';
-import { freeWorkers, lateWorkerBoundMs, releaseThreads, threadPlan, workerStartsLate, workersReleased } from './thread-plan.js';
+import {
+  freeWorkers,
+  LateWorkerProjection,
+  lateWorkerBoundMs,
+  releaseThreads,
+  threadPlan,
+  workerStartsLate,
+  workersReleased,
+} from './thread-plan.js';
 import { NOTHING_DONE, RunProgress, type Already } from './run-progress.js';
 
 export type { Already } from './run-progress.js';
@@ -260,10 +268,9 @@ async function countWhile<U extends { readonly id: number }>(
 
 /**
  * A count whose worker starts late (workerStartsLate): counts `units` on
- * this thread with `here` while the count projects (its time so far over
- * the share of its work done, once that time is a twentieth of the bound)
- * within lateWorkerBoundMs(); returns the units
- * it took, all of them if it ended so. The rest stay in `units`.
+ * this thread with `here` while the count projects within
+ * lateWorkerBoundMs() (LateWorkerProjection); returns the units it took,
+ * all of them if it ended so. The rest stay in `units`.
  */
 function countWhileShort<U extends { readonly id: number }>(
   units: Iterator<U>,
@@ -271,12 +278,8 @@ function countWhileShort<U extends { readonly id: number }>(
   progress: RunProgress,
 ): Promise<number> {
   const start = now();
-  const bound = lateWorkerBoundMs();
-  return countWhile(units, here, (taken) => {
-    // Projected from a twentieth of the bound on: the first units also build tables.
-    const elapsed = now() - start;
-    return !(taken > 0 && elapsed >= bound / 20 && elapsed / progress.shareCounted() > bound);
-  });
+  const projection = new LateWorkerProjection(lateWorkerBoundMs());
+  return countWhile(units, here, (taken) => taken === 0 || projection.within(now() - start, progress.shareCounted()));
 }
 
 /**
