@@ -12,7 +12,7 @@ import { count, type Progress } from '../dist/index.js';
 import { wasmModuleOf } from '../dist/engines/wasm-loader.js';
 import { closeIdleWorkers, idleWorkers } from '../dist/run/pool.js';
 import { spawnWorkerNow, workersAlive, workersStarted } from '../dist/run/spawn.js';
-import { LateWorkerProjection, workersToPrestart, workerStartsLate } from '../dist/run/thread-plan.js';
+import { lateWorkerProjection, workersToPrestart, workerStartsLate } from '../dist/run/thread-plan.js';
 import { range, TOTAL, UNIQUE } from './oeis.js';
 import { methodForCount } from '../dist/run/methods.js';
 
@@ -159,24 +159,18 @@ describe('which counts start their one worker late', () => {
   it('projects from the rate after a twentieth of the bound, not from the slow first units', () => {
     // 1,000 ms bound: 4% done in the first 50 ms (time over share: 1,250 ms, past the bound), then 10% per 25 ms:
     // 100 + 0.76 x 50 / 0.2 = 290 ms projected. Asked after each unit.
-    const fast = new LateWorkerProjection(1000);
-    expect([fast.within(10, 0.01), fast.within(49, 0.04), fast.within(50, 0.04), fast.within(75, 0.14), fast.within(100, 0.24)]).toEqual([
-      true,
-      true,
-      true,
-      true,
-      true,
-    ]);
+    const fast = lateWorkerProjection(1000);
+    expect([fast(10, 0.01), fast(49, 0.04), fast(50, 0.04), fast(75, 0.14), fast(100, 0.24)]).toEqual([true, true, true, true, true]);
     // Then 1% per 25 ms: 100 + 0.92 x 50 / 0.02 = 2,400 ms projected.
-    const slow = new LateWorkerProjection(1000);
-    expect([slow.within(50, 0.06), slow.within(75, 0.07), slow.within(100, 0.08)]).toEqual([true, true, false]);
+    const slow = lateWorkerProjection(1000);
+    expect([slow(50, 0.06), slow(75, 0.07), slow(100, 0.08)]).toEqual([true, true, false]);
     // No unit finished in the window: past the bound.
-    const stuck = new LateWorkerProjection(1000);
-    expect([stuck.within(50, 0.06), stuck.within(120, 0.06)]).toEqual([true, false]);
+    const stuck = lateWorkerProjection(1000);
+    expect([stuck(50, 0.06), stuck(120, 0.06)]).toEqual([true, false]);
     // Bound 0: past after the first unit; Infinity: never.
-    expect(new LateWorkerProjection(0).within(0.1, 0.01)).toBe(false);
-    const never = new LateWorkerProjection(Infinity);
-    expect([never.within(1e6, 1e-9), never.within(2e6, 1e-9)]).toEqual([true, true]);
+    expect(lateWorkerProjection(0)(0.1, 0.01)).toBe(false);
+    const never = lateWorkerProjection(Infinity);
+    expect([never(1e6, 1e-9), never(2e6, 1e-9)]).toEqual([true, true]);
   });
 
   it('no worker is started before planning on one core', () => {

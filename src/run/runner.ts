@@ -11,8 +11,8 @@ import { countUnits, taker, type CpuEngine, type Method, type MethodName } from 
 import { idleWorkers, runOnWorkers } from './pool.js';
 import {
   freeWorkers,
-  LateWorkerProjection,
   lateWorkerBoundMs,
+  lateWorkerProjection,
   releaseThreads,
   threadPlan,
   workerStartsLate,
@@ -269,7 +269,7 @@ async function countWhile<U extends { readonly id: number }>(
 /**
  * A count whose worker starts late (workerStartsLate): counts `units` on
  * this thread with `here` while the count projects within
- * lateWorkerBoundMs() (LateWorkerProjection); returns the units it took,
+ * lateWorkerBoundMs() (lateWorkerProjection); returns the units it took,
  * all of them if it ended so. The rest stay in `units`.
  */
 function countWhileShort<U extends { readonly id: number }>(
@@ -278,8 +278,8 @@ function countWhileShort<U extends { readonly id: number }>(
   progress: RunProgress,
 ): Promise<number> {
   const start = now();
-  const projection = new LateWorkerProjection(lateWorkerBoundMs());
-  return countWhile(units, here, (taken) => taken === 0 || projection.within(now() - start, progress.shareCounted()));
+  const within = lateWorkerProjection(lateWorkerBoundMs());
+  return countWhile(units, here, (taken) => taken === 0 || within(now() - start, progress.shareCounted()));
 }
 
 /**

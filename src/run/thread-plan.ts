@@ -51,20 +51,17 @@ export function lateWorkerBoundMs(): number {
  * on the core, and past the bound in one run of six, where the worker then
  * started and the count took 0.8 s. With `bound` 0 it is past at once.
  */
-export class LateWorkerProjection {
-  #opened: { at: number; share: number } | undefined;
-
-  constructor(private readonly bound: number) {}
-
-  /** After `elapsed` ms of counting, `share` of the work done (finished units): within the bound? */
-  within(elapsed: number, share: number): boolean {
-    if (elapsed < this.bound / 20) return true;
-    this.#opened ??= { at: elapsed, share };
-    const window = elapsed - this.#opened.at;
-    if (window < this.bound / 20) return true;
-    const done = share - this.#opened.share;
-    return done > 0 && elapsed + ((1 - share) * window) / done <= this.bound;
-  }
+export function lateWorkerProjection(bound: number): (elapsed: number, share: number) => boolean {
+  let opened: { at: number; share: number } | undefined;
+  // After `elapsed` ms of counting, `share` of the work done (finished units): within the bound?
+  return (elapsed, share) => {
+    if (elapsed < bound / 20) return true;
+    opened ??= { at: elapsed, share };
+    const window = elapsed - opened.at;
+    if (window < bound / 20) return true;
+    const done = share - opened.share;
+    return done > 0 && elapsed + ((1 - share) * window) / done <= bound;
+  };
 }
 
 interface ThreadPlan {
