@@ -1,7 +1,7 @@
 // merge's table of published counts (src/cli/known-counts.ts) against the tests' own (test/oeis.ts), and merge's
 // refusal of shards that pass every check of their own but do not add up to them.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ describe("merge's published counts", () => {
     expect([knownCounts(0), knownCounts(28), knownCounts(1.5)]).toEqual([undefined, undefined, undefined]);
   });
 
-  it.each(range(4, 14))('n = %i: shards whose counts pass their own checks but add up to 0 are refused', (n) => {
+  it.each(range(4, 14))('n = %i: shards whose counts pass their own checks but add up to 0 are refused, no subtotals written', (n) => {
     const dir = mkdtempSync(join(tmpdir(), 'nqueens-known-'));
     const plan = plannedMethod('search', n, 1);
     const files = [0, 1].map((index) => {
@@ -32,11 +32,13 @@ describe("merge's published counts", () => {
       writeFileSync(file, JSON.stringify(shard));
       return file;
     });
-    const r = spawnSync(process.execPath, [cli, 'merge', ...files], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [cli, 'merge', ...files, '--subtotals', join(dir, 'sub.txt')], { encoding: 'utf8' });
     expect([r.status, r.stdout]).toEqual([1, '']);
     expect(r.stderr).toContain(
       `the shards add up to 0 solutions, 0 unique, but n = ${n} has ${TOTAL[n]}, ${UNIQUE[n]} unique (OEIS A000170, A002562)`,
     );
+    // A refused merge leaves no subtotals (nor their claim): only the shards are there.
+    expect(readdirSync(dir).sort()).toEqual(['s0.json', 's1.json']);
   });
 
   it('n = 8: shards off in the total only, or in the unique count only, are refused', () => {
