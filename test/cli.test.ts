@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { shortCheck } from '../dist/shared/digest.js';
 
 const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 /** Holds stdout's reader back until the CLI finds the pipe full (it says `stdout full` on stderr). */
@@ -421,6 +422,21 @@ describe('messages that say what to do next', () => {
       const refused = nqueens('count', n, '--checkpoint', older);
       expect([n, refused.code, refused.stderr]).toEqual([n, 1, expect.stringMatching(/^nqueens: [^\n]*0\.0\.9[^\n]*\n$/)]);
     }
+  });
+
+  it('a checkpoint naming the join past n = 24 (edited, its check made again) is refused as a checkpoint, not resumed', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nqueens-hint-'));
+    const made = join(dir, 'c10.ckpt');
+    expect(nqueens('count', '10', '--algorithm', 'search', '--checkpoint', made).code).toBe(0);
+    const { check, ...header } = JSON.parse(readFileSync(made, 'utf8').split('\n', 1)[0]);
+    expect(check).toBe(shortCheck(JSON.stringify(header)));
+    const edited = { ...header, n: 25, plan: { ...header.plan, method: 'join', depth: 0 } };
+    const file = join(dir, 'c25.ckpt');
+    writeFileSync(file, JSON.stringify({ ...edited, check: shortCheck(JSON.stringify(edited)) }) + '\n');
+    // The join makes no plan of n = 25: the default (the search) opens the file, which names another plan.
+    const r = nqueens('count', '25', '--checkpoint', file);
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toMatch(/^nqueens: \S+c25\.ckpt was made with another plan \(join, depth 0, [^\n]*\[ERR_NQUEENS_BAD_CHECKPOINT\]\n$/);
   });
 
   it('a checkpoint of another depth names the depth that resumes it, whatever --depth was given', () => {
