@@ -437,6 +437,8 @@ describe('messages that say what to do next', () => {
     const r = nqueens('count', '25', '--checkpoint', file);
     expect([r.code, r.stdout]).toEqual([1, '']);
     expect(r.stderr).toMatch(/^nqueens: \S+c25\.ckpt was made with another plan \(join, depth 0, [^\n]*\[ERR_NQUEENS_BAD_CHECKPOINT\]\n$/);
+    // And no hint to resume it with --algorithm join, which n = 25 refuses (exit 2).
+    expect(r.stderr).not.toContain('to resume it');
   });
 
   it('a checkpoint of another depth names the depth that resumes it, whatever --depth was given', () => {

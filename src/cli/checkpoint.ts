@@ -205,13 +205,13 @@ function fnv1a1(byte: number, h: number): number {
 }
 
 /**
- * The options that resume a checkpoint made with another plan, if this
+ * The options that resume a checkpoint of n made with another plan, if this
  * version makes that plan: its algorithm and depth, whatever --depth this
  * run was given (a --depth given overrides the checkpoint's own).
  */
-function resumeHint(plan: { method?: unknown; depth?: unknown } | undefined): string {
+function resumeHint(plan: { method?: unknown; depth?: unknown } | undefined, n: number): string {
   const recorded = recordedPlan(plan);
-  if (!recorded) return '';
+  if (!recorded || !makesPlan(recorded.algorithm, n)) return ''; // the join past JOIN_MAX_N: the option would be refused
   const { algorithm, depth } = recorded;
   return `; to resume it, run with --algorithm ${algorithm} ${hasDepth(algorithm) ? `--depth ${depth}` : 'and without --depth'}`;
 }
@@ -537,7 +537,7 @@ export class Checkpoint {
     }
     if (found.plan?.digest !== expected.plan.digest) {
       refuse(
-        `${shown(file)} was made with another plan (${shown(String(found.plan?.method))}, depth ${shown(String(found.plan?.depth))}, digest ${shown(String(found.plan?.digest))}); this count uses ${expected.plan.method}, depth ${expected.plan.depth}, digest ${expected.plan.digest}${resumeHint(found.plan)}`,
+        `${shown(file)} was made with another plan (${shown(String(found.plan?.method))}, depth ${shown(String(found.plan?.depth))}, digest ${shown(String(found.plan?.digest))}); this count uses ${expected.plan.method}, depth ${expected.plan.depth}, digest ${expected.plan.digest}${resumeHint(found.plan, expected.n)}`,
       );
     }
     if (found.shard !== expected.shard || found.from !== expected.from || found.to !== expected.to) {
