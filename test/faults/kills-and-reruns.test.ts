@@ -459,6 +459,31 @@ describe('claims left behind', () => {
     expect(existsSync(out)).toBe(false);
     for (const file of [`${out}.partial`, `${ckpt}.lock`]) expect(readFileSync(file, 'utf8')).toBe('someone else\n');
   });
+
+  it.each([
+    ['made read-only', 'it is read-only for this user (mode 0444); make it writable or name another file'],
+    ['replaced by a FIFO', 'it is a FIFO, not a regular file (outputs are written to regular files only)'],
+  ])('an --out file %s while the count runs is refused when the result is written, and left as it is', async (what, says) => {
+    const own = join(dir, `changed-${what.split(' ').at(-1)}`);
+    mkdirSync(own);
+    const [out, ckpt] = [join(own, 'out.json'), join(own, 'out.ckpt')];
+    writeFileSync(out, 'keep\n');
+    const run = await startUntil(
+      ['count', '14', '--depth', '3', '--threads', '1', '--shard', '0/1', '--out', out, '--checkpoint', ckpt],
+      ckpt,
+      1,
+    );
+    expect(run.running()).toBe(true);
+    run.child.kill('SIGSTOP');
+    if (what === 'made read-only') chmodSync(out, 0o444);
+    else expect((unlinkSync(out), spawnSync('mkfifo', [out]).status)).toBe(0);
+    run.child.kill('SIGCONT');
+    expect(await run.exited).toBe(1);
+    expect(run.stderr()).toBe(`nqueens: cannot write the shard result to ${out}: ${says} [ERR_NQUEENS_WRITE_FAILED]\n`);
+    if (what === 'made read-only') expect(readFileSync(out, 'utf8')).toBe('keep\n');
+    else expect(statSync(out).isFIFO()).toBe(true);
+    expect(existsSync(`${out}.partial`)).toBe(false);
+  });
 });
 
 describe('shard outputs', () => {
