@@ -2,12 +2,13 @@
 // inherits them as a plain `new Worker` does, instead of rejecting the count
 // with "invalid execArgv flags".
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../cli-in-dir.js';
+import { flushToDisk } from '../../dist/cli/flush-to-disk.js';
 
 const index = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
 // count(12) may end on the calling thread before a worker is up (it counts while they start); a completion
@@ -61,6 +62,15 @@ describe('Node flags', () => {
     const merged = run('merge', join(dir, 's0.json'), join(dir, 's1.json'), '--subtotals', join(dir, 'sub.txt'), '--json');
     expect(JSON.parse(merged)).toMatchObject({ total: '73712', unique: '9233' });
     expect(readFileSync(join(dir, 'sub.txt'), 'utf8')).toMatch(/^# nqueens-subtotals: /);
+  });
+
+  // Only the permission model's refusal is let pass: any other failed fsync (EIO, a descriptor gone) is the write's failure.
+  it("flushToDisk throws an fsync failure that is not the permission model's", () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'nqueens-fsync-')), 'f');
+    const fd = openSync(file, 'w');
+    expect(flushToDisk(fd)).toBeUndefined();
+    closeSync(fd);
+    expect(() => flushToDisk(fd)).toThrow(expect.objectContaining({ code: 'EBADF', syscall: 'fsync' }));
   });
 
   it('node --jitless (no WebAssembly): auto counts in TypeScript; --engine wasm exits 1 naming its code once', () => {
