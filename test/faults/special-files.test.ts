@@ -97,4 +97,11 @@ describe('an input over its size limit (src/cli/regular-file.ts)', () => {
     expect(readRegularFile(file, 7)).toEqual({ text: '{"a":1}' });
     expect(readRegularFile(file, 6)).toEqual({ problem: `${file} is 7 bytes, over the 6 this input may hold; refusing to read it` });
   });
+
+  // A file whose size says nothing of what it reads (procfs: size 0, a kilobyte or more of text) grows past the limit as it is read.
+  it('is refused once more than the limit is read, whatever its size said', () => {
+    expect(readRegularFile('/proc/self/status', 100)).toEqual({
+      problem: '/proc/self/status grew past the 100 bytes this input may hold while it was read; refusing it',
+    });
+  });
 });
