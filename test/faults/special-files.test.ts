@@ -2,12 +2,14 @@
 // does not hang the command, a directory is named for what it is. Each is
 // refused at once with the file's name and exit status 1.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../cli-in-dir.js';
 import { readRegularFile } from '../../dist/cli/regular-file.js';
+
+const filesModule = new URL('../../dist/cli/files.js', import.meta.url).href;
 
 const dir = mkdtempSync(join(tmpdir(), 'nqueens-special-'));
 const fifo = join(dir, 'fifo');
@@ -74,6 +76,32 @@ describe('special files as input', () => {
       `cannot use the checkpoint ${file}: it is read-only for this user (mode 0444); make it writable to resume it`,
     );
     expect(readFileSync(file).equals(before)).toBe(true);
+  });
+
+  // As root, every other test takes writableByUs's root branch: here a user's own answer is checked, run as nobody.
+  it.runIf(process.getuid?.() === 0)('an existing output or checkpoint is writable to a user by the mode bits that apply to them', () => {
+    const users = mkdtempSync(join(tmpdir(), 'nqueens-modes-'));
+    chmodSync(users, 0o755);
+    const files: [string, number, number, number][] = [
+      ['own-0644', 65534, 65534, 0o644],
+      ['own-0444', 65534, 65534, 0o444],
+      ['own-0466', 65534, 65534, 0o466],
+      ['roots-0644', 0, 0, 0o644],
+      ['group-0664', 0, 65534, 0o664],
+      ['group-0646', 0, 65534, 0o646],
+      ['others-0646', 0, 0, 0o646],
+    ];
+    for (const [name, uid, gid, mode] of files) {
+      writeFileSync(join(users, name), 'x');
+      chownSync(join(users, name), uid, gid);
+      chmodSync(join(users, name), mode);
+    }
+    const script = `const { writableByUs } = await import(${JSON.stringify(filesModule)});
+const { statSync } = await import('node:fs');
+console.log(JSON.stringify(process.argv.slice(1).map((file) => writableByUs(file, statSync(file)))));`;
+    const paths = files.map(([name]) => join(users, name));
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script, ...paths], { encoding: 'utf8', uid: 65534, gid: 65534 });
+    expect([r.status, r.stderr, JSON.parse(r.stdout)]).toEqual([0, '', [true, false, false, false, true, false, true]]);
   });
 
   it('a checkpoint path in a loop of symbolic links is refused naming the checkpoint', () => {
