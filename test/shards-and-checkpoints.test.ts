@@ -709,5 +709,13 @@ describe('checkpoints as no count leaves them, and a later slice resumed', () =>
     const r = nqueens('count', '10', '--checkpoint', file);
     expect([r.code, r.stdout]).toEqual([1, '']);
     expect(r.stderr).toMatch(/long-line\.ckpt, line 3: damaged \(longer than any checkpoint line\) \[ERR_NQUEENS_BAD_CHECKPOINT\]\n$/);
+    // The same line last, without a newline: refused as too long too, not read on past the buffer.
+    writeFileSync(file, lines.slice(0, 3).join('\n'));
+    const torn = nqueens('count', '10', '--checkpoint', file);
+    expect([torn.code, torn.stdout, torn.stderr]).toEqual([
+      1,
+      '',
+      `nqueens: ${file}, line 3: damaged (longer than any checkpoint line) [ERR_NQUEENS_BAD_CHECKPOINT]\n`,
+    ]);
   });
 });
