@@ -494,6 +494,29 @@ describe('counts at once share the workers', () => {
     expect((await waiting).total).toBe(countCompletionsSync(12, [[0, 3]]).total); // on a worker, once one was free
   }, 60_000);
 
+  it('a completion count aborted from its start report, with every worker held, rejects without waiting for one', async () => {
+    // Aborted before it reaches its wait for a release: that wait must see the abort at once, not only at the next release.
+    const first = new AbortController();
+    let started: () => void = () => undefined;
+    const counting = new Promise<void>((resolve) => (started = resolve));
+    const holding = count(22, { algorithm: 'search', threads: cap, signal: first.signal, onProgress: (p) => p.fraction > 0 && started() });
+    await counting;
+    const order: string[] = [];
+    const aborted = new AbortController();
+    const stopped = countCompletions(12, [[0, 3]], { threads: 1, signal: aborted.signal, onProgress: () => aborted.abort() });
+    const settled = stopped.then(
+      () => order.push('counted'),
+      (error: unknown) => order.push(`rejected: ${(error as Error).name}`),
+    );
+    // Turns of the event loop, not a clock: the rejection takes a few; a count that waits for a release never settles here.
+    for (let turn = 0; turn < 200 && order.length === 0; turn++) await new Promise((resolve) => setImmediate(resolve));
+    order.push('workers released');
+    first.abort();
+    await expect(holding).rejects.toMatchObject({ name: 'AbortError' });
+    await settled;
+    expect(order).toEqual(['rejected: AbortError', 'workers released']);
+  }, 60_000);
+
   it('counts that found every worker held take turns on the calling thread: one a turn of the event loop, each exact', async () => {
     // Every worker held, as by other counts: these join counts of n = 16 (a method that helps) count here throughout.
     const held = threadPlan(16, 1024, 1024, { units: 1024, helps: true, bytesPerThread: 0 });
