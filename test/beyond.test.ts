@@ -74,7 +74,9 @@ describe('countCompletions', () => {
   it.each(ENGINES)('matches brute force on random partial boards (%s)', async (engine) => {
     for (const [n, placed] of boards) {
       const expected = BigInt(brute(n).filter((p) => contains(p, placed)).length);
-      expect(countCompletionsSync(n, placed, { engine }).total, `n = ${n}, ${JSON.stringify(placed)}`).toBe(expected);
+      const sync = countCompletionsSync(n, placed, { engine });
+      expect(sync.total, `n = ${n}, ${JSON.stringify(placed)}`).toBe(expected);
+      expect(sync).toMatchObject({ n, engine, threads: 1 }); // the engine that counted, as countCompletions says it
       const r = await countCompletions(n, placed, { engine, threads: 1 });
       expect(r.total).toBe(expected);
       expect(r).toMatchObject({ n, engine, threads: 1 });
