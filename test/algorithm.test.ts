@@ -72,6 +72,14 @@ describe('choosing the algorithm', () => {
     expect((error as { code?: string }).code).toBe('ERR_NQUEENS_TABLES_TOO_LARGE');
   });
 
+  it('past JOIN_MAX_N, count() refuses the join with that RangeError even when its signal has already aborted', async () => {
+    await expect(count(JOIN_MAX_N + 1, { algorithm: 'join', signal: AbortSignal.abort() })).rejects.toMatchObject({
+      name: 'RangeError',
+      code: 'ERR_NQUEENS_TABLES_TOO_LARGE',
+      message: expect.stringMatching(/n = 25 needs up to \d+ bytes/),
+    });
+  });
+
   it.each([
     ['fast', RangeError],
     ['JOIN', RangeError],
