@@ -15,6 +15,7 @@ import {
   readlinkSync,
   symlinkSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -114,12 +115,14 @@ const nonBlocking = fileURLToPath(new URL('../fixtures/nonblocking-stdout.mjs', 
 /**
  * Runs the CLI with `flags` and `args`, its stdout a non-blocking FIFO that no one reads until the CLI has found
  * it full (the fixture says so on stderr), then reads it, or with `interrupt` sends SIGINT and reads only once the
- * CLI has exited; its exit code, stdout and stderr.
+ * CLI has exited; its exit code, stdout and stderr. With `prefilled`, the FIFO is full before the CLI starts (so
+ * that an output of a few lines meets it full), and what filled it is left out of stdout.
  */
 async function intoStalledPipe(
   flags: string[],
   args: string[],
   interrupt = false,
+  prefilled = false,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'nqueens-fifo-'));
   const fifo = join(dir, 'out');
@@ -127,6 +130,20 @@ async function intoStalledPipe(
   expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
   const readEnd = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
   const writeEnd = openSync(fifo, constants.O_WRONLY);
+  let filled = 0;
+  if (prefilled) {
+    const filler = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+    const block = Buffer.alloc(4096, '.');
+    for (;;) {
+      try {
+        filled += writeSync(filler, block);
+      } catch (error) {
+        expect((error as NodeJS.ErrnoException).code).toBe('EAGAIN');
+        break;
+      }
+    }
+    closeSync(filler);
+  }
   const errors = openSync(errFile, 'w');
   const child = spawn(process.execPath, [...flags, '--import', nonBlocking, cli, ...args], { stdio: ['ignore', writeEnd, errors] });
   onTestFinished(() => void child.kill('SIGKILL')); // a child that never ends does not outlive its test
@@ -147,7 +164,9 @@ async function intoStalledPipe(
   const code = await exit;
   await ended;
   reader.destroy();
-  return { code, stdout: Buffer.concat(chunks).toString(), stderr: readFileSync(errFile, 'utf8') };
+  const stdout = Buffer.concat(chunks);
+  if (prefilled) expect(stdout.subarray(0, filled).every((byte) => byte === 0x2e)).toBe(true);
+  return { code, stdout: stdout.subarray(filled).toString(), stderr: readFileSync(errFile, 'utf8') };
 }
 
 describe('a stdout pipe that is full (non-blocking, its reader late)', () => {
@@ -175,6 +194,23 @@ describe('a stdout pipe that is full (non-blocking, its reader late)', () => {
     },
     30_000,
   );
+});
+
+describe("count's lines on a stdout pipe full before it starts", () => {
+  // Its few lines go out with writeSync, waiting out EAGAIN (files.ts writeAll); no other test met a full pipe there.
+  it('count 10 --json and count 4..6: each line arrives once the reader reads, exit 0', async () => {
+    const one = await intoStalledPipe([], ['count', '10', '--json'], false, true);
+    expect([one.code, one.stderr]).toEqual([0, 'stdout full\n']);
+    expect(JSON.parse(one.stdout)).toMatchObject({ n: 10, total: '724', unique: '92' });
+    const table = await intoStalledPipe([], ['count', '4..6', '--json'], false, true);
+    expect([table.code, table.stderr]).toEqual([0, 'stdout full\n']);
+    expect(
+      table.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line).total),
+    ).toEqual(['2', '10', '4']);
+  }, 30_000);
 });
 
 describe('a shard result on a stdout pipe that is full', () => {
