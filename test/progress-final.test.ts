@@ -213,3 +213,27 @@ describe('a resumed count (a checkpoint)', () => {
     expect([seen[0].fraction, seen[0].finished, seen.at(-1)!.fraction, seen.at(-1)!.total]).toEqual([0.4, 40, 1, 100n]);
   });
 });
+
+describe("a slice's unique count (a shard)", () => {
+  // Burnside (the plan's uniqueOf) holds for the whole plan's total only: a slice's last report, finished as it is,
+  // carries its own unique8 / 8. The stand-in's uniqueOf (a thousand a solution) shows where it would be applied.
+  const burnside = { ...HUNDRED_UNITS, uniqueOf: (total: bigint) => total * 1000n };
+  it.each([
+    [0, 50, 50n],
+    [50, 100, 50n],
+    [0, 100, 800_000n],
+  ])('units %i..%i: the last report says unique %s', (from, to, unique) => {
+    const seen: Progress[] = [];
+    const progress = new RunProgress(burnside as never, {
+      from,
+      to,
+      already: NOTHING_DONE,
+      onProgress: (p) => seen.push(p),
+      intervalMs: 0,
+    });
+    progress.report(true);
+    for (let id = from; id < to; id++) progress.record(id, 8n); // 8 solutions a unit, each in its own class: unique8 8
+    expect(seen.at(-1)).toMatchObject({ finished: to - from, fraction: 1, total: BigInt(8 * (to - from)), unique });
+    expect(progress.unique()).toBe(unique);
+  });
+});
