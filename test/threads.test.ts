@@ -473,13 +473,20 @@ describe('counts at once share the workers', () => {
     expect([r.total, r.unique, r.threads]).toEqual([TOTAL[17], UNIQUE[17], 2]);
   }, 60_000);
 
-  it('a completion count that found every worker held counts nothing on its calling thread: it waits for a worker', async () => {
-    // Its units are counted in one piece: counted here, each held the event loop, and abort, for seconds (n = 21: 90 s).
+  /** A count of n = 22 on the cap of workers, once it has counted something (so every worker is held); abort `first` to free them. */
+  async function holdEveryWorker(): Promise<{ first: AbortController; holding: Promise<unknown> }> {
     const first = new AbortController();
     let started: () => void = () => undefined;
     const counting = new Promise<void>((resolve) => (started = resolve));
     const holding = count(22, { algorithm: 'search', threads: cap, signal: first.signal, onProgress: (p) => p.fraction > 0 && started() });
+    holding.catch(() => undefined); // awaited by the test once it aborts
     await counting;
+    return { first, holding };
+  }
+
+  it('a completion count that found every worker held counts nothing on its calling thread: it waits for a worker', async () => {
+    // Its units are counted in one piece: counted here, each held the event loop, and abort, for seconds (n = 21: 90 s).
+    const { first, holding } = await holdEveryWorker();
     // Decided by events, not a clock: each begins its wait for a release, or settles first (counted here). Before, 20
     // sleeps of 10 ms could not tell a count that waits from one that counts here slowly.
     const waiting = countCompletions(12, [[0, 3]], { threads: 1 });
@@ -496,11 +503,7 @@ describe('counts at once share the workers', () => {
 
   it('a completion count aborted from its start report, with every worker held, rejects without waiting for one', async () => {
     // Aborted before it reaches its wait for a release: that wait must see the abort at once, not only at the next release.
-    const first = new AbortController();
-    let started: () => void = () => undefined;
-    const counting = new Promise<void>((resolve) => (started = resolve));
-    const holding = count(22, { algorithm: 'search', threads: cap, signal: first.signal, onProgress: (p) => p.fraction > 0 && started() });
-    await counting;
+    const { first, holding } = await holdEveryWorker();
     const order: string[] = [];
     const aborted = new AbortController();
     const stopped = countCompletions(12, [[0, 3]], { threads: 1, signal: aborted.signal, onProgress: () => aborted.abort() });

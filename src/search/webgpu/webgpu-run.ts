@@ -139,7 +139,7 @@ export async function countOnDevice(
   const lost = whenLost(device);
   const compiled = inErrorScopes(device, 'the shader did not compile', () => compileSearch(n, device, plan, layout));
   options.holdDevice?.(compiled.value);
-  const subproblems = await inSlices(subproblemSteps(n), signal); // n = 20's held an abort 35-105 ms made at once
+  const subproblems = await inSlices(subproblemSteps(n), signal); // made at once, n = 20's held an abort 35-105 ms
   const prepared = prepareSubproblems(n, subproblems, 'lazy'); // each subproblem's rows are made as the stream reaches it
   const stream = new UnitStream(prepared, plan.rowsLeft);
   const counter = new SubproblemCounter(prepared);
