@@ -173,6 +173,26 @@ describe('join shards', () => {
     expect(rows.reduce((sum, [, , weight, solutions]) => sum + BigInt(weight) * BigInt(solutions), 0n)).toBe(14200n);
   });
 
+  it('odd n: --subtotals marks the centre row C, the east rows E and the rest W, as each unit splits them', () => {
+    const file = join(dir, 'join-odd.sub');
+    expect(nqueens('count', '11', '--algorithm', 'join', '--subtotals', file).code).toBe(0);
+    const rows = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => /^\d/.test(l))
+      .map((l) => l.split(' '));
+    const plan = joinPlan(11);
+    expect(rows).toHaveLength(plan.units);
+    for (const [id, split] of rows) {
+      const unit = unitOf(plan, Number(id));
+      const expected = Array.from({ length: 11 }, (_, row) =>
+        row === unit.centreRow ? 'C' : (unit.eastRows >>> row) & 1 ? 'E' : 'W',
+      ).join('');
+      expect([id, split]).toEqual([id, expected]);
+      expect(split.replace(/[^C]/g, '')).toBe('C');
+    }
+    expect(rows.reduce((sum, [, , weight, solutions]) => sum + BigInt(weight) * BigInt(solutions), 0n)).toBe(2680n);
+  });
+
   it('--depth with the join is a usage error', () => {
     const r = nqueens('count', '12', '--algorithm', 'join', '--depth', '1');
     expect(r.code).toBe(2);
