@@ -33,6 +33,7 @@ describe('the join out of memory', () => {
   it.each([
     ['rows past the board', { id: 0, eastRows: 0x7fffff00, centreRow: -1, weight: 1, mirrorWeight: 1 }],
     ['too few east rows', { id: 0, eastRows: 0b1111, centreRow: -1, weight: 1, mirrorWeight: 1 }],
+    ['h east rows, one of them past the board', { id: 0, eastRows: 0xff << 9, centreRow: -1, weight: 1, mirrorWeight: 1 }],
     ['a centre row on an even board', { id: 0, eastRows: 0xff, centreRow: 3, weight: 1, mirrorWeight: 1 }],
     ['a negative row set', { id: 0, eastRows: -1, centreRow: -1, weight: 1, mirrorWeight: 1 }],
   ])('a unit with %s is refused on both engines before it is counted', (_, unit) => {
