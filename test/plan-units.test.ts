@@ -39,6 +39,15 @@ describe('planUnits', () => {
     }
   });
 
+  // A `to` inside a constellation's units (depth 1 and up) ends the range there: the unit `to` is the next range's.
+  it.each([1, 2])('n = 11 at depth %i: unitsIn(from, to) yields exactly the units from..to-1, for every cut', (depth) => {
+    const plan = planUnits(11, { algorithm: 'search', depth });
+    for (let to = 0; to <= plan.units; to++) {
+      const from = Math.max(0, to - 3);
+      expect([to, [...plan.unitsIn(from, to)].map((u) => u.id)]).toEqual([to, range(from, to - 1)]);
+    }
+  });
+
   it('counts the units of deep plans as before (n = 20 at depth 4, n = 17 at depth 2: their pinned digests)', () => {
     expect(planUnits(20, { algorithm: 'search', depth: 4 })).toMatchObject({ units: 66_564_327, digest: '9ac7428bb941f906' });
     expect(planUnits(17, { algorithm: 'search', depth: 2 })).toMatchObject({ units: 307_032, digest: '123a564a923bca1a' });
