@@ -33,6 +33,11 @@ describe('auto engine', () => {
     expect(r).toMatchObject({ total: 724n, unique: 92n, engine: 'wasm' });
   });
 
+  it('countSync says the engine that ran, not the choice: wasm where WebAssembly works', () => {
+    expect(countSync(10)).toMatchObject({ total: 724n, unique: 92n, engine: 'wasm', threads: 1 });
+    expect(countSync(10, { engine: 'auto' })).toMatchObject({ total: 724n, unique: 92n, engine: 'wasm', threads: 1 });
+  });
+
   it('returns exact bigints', () => {
     const r = countSync(8);
     expect(typeof r.total).toBe('bigint');
