@@ -2,10 +2,12 @@
 // reason itself when abort() was given one, a DOMException named AbortError
 // when not; on the calling thread and on workers, for count and completions,
 // aborted before the call and during it.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { count, countCompletions, countCompletionsSync, type Queen } from '../dist/index.js';
 import { TOTAL } from './oeis.js';
 import { waitingOn } from '../dist/shared/abort.js';
+import { runMethod } from '../dist/run/runner.js';
+import { methodForCount } from '../dist/run/methods.js';
 
 const reason = new Error('the user left');
 
@@ -214,4 +216,25 @@ describe('200 counts at once, some aborted', () => {
     // Both kinds of outcome happened: the aborts were not all too late, nor every count aborted.
     expect(new Set(outcomes.map((o) => o.status))).toEqual(new Set(['fulfilled', 'rejected']));
   }, 60_000);
+});
+
+describe('an abort on the calling thread stops the count at the next unit', () => {
+  // The clock stands still, so the slice never ends: only the check before each unit is recorded can stop it.
+  it('aborted from onUnit at the third unit: no unit is recorded after it (a fake clock)', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    try {
+      const plan = methodForCount(12, 'search', 1, 0);
+      const controller = new AbortController();
+      const ids: number[] = [];
+      const onUnit = (id: number): void => {
+        ids.push(id);
+        if (ids.length === 3) controller.abort(reason);
+      };
+      await expect(runMethod(plan, { engine: 'wasm', threads: 0, signal: controller.signal, onUnit })).rejects.toBe(reason);
+      expect(plan.units).toBeGreaterThan(100);
+      expect(ids).toEqual([0, 1, 2]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
