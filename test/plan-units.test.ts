@@ -141,6 +141,7 @@ describe('plans as files record them', () => {
       { method: 'join', depth: 1 },
       { method: 'constellations', depth: 5 },
       { method: 'search', depth: 5 },
+      { method: 'search', depth: -1 },
       { method: 'completions', depth: 0 },
       { method: 'toString', depth: 0 },
       {},
