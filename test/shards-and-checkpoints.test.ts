@@ -514,6 +514,53 @@ describe('checkpoints', () => {
     }
   });
 
+  // Before, a header whose method or depth named no plan at all was resumed by its digest alone.
+  it.each([
+    ['depth', -1, 'search, depth -1'],
+    ['depth', 0.5, 'search, depth 0.5'],
+    ['depth', 99, 'search, depth 99'],
+    ['depth', '1', 'search, depth 1'],
+    ['method', 'bogus', 'bogus, depth 1'],
+    ['method', 'toString', 'toString, depth 1'],
+  ])('refuses a header whose plan.%s names no plan (%s), its check recomputed', (field, value, says) => {
+    const file = join(dir, `n10-noplan-${field}-${String(value)}.ckpt`);
+    nqueens('count', '10', '--depth', '1', '--checkpoint', file);
+    const good = lines(file);
+    const { check: _check, ...body } = JSON.parse(good[0]);
+    const forged = { ...body, plan: { ...body.plan, [field]: value } };
+    writeFileSync(file, [JSON.stringify({ ...forged, check: shortCheck(JSON.stringify(forged)) }), ...good.slice(1)].join('\n') + '\n');
+    for (const depth of [[], ['--depth', '1']]) {
+      const r = nqueens('count', '10', ...depth, '--checkpoint', file);
+      expect([r.code, r.stdout, r.stderr.trim()]).toEqual([
+        1,
+        '',
+        `nqueens: ${file}: line 1 (the header) says ${says}, which names no plan: edited [ERR_NQUEENS_BAD_CHECKPOINT]`,
+      ]);
+    }
+  });
+
+  it('refuses a header naming the join at n = 25 under the digest of the search plan count 25 makes', () => {
+    const file = join(dir, 'n25-join-words.ckpt');
+    nqueens('count', '10', '--checkpoint', file);
+    const { check: _check, ...body } = JSON.parse(lines(file)[0]);
+    const write = (plan: object): void => {
+      const header = { ...body, n: 25, plan: { ...body.plan, ...plan } };
+      writeFileSync(file, JSON.stringify({ ...header, check: shortCheck(JSON.stringify(header)) }) + '\n');
+    };
+    write({ method: 'join', depth: 0 });
+    const other = nqueens('count', '25', '--checkpoint', file);
+    expect(other.code).toBe(1);
+    const digest = /this count uses search, depth \d+, digest ([0-9a-f]{16})/.exec(other.stderr)?.[1];
+    expect(digest).toMatch(/^[0-9a-f]{16}$/);
+    write({ method: 'join', depth: 0, digest });
+    const r = nqueens('count', '25', '--checkpoint', file);
+    expect([r.code, r.stdout, r.stderr.trim()]).toEqual([
+      1,
+      '',
+      `nqueens: ${file}: line 1 (the header) says join, which makes no plan of n = 25, under the digest of this count's plan: edited [ERR_NQUEENS_BAD_CHECKPOINT]`,
+    ]);
+  });
+
   it('compares a unit recorded twice with its first line, and refuses more than 4096 units recorded twice', () => {
     const file = join(dir, 'n11-repeats.ckpt');
     expect(nqueens('count', '11', '--depth', '4', '--checkpoint', file).stdout).toMatch(/^total\s+2680$/m);

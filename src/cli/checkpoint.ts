@@ -529,10 +529,21 @@ export class Checkpoint {
     if (found.n !== expected.n) refuse(`${shown(file)} is a checkpoint for n = ${shown(String(found.n))}, not n = ${expected.n}`);
     // The header's words for its plan (method, depth, units) must make the plan its digest names: its check is no signature.
     const own = recordedPlan(found.plan);
-    const made = own && makesPlan(own.algorithm, found.n) ? plannedMethod(own.algorithm, found.n, own.depth) : undefined;
+    if (own === undefined) {
+      refuse(
+        `${shown(file)}: line 1 (the header) says ${shown(String(found.plan?.method))}, depth ${shown(String(found.plan?.depth))}, which names no plan: edited`,
+      );
+    }
+    const made = makesPlan(own.algorithm, found.n) ? plannedMethod(own.algorithm, found.n, own.depth) : undefined;
     if (made && (made.identity.digest !== found.plan.digest || made.units !== found.plan.units)) {
       refuse(
         `${shown(file)}: line 1 (the header) says ${shown(String(found.plan.method))}, depth ${found.plan.depth}, ${shown(String(found.plan.units))} units, digest ${shown(String(found.plan.digest))}; that plan is ${made.units} units, digest ${made.identity.digest}: edited`,
+      );
+    }
+    // A plan this version cannot make of n (the join past JOIN_MAX_N) under this count's digest: its words were edited.
+    if (!made && found.plan.digest === expected.plan.digest) {
+      refuse(
+        `${shown(file)}: line 1 (the header) says ${own.algorithm}, which makes no plan of n = ${found.n}, under the digest of this count's plan: edited`,
       );
     }
     if (found.plan?.digest !== expected.plan.digest) {
