@@ -159,6 +159,34 @@ describe('progress inside join units', () => {
     }
   });
 
+  it.each([
+    ['ended, on the calling thread', 14, undefined, false],
+    ['aborted, on the calling thread', 14, undefined, true],
+    ['ended, on a worker', 16, 1, false],
+    ['aborted, on a worker', 16, 1, true],
+  ])('a count %s leaves no beat behind: no timer, no report after it (a fake clock)', async (_, n, threads, abort) => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'performance'] });
+    try {
+      const seen: Progress[] = [];
+      const controller = new AbortController();
+      const onProgress = (p: Progress): void => {
+        seen.push(p);
+        if (abort && p.finished > 0) controller.abort();
+      };
+      const running = count(n, { algorithm: 'join', threads, signal: controller.signal, onProgress });
+      if (abort) await expect(running).rejects.toMatchObject({ name: 'AbortError' });
+      else expect(await running).toMatchObject({ total: TOTAL[n], threads: 1 });
+      const reports = seen.length;
+      expect(reports).toBeGreaterThan(1);
+      // A beat left running would keep Node from exiting, and report after the result.
+      expect(vi.getTimerCount()).toBe(0);
+      vi.advanceTimersByTime(10 * HEARTBEAT_MS);
+      expect(seen).toHaveLength(reports);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it.each([12, 16, 20])('n = %i: units weigh by passes and spread, largest first, adding up to workIn', (n) => {
     const plan = joinPlan(n);
     const { cost, mirrorWeight } = finish(compactPlanSteps(n)); // the same units (test/join.test.ts), with their spreads
