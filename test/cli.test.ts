@@ -252,6 +252,14 @@ describe('nqueens count --algorithm', () => {
     );
   });
 
+  it('help takes one command name: a second one is a usage error, not ignored', () => {
+    expect(nqueens('help', 'count', 'merge')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'nqueens: help takes one command name; unexpected "merge" (see nqueens --help)\n',
+    });
+  });
+
   // `--` after an option that takes a value ends the options (it is not the value); a value that
   // begins with a dash is given with `=`. The message says which, whatever comes after.
   it.each([
