@@ -332,6 +332,11 @@ describe('nqueens count --algorithm', () => {
     expect(nqueens('solve', '3', '--limit', 'all').stdout).toBe('# no solutions for n = 3\n');
   });
 
+  it('solve lists one solution without --limit, the first in lexicographic order', () => {
+    expect(nqueens('solve', '6', '--format', 'json')).toEqual({ code: 0, stdout: '[1,3,5,0,2,4]\n', stderr: '' });
+    expect(nqueens('solve', '4')).toEqual({ code: 0, stdout: '# solution 1: [1,3,0,2]\n.Q..\n...Q\nQ...\n..Q.\n', stderr: '' });
+  });
+
   it('solve 1..3 says solve takes one size and names count for a range', () => {
     // Before: "n must be an integer from 1 to 32; got "1..3"", as if the size were mistyped.
     expect(nqueens('solve', '1..3')).toEqual({
