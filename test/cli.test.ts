@@ -347,6 +347,15 @@ describe('nqueens count --algorithm', () => {
     });
   });
 
+  it('solve takes one size: a second one is a usage error, not ignored', () => {
+    // `solve 4 5` listed the solution for n = 4 (exit 0), the 5 ignored.
+    expect(nqueens('solve', '4', '5')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'nqueens: solve takes one size; unexpected "5" (see nqueens --help)\n',
+    });
+  });
+
   it.each([
     [['solve', '2', '--unique'], '# no solutions for n = 2\n'],
     [['solve', '3', '--after', '0,0,0'], '# no solutions for n = 3\n'],
