@@ -378,6 +378,16 @@ describe('shards', () => {
     expect(r.stderr).toMatch(/--shard must be i\/m with 0 <= i < m/);
   });
 
+  it('--shard takes m up to 1,000,000 (the documented bound), its last slice too', () => {
+    const first = nqueens('count', '8', '--shard', '0/1000000', '--out', '-');
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ n: 8, shard: 0, of: 1_000_000, from: 0 });
+    const last = nqueens('count', '8', '--shard', '999999/1000000', '--out', '-');
+    expect(last.code).toBe(0);
+    // n = 8 has 31 units at its default depth: the last slice ends the plan.
+    expect(JSON.parse(last.stdout)).toMatchObject({ n: 8, shard: 999_999, of: 1_000_000, to: 31, plan: { units: 31 } });
+  });
+
   it('shards stay balanced by estimated work up to 100,000 of them', () => {
     const plan = constellationPlan(21, 3);
     const m = 100_000;
