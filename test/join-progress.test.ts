@@ -276,6 +276,17 @@ describe("the CLI's progress bar", () => {
     expect([59.4, 61, 3599.4, 3661].map(eta)).toEqual(['59s', '1m01s', '59m59s', '1h01m']);
   });
 
+  it("after a resume, the ETA counts only this run's share (the checkpoint's took no time here)", async () => {
+    const { progressBar } = await import('../dist/cli/progress-bar.js');
+    const lines: string[] = [];
+    const bar = progressBar({ isTTY: true, columns: 200, write: (s: string) => lines.push(s) > 0 } as unknown as NodeJS.WriteStream);
+    const report = { n: 20, phase: 'counting', finished: 15, units: 20, subproblems: 20, total: 0n, unique: 0n } as const;
+    // Half was done before this run; 60 s for the next quarter: 60 s more for the last quarter (not 20 s, as if
+    // the resumed half had taken those 60 s too).
+    bar.update({ ...report, fraction: 0.75, resumedFraction: 0.5, elapsedMs: 60_000 });
+    expect(lines.at(-1)).toContain('75.0%  15/20 units  0 solutions  eta 1m00s');
+  });
+
   it('on a terminal without control codes (TERM=dumb) writes spaces over the old line, never an escape code', async () => {
     const { progressBar } = await import('../dist/cli/progress-bar.js');
     let out = '';
