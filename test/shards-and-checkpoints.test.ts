@@ -236,6 +236,8 @@ describe('shards', () => {
       ['unique8', (s) => (s.unique8 = String(BigInt(s.unique8) + 8n)), /edited-unique8.json: its digest does not match/],
       ['count', (s) => (s.counts[3] = String(BigInt(s.counts[3]) + 1n)), /edited-count.json: its digest does not match/],
       ['n', (s) => (s.n = 12), /edited-n.json: its digest does not match/],
+      // The digest joins the fields as text, so "13" passes it for 13: refused by its type.
+      ['n-text', (s) => (s.n = String(s.n)), /edited-n-text.json: n = "13" is not a board size \(1 to 32\)/],
       ['of', (s) => (s.of = 1e9), /edited-of.json: "of": 1000000000 is not a shard count \(1 to 1000000\)/],
       ['shard', (s) => (s.shard = 7), /edited-shard.json: "shard": 7 is not an index below "of" \(4\)/],
       ['digest', (s) => (s.digest = '0000000000000000'), /edited-digest.json: its digest does not match/],
