@@ -698,6 +698,7 @@ describe('merge refuses a forger who recomputes each digest', () => {
     ['a total that is no number', 'total', 'abc'],
     ['a unique8 that is no number', 'unique8', '1e3'],
     ['a total written as a JSON number', 'total', 724],
+    ['a unique8 written as a JSON number', 'unique8', 736],
   ])('refuses a shard with %s, its digest recomputed, naming the file', (_what, key, value) => {
     const file = join(dir, 'whole-10.json');
     expect(nqueens('count', '10', '--shard', '0/1', '--out', file).code).toBe(0);
