@@ -10,8 +10,9 @@ import { methodForCount } from '../dist/run/methods.js';
 
 /**
  * @typedef {{ id: string, label: string, minN?: number, maxN?: number, native?: boolean, everyCore?: boolean,
- *   run?: (n: number) => bigint | Promise<bigint> }} Engine
+ *   workers?: boolean, run?: (n: number) => bigint | Promise<bigint> }} Engine
  * everyCore: it starts workers on every core, so it runs unpinned (bench/pin.mjs).
+ * workers: it counts on the pool's workers, which each round finds warm (bench/run.mjs).
  */
 
 /** The engine every other row is compared with, at every n. */
@@ -41,8 +42,8 @@ export function benchEngines({ cores, referenceMaxN }) {
       maxN: referenceMaxN,
       run: (n) => countSync(n, { engine: 'reference' }).total,
     },
-    { id: 'threads-1', label: `count(), 1 worker (${auto})`, run: workers(1) },
-    { id: `threads-${cores}`, label: `count(), ${cores} workers (${auto})`, everyCore: true, run: workers(cores) },
+    { id: 'threads-1', label: `count(), 1 worker (${auto})`, workers: true, run: workers(1) },
+    { id: `threads-${cores}`, label: `count(), ${cores} workers (${auto})`, everyCore: true, workers: true, run: workers(cores) },
     { id: 'native', label: 'native C, plain bitmask (the anchor)', native: true },
   ];
 }
