@@ -109,6 +109,35 @@ describe('the plan', () => {
     }
   });
 
+  it('a search unit of n = 21 goes to the kernel in pieces of at most 8 + floor(21 / 3) = 15 open rows', () => {
+    // docs/plans-and-shards.md: pieces keep progress moving and abort prompt at any n. The stub kernel
+    // records what each call leaves open; the real one would take minutes on the whole unit.
+    const plan = searchPlan(21, 0);
+    const [unit] = plan.unitsIn(0, 1);
+    expect([unit.kind, unit.constellation.innerRows, unit.prefix]).toEqual(['solutions', 18, []]);
+    const open: number[] = [];
+    const stub = {
+      countPlaced: (_n: number, s: { innerRows: number }, placed: { rows: number }) => {
+        open.push(s.innerRows - placed.rows);
+        return 1n;
+      },
+      countFixes: () => 0n,
+    };
+    const steps = countUnit(stub, 21, unit);
+    const shares: number[] = [];
+    let step = steps.next();
+    while (!step.done) {
+      shares.push(step.value);
+      step = steps.next();
+    }
+    expect(open.length).toBeGreaterThan(1);
+    expect(Math.max(...open)).toBe(15);
+    expect(step.value).toBe(BigInt(open.length));
+    expect(shares).toHaveLength(open.length);
+    expect(shares.every((share, i) => share > 0 && share <= 1 && (i === 0 || share >= shares[i - 1]))).toBe(true);
+    expect(shares.at(-1)).toBeCloseTo(1, 9);
+  });
+
   it("the join's units are its row splits whatever the parts: the largest is its first unit's estimated share", () => {
     const p = planUnits(21, { parts: 100_000 });
     expect(p.method).toBe('join');
