@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import * as api from '../dist/index.js';
 import { count, countCompletions, countSync, planSubproblems, planUnits, type Progress } from '../dist/index.js';
 import { getWasmKernel, jsKernel } from '../dist/search/search-kernel.js';
-import { countUnit } from '../dist/search/search-method.js';
+import { countUnit, searchCounting } from '../dist/search/search-method.js';
 import { searchPlan, unitsOf } from './plans.js';
 import { TOTAL, UNIQUE } from './oeis.js';
 
@@ -136,6 +136,23 @@ describe('the plan', () => {
     expect(shares).toHaveLength(open.length);
     expect(shares.every((share, i) => share > 0 && share <= 1 && (i === 0 || share >= shares[i - 1]))).toBe(true);
     expect(shares.at(-1)).toBeCloseTo(1, 9);
+  });
+
+  it('a search unit whose border queen lies off the board is a RangeError naming it, before any counting', () => {
+    const [unit] = searchPlan(8, 0).unitsIn(0, 1);
+    const count = searchCounting.counter(8, null);
+    for (const key of ['a', 'b', 'c', 'd'] as const) {
+      for (const bad of [8, -1, 2.5]) {
+        const off = { ...unit, constellation: { ...unit.constellation, [key]: bad } };
+        expect(() => count(off)).toThrow(
+          expect.objectContaining({
+            name: 'RangeError',
+            code: 'ERR_NQUEENS_OUT_OF_RANGE',
+            message: `unit 0: ${key} = ${bad} is not a column/row of an n = 8 board`,
+          }),
+        );
+      }
+    }
   });
 
   it("the join's units are its row splits whatever the parts: the largest is its first unit's estimated share", () => {
