@@ -212,4 +212,10 @@ describe('the bound on a unit count', () => {
       expect([method.identity.method, method.identity.depth, over]).toEqual([method.identity.method, method.identity.depth, []]);
     }
   });
+
+  it('n = 10: a search solutions unit at depth d leaves 8 - d rows open, so it is held to (8 - d)!', () => {
+    // A looser bound (the whole (n - 2)! at every depth) let a forged deep-unit count through.
+    const bounds = [0, 1, 2, 3, 4].map((depth) => plannedMethod('search', 10, depth).maxCount(0));
+    expect(bounds).toEqual([40320n, 5040n, 720n, 120n, 24n]);
+  });
 });
