@@ -151,6 +151,32 @@ describe('sealed but inconsistent search shards', () => {
     );
   });
 
+  it('fixes above (h - 1) x solutions but at most h x solutions, divisible: refused, not a wrong unique', () => {
+    const file = join(dir, 'fixes-just-above.ckpt');
+    expect(nqueens('count', '10', '--algorithm', 'search', '--checkpoint', file).code).toBe(0);
+    const depth = JSON.parse(readFileSync(file, 'utf8').split('\n', 1)[0]).plan.depth as number;
+    const ten = constellationPlan(10, depth);
+    const solutionsOf = (i: number): bigint => {
+      const { fixesUnit, first } = ten.span(i);
+      return range(first, fixesUnit - 1).reduce((sum, id) => sum + BigInt(unitCount(file, id)), 0n);
+    };
+    // A symmetric constellation with solutions: the range ((h - 1) x s, h x s] then holds a count that divides.
+    const i = ten.constellations.findIndex((s, k) => s.symmetries !== 0 && solutionsOf(k) >= BigInt(s.stabiliser));
+    expect(i).toBeGreaterThanOrEqual(0);
+    const h = BigInt(ten.constellations[i].stabiliser);
+    const solutions = solutionsOf(i);
+    let forged = h * solutions;
+    while ((solutions + forged) % h !== 0n) forged--;
+    expect(forged).toBeGreaterThan((h - 1n) * solutions);
+    const { fixesUnit } = ten.span(i);
+    forgeCheckpoint(file, fixesUnit, () => forged);
+    const r = nqueens('count', '10', '--algorithm', 'search', '--checkpoint', file);
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toContain(
+      `unit ${fixesUnit} (the fixes of constellation ${i}, stabiliser ${h}) records ${forged} fixes for ${solutions} solutions, which no count can give`,
+    );
+  });
+
   it('a fixes unit may record at most 7 x (n - 2)!: one more is refused on resume', () => {
     const file = join(dir, 'fixes-bound.ckpt');
     expect(nqueens('count', '10', '--algorithm', 'search', '--checkpoint', file).code).toBe(0);
