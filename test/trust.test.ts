@@ -155,6 +155,21 @@ describe('the plan', () => {
     }
   });
 
+  it('a search unit whose prefix is no placement of its constellation is a RangeError naming it', () => {
+    const [unit] = searchPlan(8, 0).unitsIn(0, 1);
+    // Column 0 is the border queen's on column 0 (c): no inner row can take it.
+    const bad = { ...unit, prefix: [0] };
+    for (const kernel of [getWasmKernel()!, jsKernel]) {
+      expect(() => countUnit(kernel, 8, bad).next()).toThrow(
+        expect.objectContaining({
+          name: 'RangeError',
+          code: 'ERR_NQUEENS_OUT_OF_RANGE',
+          message: `unit 0: the prefix [0] is not a placement of this constellation`,
+        }),
+      );
+    }
+  });
+
   it("the join's units are its row splits whatever the parts: the largest is its first unit's estimated share", () => {
     const p = planUnits(21, { parts: 100_000 });
     expect(p.method).toBe('join');
