@@ -601,6 +601,8 @@ describe("the host's sums: subproblems into the total, the unique count by Burns
     counter.add(gpuSums(n, prepared), 0, prepared.subproblems.length);
     counter.finishUpTo(prepared.subproblems.length - 1);
     expect(counter.result().unique).toBe(0n);
+    // docs/api-details.md (onProgress): the WebGPU engine's unique is 0 until its last report.
+    expect(counter.progress(false).unique).toBe(0n);
     counter.finishUpTo(Infinity);
     expect(counter.result()).toEqual({ total: TOTAL[n], unique: UNIQUE[n] });
     expect(counter.progress(true)).toMatchObject({ fraction: 1, total: TOTAL[n], unique: UNIQUE[n] });
