@@ -1,6 +1,7 @@
 // The join's tables bound how many workers a count starts: never more than
 // fit in memory together (half the machine's), and a size whose tables do
 // not fit is refused before anything is allocated.
+import { totalmem } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { count, ERROR_CODES, JOIN_MAX_N } from '../dist/index.js';
 import { joinMemoryBytes } from '../dist/join/join-plan.js';
@@ -16,6 +17,13 @@ describe('memory and workers', () => {
 
   it('a count whose tables fit twice in the budget starts 2 workers however many it asks for, and is exact', async () => {
     const method = { ...methodForCount(12, 'join', 1), bytesPerThread: tableMemoryBudget() / 2 };
+    const r = await runMethod(method, { engine: 'wasm', threads: 4 });
+    expect([r.threads, r.total, r.unique]).toEqual([2, 14200n, 1787n]);
+  });
+
+  it("the budget is half the machine's memory: tables of a quarter of it each start 2 workers", async () => {
+    expect(tableMemoryBudget()).toBe(totalmem() / 2);
+    const method = { ...methodForCount(12, 'join', 1), bytesPerThread: totalmem() / 4 };
     const r = await runMethod(method, { engine: 'wasm', threads: 4 });
     expect([r.threads, r.total, r.unique]).toEqual([2, 14200n, 1787n]);
   });
