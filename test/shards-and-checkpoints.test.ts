@@ -457,6 +457,22 @@ describe('checkpoints', () => {
     expect(readFileSync(file, 'utf8')).toBe(text);
   });
 
+  it("writes each unit line's check as FNV-1a 32 in 8 hex digits, its leading zeros kept", () => {
+    const file = join(dir, 'checks.ckpt');
+    nqueens('count', '10', '--checkpoint', file);
+    const [header, ...units] = lines(file).map(
+      (text) => JSON.parse(text) as { plan: { digest: string }; unit: number; count: string; check: string },
+    );
+    const fnv1a32 = (text: string): string => {
+      let h = 0x811c9dc5n;
+      for (let i = 0; i < text.length; i++) h = ((h ^ BigInt(text.charCodeAt(i))) * 0x01000193n) & 0xffffffffn;
+      return h.toString(16).padStart(8, '0');
+    };
+    const checks = units.map((u) => [u.unit, u.check]);
+    expect(checks).toEqual(units.map((u) => [u.unit, fnv1a32(`${header.plan.digest}|${u.unit}|${u.count}`)]));
+    expect(units.filter((u) => u.check.startsWith('0')).length).toBeGreaterThan(0);
+  });
+
   it('refuses any other damage with its line number: a damaged middle line, an edited count, a unit outside the slice, a contradicting duplicate, an added field', () => {
     const file = join(dir, 'n10.ckpt');
     nqueens('count', '10', '--checkpoint', file);
