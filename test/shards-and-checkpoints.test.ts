@@ -610,8 +610,9 @@ describe('checkpoints', () => {
     expect(r.stderr.trim()).toBe(
       `nqueens: ${file}, line ${units + 2}: unit ${unit} again with count ${edited}; line 3 said ${count} [ERR_NQUEENS_BAD_CHECKPOINT]`,
     );
-    // 4096 units twice, with their counts, resume; 4097 are damage.
-    writeFileSync(file, [...good, ...good.slice(1, 1 + 4096)].join('\n') + '\n');
+    // 4096 units twice, with their counts, resume; 4097 are damage. The last unit among them: 8391 is no multiple of 8,
+    // so it sits in the last, partly used byte of the slice's bitmap.
+    writeFileSync(file, [...good, ...good.slice(1, 1 + 4095), good[units]].join('\n') + '\n');
     r = nqueens('count', '11', '--checkpoint', file);
     expect([r.code, r.stderr]).toEqual([0, `resumed from ${file}: ${units} of ${units} units were already done\n`]);
     expect(r.stdout).toMatch(/^total\s+2680$/m);
