@@ -11,6 +11,8 @@ import { count, countCompletions, countSync, planSubproblems, planUnits, type Pr
 import { getWasmKernel, jsKernel } from '../dist/search/search-kernel.js';
 import { countUnit, searchCounting } from '../dist/search/search-method.js';
 import { searchPlan, unitsOf } from './plans.js';
+import { countWhole, recounter } from '../dist/contract/method.js';
+import { methodForCount } from '../dist/run/methods.js';
 import { TOTAL, UNIQUE } from './oeis.js';
 
 const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
@@ -280,5 +282,23 @@ describe('the CLI never claims a success it did not have', () => {
     const total = rows.reduce((sum, [, , , , , w, s]) => sum + w * s, 0n);
     const unique8 = rows.reduce((sum, [, , , , , w, s, f]) => sum + w * (s + f), 0n);
     expect([total, unique8 / 8n]).toEqual([724n, 92n]);
+  });
+});
+
+describe("merge --verify's recount of one unit", () => {
+  // merge renews its claim on --subtotals' FILE.partial from `between`: a unit recounted for minutes must call it
+  // between its pieces, or another host takes the claim over after 120 s (docs/cli.md).
+  it.each([
+    ['join', 16, 0],
+    ['join', 17, 5],
+    ['search', 14, 0],
+  ] as const)('%s, n = %i, unit %i: the count of countWhole, with `between` called once per piece', (algorithm, n, id) => {
+    const method = methodForCount(n, algorithm, 1);
+    const counter = method.counter(method.module('wasm'));
+    const [unit] = method.unitsIn(id, id + 1);
+    const pieces = [...counter(unit)].length;
+    let calls = 0;
+    expect(recounter(method, 'wasm', () => calls++)(id)).toBe(countWhole(counter, unit));
+    expect([pieces > 0, calls]).toEqual([true, pieces]);
   });
 });
