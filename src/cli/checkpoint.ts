@@ -205,13 +205,14 @@ function fnv1a1(byte: number, h: number): number {
 }
 
 /**
- * The options that resume a checkpoint of n made with another plan, if this
- * version makes that plan: its algorithm and depth, whatever --depth this
- * run was given (a --depth given overrides the checkpoint's own).
+ * The options that resume a checkpoint made with another plan, `recorded`
+ * (undefined where this version makes no such plan of its n: the join past
+ * JOIN_MAX_N, whose option would be refused): its algorithm and depth,
+ * whatever --depth this run was given (a --depth given overrides the
+ * checkpoint's own).
  */
-function resumeHint(plan: { method?: unknown; depth?: unknown } | undefined, n: number): string {
-  const recorded = recordedPlan(plan);
-  if (!recorded || !makesPlan(recorded.algorithm, n)) return ''; // the join past JOIN_MAX_N: the option would be refused
+function resumeHint(recorded: ReturnType<typeof recordedPlan>): string {
+  if (!recorded) return '';
   const { algorithm, depth } = recorded;
   return `; to resume it, run with --algorithm ${algorithm} ${hasDepth(algorithm) ? `--depth ${depth}` : 'and without --depth'}`;
 }
@@ -548,7 +549,7 @@ export class Checkpoint {
     }
     if (found.plan?.digest !== expected.plan.digest) {
       refuse(
-        `${shown(file)} was made with another plan (${shown(String(found.plan?.method))}, depth ${shown(String(found.plan?.depth))}, digest ${shown(String(found.plan?.digest))}); this count uses ${expected.plan.method}, depth ${expected.plan.depth}, digest ${expected.plan.digest}${resumeHint(found.plan, expected.n)}`,
+        `${shown(file)} was made with another plan (${shown(String(found.plan?.method))}, depth ${shown(String(found.plan?.depth))}, digest ${shown(String(found.plan?.digest))}); this count uses ${expected.plan.method}, depth ${expected.plan.depth}, digest ${expected.plan.digest}${resumeHint(made ? own : undefined)}`,
       );
     }
     if (found.shard !== expected.shard || found.from !== expected.from || found.to !== expected.to) {
