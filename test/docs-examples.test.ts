@@ -144,6 +144,9 @@ describe('the commands the prose names', () => {
     'nqueens help count': { run: 'nqueens help count', code: 0 },
     'nqueens version --threads 2': { run: 'nqueens version --threads 2', code: 2 },
     'nqueens count 10 > /dev/full': { run: 'nqueens count 10 > /dev/full', code: 1 },
+    // docs/benchmarks.md times them (the command's start).
+    'nqueens count 8': { run: 'nqueens count 8', code: 0 },
+    'nqueens count 16': { run: 'nqueens count 16', code: 0 },
     'nqueens count 15 --threads 256': { run: 'nqueens count 15 --threads 256', code: 0 },
     // n = 22 took 69 min (docs/benchmarks.md); the same commands at n = 12.
     'npx nqueens-wasm count 22 --threads 2': { run: 'nqueens count 12 --threads 2', code: 0 },

@@ -11,7 +11,7 @@ import { ERROR_CODES } from '../shared/errors.js';
 import { discardPendingFiles, printErr } from './files.js';
 import { progressBar, type ProgressBar, type Screen } from './progress-bar.js';
 import { terminalOf } from './terminal.js';
-import { interruptedBy, STOP_SIGNALS, stopSignalsHandedOver, type StopSignal } from './stop-signals.js';
+import { interruptedBy, STOP_SIGNALS, type StopSignal } from './stop-signals.js';
 
 /**
  * A second signal's words: `interrupted again` where it repeats the first,
@@ -73,8 +73,6 @@ export function installInterrupts(): void {
       controller.abort();
     });
   }
-  // From here these handlers answer alone (main.ts's, for the time the modules load, go).
-  stopSignalsHandedOver();
 }
 
 /**

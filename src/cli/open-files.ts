@@ -1,7 +1,7 @@
-// Out of file descriptors: which limit, and what to do. Node opens the
-// files of a module's imports all at once, so the command cannot load under
-// a low limit on open files (`ulimit -n` below about 44), and each worker
-// thread loads its own modules the same way as it starts.
+// Out of file descriptors: which limit, and what to do. Each worker thread
+// opens the files of its modules all at once as it starts, so under a low
+// limit on open files (`ulimit -n`) a worker can fail where the command, one
+// file, started.
 import { readFileSync } from 'node:fs';
 
 /** EMFILE: this process's limit on open files; ENFILE: the system's. */
@@ -15,20 +15,6 @@ function openFilesLimit(): number | undefined {
   } catch {
     return undefined; // not Linux, or not one descriptor left to read it with
   }
-}
-
-/**
- * openFilesLimit() once it can be read: where the command could not load,
- * the files still being opened then close within a few turns of the event
- * loop, which leaves a descriptor to read it with.
- */
-export async function openFilesLimitSoon(): Promise<number | undefined> {
-  for (let turn = 0; turn < 1000; turn++) {
-    const limit = openFilesLimit();
-    if (limit !== undefined) return limit;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  return undefined;
 }
 
 /**

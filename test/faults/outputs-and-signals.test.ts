@@ -313,20 +313,6 @@ describe('signals', () => {
     expect([r.status, r.signal, r.stdout, r.stderr]).toEqual([status, null, '', message]);
   });
 
-  // test/fixtures/signal-while-loading.mjs sends the signal as main.ts asks for the command's modules, and holds
-  // that load: the signal comes before interrupt.ts's handlers, every time. Before, it took its default action (a
-  // death by that signal, nothing said); now main.ts's first handler says so and exits with the documented status.
-  const whileLoading = fileURLToPath(new URL('../fixtures/signal-while-loading.mjs', import.meta.url));
-  it.each([
-    ['SIGINT', 130, 'nqueens: interrupted\n'],
-    ['SIGTERM', 143, 'nqueens: interrupted (SIGTERM)\n'],
-    ['SIGHUP', 129, 'nqueens: interrupted (SIGHUP)\n'],
-  ])('%s while the command loads: exit %i, saying so', (signal, status, message) => {
-    const env = { ...process.env, NQUEENS_TEST_SIGNAL: signal };
-    const r = spawnSync(process.execPath, ['--import', whileLoading, cli, 'count', '8'], { encoding: 'utf8', timeout: 30_000, env });
-    expect([r.status, r.signal, r.stdout, r.stderr]).toEqual([status, null, '', message]);
-  });
-
   // test/fixtures/sigint-after-sigterm.mjs sends SIGINT as the SIGTERM is taken: a batch system's SIGTERM, then
   // Ctrl-C. Before, the count exited 130, as if Ctrl-C had stopped it.
   it('SIGTERM, then SIGINT, on a count: exit 143 and no FILE.partial left', async () => {
