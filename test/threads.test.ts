@@ -352,6 +352,34 @@ describe('the pool', () => {
     expect(total).toBe(expected);
   });
 
+  it('a result for a unit the pool did not hand that worker next fails the count (INTERNAL), recording nothing of it', async () => {
+    const plan = searchPlan(12, 1);
+    const recorded: number[] = [];
+    let edited = 0;
+    const running = runOnWorkers(
+      {
+        method: 'search',
+        n: 12,
+        units: unitsOf(plan),
+        count: plan.units,
+        threads: 1,
+        module: wasmModule()!,
+        onResult: (id) => recorded.push(id),
+      },
+      {
+        // Stands in for a worker that answers with the wrong unit: its first result's id moved past every unit's.
+        onMessage: (message) => {
+          if (message.type !== 'results' || message.results.ids.length === 0 || edited++ > 0) return;
+          (message.results.ids as number[])[0] += plan.units;
+        },
+      },
+    );
+    await expect(running).rejects.toMatchObject({ code: 'ERR_NQUEENS_INTERNAL' });
+    await expect(running).rejects.toThrow(/^a counting worker returned unit \d+; the next unit it was given is \d+$/);
+    expect(edited).toBe(1);
+    expect(recorded.every((id) => id < plan.units)).toBe(true);
+  });
+
   it('results go back as numbers, and a count past 2^53 exactly beside them', () => {
     const results = noResults();
     const sent: [number, bigint][] = [
