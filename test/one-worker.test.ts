@@ -161,6 +161,10 @@ describe('which counts start their one worker late', () => {
     // 100 + 0.76 x 50 / 0.2 = 290 ms projected. Asked after each unit.
     const fast = lateWorkerProjection(1000);
     expect([fast(10, 0.01), fast(49, 0.04), fast(50, 0.04), fast(75, 0.14), fast(100, 0.24)]).toEqual([true, true, true, true, true]);
+    // First units far slower still (0.01% in 50 ms: a projection over them is 500 s), then 20% in 50 ms: the window
+    // opens at 60 ms, so 110 + 0.8 x 50 / 0.1998 = 310 ms projected. A window from the first unit on projects 500 s.
+    const warming = lateWorkerProjection(1000);
+    expect([warming(10, 0.0001), warming(60, 0.0002), warming(85, 0.1), warming(110, 0.2)]).toEqual([true, true, true, true]);
     // Then 1% per 25 ms: 100 + 0.92 x 50 / 0.02 = 2,400 ms projected.
     const slow = lateWorkerProjection(1000);
     expect([slow(50, 0.06), slow(75, 0.07), slow(100, 0.08)]).toEqual([true, true, false]);
