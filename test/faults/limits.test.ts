@@ -189,6 +189,23 @@ describe('a low limit on open files (ulimit -n, soft and hard)', () => {
   });
 });
 
+describe('a worker thread that ends by itself', () => {
+  it('a worker that exits unexpectedly fails the count with its exit code, never leaves it pending', () => {
+    // test/fixtures/worker-exits.mjs ends every worker thread with code 7 and no error event; countCompletions runs on
+    // workers only, so no count on this thread can finish first. Before the check, the count never settled.
+    const exits = fileURLToPath(new URL('../fixtures/worker-exits.mjs', import.meta.url));
+    const script = `const { countCompletions } = await import(${JSON.stringify(index)});
+try { await countCompletions(12, [[0, 3]], { threads: 2 }); console.log('counted'); }
+catch (e) { console.log(JSON.stringify({ code: e.code, message: e.message })); }`;
+    const r = spawnSync(process.execPath, ['--import', exits, '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    expect(JSON.parse(r.stdout)).toEqual({
+      code: 'ERR_NQUEENS_WORKER_FAILED',
+      message: 'counting worker exited unexpectedly with code 7',
+    });
+  });
+});
+
 describe('every argument is checked before counting', () => {
   it('count 16..25 --algorithm join is refused at once, before n = 16 is counted', () => {
     const r = spawnSync(process.execPath, [cli, 'count', '16..25', '--algorithm', 'join'], { encoding: 'utf8', timeout: 20_000 });
