@@ -39,6 +39,7 @@ export default defineConfig({
       'test/progress-final.test.ts',
       'test/quiet-build.test.ts',
       'test/solutions.test.ts',
+      'test/terminal-writes.test.ts',
       'test/threads.test.ts',
       'test/trust.test.ts',
       'test/version.test.ts',
