@@ -52,6 +52,17 @@ describe('a terminal that takes a write in part', () => {
     expect(tty.taken.filter((s) => s !== '')).toEqual(['\r 7', '% of 12', 'done\n']);
   });
 
+  it("a frame offered while the last frame's rest waits is dropped, not drawn into the middle of it", async () => {
+    const terminal = terminalOf(1)!;
+    tty.takes = [3];
+    terminal.writeIfFree('\r 7% of 12');
+    terminal.writeIfFree('\r 8% of 12'); // the terminal has not taken the rest of the last one
+    expect(tty.taken).toEqual(['\r 7']);
+    await vi.runAllTimersAsync();
+    expect(tty.taken).toEqual(['\r 7', '% of 12']);
+    await expect(terminal.drained()).resolves.toBeUndefined();
+  });
+
   it('stdout and stderr on one terminal share one writer, so their output keeps its order', async () => {
     const out = terminalOf(1)!;
     const err = terminalOf(2)!;
