@@ -152,6 +152,20 @@ describe('a shared memory serves count after count of its n', () => {
     }
   });
 
+  it('a memory taken and released again is kept SPARE_MS from its last release, not from its first', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const share = await spareOf(12);
+      vi.advanceTimersByTime(SPARE_MS - 1);
+      expect(await shareJoinTables(join(), 12, 2)).toBe(share);
+      share.release();
+      vi.advanceTimersByTime(SPARE_MS - 1); // SPARE_MS after the first release, not yet after the second
+      expect(await shareJoinTables(join(), 12, 2)).toBe(share);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('counts on 2, 4, 3, 2 and 5 workers take the same memory in turn, idle workers keeping their slots, each exact', async () => {
     // Idle workers hold slots 0 and 1 when the count on 4 starts: it must give its new workers 2 and 3.
     // The memory is made spare before each count here: whether a count gives it back itself depends on
