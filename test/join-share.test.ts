@@ -2,7 +2,7 @@
 // and the shared build of assembly/join/quarter-tables.ts): one memory, each
 // table built once for all, a generation reused only when no instance reads
 // it. Every count here is checked against OEIS A000170 or the unshared kernel.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { count } from '../dist/index.js';
 import { compileJoinModule, joinCounter } from './join-module.js';
 import { joinCounterFrom } from '../dist/join/join-counter.js';
@@ -138,32 +138,30 @@ describe('a shared memory serves count after count of its n', () => {
     expect(await shareJoinTables(join(), 12, 2)).not.toBe(share); // taken: a count beside it gets its own
   });
 
-  it('a spare memory is let go SPARE_MS after its release, as idle workers are', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    try {
-      const share = await spareOf(12);
-      vi.advanceTimersByTime(SPARE_MS - 1);
-      expect(await shareJoinTables(join(), 12, 2)).toBe(share);
-      share.release();
+  /** A spare memory of 12 on fake timeouts, taken back SPARE_MS - 1 ms after its release and released again. */
+  async function releasedTwice(): Promise<Awaited<ReturnType<typeof spareOf>>> {
+    const share = await spareOf(12);
+    vi.advanceTimersByTime(SPARE_MS - 1);
+    expect(await shareJoinTables(join(), 12, 2)).toBe(share);
+    share.release();
+    return share;
+  }
+
+  describe('on fake timeouts', () => {
+    beforeEach(() => void vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] }));
+    afterEach(() => void vi.useRealTimers());
+
+    it('a spare memory is let go SPARE_MS after its release, as idle workers are', async () => {
+      const share = await releasedTwice();
       vi.advanceTimersByTime(SPARE_MS);
       expect(await shareJoinTables(join(), 12, 2)).not.toBe(share);
-    } finally {
-      vi.useRealTimers();
-    }
-  });
+    });
 
-  it('a memory taken and released again is kept SPARE_MS from its last release, not from its first', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    try {
-      const share = await spareOf(12);
-      vi.advanceTimersByTime(SPARE_MS - 1);
-      expect(await shareJoinTables(join(), 12, 2)).toBe(share);
-      share.release();
+    it('a memory taken and released again is kept SPARE_MS from its last release, not from its first', async () => {
+      const share = await releasedTwice();
       vi.advanceTimersByTime(SPARE_MS - 1); // SPARE_MS after the first release, not yet after the second
       expect(await shareJoinTables(join(), 12, 2)).toBe(share);
-    } finally {
-      vi.useRealTimers();
-    }
+    });
   });
 
   it('counts on 2, 4, 3, 2 and 5 workers take the same memory in turn, idle workers keeping their slots, each exact', async () => {

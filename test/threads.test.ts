@@ -357,15 +357,7 @@ describe('the pool', () => {
     const recorded: number[] = [];
     let edited = 0;
     const running = runOnWorkers(
-      {
-        method: 'search',
-        n: 12,
-        units: unitsOf(plan),
-        count: plan.units,
-        threads: 1,
-        module: wasmModule()!,
-        onResult: (id) => recorded.push(id),
-      },
+      { ...oneWorkerJob12(plan, (id) => recorded.push(id)), module: wasmModule()! },
       {
         // Stands in for a worker that answers with the wrong unit: its first result's id moved past every unit's.
         onMessage: (message) => {

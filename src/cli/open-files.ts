@@ -23,8 +23,8 @@ function openFilesLimit(): number | undefined {
  * worker's is, or in its message, where a file could not be opened); ''
  * for any other error.
  */
-export function openFilesHint(error: unknown, advice: string, limit = openFilesLimit()): string {
+export function openFilesHint(error: unknown, advice: string): string {
   const e = error as { code?: unknown; cause?: { code?: unknown }; message?: unknown } | null | undefined;
   if (![e?.code, e?.cause?.code, e?.message].some((text) => typeof text === 'string' && OUT_OF_FILES.test(text))) return '';
-  return `; the limit on open files (ulimit -n) is ${limit ?? 'too low'}: ${advice}`;
+  return `; the limit on open files (ulimit -n) is ${openFilesLimit() ?? 'too low'}: ${advice}`;
 }
