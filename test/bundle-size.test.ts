@@ -152,9 +152,11 @@ import { installPacked, ROOT } from './pack.js';
 // 35,490. To 88,098 raw (35,538 gzipped) when a count on one core came to
 // project its length from the rate after its first 50 ms (a cold count of
 // n = 16 on a busy core started its worker for nothing); the budget to
-// 88,160 and 35,560.
+// 88,160 and 35,560. To 88,233 raw (35,598 gzipped) when the app came to
+// count a revoked Proxy too (the app's own code: test/browser/consumer);
+// the budget to 88,300 and 35,620.
 const BUDGET = {
-  main: { raw: 88_160, gzip: 35_560 },
+  main: { raw: 88_300, gzip: 35_620 },
   worker: { raw: 29_840, gzip: 12_110 }, // 30.26 KB when a thread's completion counts came to share its open-rows instance
   loader: { raw: 6_000, gzip: 2_800 },
 };

@@ -66,6 +66,10 @@ describe.skipIf(!HAVE_CHROMIUM)('apps that depend on nqueens-wasm', () => {
       await page.waitForFunction(() => 'consumerResult' in globalThis);
       const result = await page.evaluate(() => (globalThis as unknown as { consumerResult: Promise<unknown> }).consumerResult);
       expect(result).toEqual({ ok: true, n: 12, total: '14200', unique: '1787', engine: 'wasm', threads: 2 });
+      // The package's check of a revoked Proxy calls Array.isArray for its throw alone: a minifier drops such a call
+      // as pure unless its result is used (rolldown, terser), and the count then failed inside the check's caller.
+      const refusal = await page.evaluate(() => (globalThis as unknown as { consumerRefusal: Promise<unknown> }).consumerRefusal);
+      expect(refusal).toBe('TypeError: n must be an integer from 1 to 32; got a revoked Proxy');
       const workers = await page.evaluate(() => (globalThis as unknown as { workerLog: WorkerLog }).workerLog);
       expect(workers).toHaveLength(2);
       for (const w of workers) expect(w).toMatchObject({ url: expect.stringMatching(workerUrl), terminated: true });
