@@ -32,7 +32,7 @@ export const STEPS = {
       'package.json',
       'scripts/clean-dist.mjs',
       'scripts/vendor-loader.mjs',
-      'scripts/bundle-cli.mjs',
+      'scripts/bundle.mjs',
       'scripts/make-cli-executable.mjs',
       'node_modules/@assemblyscript/loader/package.json',
       'node_modules/typescript/package.json',

@@ -4,7 +4,7 @@
 // a signal is no signal (a revoked one made the process exit with an
 // uncaught TypeError thrown in the abort listener).
 import { describe, expect, it } from 'vitest';
-import { count, countCompletions } from '../dist/index.js';
+import { count, countCompletions } from 'nqueens-wasm';
 
 const engines = ['wasm', 'js', 'reference'] as const;
 

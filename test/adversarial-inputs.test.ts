@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, cliInTempDir } from './cli-in-dir.js';
-import { count, countCompletions, countCompletionsSync, countSync, planSubproblems, planUnits, solutions, toBoard } from '../dist/index.js';
+import { count, countCompletions, countCompletionsSync, countSync, planSubproblems, planUnits, solutions, toBoard } from 'nqueens-wasm';
 
 const { dir, nqueens } = cliInTempDir('nqueens-adversarial-');
 

@@ -2,7 +2,7 @@
 // paging, checked against brute force written here (no package code), on
 // every engine.
 import { describe, expect, it } from 'vitest';
-import { count, countCompletions, countCompletionsSync, countSync, solutions, type Queen } from '../dist/index.js';
+import { count, countCompletions, countCompletionsSync, countSync, solutions, type Queen } from 'nqueens-wasm';
 import { bruteForce } from './brute-force.js';
 import { range, TOTAL, UNIQUE } from './oeis.js';
 

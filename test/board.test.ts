@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { solutions, toBoard } from '../dist/index.js';
+import { solutions, toBoard } from 'nqueens-wasm';
 
 describe('toBoard', () => {
   it('gives the LeetCode 51 example for n = 4', () => {

@@ -1,6 +1,6 @@
 // Every engine against the OEIS tables, through the public API.
 import { describe, expect, it } from 'vitest';
-import { count, countSync } from '../dist/index.js';
+import { count, countSync } from 'nqueens-wasm';
 import { range, TOTAL, UNIQUE } from './oeis.js';
 
 // The reference engine is plain array backtracking: n = 14 alone takes ~11 s,

@@ -11,7 +11,7 @@ import {
   solutions,
   toBoard,
   type Queen,
-} from '../dist/index.js';
+} from 'nqueens-wasm';
 
 const BAD_N: [unknown, typeof TypeError | typeof RangeError][] = [
   [0, RangeError],

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { TOTAL } from './oeis.js';
 
-const index = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+const index = fileURLToPath(new URL('../dist/node/index.js', import.meta.url));
 const breakCompile = fileURLToPath(new URL('./fixtures/break-wasm-compile.mjs', import.meta.url));
 const joinSimd = fileURLToPath(new URL('../build/nqueens-join-simd.wasm', import.meta.url));
 const refuseLarge = fileURLToPath(new URL('./fixtures/refuse-large-sync-compile.mjs', import.meta.url));

@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { planUnits } from '../dist/index.js';
+import { planUnits } from 'nqueens-wasm';
 import { cliInTempDir } from './cli-in-dir.js';
 
 const OLD_SHARDS = [

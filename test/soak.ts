@@ -1,7 +1,7 @@
 // Many concurrent counts with random aborts, seeded so a failure repeats:
 // each must end exact (OEIS) or with an AbortError after its abort, never
 // wrong, failed or hung. test/faults runs a short soak, test/long a long one.
-import { count } from '../dist/index.js';
+import { count } from 'nqueens-wasm';
 import { TOTAL, UNIQUE } from './oeis.js';
 
 /** A small seeded generator (mulberry32): the same cases every run. */

@@ -1,7 +1,7 @@
 // solutions(): lexicographic placements, checked against an independent
 // brute-force enumerator and validated where brute force is too slow.
 import { describe, expect, it } from 'vitest';
-import { solutions } from '../dist/index.js';
+import { solutions } from 'nqueens-wasm';
 import { bruteForce } from './brute-force.js';
 import { range, TOTAL } from './oeis.js';
 

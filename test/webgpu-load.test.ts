@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SCRIPT = `
-const { count } = await import(${JSON.stringify(new URL('../dist/index.js', import.meta.url).href)});
+const { count } = await import(${JSON.stringify(new URL('../dist/node/index.js', import.meta.url).href)});
 const error = await count(8, { engine: 'webgpu' }).then(() => undefined, (e) => e);
 console.log(JSON.stringify({ code: error?.code, message: error?.message, cause: error?.cause?.message ?? null }));
 `;

@@ -1,9 +1,9 @@
 // Turns a document's code example into something a test can run: the
-// package's import pointed at dist/, sizes too large for a test made small,
+// package's import pointed at dist/node/ (what Node imports), sizes too large for a test made small,
 // and the values its comments claim (`expr; // 92n`) collected for checking.
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import * as api from '../../dist/index.js';
+import * as api from 'nqueens-wasm';
 import { ROOT } from '../pack.js';
 
 /** Beyond this n an example's count would take too long for a test: it runs at this n instead. */
@@ -80,7 +80,7 @@ export function runnable(code: string): Runnable {
   });
   const text = body.join('\n');
   const names = Object.keys(api).filter((name) => new RegExp(`\\b${name}\\b`).test(text));
-  const dist = pathToFileURL(join(ROOT, 'dist/index.js')).href;
+  const dist = pathToFileURL(join(ROOT, 'dist/node/index.js')).href;
   const standIns = Object.entries(STAND_INS)
     .filter(([name]) => new RegExp(`\\b${name}\\b`).test(text))
     .map(([, declaration]) => declaration);

@@ -5,7 +5,7 @@
 // failure repeats).
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { count, countCompletions, countCompletionsSync, countSync, ERROR_CODES, planUnits, solutions } from '../../dist/index.js';
+import { count, countCompletions, countCompletionsSync, countSync, ERROR_CODES, planUnits, solutions } from 'nqueens-wasm';
 import { soak } from '../soak.js';
 
 describe('odd placed arrays', () => {

@@ -12,7 +12,7 @@ import { cli } from '../cli-in-dir.js';
 
 /** 4 GB of address space: room for Node, none for a wasm memory's reservation. */
 const LIMIT_KB = 4_000_000;
-const index = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
+const index = fileURLToPath(new URL('../../dist/node/index.js', import.meta.url));
 
 /** `node args...` under the limit: of address space in KB (`ulimit -v`), or another of ulimit's (`-n`: open files). */
 function limited(args: string[], limit = LIMIT_KB, which = '-v') {
@@ -155,7 +155,7 @@ describe('no address space for a wasm memory', () => {
 
 describe('a low limit on open files (ulimit -n, soft and hard)', () => {
   // Unbundled, the command's 93 modules failed to load below about 44 (EMFILE); the built command is one file
-  // (scripts/bundle-cli.mjs), so it starts wherever Node itself does (below about 20 Node cannot start).
+  // (scripts/bundle.mjs), so it starts wherever Node itself does (below about 20 Node cannot start).
   it('at 24 the command, one file, loads and counts on this thread; a count on workers fails naming the limit', () => {
     const r = limited([cli, 'count', '8', '--json'], 24, '-n');
     expect([r.code, r.stderr]).toEqual([0, '']);

@@ -2,7 +2,7 @@
 // (several minutes on 2 cores). Every engine past the default range.
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { count } from '../../dist/index.js';
+import { count } from 'nqueens-wasm';
 import { joinPlan, unitOf } from '../plans.js';
 import { countSymmetricSolutions, joinCounter, searchSymmetricSolutions, uniqueFromTotal } from '../join-module.js';
 import { joinUnitByRows } from '../brute-force.js';
