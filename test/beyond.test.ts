@@ -121,6 +121,35 @@ describe('countCompletions', () => {
     }
   });
 
+  it('n = 32: column 31 is attacked along diagonals too (two open rows, one of them the queen in column 31)', async () => {
+    // A solution of n = 32 (the first in lexicographic order), checked here square by square.
+    const s = [0, 2, 4, 1, 3, 8, 10, 12, 14, 5, 17, 23, 25, 29, 24, 30, 27, 31, 26, 28, 15, 18, 9, 7, 16, 11, 20, 6, 13, 22, 19, 21];
+    const attacks = (a: Queen, b: Queen): boolean => a[1] === b[1] || Math.abs(a[1] - b[1]) === Math.abs(a[0] - b[0]);
+    const queens = s.map((c, r): Queen => [r, c]);
+    for (let i = 0; i < 32; i++) for (let j = i + 1; j < 32; j++) expect(attacks(queens[i], queens[j])).toBe(false);
+    const last = s.indexOf(31);
+    for (let x = 0; x < 32; x++) {
+      if (x === last) continue;
+      const placed = queens.filter(([r]) => r !== x && r !== last);
+      // The two open rows take the two free columns, one way or the other.
+      const fits = (q: Queen, other: Queen): boolean => !attacks(q, other) && placed.every((p) => !attacks(p, q));
+      let expected = 0n;
+      for (const [a, b] of [
+        [s[x], 31],
+        [31, s[x]],
+      ]) {
+        const qx: Queen = [x, a];
+        const ql: Queen = [last, b];
+        if (fits(qx, ql) && fits(ql, qx)) expected++;
+      }
+      for (const engine of ['wasm', 'js'] as const) {
+        expect(countCompletionsSync(32, placed, { engine }).total, `rows ${x} and ${last} open (${engine})`).toBe(expected);
+        expect((await countCompletions(32, placed, { engine })).total, `rows ${x} and ${last} open (${engine}, async)`).toBe(expected);
+        expect([...solutions(32, { placed, engine })].length, `rows ${x} and ${last} open (${engine}, solutions)`).toBe(Number(expected));
+      }
+    }
+  });
+
   it('n = 30 with 20 queens of a solution: the engines agree with the enumeration', async () => {
     const p = [...solutions(30, { limit: 1 })][0];
     const placed: Queen[] = range(0, 19).map((i) => [(i * 7) % 30, p[(i * 7) % 30]]);
