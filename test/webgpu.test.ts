@@ -639,6 +639,22 @@ describe("the host's sums past 2^32, and the buffers it frees", () => {
     expect(counter.result().total).toBe(expected);
   });
 
+  it('adds a sum whose low word is 0 (exactly 2^32 solutions in a subproblem)', () => {
+    const n = 10;
+    const prepared = prepareSubproblems(n, planSubproblems(n));
+    const counter = new SubproblemCounter(prepared);
+    const sums = new Uint32Array(prepared.subproblems.length * 2);
+    sums[1] = 1; // subproblem 0: low word 0, high word 1
+    sums[3] = 2; // subproblem 1: low word 0, high word 2
+    counter.add(sums, 0, prepared.subproblems.length);
+    counter.finishUpTo(2);
+    const [first, second] = prepared.subproblems;
+    const expected =
+      (BigInt(prepared.cpuSolutions[0]) + 2n ** 32n) * BigInt(first.weight) +
+      (BigInt(prepared.cpuSolutions[1]) + 2n * 2n ** 32n) * BigInt(second.weight);
+    expect(counter.result().total).toBe(expected);
+  });
+
   it('destroys every buffer it made once the count ends, the slots that dispatches outgrew included', async () => {
     const device = createFakeDevice();
     const made: { destroyed: boolean }[] = [];
