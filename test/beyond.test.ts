@@ -1,7 +1,7 @@
 // Beyond counting: completions of partial boards, fundamental solutions and
 // paging, checked against brute force written here (no package code), on
 // every engine.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { count, countCompletions, countCompletionsSync, countSync, solutions, type Queen } from 'nqueens-wasm';
 import { bruteForce } from './brute-force.js';
 import { range, TOTAL, UNIQUE } from './oeis.js';
@@ -170,6 +170,31 @@ describe('countCompletions', () => {
     expect(last).toMatchObject({ n: 13, fraction: 1, total: r.total });
     expect(last.finished).toBe(last.subproblems);
     expect(r.total).toBe(BigInt([...solutions(13, { placed: [[3, 5]] })].length));
+  });
+
+  it('reports the units finished so far, and their share as the fraction, from 0 at the start', async () => {
+    // A clock that jumps a second per reading: the calling thread's slices end after a unit each, and report.
+    let t = performance.now();
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => (t += 1000));
+    const seen: { finished: number; units: number; fraction: number; total: bigint }[] = [];
+    try {
+      const r = await countCompletions(13, [[3, 5]], { onProgress: (p) => seen.push(p) });
+      expect(r).toMatchObject({ total: BigInt([...solutions(13, { placed: [[3, 5]] })].length) });
+    } finally {
+      clock.mockRestore();
+    }
+    expect(seen[0]).toMatchObject({ finished: 0, fraction: 0, total: 0n });
+    const units = seen[0].units;
+    expect(units).toBeGreaterThan(1);
+    expect(seen.some((p) => p.finished > 0 && p.finished < units)).toBe(true);
+    for (const [i, p] of seen.entries()) {
+      expect(p.units).toBe(units);
+      // The finished units, and at most the one being counted (its work is in the fraction before its count is in the total).
+      expect(p.fraction, `report ${i}`).toBeGreaterThanOrEqual(p.finished / units - 1e-12);
+      expect(p.fraction, `report ${i}`).toBeLessThanOrEqual((p.finished + 1) / units + 1e-12);
+      if (i > 0) expect(p.finished).toBeGreaterThanOrEqual(seen[i - 1].finished);
+    }
+    expect(seen.at(-1)).toMatchObject({ finished: units, fraction: 1 });
   });
 
   it('an aborted signal rejects with AbortError, also on workers', async () => {
