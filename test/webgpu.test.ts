@@ -19,6 +19,7 @@ import { BINDING_NAMES, unitSearchShader } from '../dist/search/webgpu/webgpu-sh
 import { countWebGpu } from '../dist/search/webgpu/webgpu.js';
 import { SubproblemCounter } from '../dist/search/webgpu/webgpu-counter.js';
 import { countOnDevice } from '../dist/search/webgpu/webgpu-run.js';
+import { inErrorScopes } from '../dist/search/webgpu/webgpu-errors.js';
 import { holdsIdleDevice, setDeviceIdleMs } from '../dist/search/webgpu/webgpu-device.js';
 import { DEFAULT_LIMITS, planGpuWork, unitRoom } from '../dist/search/webgpu/webgpu-plan.js';
 import type { GpuDeviceLike } from '../dist/search/webgpu/webgpu-types.js';
@@ -1101,6 +1102,25 @@ describe('a GPU that fails mid-count: ERR_NQUEENS_WEBGPU_FAILED, never a total',
     const device = createFakeDevice(failing);
     expect(await counted(device)).toEqual(gpuFailed(message));
     expect(device.log.uncaptured).toEqual([]); // every error was caught in the engine's scopes
+  });
+
+  it('names the out-of-memory error where the validation errors that follow from it came back too', async () => {
+    // Scopes as WebGPU keeps them: each error in the innermost open scope of its filter, popped innermost first.
+    const scopes: { filter: string; error: { message: string } | null }[] = [];
+    const device = {
+      pushErrorScope: (filter: string) => scopes.push({ filter, error: null }),
+      popErrorScope: () => Promise.resolve(scopes.pop()!.error),
+    };
+    const raise = (filter: string, message: string) =>
+      ([...scopes].reverse().find((open) => open.filter === filter)!.error ??= { message });
+    const { checked } = inErrorScopes(device as unknown as GpuDeviceLike, 'the GPU refused a dispatch', () => {
+      raise('out-of-memory', 'could not allocate 64 bytes (stand-in)');
+      raise('validation', 'invalid buffer used in a bind group (stand-in)');
+    });
+    const outcome = await checked.catch((error: unknown) => error);
+    expect(outcome).toEqual(gpuFailed(/^engine webgpu: the GPU refused a dispatch: could not allocate 64 bytes \(stand-in\)$/));
+    expect((outcome as Error).cause).toEqual({ message: 'could not allocate 64 bytes (stand-in)' });
+    expect(scopes).toEqual([]);
   });
 
   it('the shader refused: says so, with the driver’s error as the cause', async () => {
