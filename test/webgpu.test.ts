@@ -847,6 +847,25 @@ describe('the dispatch loop on a stand-in device (dispatches run with the CPU tw
     },
   );
 
+  it("times each dispatch's GPU share from the previous read-back: the shares add up to no more than the count's time", async () => {
+    const n = 13;
+    let now = 0;
+    const clock = (): number => (now += 1);
+    const dispatches: { ms: number; gpuMs: number }[] = [];
+    const r = await countOnDevice(n, onDevice(createFakeDevice()), DEFAULT_LIMITS, {
+      plan: smallPlan({ maxUnitsPerDispatch: 1024 }),
+      clock,
+      onDispatch: (d) => dispatches.push(d),
+    });
+    expect(r).toEqual({ total: TOTAL[n], unique: UNIQUE[n] });
+    expect(dispatches.length).toBeGreaterThan(3); // more than the ring holds: later ones were queued behind others
+    // Three in flight: a dispatch's time from its submission includes its wait behind the one before it.
+    expect(dispatches.some((d) => d.gpuMs < d.ms)).toBe(true);
+    for (const d of dispatches) expect(d.gpuMs).toBeGreaterThan(0);
+    const gpuMs = dispatches.reduce((sum, d) => sum + d.gpuMs, 0);
+    expect(gpuMs).toBeLessThanOrEqual(now);
+  });
+
   it('with finer tails: exact for n = 1..13, the first dispatch as the stream cut it, each within its room, paced by whole units', async () => {
     const plan = smallPlan({ rowsLeft: 6, maxUnitsPerDispatch: 512, tailPerInvocation: 1 });
     for (const n of range(1, 13)) {
