@@ -3,7 +3,7 @@
 //
 //   node bench/async-cold.mjs sync|one|default
 const kind = process.argv[2];
-const { count, countSync } = await import('../dist/index.js');
+const { count, countSync } = await import('nqueens-wasm');
 const start = performance.now();
 const r = kind === 'sync' ? countSync(16) : await count(16, kind === 'one' ? { threads: 1 } : {});
 const ms = performance.now() - start;

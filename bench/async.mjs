@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Bench } from 'tinybench';
-import { count, countSync } from '../dist/index.js';
+import { count, countSync } from 'nqueens-wasm';
 
 const N = 16;
 const KINDS = /** @type {const} */ (['sync', 'one', 'default']);

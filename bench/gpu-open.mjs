@@ -4,7 +4,7 @@
 // and a second count that reuses the device the first left waiting. One JSON
 // line: { importMs, instanceMs, adapterMs, deviceMs, firstCountMs, secondCountMs, n }.
 //   node bench/gpu-open.mjs [N]   (after npm run build; Node with `webgpu`)
-import { count } from '../dist/index.js';
+import { count } from 'nqueens-wasm';
 
 const n = Number(process.argv[2] ?? 18);
 const DAWN_PACKAGE = /** @type {string} */ ('webgpu');

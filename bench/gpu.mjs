@@ -16,7 +16,7 @@ import { availableParallelism, cpus } from 'node:os';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { count } from '../dist/index.js';
+import { count } from 'nqueens-wasm';
 import { TOTAL } from './oeis-totals.mjs';
 
 const { values } = parseArgs({

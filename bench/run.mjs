@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Bench } from 'tinybench';
 import { coldRounds, describeAsync, warmRounds } from './async.mjs';
-import { count } from '../dist/index.js';
+import { count } from 'nqueens-wasm';
 import { wasmUsesSimd } from '../dist/engines/wasm-loader.js';
 import { latestChart } from './chart-latest.mjs';
 import { BASELINE, benchEngines, webgpuEngine } from './engines.mjs';

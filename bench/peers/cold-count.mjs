@@ -2,7 +2,7 @@
 // (run.mjs runs it as a child): prints the total and the seconds from the
 // call to the resolved result, leaving out Node's start and the import, as
 // the C++ programs' own times leave out their process's start.
-import { count } from '../../dist/index.js';
+import { count } from 'nqueens-wasm';
 
 const n = Number(process.argv[2]);
 const start = performance.now();

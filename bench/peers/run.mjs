@@ -28,7 +28,7 @@ import { join } from 'node:path';
 import { measuredCommit } from '../history.mjs';
 import { machine, machineLine } from './machine.mjs';
 import { interleavedRecord, median, medianRatio, PEERS_FILE, recordInterleavedRun } from './record.mjs';
-import { count, countSync } from '../../dist/index.js';
+import { count, countSync } from 'nqueens-wasm';
 import { contestant as faf } from './faf.mjs';
 import { contestant as q27 } from './q27.mjs';
 import { contestant as takaken } from './takaken.mjs';
@@ -243,7 +243,7 @@ function peakMegabytes(command, commandArgs) {
 }
 
 if (!args.includes('--no-memory') && !whole) {
-  const module = new URL('../../dist/index.js', import.meta.url).href;
+  const module = new URL('../../dist/node/index.js', import.meta.url).href; // what Node imports
   // Node's own memory, idle and once V8's optimizing compiler has run (any hot loop: ours do).
   const hotLoop = 'let s = 0; for (let i = 0; i < 1e8; i++) s += i % 7;';
   console.log(
