@@ -17,7 +17,10 @@ export function stagePackage(dir) {
   mkdirSync(target, { recursive: true });
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   if (!existsSync(join(root, 'dist/index.js'))) throw new Error('dist/ is missing: run npm run build first');
-  for (const entry of [...manifest.files, 'README.md', 'LICENSE']) cpSync(join(root, entry), join(target, entry), { recursive: true });
+  // A `!` entry leaves files out (tsc's dist/cli/ but the command's bundle): `npm pack` of the staged folder applies it.
+  for (const entry of [...manifest.files, 'README.md', 'LICENSE']) {
+    if (!entry.startsWith('!')) cpSync(join(root, entry), join(target, entry), { recursive: true });
+  }
   delete manifest.scripts;
   delete manifest.devDependencies;
   writeFileSync(join(target, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
