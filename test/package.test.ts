@@ -3,7 +3,7 @@
 // are-the-types-wrong clean, and the bin working through `npx nqueens-wasm`
 // from an installed tarball.
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { SourceMap, type SourceMapPayload } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -275,6 +275,26 @@ describe('the tarball', () => {
         '.': { types: './dist/index.d.ts', node: './dist/node/index.js', default: './dist/index.js' },
         './package.json': './package.json',
       });
+    });
+
+    // docs/browser.md, "Bundling for Node": a server build inlines the node condition's file; its workers start from
+    // worker.js beside the output, which the app copies there (one file, only Node's built-ins).
+    it('bundled into a Node program, its workers need dist/node/worker.js beside the output, and count with it', async () => {
+      const { rolldown } = await import('rolldown');
+      writeFileSync(
+        join(project, 'server.mjs'),
+        `import { count } from 'nqueens-wasm';
+        const r = await count(16, { threads: 2, engine: 'wasm', algorithm: 'search' }).catch((e) => e);
+        console.log(r instanceof Error ? r.code : String(r.total));`,
+      );
+      const bundle = await rolldown({ input: join(project, 'server.mjs'), cwd: project, platform: 'node', logLevel: 'silent' });
+      await bundle.write({ file: join(project, 'out/server.js'), format: 'esm', codeSplitting: false });
+      await bundle.close();
+      const without = await run(process.execPath, ['out/server.js'], project);
+      expect([without.code, without.stdout.trim()]).toEqual([0, 'ERR_NQUEENS_WORKER_FAILED']);
+      copyFileSync(join(project, 'node_modules/nqueens-wasm/dist/node/worker.js'), join(project, 'out/worker.js'));
+      const withWorker = await run(process.execPath, ['out/server.js'], project);
+      expect([withWorker.code, withWorker.stdout.trim()]).toEqual([0, '14772512']);
     });
 
     it('a CommonJS module loads it with await import()', async () => {
