@@ -7,6 +7,7 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { assertBundled } from './assert-bundled.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -17,6 +18,7 @@ export function stagePackage(dir) {
   mkdirSync(target, { recursive: true });
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   if (!existsSync(join(root, 'dist/index.js'))) throw new Error('dist/ is missing: run npm run build first');
+  assertBundled();
   // A `!` entry leaves files out (tsc's dist/cli/ but the command's bundle): `npm pack` of the staged folder applies it.
   for (const entry of [...manifest.files, 'README.md', 'LICENSE']) {
     if (!entry.startsWith('!')) cpSync(join(root, entry), join(target, entry), { recursive: true });
