@@ -38,7 +38,9 @@ export const STEPS = {
       'node_modules/typescript/package.json',
       'node_modules/rolldown/package.json',
     ],
-    output: 'dist/cli/main.js',
+    // Written last by scripts/bundle.mjs, and not where rolldown did not load: that build stays stale, so it is made
+    // again, bundled, once rolldown loads (its native binding is no input here).
+    output: 'dist/node/worker.js',
     script: 'build:ts',
   },
 };
