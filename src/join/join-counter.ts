@@ -69,6 +69,8 @@ class WasmJoinCounter implements JoinCounter {
   #lastOwner = 0;
   /** The stepped count whose unit the instance holds (0: none). */
   #owner = 0;
+  /** That unit's passes (0: no east halves, nothing to count in either pass). */
+  #passes = 0;
   /** Probes per piece, kept from unit to unit (a piece costs two clock reads). */
   readonly #pieces = new PieceSize(1024);
 
@@ -91,9 +93,11 @@ class WasmJoinCounter implements JoinCounter {
     this.#configure(n);
     if (this.#owner !== me) {
       this.#owner = me;
-      if (this.exports.beginUnit(n, unit.eastRows, unit.centreRow, unit.mirrorWeight) === 0) return 0;
+      this.#passes = this.exports.beginUnit(n, unit.eastRows, unit.centreRow, unit.mirrorWeight);
     }
-    return this.exports.beginPass(pass);
+    // Not for a unit without east halves: beginPass(1) would build tables from the west halves the instance listed
+    // for an earlier unit, perhaps of a larger n laid out otherwise (memory access out of bounds).
+    return pass < this.#passes ? this.exports.beginPass(pass) : 0;
   }
 
   /** Rethrows `error`; a trap of the module (its only `unreachable`: memory it cannot grow, see assembly/join/join-memory.ts) coded. */
