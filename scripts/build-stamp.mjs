@@ -33,6 +33,7 @@ export const STEPS = {
       'scripts/clean-dist.mjs',
       'scripts/vendor-loader.mjs',
       'scripts/bundle.mjs',
+      'scripts/assert-bundled.mjs', // its banner
       'scripts/make-cli-executable.mjs',
       'node_modules/@assemblyscript/loader/package.json',
       'node_modules/typescript/package.json',
