@@ -8,6 +8,7 @@ import { contribution, planSubproblems } from '../dist/search/constellations.js'
 import { countFixesOnly, countSubproblem, diagonalAttacks } from '../dist/search/symmetry.js';
 import {
   attacksWord,
+  BatchMemory,
   BRANCH_WORDS,
   prepareSubproblems,
   shiftWord,
@@ -160,6 +161,36 @@ describe("WebGPU work units, searched with the shader's loop on the CPU", () => 
     for (const limit of [31, 65, 40.5, Number.NaN]) {
       expect(() => stream.fill(new UnitBatch(64), limit)).toThrow(`a fill takes 32 to 64 units (the batch's room), got ${limit}`);
     }
+  });
+
+  it('batches on one memory share its arrays, each within its own room; a larger one takes new arrays, the others keep theirs', () => {
+    const n = 12;
+    const prepared = prepareSubproblems(n, planSubproblems(n));
+    const memory = new BatchMemory();
+    const [a, b] = [new UnitBatch(256, 64, memory), new UnitBatch(128, 48, memory)];
+    expect(b.branches.buffer).toBe(a.branches.buffer);
+    expect(b.firstUnit.buffer).toBe(a.firstUnit.buffer);
+    expect(b.blockBranch.buffer).toBe(a.blockBranch.buffer);
+    expect([a.branches.length, a.firstUnit.length, a.blockBranch.length]).toEqual([64 * BRANCH_WORDS, 64, 256 / 32 + 1]);
+    expect([b.branches.length, b.firstUnit.length, b.blockBranch.length]).toEqual([48 * BRANCH_WORDS, 48, 128 / 32 + 1]);
+    const big = new UnitBatch(1024, 512, memory);
+    expect(big.branches.buffer).not.toBe(a.branches.buffer);
+    expect(new UnitBatch(64, 64, memory).branches.buffer).toBe(big.branches.buffer);
+    expect(a.branches.length).toBe(64 * BRANCH_WORDS);
+    expect(new UnitBatch(4096, 32, memory).blockBranch.length).toBe(4096 / 32 + 1); // more blocks, not more branches
+    // Batches that take turns on one memory (filled and read in turn) cut the same units as batches of their own.
+    const cut = (batches: UnitBatch[]) => {
+      const stream = new UnitStream(prepared, 5);
+      const out: number[][] = [];
+      for (let k = 0; ; k++) {
+        const batch = batches[k % batches.length];
+        if (stream.fill(batch) === 0) return out;
+        out.push([batch.unitCount, batch.branchCount, ...batch.branches.subarray(0, batch.branchCount * BRANCH_WORDS)]);
+      }
+    };
+    const shared = new BatchMemory();
+    const rooms = [64, 256, 128];
+    expect(cut(rooms.map((units) => new UnitBatch(units, units, shared)))).toEqual(cut(rooms.map((units) => new UnitBatch(units))));
   });
 
   // A plan may end each dispatch with units walked a row finer (webgpu-plan.ts, tailUnits): other units, the same work.

@@ -33,6 +33,7 @@ import {
   deepestInnerRows,
   prepareSubproblems,
   shiftWord,
+  BatchMemory,
   UnitBatch,
   UnitStream,
   type PreparedSubproblems,
@@ -146,10 +147,10 @@ export async function countOnDevice(
   const report = reporter(n, counter, start, clock, options.onProgress);
   report(true, false); // the start, as the CPU engines report it, before the GPU has anything to read back
   const sumBytes = prepared.subproblems.length * 8; // a dispatch's subproblems are at most all of them
-  const { rowTable, slots, prefilled, pipeline } = await firstDispatch(device, plan, prepared, stream, compiled, { lost, signal });
+  const { rowTable, slots, prefilled, pipeline, memory } = await firstDispatch(device, plan, prepared, stream, compiled, { lost, signal });
   const regrow = (at: number, room: number): void => {
     if (at < slots.length) destroySlot(slots[at]);
-    slots[at] = bindSlot(device, makeBuffers(device, room, sumBytes), rowTable, pipeline);
+    slots[at] = bindSlot(device, makeBuffers(device, room, sumBytes, memory), rowTable, pipeline);
   };
   const queued: Submitted[] = [];
   let submitted = 0;
@@ -213,10 +214,11 @@ async function firstDispatch(
   stream: UnitStream,
   compiled: { value: Promise<GpuPipelineLike>; checked: Promise<void> },
   waits: { lost: Promise<never>; signal: AbortSignalLike | undefined },
-): Promise<{ rowTable: GpuBufferLike; slots: Slot[]; prefilled: number; pipeline: GpuPipelineLike }> {
+): Promise<{ rowTable: GpuBufferLike; slots: Slot[]; prefilled: number; pipeline: GpuPipelineLike; memory: BatchMemory }> {
+  const memory = new BatchMemory(); // the host side of every slot's batch: they take turns, one filled and sent at a time
   const made = inErrorScopes(device, 'the GPU could not allocate the first dispatch', () => ({
     rowTable: makeBuffer(device, prepared.rowTable.byteLength, BufferUsage.STORAGE | BufferUsage.COPY_DST),
-    first: makeBuffers(device, plan.unitsPerDispatch, prepared.subproblems.length * 8),
+    first: makeBuffers(device, plan.unitsPerDispatch, prepared.subproblems.length * 8, memory),
   }));
   const { rowTable, first } = made.value;
   // No finer tail: made before the GPU starts, it would cost more than it saves.
@@ -224,7 +226,7 @@ async function firstDispatch(
   // An abort ends these waits; the compile goes on, and the device is kept until it ends (holdDevice).
   const pipeline = await untilSettled(compiled.value, 'the shader did not compile', waits.lost, waits.signal);
   await untilSettled(Promise.all([compiled.checked, made.checked]), 'the GPU refused the first dispatch', waits.lost, waits.signal);
-  return { rowTable, slots: [bindSlot(device, first, rowTable, pipeline)], prefilled, pipeline };
+  return { rowTable, slots: [bindSlot(device, first, rowTable, pipeline)], prefilled, pipeline, memory };
 }
 
 /** Adds a read-back dispatch's sums to the count, and gives its read-back buffer back for the slot's next dispatch. */
@@ -310,9 +312,9 @@ function makeBuffer(device: GpuDeviceLike, size: number, usage: number): GpuBuff
   return device.createBuffer(ownKeysOnly({ size: Math.max(16, size), usage }));
 }
 
-/** A slot's buffers for dispatches of up to `units` units (and branchRoom(units) branches). */
-function makeBuffers(device: GpuDeviceLike, units: number, sumBytes: number): SlotBuffers {
-  const batch = new UnitBatch(units, branchRoom(units));
+/** A slot's buffers for dispatches of up to `units` units (and branchRoom(units) branches), its batch on `memory`. */
+function makeBuffers(device: GpuDeviceLike, units: number, sumBytes: number, memory: BatchMemory): SlotBuffers {
+  const batch = new UnitBatch(units, branchRoom(units), memory);
   // Each GPU buffer the size of the host array it receives.
   const input = (array: Uint32Array): GpuBufferLike => makeBuffer(device, array.byteLength, BufferUsage.STORAGE | BufferUsage.COPY_DST);
   return {

@@ -63,6 +63,7 @@ export class UnitBatch {
   constructor(
     readonly maxUnits: number,
     readonly maxBranches = maxUnits,
+    memory?: BatchMemory,
   ) {
     if (!Number.isInteger(maxUnits) || maxUnits < MAX_UNITS_PER_BRANCH) {
       throw rangeError(`a batch holds at least ${MAX_UNITS_PER_BRANCH} units (a branch's most), got ${String(maxUnits)}`);
@@ -70,14 +71,15 @@ export class UnitBatch {
     if (!Number.isInteger(maxBranches) || maxBranches < 1 || maxBranches > maxUnits) {
       throw rangeError(`a batch of ${maxUnits} units holds 1 to ${maxUnits} branches, got ${String(maxBranches)}`);
     }
-    this.branches = new Uint32Array(maxBranches * BRANCH_WORDS);
-    this.firstUnit = new Uint32Array(maxBranches);
-    this.blockBranch = new Uint32Array(Math.ceil(maxUnits / UNITS_PER_BLOCK) + 1);
+    const arrays = memory?.room(maxUnits, maxBranches) ?? BatchMemory.arrays(maxUnits, maxBranches);
+    this.branches = arrays.branches.subarray(0, maxBranches * BRANCH_WORDS);
+    this.firstUnit = arrays.firstUnit.subarray(0, maxBranches);
+    this.blockBranch = arrays.blockBranch.subarray(0, blocksOf(maxUnits));
   }
 
   /** Entries of the block index in use: one per block, and the last branch. */
   get blockCount(): number {
-    return Math.ceil(this.unitCount / UNITS_PER_BLOCK) + 1;
+    return blocksOf(this.unitCount);
   }
 
   /** The subproblems its branches belong to: the first, and how many from there to the last (plan order). */
@@ -85,6 +87,43 @@ export class UnitBatch {
     if (this.branchCount === 0) return { first: 0, span: 0 };
     const first = this.branches[3] >>> 10;
     return { first, span: (this.branches[(this.branchCount - 1) * BRANCH_WORDS + 3] >>> 10) - first + 1 };
+  }
+}
+
+/** Entries of a block index for `units` units: one per block, and the last branch. */
+function blocksOf(units: number): number {
+  return Math.ceil(units / UNITS_PER_BLOCK) + 1;
+}
+
+/**
+ * Host memory shared by batches that take turns: each is filled and then
+ * written to the GPU, which copies it at once (WebGPU's writeBuffer), before
+ * the next is filled. So a count's ring of slots needs one set of arrays,
+ * not one a slot: memory is touched once, where each slot's own arrays
+ * took 2.5x the page faults at n = 18 (on a VM that pays for each).
+ */
+export class BatchMemory {
+  #arrays = BatchMemory.arrays(0, 0);
+
+  /** Arrays for a batch of `maxUnits` units in `maxBranches` branches. */
+  static arrays(maxUnits: number, maxBranches: number): { branches: Uint32Array; firstUnit: Uint32Array; blockBranch: Uint32Array } {
+    return {
+      branches: new Uint32Array(maxBranches * BRANCH_WORDS),
+      firstUnit: new Uint32Array(maxBranches),
+      blockBranch: new Uint32Array(blocksOf(maxUnits)),
+    };
+  }
+
+  /** The shared arrays, made larger first where they cannot hold such a batch (batches made before keep the old ones). */
+  room(maxUnits: number, maxBranches: number): ReturnType<typeof BatchMemory.arrays> {
+    const arrays = this.#arrays;
+    if (arrays.firstUnit.length < maxBranches || arrays.blockBranch.length < blocksOf(maxUnits)) {
+      this.#arrays = BatchMemory.arrays(
+        Math.max(maxUnits, (arrays.blockBranch.length - 1) * UNITS_PER_BLOCK),
+        Math.max(maxBranches, arrays.firstUnit.length),
+      );
+    }
+    return this.#arrays;
   }
 }
 
