@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# One visit to a lent GPU machine (no Node, no network): what issue 43 asks to measure, in one call (about 110 s).
+# One visit to a lent GPU machine (no Node, no network): what issue 43 asks to measure, in one call (about 120 s).
 # Here first: npm run build && bash ../shared/gpu/make-kit.sh   (builds .device-kit/, ignored by git)
 # Then the device tool: command "bash bench/gpu-device.sh", carry [".device-kit", "dist"], timeout_s 200.
 # Writes to $OUT (the device tool brings it back): gpu.jsonl (bench:gpu's lines: n = 18..21, two runs; append
 # them to bench/results/gpu.jsonl), bench.txt, dispatches.jsonl (bench/gpu-dispatches.mjs: n = 20's dispatches),
-# overlap.jsonl (bench/gpu-overlap.mjs), nvidia-smi.csv (the GPU's use each second: where it idles), sigint.txt
+# overlap.jsonl (bench/gpu-overlap.mjs), host.jsonl (bench/gpu-host.mjs), nvidia-smi.csv (the GPU's use each second: where it idles), sigint.txt
 # and a JSON line in bench.txt (Ctrl-C during count 21 --engine webgpu: exit 130 expected). Each step
 # is bounded, the most wanted first. To compare candidates, add a step with bench/gpu-layouts.mjs (--plans,
 # --groups, --backs, --ramp, ...); docs/engines.md has what the visits of 2026-11-26 to 28 measured with them.
@@ -19,6 +19,8 @@ smi=$!
 for run in 1 2; do
   timeout 60 bash $kit node bench/gpu.mjs --from 18 --to 21 --no-cpu --results "$out/gpu.jsonl" 2>&1 | tee -a "$out/bench.txt"
 done
+# The host's share of n = 18..20 on a device that does nothing (3 rounds, about 10 s): whether n = 18 waits on the host.
+timeout 40 bash $kit node bench/gpu-host.mjs 18 20 3 2>>"$out/bench.txt" | grep --line-buffered '^{' >"$out/host.jsonl"
 # n = 20's dispatches one by one: units, ms from submission, ms on the GPU (where its 2.5 s go).
 timeout 20 bash $kit node bench/gpu-dispatches.mjs 20 20 2>>"$out/bench.txt" | grep --line-buffered '^{' >"$out/dispatches.jsonl"
 # Whether the GPU overlaps a dispatch with the last one's end (about 5 s).

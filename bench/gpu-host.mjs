@@ -6,7 +6,9 @@
 // GPU does for a count: the plan of subproblems, the units made as branches,
 // the buffers, the read-backs added up. It bounds a count from below on a
 // GPU that is faster than its host (n = 18 on an H100). One JSON line per n:
-//   { n, ms, dispatches, units, largest }
+//   { n, ms, dispatches, units, largest, pageFaults, touchMs }
+// pageFaults: the process's minor page faults by the count's end; touchMs: the time to
+// touch 12 MB of fresh memory once, afterwards (what a page fault costs on this host).
 //   node bench/gpu-host.mjs [FROM] [TO] [ROUNDS]   (after npm run build; pin it: taskset -c 1)
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -62,7 +64,12 @@ if (process.argv[5] === 'child') {
   const start = performance.now();
   await countOnDevice(from, device, DEFAULT_LIMITS).catch(() => undefined); // sums of 0: refused at some n, by design
   const ms = Math.round((performance.now() - start) * 10) / 10;
-  console.log(JSON.stringify({ n: from, ms, ...device.log }));
+  const pageFaults = process.resourceUsage().minorPageFault;
+  const fresh = new Uint32Array(3 << 20);
+  const touched = performance.now();
+  for (let i = 0; i < fresh.length; i += 1024) fresh[i] = i;
+  const touchMs = Math.round((performance.now() - touched) * 10) / 10;
+  console.log(JSON.stringify({ n: from, ms, ...device.log, pageFaults, touchMs }));
 } else {
   for (let round = 0; round < rounds; round++) {
     for (let n = from; n <= to; n++) {
