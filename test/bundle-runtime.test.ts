@@ -37,6 +37,21 @@ console.log(url, String(r.total), r.threads, String(q.countSync(8, { algorithm: 
     expect(out).toBe(`${pathToFileURL(`${ROOT}dist/node/index.js`).href} 14200 2 92`);
   });
 
+  // Before: withCode's descriptor literal inherited `get` or `set`, so every
+  // refused argument threw "Getter must be a function" (no code, the wrong class).
+  it.each(POLLUTIONS)('the library refuses bad arguments with their coded errors after %s', (pollution) => {
+    const script = `${LOADER_FIRST} ${pollution};
+const q = await import('nqueens-wasm');
+const seen = (e) => [e.name, e.code, e.message].join(' | ');
+try { q.countSync(33); } catch (e) { console.log(seen(e)); }
+await q.count(8, { thread: 2 }).catch((e) => console.log(seen(e)));`;
+    const lines = node(['--input-type=module', '-e', script]).trim().split('\n');
+    expect(lines).toEqual([
+      'RangeError | ERR_NQUEENS_OUT_OF_RANGE | n must be an integer from 1 to 32; got 33',
+      expect.stringMatching(/^TypeError \| ERR_NQUEENS_UNKNOWN_OPTION \| count\(\): unknown option "thread"/),
+    ]);
+  });
+
   it.each(POLLUTIONS)('the CLI counts after %s', (pollution) => {
     const preload = `data:text/javascript,${encodeURIComponent(`${LOADER_FIRST} ${pollution};`)}`;
     const out = node(['--import', preload, CLI, 'count', '12', '--json']);

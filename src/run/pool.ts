@@ -523,7 +523,7 @@ function workerFailure(message: Extract<FromWorker, { type: 'error' }>): Error {
   const cause = new Error(message.message);
   cause.name = message.name;
   if (message.stack) cause.stack = message.stack;
-  if (message.code) Object.defineProperty(cause, 'code', { value: message.code, enumerable: true });
+  if (message.code) Object.defineProperty(cause, 'code', { __proto__: null, value: message.code, enumerable: true } as PropertyDescriptor); // as in withCode
   const error = codedError(`counting worker failed: ${message.message}`, ERROR_CODES.WORKER_FAILED, cause);
   if (message.stack) error.stack = message.stack;
   return error;

@@ -66,9 +66,19 @@ export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 /** An error with its stable code. */
 export type CodedError<E extends Error = Error> = E & { readonly code: ErrorCode };
 
-/** Attaches `code` to an error (any class, DOMException included) and returns it. */
+/**
+ * Attaches `code` to an error (any class, DOMException included) and returns it.
+ * The descriptor has no prototype: a literal's would read `get` and `set` that
+ * other code set on Object.prototype, and defineProperty would throw instead.
+ */
 export function withCode<E extends Error>(error: E, code: ErrorCode): CodedError<E> {
-  Object.defineProperty(error, 'code', { value: code, enumerable: true, configurable: true, writable: false });
+  Object.defineProperty(error, 'code', {
+    __proto__: null,
+    value: code,
+    enumerable: true,
+    configurable: true,
+    writable: false,
+  } as PropertyDescriptor);
   return error as CodedError<E>;
 }
 
