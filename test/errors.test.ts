@@ -331,6 +331,14 @@ describe('-0, echoed as -0', () => {
     expect(plan.shard(-0, 1)).toEqual({ from: 0, to: plan.units });
     expect(toBoard([-0])).toEqual(['Q']);
   });
+  // Before: planUnits(11, { depth: -0 }).depth was -0, and the plan, kept per n
+  // and depth ("11/0"), answered every later plan of n = 11 at depth 0 with it.
+  it('is taken as 0 for a depth: no plan has depth -0, then or later', () => {
+    for (const n of [11, 13]) {
+      expect(planUnits(n, { depth: -0 }).depth).toBe(0);
+      expect(planUnits(n, { depth: 0 }).depth).toBe(0);
+    }
+  });
 });
 
 describe('options', () => {

@@ -74,7 +74,7 @@ export function checkInteger(value: unknown, name: string, min: number, max: num
   if (!(Number.isInteger(value) || value === max) || value < min || value > max) {
     throw rangeError(`${name} must be ${allowed}; got ${describe(value)}`);
   }
-  return value;
+  return value === 0 ? 0 : value; // -0 taken as 0: a plan is kept by n and depth, and its depth is read back
 }
 
 export function checkN(n: unknown): number {
