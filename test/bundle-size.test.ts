@@ -154,9 +154,11 @@ import { installPacked, ROOT } from './pack.js';
 // n = 16 on a busy core started its worker for nothing); the budget to
 // 88,160 and 35,560. To 88,233 raw (35,598 gzipped) when the app came to
 // count a revoked Proxy too (the app's own code: test/browser/consumer);
-// the budget to 88,300 and 35,620.
+// the budget to 88,300 and 35,620. To 88,290 raw (35,633 gzipped) when
+// an error's code came to be defined by a descriptor without a prototype,
+// and -0 taken as 0; the budget to 88,360 and 35,660.
 const BUDGET = {
-  main: { raw: 88_300, gzip: 35_620 },
+  main: { raw: 88_360, gzip: 35_660 },
   // 30.26 KB when a thread's completion counts came to share its open-rows instance; 29,798 raw (12,112 gzipped) when
   // the join's wasm counter came to keep a unit's passes (an empty unit prepares none): gzip to 12,140.
   worker: { raw: 29_840, gzip: 12_140 },
