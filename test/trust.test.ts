@@ -252,6 +252,15 @@ describe('the CLI never claims a success it did not have', () => {
         /cannot write the subtotals to .*no-such-dir\/a.txt: its directory .*no-such-dir does not exist; create/,
       ],
       [['count', '20', '--shard', '0/2', '--out', dir], /cannot write the shard result to .*: it is a directory/],
+      // A name that ends in "/" names a directory, whether or not it exists (not EISDIR, nor the claim FILE.partial).
+      ...[
+        ['--checkpoint', 'the checkpoint'],
+        ['--subtotals', 'the subtotals to'],
+        ['--out', 'the shard result to'],
+      ].map(([flag, what]): [string[], RegExp] => [
+        ['count', '20', ...(flag === '--out' ? ['--shard', '0/2'] : []), flag, `${missing}/`],
+        new RegExp(`^nqueens: cannot write ${what} .*no-such-dir/: the name ends in "/", so it names a directory; give a file's name`),
+      ]),
     ];
     for (const [args, message] of cases) {
       // n = 20 takes hours: an answer at all means nothing was counted first.

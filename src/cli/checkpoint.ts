@@ -25,7 +25,15 @@ import {
 } from '../run/methods.js';
 import type { Already } from '../run/runner.js';
 import { VERSION } from '../shared/version.js';
-import { danglingLinkTarget, describeError, redirectedStream, refuseDescriptor, whyNotCreated, writableByUs } from './files.js';
+import {
+  danglingLinkTarget,
+  describeError,
+  namesDirectory,
+  redirectedStream,
+  refuseDescriptor,
+  whyNotCreated,
+  writableByUs,
+} from './files.js';
 import { flushToDisk } from './flush-to-disk.js';
 import { canonical, claim, liveOwner, release, sibling, type Claim } from './owner.js';
 import { letSignalsIn } from './interrupt.js';
@@ -412,7 +420,10 @@ export class Checkpoint {
       if ((error as { code?: string }).code === ERROR_CODES.BAD_CHECKPOINT) throw error;
       // 'wx' never follows a link: a dangling one fails with EEXIST, of a file that is not there.
       const link = danglingLinkTarget(file);
-      const why = link === undefined ? describeError(error) : `it is a symbolic link to ${shown(link)}, which does not exist`;
+      const why =
+        link === undefined
+          ? (namesDirectory(file) ?? describeError(error))
+          : `it is a symbolic link to ${shown(link)}, which does not exist`;
       throw failure(`cannot write the checkpoint ${shown(file)}: ${why}`, ERROR_CODES.WRITE_FAILED);
     }
     this.lastSync = performance.now();

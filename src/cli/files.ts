@@ -87,12 +87,23 @@ function describeError(error: unknown): string {
 }
 
 /**
+ * Why `file` is no file's name where it ends in a separator (`runs/` names a
+ * directory, whether or not there is one): its open fails with EISDIR, or
+ * the claim `runs/.partial` is what fails, a name that misleads. Else undefined.
+ */
+function namesDirectory(file: string): string | undefined {
+  return /[/\\]$/.test(file) ? `the name ends in "${file.at(-1)}", so it names a directory; give a file's name` : undefined;
+}
+
+/**
  * Why a file could not be created, for an output or a checkpoint: where its
  * directory is missing, no directory or not writable, that, since the
  * error names the `.partial` or `.lock` beside the file (absolute, for a
  * checkpoint), which the user never typed.
  */
 function whyNotCreated(file: string, error: unknown): string {
+  const named = namesDirectory(file);
+  if (named !== undefined) return named;
   const code = (error as NodeJS.ErrnoException)?.code;
   const directory = dirname(file);
   if (code === 'EACCES' && !writableDirectory(directory))
@@ -487,4 +498,4 @@ export function danglingLinkTarget(file: string): string | undefined {
   }
 }
 
-export { describeError, whyNotCreated };
+export { describeError, namesDirectory, whyNotCreated };
