@@ -252,7 +252,14 @@ describe('shards', () => {
       ['elapsedMs', (s) => (s.elapsedMs = -5e12), /edited-elapsedMs.json: "elapsedMs": -5000000000000 is not a time in ms \(0 or more\)/],
       ['time', (s) => (s.elapsedMs = '12'), /edited-time.json: "elapsedMs": "12" is not a time in ms/],
       ['threads', (s) => (s.threads = 0), /edited-threads.json: "threads": 0 is not a thread count \(1 or more\)/],
-      ['engine', (s) => (s.engine = null), /edited-engine.json: "engine": null is not an engine's name/],
+      [
+        'engine',
+        (s) => (s.engine = null),
+        /edited-engine.json: "engine": null is not the name of an engine that counts shards \(wasm or js\)/,
+      ],
+      ['engine-name', (s) => (s.engine = 'x'), /edited-engine-name.json: "engine": "x" is not the name of an engine that counts shards/],
+      ['engine-empty', (s) => (s.engine = ''), /edited-engine-empty.json: "engine": "" is not the name of an engine that counts/],
+      ['engine-auto', (s) => (s.engine = 'auto'), /edited-engine-auto.json: "engine": "auto" is not the name of an engine/],
       // A field no shard file has, at the top or in its plan: an edit, refused before anything is read.
       ['added', (s) => (s.bonus = '8'), /edited-added.json: it has a field no shard file has \("bonus"\): edited/],
       ['added-plan', (s) => (s.plan.weights = [2]), /edited-added-plan.json: it has a field no shard file has \("weights"\): edited/],

@@ -306,7 +306,9 @@ function parseShardFile(name: string, text: string): ParsedShard & { algorithm: 
   const { digest: stated, engine: _engine, threads: _threads, elapsedMs: _elapsed, ...body } = r;
   if (stated !== digestOf(body)) refuse(`${name}: its digest does not match its contents (edited or damaged)`);
   // Outside the digest (they describe the run, not the counts), but merge adds up the times: checked for shape.
-  if (typeof r.engine !== 'string') refuse(`${name}: "engine": ${field(r.engine)} is not an engine's name`);
+  // A shard is counted on the CPU's plan units: by wasm or js (count refuses the others with --shard).
+  if (r.engine !== 'wasm' && r.engine !== 'js')
+    refuse(`${name}: "engine": ${field(r.engine)} is not the name of an engine that counts shards (wasm or js)`);
   if (!isInt(r.threads, 1, Number.MAX_SAFE_INTEGER)) refuse(`${name}: "threads": ${field(r.threads)} is not a thread count (1 or more)`);
   if (typeof r.elapsedMs !== 'number' || !(r.elapsedMs >= 0 && r.elapsedMs <= Number.MAX_SAFE_INTEGER)) {
     refuse(`${name}: "elapsedMs": ${field(r.elapsedMs)} is not a time in ms (0 or more)`);
