@@ -82,3 +82,29 @@ describe('bench:gpu', () => {
     expect(run.status).toBe(2);
   });
 });
+
+describe("bench/gpu-host.mjs: the host's share on a device that does nothing", () => {
+  it('times each n in a process of its own, the units it sent being every unit of the plan', async () => {
+    const { planSubproblems } = await import('../dist/search/constellations.js');
+    const { planGpuWork } = await import('../dist/search/webgpu/webgpu-plan.js');
+    const { prepareSubproblems, UnitBatch, UnitStream } = await import('../dist/search/webgpu/webgpu-units.js');
+    const run = spawnSync(process.execPath, ['bench/gpu-host.mjs', '8', '10'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, number>);
+    expect(lines.map((l) => Object.keys(l))).toEqual(
+      [8, 9, 10].map(() => ['n', 'ms', 'dispatches', 'units', 'largest', 'pageFaults', 'touchMs']),
+    );
+    for (const [k, n] of [8, 9, 10].entries()) {
+      const stream = new UnitStream(prepareSubproblems(n, planSubproblems(n)), planGpuWork(n).rowsLeft);
+      let units = 0;
+      for (let got = stream.fill(new UnitBatch(1 << 16)); got > 0; got = stream.fill(new UnitBatch(1 << 16))) units += got;
+      const l = lines[k];
+      expect([l.n, l.units, l.dispatches, l.largest]).toEqual([n, units, 1, units]); // small n: one dispatch of every unit
+      for (const value of [l.ms, l.pageFaults, l.touchMs]) expect(value).toBeGreaterThan(0);
+    }
+  });
+});
