@@ -205,7 +205,11 @@ function webWorker(): WorkerHandle {
     // Not tried again once refused (a count's second worker too): each try costs the page a console error.
     if (refused) throw codedError('counting workers are refused here', ERROR_CODES.WORKER_FAILED);
     // The shim is a classic worker: a module worker from a blob: URL does not load in an opaque origin (a sandboxed iframe).
-    worker = withPolicy(() => (shim ? new Worker(shim) : new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })));
+    // Options without a prototype, still a literal (bundlers read its type): the browser reads `credentials` and `name`
+    // left out through Object.prototype, where a `credentials` other code set there (a number, an object) throws.
+    worker = withPolicy(() =>
+      shim ? new Worker(shim) : new Worker(new URL('./worker.js', import.meta.url), { __proto__: null, type: 'module' } as WorkerOptions),
+    );
   } catch (error) {
     if (shim) URL.revokeObjectURL(shim);
     refusal(error);
@@ -310,5 +314,6 @@ function crossOriginShim(): string | undefined {
   if (!origin || url.origin === origin || (url.protocol !== 'http:' && url.protocol !== 'https:')) return undefined;
   const href = JSON.stringify(url.href);
   const load = `import(${href}).catch((e)=>postMessage({type:'error',message:'could not load '+${href}+': '+e}))`;
-  return URL.createObjectURL(new Blob([load], { type: 'text/javascript' }));
+  // Its own keys alone: an `endings` set on Object.prototype (a number, an object) made the Blob throw, and every count fail.
+  return URL.createObjectURL(new Blob([load], ownKeysOnly({ type: 'text/javascript' })));
 }

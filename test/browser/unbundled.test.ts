@@ -294,6 +294,22 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
       ]);
     }));
 
+  it.each(['by-path.html', 'from-cdn.html'])(
+    'with `credentials` and `endings` set on Object.prototype, %s: workers start and count (their options have no prototype)',
+    async (file) => {
+      // Before: the Worker's options read `credentials` through Object.prototype (workers refused: threads 1), and the
+      // CDN's blob: loader's Blob read `endings` there and threw (every count failed with ERR_NQUEENS_WORKER_FAILED).
+      const pollute = `for (const key of ['credentials', 'endings']) Object.defineProperty(Object.prototype, key, { value: 1 });`;
+      const { page, errors, close } = await openFrom(served, file, pollute);
+      try {
+        expect(await countIn(page, 13, { threads: 2 })).toMatchObject({ ...exact(13), threads: 2, workers: [{}, {}] });
+        expect(errors).toEqual([]);
+      } finally {
+        await close();
+      }
+    },
+  );
+
   it('in a sandboxed iframe (an opaque origin), workers start from a blob: URL that imports worker.js with CORS', async () => {
     const context = await browser.newContext();
     try {
