@@ -92,8 +92,14 @@ export async function devServer(config: InlineConfig): Promise<Served> {
 
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.map': 'application/json' };
 
-/** A plain static file server for `root` on a free localhost port (what any web host does), sending `headers` with every file. */
-export async function serveStatic(root: string, headers: Record<string, string> = {}): Promise<Served> {
+/**
+ * A plain static file server for `root` on a free localhost port (what any web host does), sending `headers` with every
+ * file, or those `headers` gives for the file's path.
+ */
+export async function serveStatic(
+  root: string,
+  headers: Record<string, string> | ((path: string) => Record<string, string>) = {},
+): Promise<Served> {
   const server = createHttpServer((request, response) => {
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
     let file = normalize(join(root, path));
@@ -106,7 +112,12 @@ export async function serveStatic(root: string, headers: Record<string, string> 
       response.writeHead(404).end();
       return;
     }
-    response.writeHead(200, { ...headers, 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+    response
+      .writeHead(200, {
+        ...(typeof headers === 'function' ? headers(path) : headers),
+        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      })
+      .end(readFileSync(file));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

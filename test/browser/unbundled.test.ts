@@ -61,6 +61,7 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
   let served: Served;
   let cdn: Served;
   let isolated: Served;
+  let isolatedPageOnly: Served;
   let withCsp: Served;
   let noWorkers: Served;
   let trustedTypes: Served;
@@ -85,7 +86,10 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
       serveStatic(cdnRoot, { 'access-control-allow-origin': '*' }),
     ]);
     // The same site, cross-origin isolated (COOP and COEP): shared memory is allowed there.
-    isolated = await serveStatic(site, { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' });
+    const isolation = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
+    isolated = await serveStatic(site, isolation);
+    // Isolated by the page's own headers alone: worker.js comes without COEP.
+    isolatedPageOnly = await serveStatic(site, (path) => (path.endsWith('.html') ? isolation : {}));
     // The same site under docs/browser.md's CSP for a package from a CDN (and the page's inline loader).
     const cdnOrigin = new URL(cdn.url).origin;
     withCsp = await serveStatic(site, {
@@ -112,6 +116,7 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
     await served?.close();
     await cdn?.close();
     await isolated?.close();
+    await isolatedPageOnly?.close();
     await withCsp?.close();
     await noWorkers?.close();
     await trustedTypes?.close();
@@ -360,6 +365,15 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
       }
     }
   });
+
+  it("cross-origin isolated by the page's headers alone, Chromium refuses workers whose worker.js lacks COEP: the page's thread counts, exact", () =>
+    inPage(isolatedPageOnly, 'by-path.html', async (page, errors) => {
+      expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+      const r = await completionsIn(page);
+      expect(r).toMatchObject({ total: COMPLETIONS_12, engine: 'wasm', threads: 1 });
+      expect(r.workers).toHaveLength(2); // tried, and refused
+      expect(errors).toEqual([]); // and the console says nothing of it (docs/browser.md)
+    }));
 
   it('loaded by path without WebAssembly: the TypeScript kernel counts, on this thread and on two workers', async () => {
     const { page, errors, close } = await open('by-path.html', 'delete globalThis.WebAssembly;');
