@@ -199,11 +199,13 @@ function nodeWorker({ Worker: NodeWorker }: NodeWorkerThreads): WorkerHandle {
 }
 
 function webWorker(): WorkerHandle {
-  const shim = crossOriginShim();
+  let shim: string | undefined;
   let worker: Worker;
   try {
     // Not tried again once refused (a count's second worker too): each try costs the page a console error.
     if (refused) throw codedError('counting workers are refused here', ERROR_CODES.WORKER_FAILED);
+    // A loader that cannot be made is a refusal too: a service worker has no URL.createObjectURL (nor Worker).
+    shim = crossOriginShim();
     // The shim is a classic worker: a module worker from a blob: URL does not load in an opaque origin (a sandboxed iframe).
     // Options without a prototype, still a literal (bundlers read its type): the browser reads `credentials` and `name`
     // left out through Object.prototype, where a `credentials` other code set there (a number, an object) throws.

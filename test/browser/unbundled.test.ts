@@ -251,6 +251,18 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
       expect(await countIn(page, 13, { threads: 2 })).toMatchObject({ ...exact(13), threads: 1, workers: [] });
     }));
 
+  it('from a CDN where no blob: URL can be made (a service worker has no URL.createObjectURL): this thread counts, exact', async () => {
+    // Before: the loader's blob: URL was made outside the refusal's try, and every count on workers failed.
+    const { page, errors, close } = await openFrom(served, 'from-cdn.html', 'delete URL.createObjectURL;');
+    try {
+      expect(await countIn(page, 15)).toMatchObject({ ...exact(15), threads: 1, workers: [] });
+      expect(await countIn(page, 13, { threads: 2 })).toMatchObject({ ...exact(13), threads: 1, workers: [] });
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   it.each(['by-path.html', 'from-cdn.html'])(
     "under a CSP that refuses workers (worker-src 'none'), %s: counts go on on the page's thread, exact; none starts a worker again",
     (file) =>
