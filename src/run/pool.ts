@@ -521,7 +521,15 @@ class HandedOut {
 /** A worker's error, rebuilt on this side as the cause of a WORKER_FAILED. */
 function workerFailure(message: Extract<FromWorker, { type: 'error' }>): Error {
   const cause = new Error(message.message);
-  cause.name = message.name;
+  // Defined, not assigned: where Error.prototype is frozen (a hardened page), its read-only `name` makes an assignment
+  // throw, and the failure was lost as an uncaught error while the count went on.
+  Object.defineProperty(cause, 'name', {
+    __proto__: null,
+    value: message.name,
+    writable: true,
+    enumerable: true,
+    configurable: true,
+  } as PropertyDescriptor);
   if (message.stack) cause.stack = message.stack;
   if (message.code) Object.defineProperty(cause, 'code', { __proto__: null, value: message.code, enumerable: true } as PropertyDescriptor); // as in withCode
   const error = codedError(`counting worker failed: ${message.message}`, ERROR_CODES.WORKER_FAILED, cause);

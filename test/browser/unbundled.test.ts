@@ -327,6 +327,27 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
     },
   );
 
+  it('where Error.prototype is frozen (a hardened page), a worker that fails fails the count with its error', async () => {
+    // The page's Worker posts each worker a 'run' before the package's 'init': the worker answers with an error.
+    const failing = `Object.freeze(Error.prototype);
+      globalThis.Worker = class extends Worker { constructor(u, o) { super(u, o); this.postMessage({ type: 'run', units: [] }); } };`;
+    const { page, errors, close } = await openFrom(served, 'by-path.html', failing);
+    try {
+      // Before: rebuilding its error assigned `name`, which threw (read-only on the frozen prototype): the failure was
+      // lost as two uncaught errors on the page, and the count went on with the failed workers.
+      const outcome = await page.evaluate(() =>
+        nqueens.countCompletions(12, [[0, 1]], { threads: 2 }).then(
+          () => 'resolved',
+          (e: Error & { code: string; cause: Error & { code: string } }) => [e.code, e.cause.name, e.cause.code, e.cause.message],
+        ),
+      );
+      expect(outcome).toEqual(['ERR_NQUEENS_WORKER_FAILED', 'Error', 'ERR_NQUEENS_INTERNAL', "'run' before 'init'"]);
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   it('in a sandboxed iframe (an opaque origin), workers start from a blob: URL that imports worker.js with CORS', async () => {
     const context = await browser.newContext();
     try {
