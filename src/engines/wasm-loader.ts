@@ -80,7 +80,9 @@ const BUILDS: Readonly<Record<ModuleKind, Readonly<Partial<Record<Build, string>
 
 /** Compiles one build of a module; throws where WebAssembly cannot. */
 export function compileBuild(kind: ModuleKind, build: Build): WebAssembly.Module {
-  const text = BUILDS[kind][build] ?? BUILDS[kind].baseline!;
+  const builds = BUILDS[kind];
+  // Its own keys: the open-rows module's missing SIMD build was read from Object.prototype where other code set `simd`.
+  const text = (Object.hasOwn(builds, build) ? builds[build] : undefined) ?? builds.baseline!;
   return new WebAssembly.Module(decodeBase64(text));
 }
 

@@ -50,8 +50,9 @@ export function yieldToEventLoop(signal?: AbortSignalLike): Promise<void> {
 function askTurn(): void {
   if (turnAsked) return;
   turnAsked = true;
-  const immediate = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate;
-  if (immediate) return void immediate(giveTurn);
+  // A function, not just there: a page's global lookups fall through to Object.prototype, where other code may set it.
+  const immediate = (globalThis as { setImmediate?: unknown }).setImmediate;
+  if (typeof immediate === 'function') return void (immediate as (callback: () => void) => unknown)(giveTurn);
   // A runtime with neither (a page that deleted MessageChannel) still gets its turns, a timer's delay later.
   if (typeof MessageChannel !== 'function') return void setTimeout(giveTurn, 0);
   const channel = new MessageChannel();
@@ -107,6 +108,7 @@ export function finish<T>(steps: Iterator<void, T>): T {
 /** Calls `fn` after `ms` on a timer that never keeps Node alive (what is kept between counts is let go so). */
 export function unrefTimeout(fn: () => void, ms: number): ReturnType<typeof setTimeout> {
   const timer = setTimeout(fn, ms);
-  (timer as { unref?: () => void }).unref?.();
+  // Node's timers only: a browser's is a number, whose `unref` would be one other code set on Object.prototype.
+  if (typeof timer === 'object') (timer as { unref?: () => void }).unref?.();
   return timer;
 }

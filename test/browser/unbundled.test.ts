@@ -327,6 +327,25 @@ describe.skipIf(!HAVE_CHROMIUM)('an unbundled page', () => {
     },
   );
 
+  it("with `setImmediate` and `simd` set on Object.prototype, counts on the page's thread run, on wasm", async () => {
+    // Before: the page's global setImmediate came from Object.prototype (the count rejected, "immediate is not a
+    // function", and every later count on this thread hung), and the open-rows module's missing SIMD build too (its
+    // compile failed: completions ran on 'js').
+    const pollute = `for (const key of ['setImmediate', 'simd']) Object.defineProperty(Object.prototype, key, { value: 1 });`;
+    const { page, errors, close } = await openFrom(served, 'by-path.html', pollute);
+    try {
+      expect(await countIn(page, 12)).toMatchObject({ ...exact(12), threads: 1 });
+      const completions = await page.evaluate(async () => {
+        const r = await nqueens.countCompletions(12, [[0, 1]]);
+        return { total: String(r.total), engine: r.engine };
+      });
+      expect(completions).toEqual({ total: COMPLETIONS_12, engine: 'wasm' });
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   it('where Error.prototype is frozen (a hardened page), a worker that fails fails the count with its error', async () => {
     // The page's Worker posts each worker a 'run' before the package's 'init': the worker answers with an error.
     const failing = `Object.freeze(Error.prototype);

@@ -93,6 +93,19 @@ describe.skipIf(!HAVE_CHROMIUM)("engine 'webgpu' in Chromium (SwiftShader)", () 
     expect(errors).toEqual([]);
   });
 
+  it('counts exactly where other code set `error` and `unref` on Object.prototype, the idle device reused too', async () => {
+    // Before: `'error' in outcome` found Object.prototype's (every count failed: "the shader did not compile"), and
+    // the idle device's timer, a number here, had its `unref` called from there (a count that succeeded rejected).
+    const page = await open(`for (const key of ['error', 'unref']) Object.defineProperty(Object.prototype, key, { value: 1 });`);
+    const totals = await page.evaluate(async () => {
+      const out: string[] = [];
+      for (const n of [10, 11]) out.push(String((await nqueens.count(n, { engine: 'webgpu' })).total));
+      return out;
+    });
+    expect(totals).toEqual([String(TOTAL[10]), String(TOTAL[11])]);
+    expect(errors).toEqual([]);
+  });
+
   it('reports progress between dispatches, ending at fraction 1 with the exact counts', async () => {
     const page = await open();
     const reports = await page.evaluate(async () => {

@@ -12,6 +12,7 @@
 import { codedError, ERROR_CODES } from '../../shared/errors.js';
 import { isNode } from '../../shared/node-builtins.js';
 import { ownKeysOnly } from '../../shared/own-keys.js';
+import { unrefTimeout } from '../../shared/slices.js';
 import type { GpuAdapterLike, GpuDeviceLike, GpuLike } from './webgpu-types.js';
 
 /** The `webgpu` package's entry point, as far as it is used here. */
@@ -168,12 +169,11 @@ function sessionOf(open: OpenDevice, reused: boolean): GpuSession {
       if (closed) return;
       closed = true;
       if (reusable && !open.isLost() && !idle) {
-        const timer = setTimeout(() => {
+        const timer = unrefTimeout(() => {
           if (idle?.open !== open) return;
           idle = undefined;
           closeDevice(open);
-        }, idleMs) as unknown as { unref?: () => void };
-        timer.unref?.();
+        }, idleMs);
         idle = { open, timer };
         return;
       }
@@ -253,11 +253,10 @@ function destroyDevice({ device, endLease }: OpenDevice): void {
   device.destroy();
   if (!endLease) return;
   // The timer is unref'd where it can be: it must not keep Node running by itself.
-  const timer = setTimeout(endLease, LOST_WAIT_MS) as unknown as { unref?: () => void };
-  timer.unref?.();
+  const timer = unrefTimeout(endLease, LOST_WAIT_MS);
   device.lost.then(
     () => {
-      clearTimeout(timer as unknown as ReturnType<typeof setTimeout>);
+      clearTimeout(timer);
       endLease();
     },
     () => endLease(),

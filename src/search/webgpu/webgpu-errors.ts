@@ -6,6 +6,7 @@
 // error scopes, and its dispatch's sums are taken only once they are empty.
 import { untilAborted, type AbortSignalLike } from '../../shared/abort.js';
 import { codedError, ERROR_CODES } from '../../shared/errors.js';
+import { ownKeysOnly } from '../../shared/own-keys.js';
 import type { GpuDeviceLike } from './webgpu-types.js';
 
 /** ERR_NQUEENS_WEBGPU_FAILED: `what` failed on the GPU, with the GPU's own error as the cause. */
@@ -21,11 +22,12 @@ function gpuFailure(what: string, cause?: unknown): Error {
 export function inErrorScopes<T>(device: GpuDeviceLike, what: string, work: () => T): { value: T; checked: Promise<void> } {
   const filters = ['out-of-memory', 'validation', 'internal'] as const;
   for (const filter of filters) device.pushErrorScope(filter);
+  // Without a prototype: `in` would find an `error` other code set on Object.prototype, and fail every count.
   let outcome: { value: T } | { error: unknown };
   try {
-    outcome = { value: work() };
+    outcome = ownKeysOnly({ value: work() });
   } catch (error) {
-    outcome = { error };
+    outcome = ownKeysOnly({ error });
   }
   // Popped whatever happened (innermost first), so the device's scopes stay balanced.
   const popped = filters.map(() => device.popErrorScope());
