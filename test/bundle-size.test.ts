@@ -156,9 +156,13 @@ import { installPacked, ROOT } from './pack.js';
 // count a revoked Proxy too (the app's own code: test/browser/consumer);
 // the budget to 88,300 and 35,620. To 88,290 raw (35,633 gzipped) when
 // an error's code came to be defined by a descriptor without a prototype,
-// and -0 taken as 0; the budget to 88,360 and 35,660.
+// and -0 taken as 0; the budget to 88,360 and 35,660. To 88,475 raw
+// (35,685 gzipped) when the worker's options came to have no prototype, a
+// CDN's loader that cannot be made to be a refusal, and a page's
+// setImmediate and timers to be read past Object.prototype; the budget to
+// 88,540 and 35,710.
 const BUDGET = {
-  main: { raw: 88_360, gzip: 35_660 },
+  main: { raw: 88_540, gzip: 35_710 },
   // 30.26 KB when a thread's completion counts came to share its open-rows instance; 29,798 raw (12,112 gzipped) when
   // the join's wasm counter came to keep a unit's passes (an empty unit prepares none): gzip to 12,140.
   worker: { raw: 29_840, gzip: 12_140 },
