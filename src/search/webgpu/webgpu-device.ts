@@ -23,7 +23,10 @@ interface DawnNode {
 /** The shared Dawn instance and the leases on it; undefined when no count holds one. */
 let shared: { gpu: Promise<NodeGpu>; leases: number } | undefined;
 
-/** The `webgpu` package's instance, or why there is none: not installed, or installed but failing to load here. */
+/**
+ * The `webgpu` package's instance, or why there is none: not installed, or installed but failing to load here.
+ * Without a prototype: `'broken' in` would find a `broken` other code set on Object.prototype.
+ */
 type NodeGpu = { gpu: GpuLike } | { missing: true } | { broken: unknown };
 
 async function createNodeGpu(): Promise<NodeGpu> {
@@ -36,15 +39,15 @@ async function createNodeGpu(): Promise<NodeGpu> {
     // Not installed; anything else (a native binary that does not load here, a wrong platform) is said as it is.
     // The package's own require() of a binary it has none of for this platform is MODULE_NOT_FOUND too, naming that
     // file: only a failure to find the package itself means it is not installed.
-    return notFound(error, name) ? { missing: true } : { broken: error };
+    return notFound(error, name) ? ownKeysOnly({ missing: true as const }) : ownKeysOnly({ broken: error });
   }
   try {
     // No bounds clamps on the shader's array indexes: on an H100 the search then takes 0.78x the time
     // (bench/gpu-probe.mjs, 2026-11-27). The shader's indexes stay within its buffers by construction, and the
     // CPU twin and the Dawn tests check them; browsers keep their clamps (their instance is not ours).
-    return { gpu: dawn.create(['enable-dawn-features=disable_robustness']) };
+    return ownKeysOnly({ gpu: dawn.create(['enable-dawn-features=disable_robustness']) });
   } catch (error) {
-    return { broken: error };
+    return ownKeysOnly({ broken: error });
   }
 }
 
