@@ -43,6 +43,11 @@ describe('--json prints the keys docs/cli.md lists, in its order', () => {
     // --verify 0 too, with its seed: before, 0 dropped both keys, and the --seed given with it.
     const zero = nqueens('merge', 's.json', '--json', '--verify', '0', '--seed', '7');
     expect(JSON.parse(zero.stdout)).toMatchObject({ verified: 0, seed: 7 });
+    // In words: none recounted is no match claimed, and one unit is one.
+    expect(nqueens('merge', 's.json', '--verify', '0').stdout).toMatch(/^verify\s+no unit recounted \(--verify 0\)$/m);
+    expect(nqueens('merge', 's.json', '--verify', '1', '--seed', '3').stdout).toMatch(
+      /^verify\s+1 random unit recounted, all match \(seed 3\)$/m,
+    );
     const merge = `${documented(MERGE)}\`, then \`"verified","seed"\` with \`--verify\``;
     expect(docs.includes(merge), merge).toBe(true);
   });

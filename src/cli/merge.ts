@@ -115,7 +115,7 @@ export async function runMerge(files: string[], values: OptionValues): Promise<v
       ['unique', m.unique.toString()],
       ['shards', `${m.files} (${m.plan.units} units, plan ${planLabel(m.plan.identity)}, ${m.plan.identity.digest})`],
       ['time', `${formatMs(m.elapsedMs)} (sum over shards)`],
-      ...(verifying ? [['verify', `${verified} random units recounted, all match (seed ${seed})`] as const] : []),
+      ...(verifying ? [['verify', verifiedLine(verified, seed)] as const] : []),
     ]);
   } catch (error) {
     subtotals?.discard();
@@ -131,4 +131,10 @@ function refuseUnpublished(m: MergedShards, verified: boolean): void {
     `the shards add up to ${m.total} solutions, ${m.unique} unique, but n = ${m.n} has ${known.total}, ${known.unique} unique (OEIS A000170, A002562): a shard was miscounted or edited${verified ? '' : '; --verify K recounts K random units to find it'}`,
     ERROR_CODES.BAD_SHARD,
   );
+}
+
+/** `merge --verify K`'s line: `4 random units recounted, all match (seed 7)`; none for --verify 0, whose seed chose nothing. */
+function verifiedLine(verified: number, seed: number): string {
+  if (verified === 0) return 'no unit recounted (--verify 0)';
+  return `${verified} random unit${verified === 1 ? '' : 's'} recounted, all match (seed ${seed})`;
 }
