@@ -33,7 +33,16 @@ export function pinning(choice) {
 
 /** Puts every thread of this process on `cores` (a taskset list: "0", "0-3,6"); threads started later inherit it. */
 export function runOn(/** @type {string} */ cores) {
-  taskset(['-a', '-c', '-p', cores, String(process.pid)]);
+  // taskset lists the threads, then sets each: one that ends between the two (a worker let go) fails the call with
+  // "No such process" (seen once in CI), while the others got their cores. The walk is made again.
+  for (let walk = 1; ; walk++) {
+    try {
+      taskset(['-a', '-c', '-p', cores, String(process.pid)]);
+      return;
+    } catch (error) {
+      if (walk === 5 || !/No such process/.test(String(error))) throw error;
+    }
+  }
 }
 
 /** The cores of a taskset list ("0-2,5" → [0, 1, 2, 5]). */
